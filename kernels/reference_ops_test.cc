@@ -1,0 +1,115 @@
+// Tests for the reference ops: values against naive loops, and error bounds that hold for correct
+// low-precision arithmetic but fail for a wrong one.
+#include "kernels/reference_ops.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace mmref {
+namespace {
+
+RefTensor Random(std::vector<int64_t> shape, uint64_t seed, double scale = 1.0) {
+  std::mt19937_64 g(seed);
+  std::uniform_int_distribution<int> d(-32, 32);
+  int64_t n = 1;
+  for (auto s : shape) n *= s;
+  std::vector<double> v(n);
+  for (auto& x : v) x = d(g) / 16.0 * scale;
+  return MakeExact(shape, v);
+}
+
+constexpr Arith kF32{Format::kF32, Format::kF32};
+
+TEST(ReferenceOps, MmMatchesNaiveLoops) {
+  RefTensor a = Random({3, 5}, 1), b = Random({5, 4}, 2);
+  RefTensor r = Matmul(a, b, kF32);
+  ASSERT_EQ(r.shape, (std::vector<int64_t>{3, 4}));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) {
+      double s = 0;
+      for (int k = 0; k < 5; ++k) s += a.val[i * 5 + k] * b.val[k * 4 + j];
+      EXPECT_EQ(r.val[i * 4 + j], s);
+    }
+}
+
+TEST(ReferenceOps, BatchedMatmulEqualsStackedMm) {
+  RefTensor a = Random({2, 1, 3, 5}, 3), b = Random({4, 5, 2}, 4);
+  RefTensor r = Matmul(a, b, kF32);
+  ASSERT_EQ(r.shape, (std::vector<int64_t>{2, 4, 3, 2}));
+  for (int x = 0; x < 2; ++x)
+    for (int y = 0; y < 4; ++y) {
+      RefTensor am, bm;
+      am.shape = {3, 5};
+      am.val.assign(a.val.begin() + x * 15, a.val.begin() + x * 15 + 15);
+      am.err.assign(15, 0);
+      bm.shape = {5, 2};
+      bm.val.assign(b.val.begin() + y * 10, b.val.begin() + y * 10 + 10);
+      bm.err.assign(10, 0);
+      RefTensor mm = Matmul(am, bm, kF32);
+      for (int e = 0; e < 6; ++e) EXPECT_EQ(r.val[(x * 4 + y) * 6 + e], mm.val[e]);
+    }
+}
+
+TEST(ReferenceOps, VectorOperandsFollowMatmulRules) {
+  RefTensor v = Random({5}, 5), m = Random({5, 3}, 6);
+  EXPECT_EQ(Matmul(v, v, kF32).shape, std::vector<int64_t>{});
+  EXPECT_EQ(Matmul(v, m, kF32).shape, std::vector<int64_t>{3});
+  RefTensor batched = Random({2, 3, 5}, 7);
+  EXPECT_EQ(Matmul(batched, v, kF32).shape, (std::vector<int64_t>{2, 3}));
+}
+
+TEST(ReferenceOps, AddmmBroadcastsBiasAndBetaZeroIgnoresNaN) {
+  RefTensor a = Random({2, 3}, 8), b = Random({3, 4}, 9);
+  RefTensor bias = MakeExact({4}, {1, 2, 3, 4});
+  RefTensor r = Addmm(bias, a, b, 2.0, 0.5, kF32);
+  RefTensor mm = Matmul(a, b, kF32);
+  for (int i = 0; i < 8; ++i) EXPECT_DOUBLE_EQ(r.val[i], 0.5 * bias.val[i % 4] + 2.0 * mm.val[i]);
+  RefTensor nan_bias = MakeExact({2, 1}, {NAN, NAN});
+  RefTensor z = Addmm(nan_bias, a, b, 1.0, 0.0, kF32);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_FALSE(std::isnan(z.val[i]));
+    EXPECT_FALSE(std::isinf(z.err[i]));
+  }
+}
+
+// A float32 dot product in the given order, optionally rounding every partial sum to float16.
+double LowPrecisionDot(const RefTensor& a, const RefTensor& b, int64_t k, bool fp16_accumulate) {
+  float s = 0;
+  for (int64_t i = 0; i < k; ++i) {
+    s += static_cast<float>(a.val[i]) * static_cast<float>(b.val[i]);
+    if (fp16_accumulate) s = static_cast<float>(RoundTo(Format::kF16, s));
+  }
+  return RoundTo(Format::kF16, s);
+}
+
+TEST(ReferenceOps, BoundHoldsForCorrectArithmeticAndCatchesFp16Accumulation) {
+  const int64_t k = 4096;
+  // Positive terms: the running sum grows, so a float16 accumulator loses whole ulps at every step.
+  RefTensor a = Random({1, k}, 10, 3.7), b = Random({k, 1}, 11, 1.3);
+  for (double& x : a.val) x = std::fabs(x);
+  for (double& x : b.val) x = std::fabs(x);
+  RefTensor r = Matmul(a, b, Arith{Format::kF16, Format::kF32});
+  double correct = LowPrecisionDot(a, b, k, false);
+  double sloppy = LowPrecisionDot(a, b, k, true);
+  EXPECT_LE(std::fabs(correct - r.val[0]), r.err[0]);
+  EXPECT_GT(std::fabs(sloppy - r.val[0]), r.err[0]) << "fp16 accumulation must exceed the bound";
+}
+
+TEST(ReferenceOps, CastOfExactValuesIsExactAndOfInexactOnesWidensTheBound) {
+  RefTensor x = MakeExact({3}, {1.0 + std::ldexp(1, -20), 2.0, -0.0});
+  RefTensor c = Cast(x, Format::kF16);
+  EXPECT_EQ(c.val[0], 1.0);
+  EXPECT_EQ(c.err[0], 0.0);
+  x.err = {1e-3, 0, 0};
+  EXPECT_GT(Cast(x, Format::kF16).err[0], 1e-3);
+}
+
+TEST(ReferenceOps, PossibleOverflowMakesTheBoundInfinite) {
+  RefTensor a = MakeExact({1, 2}, {60000, 60000}), b = MakeExact({2, 1}, {1, 1});
+  EXPECT_TRUE(std::isinf(Matmul(a, b, Arith{Format::kF16, Format::kF32}).err[0]));
+}
+
+}  // namespace
+}  // namespace mmref

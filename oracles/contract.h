@@ -1,0 +1,44 @@
+// The contract: what eager must do for a program — the result type of every value, or the first
+// op it must reject and with which error class. The reference path follows it, so when eager and a
+// compiled path disagree, it says which one broke the rules.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/ir/program.h"
+
+namespace mmdiff {
+
+struct ValueType {
+  Shape shape;
+  DType dtype = DType::kFloat32;
+  Device device = Device::kCpu;
+  bool operator==(const ValueType&) const = default;
+};
+
+struct ContractViolation {
+  std::string node;         // the first node eager must reject
+  std::string rule;         // rule id, e.g. "same_dtype"
+  std::string error_class;  // Python class of eager's error: "RuntimeError", "NotImplementedError"
+  std::string message;      // what is wrong, in mmdiff's words
+  std::string source;       // where the rule comes from (ATen source or docs)
+};
+
+struct Expectation {
+  bool rejects = false;
+  ContractViolation violation;               // when rejects
+  std::map<std::string, ValueType> types;    // every value defined before the violation
+  std::vector<ValueType> outputs;            // when !rejects
+};
+
+Expectation Expect(const Program& p);
+
+// One row of the rule table, for documentation and `mmdiff contract`.
+struct ContractRule {
+  std::string id, applies_to, requirement, error_class, source;
+};
+const std::vector<ContractRule>& ContractRules();
+
+}  // namespace mmdiff

@@ -1,0 +1,60 @@
+// Tests for the contract: the seed bug's program must be rejected; legal programs get their types.
+#include "oracles/contract.h"
+
+#include <gtest/gtest.h>
+
+namespace mmdiff {
+namespace {
+
+Program Matmul(DType a, DType b, Shape sa, Shape sb) {
+  Program p;
+  p.inputs = {{"x0", sa, a}, {"x1", sb, b}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+TEST(Contract, SeedBugProgramMustRaiseRuntimeError) {
+  Expectation e = Expect(Matmul(DType::kFloat16, DType::kFloat32, {2, 4, 8, 8}, {2, 4, 8, 64}));
+  ASSERT_TRUE(e.rejects);
+  EXPECT_EQ(e.violation.rule, "same_dtype");
+  EXPECT_EQ(e.violation.error_class, "RuntimeError");
+  EXPECT_EQ(e.violation.node, "v0");
+  EXPECT_FALSE(e.violation.source.empty());
+}
+
+TEST(Contract, LegalProgramGetsResultTypes) {
+  Program p = Matmul(DType::kBFloat16, DType::kBFloat16, {3, 1, 5, 7}, {4, 7, 2});
+  p.nodes.push_back({"v1", OpKind::kCast, {"v0"}, DType::kFloat64});
+  p.outputs = {"v1"};
+  Expectation e = Expect(p);
+  ASSERT_FALSE(e.rejects) << e.violation.message;
+  ASSERT_EQ(e.outputs.size(), 1u);
+  EXPECT_EQ(e.outputs[0], (ValueType{{3, 4, 5, 2}, DType::kFloat64, Device::kCpu}));
+  EXPECT_EQ(e.types.at("v0").dtype, DType::kBFloat16);
+}
+
+TEST(Contract, ShapeDeviceAndBoolRules) {
+  Expectation shape = Expect(Matmul(DType::kFloat32, DType::kFloat32, {2, 3}, {4, 5}));
+  ASSERT_TRUE(shape.rejects);
+  EXPECT_EQ(shape.violation.rule, "shape");
+  Program dev = Matmul(DType::kFloat32, DType::kFloat32, {2, 3}, {3, 5});
+  dev.inputs[1].device = Device::kMeta;
+  EXPECT_EQ(Expect(dev).violation.rule, "same_device");
+  Expectation b = Expect(Matmul(DType::kBool, DType::kBool, {2, 3}, {3, 5}));
+  EXPECT_EQ(b.violation.error_class, "NotImplementedError");
+}
+
+TEST(Contract, AddmmBiasDtypeCountsAndCastsFixMismatches) {
+  Program p;
+  p.inputs = {{"b", {5}, DType::kFloat32}, {"x", {2, 3}, DType::kFloat16}, {"y", {3, 5}, DType::kFloat16}};
+  p.nodes = {{"v0", OpKind::kAddmm, {"b", "x", "y"}}};
+  p.outputs = {"v0"};
+  EXPECT_EQ(Expect(p).violation.rule, "same_dtype");
+  p.nodes.insert(p.nodes.begin(), Node{"c", OpKind::kCast, {"b"}, DType::kFloat16});
+  p.nodes[1].args[0] = "c";
+  EXPECT_FALSE(Expect(p).rejects);
+}
+
+}  // namespace
+}  // namespace mmdiff

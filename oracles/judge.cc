@@ -1,0 +1,180 @@
+// The first-version oracle: outcome, error class, result type, values within the reference bound.
+#include "oracles/judge.h"
+
+#include <cmath>
+
+#include "oracles/tolerance.h"
+
+namespace mmdiff {
+
+namespace {
+
+const PathResult* Find(const std::vector<PathResult>& rs, const std::string& name) {
+  for (const auto& r : rs)
+    if (r.path == name) return &r;
+  return nullptr;
+}
+
+bool Judgeable(const PathResult* r) {
+  return r && (r->kind == OutcomeKind::kOk || r->kind == OutcomeKind::kError);
+}
+
+std::string Describe(const PathResult& r) {
+  if (r.kind == OutcomeKind::kError) return r.path + " raises " + r.error_class + " (" + r.message + ")";
+  std::string s = r.path + " returns ";
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const auto& t = r.outputs[i];
+    s += (i ? ", " : "") + std::string(DTypeName(t.dtype)) + ShapeString(t.shape) + "@" +
+         std::string(DeviceName(t.device));
+  }
+  return s;
+}
+
+// Whether a result matches what the contract expects (ok-ness, error class, types).
+bool MatchesContract(const Expectation& c, const PathResult& r) {
+  if (c.rejects) return r.kind == OutcomeKind::kError && r.error_class == c.violation.error_class;
+  if (r.kind != OutcomeKind::kOk || r.outputs.size() != c.outputs.size()) return false;
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const auto& t = r.outputs[i];
+    const auto& e = c.outputs[i];
+    if (t.dtype != e.dtype || t.shape != e.shape || t.device != e.device) return false;
+  }
+  return true;
+}
+
+std::string Blame(const Expectation& c, const PathResult& a, const PathResult& b) {
+  bool ma = MatchesContract(c, a), mb = MatchesContract(c, b);
+  if (ma && !mb) return b.path;
+  if (mb && !ma) return a.path;
+  return "";
+}
+
+// Outcome and type comparison of two judgeable results; appends at most one divergence per kind.
+void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& b, Verdict& v) {
+  auto add = [&](DivergenceKind k, std::string detail) {
+    v.divergences.push_back({k, {a.path, b.path}, Blame(c, a, b), std::move(detail)});
+  };
+  if (a.ok() != b.ok()) {
+    std::string contract = c.rejects ? "the contract says it must raise " + c.violation.error_class + " (" +
+                                           c.violation.rule + ": " + c.violation.message + ")"
+                                     : "the contract says it must succeed";
+    add(DivergenceKind::kErrorBehaviour, Describe(a) + "; " + Describe(b) + "; " + contract);
+    return;
+  }
+  if (!a.ok()) {
+    if (a.error_class != b.error_class) add(DivergenceKind::kErrorClass, Describe(a) + "; " + Describe(b));
+    return;
+  }
+  if (a.outputs.size() != b.outputs.size()) {
+    add(DivergenceKind::kShape, "different numbers of outputs: " + Describe(a) + "; " + Describe(b));
+    return;
+  }
+  bool dtype = false, shape = false, device = false;
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    dtype |= a.outputs[i].dtype != b.outputs[i].dtype;
+    shape |= a.outputs[i].shape != b.outputs[i].shape;
+    device |= a.outputs[i].device != b.outputs[i].device;
+  }
+  if (dtype) add(DivergenceKind::kDType, "result dtype differs: " + Describe(a) + "; " + Describe(b));
+  if (shape) add(DivergenceKind::kShape, "result shape differs: " + Describe(a) + "; " + Describe(b));
+  if (device) add(DivergenceKind::kDevice, "result device differs: " + Describe(a) + "; " + Describe(b));
+}
+
+struct ValueCheck {
+  bool within = true;
+  bool judged = false;
+  Divergence worst{DivergenceKind::kValue};
+  double worst_ratio = 0;
+};
+
+// Every element of `r` against the reference: |got - expected| <= AllowedError, NaN and infinities
+// by position and sign.
+ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
+  ValueCheck out;
+  if (!ref.ok() || !r.ok() || ref.outputs.size() != r.outputs.size()) return out;
+  for (size_t o = 0; o < r.outputs.size(); ++o) {
+    const TensorValue &e = ref.outputs[o], &g = r.outputs[o];
+    if (e.shape != g.shape || e.dtype != g.dtype || g.data.size() != e.data.size() || g.data.empty()) continue;
+    out.judged = true;
+    for (size_t i = 0; i < g.data.size(); ++i) {
+      double allowed = AllowedError(g.dtype, e.data[i], e.bound.empty() ? 0 : e.bound[i]);
+      if (std::isinf(allowed)) continue;
+      double got = g.data[i], want = e.data[i];
+      double diff = std::fabs(got - want);
+      bool bad = std::isnan(got) != std::isnan(want) || (!std::isnan(got) && !(diff <= allowed));
+      if (std::isinf(got) && std::isinf(want) && (got > 0) == (want > 0)) bad = false;
+      if (!bad) continue;
+      out.within = false;
+      double ratio = std::isfinite(diff) ? diff / std::max(allowed, 1e-300) : INFINITY;
+      if (ratio >= out.worst_ratio || out.worst.element < 0) {
+        out.worst_ratio = ratio;
+        out.worst.output = static_cast<int>(o);
+        out.worst.element = static_cast<int64_t>(i);
+        out.worst.got = got;
+        out.worst.expected = want;
+        out.worst.allowed = allowed;
+      }
+    }
+  }
+  return out;
+}
+
+std::string ValueDetail(const std::string& path, const Divergence& w) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), "%s output %d element %lld: got %.9g, reference %.9g, allowed error %.3g",
+                path.c_str(), w.output, static_cast<long long>(w.element), w.got, w.expected, w.allowed);
+  return buf;
+}
+
+}  // namespace
+
+Verdict Judge(const Expectation& contract, const std::vector<PathResult>& results) {
+  Verdict v;
+  for (const auto& r : results) {
+    if (r.kind == OutcomeKind::kCrash || r.kind == OutcomeKind::kTimeout) {
+      bool crash = r.kind == OutcomeKind::kCrash;
+      v.divergences.push_back({crash ? DivergenceKind::kCrash : DivergenceKind::kTimeout,
+                               {r.path},
+                               r.path,
+                               r.path + (crash ? " crashed" : " timed out") + " in stage \"" + r.stage +
+                                   "\"" + (r.message.empty() ? "" : ": " + r.message)});
+    } else if (r.kind == OutcomeKind::kUnsupported) {
+      v.notes.push_back(r.path + " skipped: " + r.message);
+    }
+  }
+  const PathResult* ref = Find(results, kReferencePath);
+  const PathResult* eager = Find(results, kEagerPath);
+  if (!Judgeable(ref)) v.notes.push_back("no reference result: values were not judged");
+
+  if (Judgeable(eager) && Judgeable(ref) && !MatchesContract(contract, *eager)) {
+    v.divergences.push_back({DivergenceKind::kContract, {kReferencePath, kEagerPath}, "",
+                             "eager disagrees with the contract: " + Describe(*eager) + "; " + Describe(*ref)});
+  }
+  bool eager_values_ok = true;
+  if (Judgeable(eager) && Judgeable(ref)) {
+    ValueCheck ev = CheckValues(*ref, *eager);
+    eager_values_ok = ev.within;
+    if (!ev.within) {
+      Divergence d = ev.worst;
+      d.paths = {kReferencePath, kEagerPath};
+      d.blamed = kEagerPath;
+      d.detail = ValueDetail(kEagerPath, d);
+      v.divergences.push_back(d);
+    }
+  }
+  for (const auto& r : results) {
+    if (r.path == kReferencePath || r.path == kEagerPath || !Judgeable(&r)) continue;
+    if (Judgeable(eager)) CompareShapes(contract, *eager, r, v);
+    if (!Judgeable(ref)) continue;
+    ValueCheck xv = CheckValues(*ref, r);
+    if (xv.within) continue;
+    Divergence d = xv.worst;
+    d.paths = {kEagerPath, r.path};
+    d.blamed = eager_values_ok ? r.path : "";
+    d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound" : "; eager is also outside the bound");
+    v.divergences.push_back(d);
+  }
+  return v;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,22 @@
+// Judge: compares every path's result with eager (the baseline) and with the contract and the
+// reference, and explains each divergence.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "oracles/contract.h"
+#include "oracles/verdict.h"
+#include "src/ir/outcome.h"
+
+namespace mmdiff {
+
+inline constexpr const char* kReferencePath = "reference";
+inline constexpr const char* kEagerPath = "eager";
+
+// Pairs judged: (reference, eager) for contract gaps and eager's own numeric errors, then
+// (eager, X) for every other path X. Value judgements use the reference's per-element bounds and
+// never a global tolerance; without a reference result, values are not judged (and a note says so).
+Verdict Judge(const Expectation& contract, const std::vector<PathResult>& results);
+
+}  // namespace mmdiff

@@ -1,0 +1,121 @@
+// Tests for the judge on hand-built path results: each kind of divergence is found and blamed on
+// the path that breaks the contract or the reference bound, and agreement yields no divergence.
+#include "oracles/judge.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace mmdiff {
+namespace {
+
+Program SeedProgram() {
+  Program p;
+  p.inputs = {{"x0", {2, 4, 8, 8}, DType::kFloat16}, {"x1", {2, 4, 8, 64}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+PathResult Error(const std::string& path, const std::string& cls) {
+  PathResult r{path, OutcomeKind::kError};
+  r.error_class = cls;
+  r.message = "expected scalar type Half but found Float";
+  return r;
+}
+
+PathResult Ok(const std::string& path, DType d, Shape s, std::vector<double> data, std::vector<double> bound = {}) {
+  PathResult r{path, OutcomeKind::kOk};
+  r.outputs.push_back({d, s, Device::kCpu, std::move(data), std::move(bound)});
+  return r;
+}
+
+TEST(Judge, SeedBugIsAnErrorBehaviourDivergenceBlamedOnTheCompiledPath) {
+  Expectation c = Expect(SeedProgram());
+  std::vector<PathResult> rs = {Error("reference", "RuntimeError"), Error("eager", "RuntimeError"),
+                                Ok("inductor", DType::kFloat32, {2, 4, 8, 64}, {}),
+                                Error("aot_eager", "RuntimeError")};
+  Verdict v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kErrorBehaviour);
+  EXPECT_EQ(v.divergences[0].blamed, "inductor");
+  EXPECT_EQ(v.divergences[0].paths, (std::vector<std::string>{"eager", "inductor"}));
+  EXPECT_NE(v.divergences[0].detail.find("same_dtype"), std::string::npos);
+}
+
+Program Legal() {
+  Program p;
+  p.inputs = {{"x0", {1, 2}, DType::kFloat32}, {"x1", {2, 1}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+TEST(Judge, AgreementWithinTheBoundIsNoDivergence) {
+  Expectation c = Expect(Legal());
+  Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),
+                        Ok("eager", DType::kFloat32, {1, 1}, {1.0 + 1e-7}),
+                        Ok("inductor", DType::kFloat32, {1, 1}, {1.0 - 1e-7})});
+  EXPECT_FALSE(v.diverges()) << VerdictToJson(v).dump();
+}
+
+TEST(Judge, ValueBeyondTheBoundIsBlamedOnTheOutlier) {
+  Expectation c = Expect(Legal());
+  Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),
+                        Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+                        Ok("inductor", DType::kFloat32, {1, 1}, {1.001})});
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kValue);
+  EXPECT_EQ(v.divergences[0].blamed, "inductor");
+  EXPECT_DOUBLE_EQ(v.divergences[0].got, 1.001);
+  // And when eager is the outlier, eager is blamed.
+  v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}), Ok("eager", DType::kFloat32, {1, 1}, {2.0}),
+                Ok("inductor", DType::kFloat32, {1, 1}, {1.0})});
+  ASSERT_GE(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].blamed, "eager");
+}
+
+TEST(Judge, NaNWhereTheReferenceIsFiniteIsADivergence) {
+  Expectation c = Expect(Legal());
+  Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),
+                        Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+                        Ok("inductor", DType::kFloat32, {1, 1}, {NAN})});
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kValue);
+  // An infinite bound (possible overflow) accepts anything.
+  v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {INFINITY}), Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+                Ok("inductor", DType::kFloat32, {1, 1}, {NAN})});
+  EXPECT_FALSE(v.diverges());
+}
+
+TEST(Judge, DtypeDivergenceAndCrashes) {
+  Expectation c = Expect(Legal());
+  PathResult crash{"inductor", OutcomeKind::kCrash};
+  crash.stage = "compile";
+  Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {0}), Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+                        Ok("aot_eager", DType::kFloat64, {1, 1}, {1.0}), crash});
+  ASSERT_EQ(v.divergences.size(), 2u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kCrash);
+  EXPECT_NE(v.divergences[0].detail.find("compile"), std::string::npos);
+  EXPECT_EQ(v.divergences[1].kind, DivergenceKind::kDType);
+  EXPECT_EQ(v.divergences[1].blamed, "aot_eager");
+}
+
+TEST(Judge, EagerAgainstTheContractIsAContractDivergence) {
+  Expectation c = Expect(SeedProgram());
+  Verdict v = Judge(c, {Error("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}, {})});
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kContract);
+}
+
+TEST(Judge, WithoutAReferenceValuesAreNotJudgedAndANoteSaysSo) {
+  Expectation c = Expect(Legal());
+  PathResult ref{"reference", OutcomeKind::kUnsupported};
+  ref.message = "no reference for this op";
+  Verdict v = Judge(c, {ref, Ok("eager", DType::kFloat32, {1, 1}, {1.0}), Ok("inductor", DType::kFloat32, {1, 1}, {5.0})});
+  EXPECT_FALSE(v.diverges());
+  EXPECT_EQ(v.notes.size(), 2u);
+}
+
+}  // namespace
+}  // namespace mmdiff

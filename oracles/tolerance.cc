@@ -1,0 +1,25 @@
+// Tolerance floors.
+#include "oracles/tolerance.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mmdiff {
+
+Tolerance AssertCloseDefaults(DType d) {
+  switch (d) {
+    case DType::kFloat16: return {1e-3, 1e-5};
+    case DType::kBFloat16: return {1.6e-2, 1e-5};
+    case DType::kFloat32: return {1.3e-6, 1e-5};
+    case DType::kFloat64: return {1e-7, 1e-7};
+    default: return {0, 0};
+  }
+}
+
+double AllowedError(DType d, double reference_value, double reference_bound) {
+  if (std::isinf(reference_bound) || std::isnan(reference_bound)) return INFINITY;
+  Tolerance t = AssertCloseDefaults(d);
+  return std::max(reference_bound, t.atol + t.rtol * std::fabs(reference_value));
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,22 @@
+// Tolerance floors: torch.testing.assert_close's per-dtype defaults, used as a minimum slack on top
+// of the reference's per-element error bound.
+#pragma once
+
+#include "src/ir/dtype.h"
+
+namespace mmdiff {
+
+struct Tolerance {
+  double rtol;
+  double atol;
+};
+
+// torch/testing/_comparison.py default_tolerances: float16 (1e-3, 1e-5), bfloat16 (1.6e-2, 1e-5),
+// float32 (1.3e-6, 1e-5), float64 (1e-7, 1e-7); integers and bool compare exactly.
+Tolerance AssertCloseDefaults(DType d);
+
+// The largest |path - reference| accepted for one element: the reference bound, never less than
+// the assert_close floor. +inf when the bound is infinite (possible overflow: anything goes).
+double AllowedError(DType d, double reference_value, double reference_bound);
+
+}  // namespace mmdiff

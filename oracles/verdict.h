@@ -1,0 +1,44 @@
+// Verdict: the oracle's judgement of one test case — agree, or a list of divergences, each naming
+// the paths that disagree and, where the contract or the reference can tell, the one that is wrong.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mmdiff {
+
+enum class DivergenceKind {
+  kErrorBehaviour,  // one path raises, the other returns
+  kErrorClass,      // both raise, with different error classes
+  kDType,           // result dtype differs
+  kShape,
+  kDevice,
+  kValue,           // a value beyond what correct floating-point arithmetic allows
+  kContract,        // eager itself disagrees with mmdiff's contract (a contract gap or an eager bug)
+  kCrash,           // the worker died while running this path
+  kTimeout,
+};
+std::string_view DivergenceKindName(DivergenceKind k);
+
+struct Divergence {
+  DivergenceKind kind;
+  std::vector<std::string> paths;  // the paths that disagree (two, or one for crash/timeout)
+  std::string blamed;              // the path that is wrong per contract/reference; "" if unknown
+  std::string detail;              // one human sentence
+  // kValue: the worst element.
+  int output = -1;
+  int64_t element = -1;
+  double got = 0, expected = 0, allowed = 0;
+};
+
+struct Verdict {
+  std::vector<Divergence> divergences;
+  std::vector<std::string> notes;  // e.g. paths that were skipped as unsupported
+  bool diverges() const { return !divergences.empty(); }
+};
+
+nlohmann::json VerdictToJson(const Verdict& v);
+
+}  // namespace mmdiff

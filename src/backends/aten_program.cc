@@ -1,0 +1,158 @@
+// ATen execution of programs.
+#include "src/backends/aten_program.h"
+
+#include <c10/util/Exception.h>
+
+#include <map>
+#include <stdexcept>
+
+namespace mmdiff {
+
+at::ScalarType ToScalarType(DType d) {
+  switch (d) {
+    case DType::kFloat64: return at::kDouble;
+    case DType::kFloat32: return at::kFloat;
+    case DType::kFloat16: return at::kHalf;
+    case DType::kBFloat16: return at::kBFloat16;
+    case DType::kInt8: return at::kChar;
+    case DType::kUInt8: return at::kByte;
+    case DType::kInt32: return at::kInt;
+    case DType::kInt64: return at::kLong;
+    case DType::kBool: return at::kBool;
+  }
+  return at::kFloat;
+}
+
+DType FromScalarType(at::ScalarType s) {
+  for (DType d : AllDTypes())
+    if (ToScalarType(d) == s) return d;
+  throw std::invalid_argument(std::string("result dtype not modelled by mmdiff: ") + c10::toString(s));
+}
+
+namespace {
+at::Device ToAtenDevice(Device d) {
+  switch (d) {
+    case Device::kCpu: return at::kCPU;
+    case Device::kCuda: return at::Device(at::kCUDA, 0);
+    case Device::kMeta: return at::kMeta;
+  }
+  return at::kCPU;
+}
+}  // namespace
+
+std::string MissingDevice(const Program& p) {
+  for (const auto& in : p.inputs)
+    if (in.device == Device::kCuda && !at::hasCUDA()) return "program uses cuda and this machine has no GPU";
+  return "";
+}
+
+std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r) {
+  std::vector<at::Tensor> out;
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    const InputSpec& in = p.inputs[i];
+    std::vector<double> values = RecipeValues(r, i, Numel(in.shape));
+    at::Tensor t = at::tensor(values, at::kDouble).reshape(in.shape);
+    if (in.layout == Layout::kTransposed) t = t.transpose(-1, -2).contiguous().transpose(-1, -2);
+    out.push_back(t.to(ToScalarType(in.dtype)).to(ToAtenDevice(in.device)));
+  }
+  return out;
+}
+
+std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs, const AtenRunOptions& o) {
+  std::map<std::string, at::Tensor> env;
+  for (size_t i = 0; i < p.inputs.size(); ++i) env[p.inputs[i].name] = inputs[i];
+  for (const auto& n : p.nodes) {
+    std::vector<at::Tensor> a;
+    for (const auto& name : n.args) a.push_back(env.at(name));
+    if (o.promote_mismatched_dtypes && n.op != OpKind::kCast) {
+      at::ScalarType common = a[0].scalar_type();
+      for (const auto& t : a) common = at::promote_types(common, t.scalar_type());
+      for (auto& t : a) t = t.to(common);
+    }
+    at::Tensor r;
+    switch (n.op) {
+      case OpKind::kMm: r = at::mm(a[0], a[1]); break;
+      case OpKind::kBmm: r = at::bmm(a[0], a[1]); break;
+      case OpKind::kMatmul: r = at::matmul(a[0], a[1]); break;
+      case OpKind::kAddmm: r = at::addmm(a[0], a[1], a[2], n.beta, n.alpha); break;
+      case OpKind::kCast: r = a[0].to(ToScalarType(*n.dtype)); break;
+    }
+    env[n.name] = r;
+  }
+  std::vector<at::Tensor> outs;
+  for (const auto& name : p.outputs) outs.push_back(env.at(name));
+  return outs;
+}
+
+TensorValue ToTensorValue(const at::Tensor& t) {
+  TensorValue v;
+  v.dtype = FromScalarType(t.scalar_type());
+  v.shape = Shape(t.sizes().begin(), t.sizes().end());
+  v.device = t.is_meta() ? Device::kMeta : t.is_cuda() ? Device::kCuda : Device::kCpu;
+  if (!t.is_meta()) {
+    at::Tensor d = t.detach().to(at::kCPU).to(at::kDouble).contiguous();
+    v.data.assign(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
+  }
+  return v;
+}
+
+void RecordCurrentException(PathResult& r) {
+  r.kind = OutcomeKind::kError;
+  try {
+    throw;
+  } catch (const c10::NotImplementedError& e) {
+    r.error_class = "NotImplementedError";
+    r.error_type = "c10::NotImplementedError";
+    r.message = e.what_without_backtrace();
+  } catch (const c10::TypeError& e) {
+    r.error_class = "TypeError";
+    r.error_type = "c10::TypeError";
+    r.message = e.what_without_backtrace();
+  } catch (const c10::ValueError& e) {
+    r.error_class = "ValueError";
+    r.error_type = "c10::ValueError";
+    r.message = e.what_without_backtrace();
+  } catch (const c10::IndexError& e) {
+    r.error_class = "IndexError";
+    r.error_type = "c10::IndexError";
+    r.message = e.what_without_backtrace();
+  } catch (const c10::Error& e) {
+    r.error_class = "RuntimeError";  // c10::Error surfaces in Python as RuntimeError (or a subclass)
+    r.error_type = "c10::Error";
+    r.message = e.what_without_backtrace();
+  } catch (const std::exception& e) {
+    r.error_class = "RuntimeError";
+    r.error_type = "std::exception";
+    r.message = e.what();
+  } catch (...) {
+    r.error_class = "RuntimeError";
+    r.error_type = "unknown";
+    r.message = "unknown C++ exception";
+  }
+  auto nl = r.message.find('\n');
+  if (nl != std::string::npos) r.message.resize(nl);
+}
+
+PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o) {
+  PathResult res;
+  if (std::string why = MissingDevice(p); !why.empty()) {
+    res.kind = OutcomeKind::kUnsupported;
+    res.message = why;
+    return res;
+  }
+  try {
+    stages.Stage("inputs");
+    std::vector<at::Tensor> in = MakeInputs(p, r);
+    stages.Stage("run");
+    std::vector<at::Tensor> outs = RunAten(p, in, o);
+    stages.Stage("results");
+    res.kind = OutcomeKind::kOk;
+    for (const auto& t : outs) res.outputs.push_back(ToTensorValue(t));
+  } catch (...) {
+    res.outputs.clear();
+    RecordCurrentException(res);
+  }
+  return res;
+}
+
+}  // namespace mmdiff

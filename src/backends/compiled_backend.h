@@ -1,0 +1,15 @@
+// Compiled paths: torch.compile(f, backend=NAME, fullgraph=True) driven from C++ through the
+// embedded interpreter; f is the same Python function repro.py runs.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/exec/backend.h"
+
+namespace mmdiff {
+
+// backend: "inductor" (the main target), "aot_eager" or "eager" (ablation controls).
+std::unique_ptr<Backend> MakeCompiledBackend(const std::string& torch_backend);
+
+}  // namespace mmdiff

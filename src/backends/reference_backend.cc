@@ -1,0 +1,90 @@
+// Reference backend: no LibTorch involved; follows oracles/contract and calls kernels/.
+#include "src/backends/reference_backend.h"
+
+#include <map>
+
+#include "kernels/reference_ops.h"
+#include "oracles/contract.h"
+
+namespace mmdiff {
+
+namespace {
+
+bool ToFormat(DType d, mmref::Format& f) {
+  switch (d) {
+    case DType::kFloat64: f = mmref::Format::kF64; return true;
+    case DType::kFloat32: f = mmref::Format::kF32; return true;
+    case DType::kFloat16: f = mmref::Format::kF16; return true;
+    case DType::kBFloat16: f = mmref::Format::kBF16; return true;
+    default: return false;
+  }
+}
+
+// How eager computes in dtype d: float64 in float64, everything narrower accumulates in float32.
+mmref::Arith ArithFor(mmref::Format out) {
+  return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
+}
+
+class ReferenceBackend : public Backend {
+ public:
+  std::string name() const override { return "reference"; }
+
+  PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
+    PathResult res;
+    stages.Stage("contract");
+    Expectation e = Expect(p);
+    if (e.rejects) {
+      res.kind = OutcomeKind::kError;
+      res.error_class = e.violation.error_class;
+      res.error_type = "contract:" + e.violation.rule;
+      res.message = "node " + e.violation.node + ": " + e.violation.message;
+      return res;
+    }
+    for (const auto& [name, t] : e.types) {
+      mmref::Format f;
+      if (!ToFormat(t.dtype, f)) {
+        res.kind = OutcomeKind::kUnsupported;
+        res.message = "the reference does not model dtype " + std::string(DTypeName(t.dtype)) + " yet";
+        return res;
+      }
+    }
+    stages.Stage("compute");
+    std::map<std::string, mmref::RefTensor> env;
+    for (size_t i = 0; i < p.inputs.size(); ++i) {
+      const InputSpec& in = p.inputs[i];
+      mmref::Format f;
+      ToFormat(in.dtype, f);
+      // Inputs are rounded to their dtype exactly as torch's .to() does.
+      mmref::RefTensor t = mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape)));
+      for (double& v : t.val) v = mmref::RoundTo(f, v);
+      env[in.name] = std::move(t);
+    }
+    for (const auto& n : p.nodes) {
+      mmref::Format out;
+      ToFormat(e.types.at(n.name).dtype, out);
+      const auto& a = n.args;
+      switch (n.op) {
+        case OpKind::kCast: env[n.name] = mmref::Cast(env.at(a[0]), out); break;
+        case OpKind::kMm:
+        case OpKind::kBmm:
+        case OpKind::kMatmul: env[n.name] = mmref::Matmul(env.at(a[0]), env.at(a[1]), ArithFor(out)); break;
+        case OpKind::kAddmm:
+          env[n.name] = mmref::Addmm(env.at(a[0]), env.at(a[1]), env.at(a[2]), n.alpha, n.beta, ArithFor(out));
+          break;
+      }
+    }
+    res.kind = OutcomeKind::kOk;
+    for (size_t i = 0; i < p.outputs.size(); ++i) {
+      const mmref::RefTensor& t = env.at(p.outputs[i]);
+      const ValueType& vt = e.outputs[i];
+      res.outputs.push_back({vt.dtype, vt.shape, vt.device, t.val, t.err});
+    }
+    return res;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeReferenceBackend() { return std::make_unique<ReferenceBackend>(); }
+
+}  // namespace mmdiff

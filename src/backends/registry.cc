@@ -1,0 +1,23 @@
+// Backend registry.
+#include "src/backends/registry.h"
+
+#include "src/backends/compiled_backend.h"
+#include "src/backends/eager_backend.h"
+#include "src/backends/reference_backend.h"
+#include "src/backends/test_backends.h"
+
+namespace mmdiff {
+
+std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
+  std::vector<std::unique_ptr<Backend>> v;
+  v.push_back(MakeReferenceBackend());
+  v.push_back(MakeEagerBackend());
+  v.push_back(MakeCompiledBackend("inductor"));
+  v.push_back(MakeCompiledBackend("aot_eager"));
+  v.push_back(MakeCompiledBackend("eager"));
+  if (with_test_paths)
+    for (auto& b : MakeTestBackends()) v.push_back(std::move(b));
+  return v;
+}
+
+}  // namespace mmdiff

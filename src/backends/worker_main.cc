@@ -1,0 +1,34 @@
+// mmdiff-worker: the process the supervisor starts; speaks the wire protocol on stdin/stdout.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "mmdiff/build_info.h"
+#include "src/backends/registry.h"
+#include "src/exec/worker_loop.h"
+
+int main(int argc, char** argv) {
+  bool test_paths = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--test-paths") == 0) {
+      test_paths = true;
+    } else {
+      dprintf(2, "usage: mmdiff-worker [--test-paths]\n(started by mmdiff; not meant to be run by hand)\n");
+      return 2;
+    }
+  }
+  // The protocol gets private close-on-exec descriptors; fd 1 becomes stderr so that anything
+  // torch or Python prints cannot corrupt frames, and compiler subprocesses cannot hold the pipes.
+  int in_fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+  int out_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+  int devnull = open("/dev/null", O_RDONLY);
+  dup2(devnull, 0);
+  close(devnull);
+  dup2(2, 1);
+  auto backends = mmdiff::MakeBackends(test_paths);
+  nlohmann::json versions = {{"mmdiff", mmdiff::build_info::kMmdiffVersion},
+                             {"torch", mmdiff::build_info::kTorchVersion},
+                             {"python", mmdiff::build_info::kPythonVersion}};
+  return mmdiff::RunWorkerLoop(in_fd, out_fd, backends, versions);
+}

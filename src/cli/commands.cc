@@ -1,0 +1,273 @@
+// Subcommand implementations.
+#include "src/cli/commands.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "mmdiff/build_info.h"
+#include "src/campaign/fuzz_campaign.h"
+#include "src/gen/generator.h"
+#include "src/ir/program_json.h"
+#include "src/support/files.h"
+
+namespace mmdiff::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string WorkerBinary() {
+  if (const char* w = std::getenv("MMDIFF_WORKER")) return w;
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return (self.parent_path() / "mmdiff-worker").string();
+}
+
+Result<GenPolicy> LoadPolicy(const std::string& file) {
+  if (file.empty()) return GenPolicy{};
+  auto text = ReadFile(file);
+  if (!text.ok()) return text.status();
+  auto j = nlohmann::json::parse(text.value(), nullptr, false);
+  if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
+  auto p = PolicyFromJson(j);
+  if (!p.ok()) return Status::Error(file + ": " + p.error());
+  return p;
+}
+
+RunContext Context(const Supervisor& sup) {
+  RunContext ctx;
+  ctx.versions = sup.versions();
+  ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+               {"torch.compile", "fullgraph=True, torch._dynamo.reset() before each program"}};
+  return ctx;
+}
+
+// Resolves --paths against what the worker offers. Returns an error naming unknown paths.
+Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o) {
+  std::vector<std::string> out;
+  if (o.paths.empty()) {
+    for (const auto& p : sup.paths())
+      if (p.available && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
+    return out;
+  }
+  std::stringstream ss(o.paths);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    bool known = false;
+    for (const auto& p : sup.paths()) known |= p.name == name;
+    if (!known) {
+      std::string all;
+      for (const auto& p : sup.paths()) all += " " + p.name;
+      return Status::Error("unknown path \"" + name + "\"; this worker offers:" + all +
+                           (o.test_paths ? "" : " (test-only paths need --test-paths)"));
+    }
+    out.push_back(name);
+  }
+  return out;
+}
+
+SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path) {
+  SupervisorOptions s;
+  s.worker_binary = WorkerBinary();
+  if (o.test_paths) s.worker_args.push_back("--test-paths");
+  s.stage_timeout_s = o.timeout_s;
+  s.log_path = log_path;
+  return s;
+}
+
+void PrintTable(const CaseRun& c) {
+  std::printf("program: %s\n", c.program.Summary().c_str());
+  if (c.contract.rejects)
+    std::printf("contract: eager must raise %s (%s at node %s: %s)\n", c.contract.violation.error_class.c_str(),
+                c.contract.violation.rule.c_str(), c.contract.violation.node.c_str(),
+                c.contract.violation.message.c_str());
+  else
+    std::printf("contract: eager must succeed\n");
+  std::printf("\n%-16s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
+  for (const auto& r : c.results) {
+    std::string detail;
+    if (r.kind == OutcomeKind::kOk) {
+      for (size_t i = 0; i < r.outputs.size(); ++i)
+        detail += (i ? ", " : "") + std::string(DTypeName(r.outputs[i].dtype)) + ShapeString(r.outputs[i].shape) +
+                  "@" + std::string(DeviceName(r.outputs[i].device));
+    } else if (r.kind == OutcomeKind::kError) {
+      detail = r.error_class + ": " + r.message;
+    } else {
+      detail = (r.stage.empty() ? "" : "stage " + r.stage + ": ") + r.message.substr(0, r.message.find('\n'));
+    }
+    if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
+    std::printf("%-16s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
+                detail.c_str());
+  }
+  std::printf("\nverdict: %s\n", c.verdict.diverges() ? "DIVERGE" : "agree");
+  for (const auto& d : c.verdict.divergences)
+    std::printf("  %s%s: %s\n", std::string(DivergenceKindName(d.kind)).c_str(),
+                d.blamed.empty() ? "" : (" [blamed: " + d.blamed + "]").c_str(), d.detail.c_str());
+  for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
+}
+
+std::string TempLog() {
+  std::string path = (fs::temp_directory_path() / ("mmdiff-worker-" + std::to_string(getpid()) + ".log")).string();
+  return path;
+}
+
+}  // namespace
+
+std::string VersionText() {
+  return std::string("mmdiff ") + build_info::kMmdiffVersion + "\ntorch " + build_info::kTorchVersion + "\npython " +
+         build_info::kPythonVersion + "\nvenv python " + build_info::kVenvPython;
+}
+
+int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy) {
+  auto policy = LoadPolicy(policy_file);
+  if (!policy.ok()) {
+    std::cerr << "mmdiff gen: " << policy.error() << "\n";
+    return kExitUsage;
+  }
+  if (dump_policy) {
+    std::cout << PolicyToJson(policy.value()).dump(2) << "\n";
+    return kExitOk;
+  }
+  nlohmann::json j = ProgramToJson(GenerateFromSeed(seed, policy.value()));
+  std::cout << j.dump(2) << "\n";
+  return kExitOk;
+}
+
+int Paths(bool json, bool test_paths) {
+  CommonOptions o;
+  o.test_paths = test_paths;
+  std::string log = TempLog();
+  Supervisor sup(MakeSupervisorOptions(o, log));
+  Status s = sup.Hello();
+  std::remove(log.c_str());
+  if (!s.ok()) {
+    std::cerr << "mmdiff paths: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  // The worker answers without loading CUDA, so GPU presence is probed here from the driver's files.
+  bool gpu = fs::exists("/dev/nvidia0") || fs::exists("/dev/nvidiactl");
+  if (json) {
+    nlohmann::json j = {{"versions", sup.versions()}, {"paths", nlohmann::json::array()},
+                        {"devices", {{"cpu", true}, {"meta", true}, {"cuda", gpu}}}};
+    for (const auto& p : sup.paths())
+      j["paths"].push_back({{"name", p.name}, {"available", p.available}, {"why", p.why}, {"test_only", p.test_only}});
+    std::cout << j.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::printf("%-16s %-10s %s\n", "path", "available", "notes");
+  for (const auto& p : sup.paths())
+    std::printf("%-16s %-10s %s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
+                p.why.c_str());
+  std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
+  std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
+              sup.versions().value("python", std::string("?")).c_str());
+  return kExitOk;
+}
+
+int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, const CommonOptions& o, bool json,
+        const std::string& out_dir) {
+  auto text = ReadFile(program_file);
+  if (!text.ok()) {
+    std::cerr << "mmdiff run: " << text.error() << "\n";
+    return kExitUsage;
+  }
+  auto program = ParseProgramText(text.value());
+  if (!program.ok()) {
+    std::cerr << "mmdiff run: " << program_file << ": " << program.error() << "\n";
+    return kExitUsage;
+  }
+  InputRecipe recipe{"grid16", input_seed};
+  auto j = nlohmann::json::parse(text.value(), nullptr, false);
+  if (!seed_given && j.is_object() && j.contains("program") && j.contains("inputs")) {
+    auto r = RecipeFromJson(j["inputs"]);
+    if (!r.ok()) {
+      std::cerr << "mmdiff run: " << program_file << ": " << r.error() << "\n";
+      return kExitUsage;
+    }
+    recipe = r.value();
+  }
+  std::string log = TempLog();
+  Supervisor sup(MakeSupervisorOptions(o, log));
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff run: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  auto paths = SelectPaths(sup, o);
+  if (!paths.ok()) {
+    std::cerr << "mmdiff run: " << paths.error() << "\n";
+    return kExitUsage;
+  }
+  CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths.value()));
+  std::remove(log.c_str());
+  RunContext ctx = Context(sup);
+  if (json)
+    std::cout << MakeReport(c, ctx).dump(2) << "\n";
+  else
+    PrintTable(c);
+  if (!out_dir.empty()) {
+    Status w = WriteFinding(out_dir, c, ctx);
+    if (!w.ok()) {
+      std::cerr << "mmdiff run: " << w.message() << "\n";
+      return kExitEnvironment;
+    }
+  }
+  return c.verdict.diverges() ? kExitDiverged : kExitOk;
+}
+
+int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir, const CommonOptions& o) {
+  auto policy = LoadPolicy(o.policy_file);
+  if (!policy.ok()) {
+    std::cerr << "mmdiff fuzz: " << policy.error() << "\n";
+    return kExitUsage;
+  }
+  if (Status s = MakeWritableDir(out_dir); !s.ok()) {
+    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  Supervisor sup(MakeSupervisorOptions(o, (fs::path(out_dir) / "worker.log").string()));
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  auto paths = SelectPaths(sup, o);
+  if (!paths.ok()) {
+    std::cerr << "mmdiff fuzz: " << paths.error() << "\n";
+    return kExitUsage;
+  }
+  FuzzOptions fo;
+  fo.time_s = time_s;
+  fo.max_cases = cases;
+  fo.seed = seed;
+  fo.out_dir = out_dir;
+  fo.policy = policy.value();
+  fo.paths = paths.value();
+  std::string joined;
+  for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
+  spdlog::info("fuzzing for {} s (seed {}) on paths: {}; output in {}", time_s, seed, joined, out_dir);
+  auto sum = RunFuzz(fo, sup, Context(sup));
+  if (!sum.ok()) {
+    std::cerr << "mmdiff fuzz: " << sum.error() << "\n";
+    return kExitEnvironment;
+  }
+  const FuzzSummary& s = sum.value();
+  std::printf("\n=== mmdiff fuzz summary ===\n");
+  std::printf("cases: %lld in %.1f s (%.2f cases/s); diverging: %lld; unique buckets: %zu; worker restarts: %d; "
+              "skipped path runs: %lld\n",
+              static_cast<long long>(s.cases), s.elapsed_s, s.cases / std::max(s.elapsed_s, 1e-9),
+              static_cast<long long>(s.diverging_cases), s.buckets.size(), s.restarts,
+              static_cast<long long>(s.skipped_paths));
+  for (const auto& [hash, b] : s.buckets)
+    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b.count),
+                b.headline.substr(0, 200).c_str(), b.first_found_s, static_cast<unsigned long long>(b.first_seed),
+                out_dir.c_str(), b.finding_dir.c_str());
+  std::printf("summary: %s/summary.json\n", out_dir.c_str());
+  return kExitOk;
+}
+
+}  // namespace mmdiff::cli

@@ -1,0 +1,30 @@
+// The CLI's subcommands: gen, run, fuzz, paths. Each returns the process exit code (see main.cc).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mmdiff::cli {
+
+// Exit codes, documented in --help and README.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitDiverged = 1;     // `run`: the verdict is "diverge"
+inline constexpr int kExitUsage = 2;        // bad arguments or unreadable/invalid input files
+inline constexpr int kExitEnvironment = 3;  // worker cannot start, output folder not writable
+
+struct CommonOptions {
+  std::string policy_file;
+  bool test_paths = false;        // offer the test-only paths (planted faults, crashers)
+  std::string paths;              // comma-separated; "" = every available non-test path
+  double timeout_s = 300;         // per stage of a path, before the worker is killed
+};
+
+int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy);
+int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, const CommonOptions& o, bool json,
+        const std::string& out_dir);
+int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir, const CommonOptions& o);
+int Paths(bool json, bool test_paths);
+std::string VersionText();
+
+}  // namespace mmdiff::cli

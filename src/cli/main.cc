@@ -1,0 +1,85 @@
+// mmdiff: command-line entry point.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "src/cli/commands.h"
+
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or invalid input "
+    "file; 3 environment problem (worker cannot start, output folder not writable).";
+
+void AddCommon(CLI::App* app, mmdiff::cli::CommonOptions& o) {
+  app->add_option("--paths", o.paths,
+                  "Comma-separated paths to run (see `mmdiff paths`); default: every available non-test path");
+  app->add_option("--policy", o.policy_file, "Generation policy JSON (see `mmdiff gen --dump-policy`)")
+      ->check(CLI::ExistingFile);
+  app->add_flag("--test-paths", o.test_paths,
+                "Offer the test-only paths: planted_promote (a deliberately wrong path that promotes mismatched "
+                "dtypes) and the crashers crash_segv, crash_abort, crash_sigkill, hang");
+  app->add_option("--timeout", o.timeout_s, "Seconds a path may spend in one stage before its worker is killed")
+      ->check(CLI::PositiveNumber);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "mmdiff: a differential fuzzer for PyTorch's matrix-multiplication family.\n"
+      "Runs random programs through a reference engine, LibTorch eager and torch.compile (inductor, aot_eager, "
+      "eager) in isolated worker processes, and reports where they disagree on errors, result types or values."};
+  app.footer(kExitCodes);
+  app.set_version_flag("--version", mmdiff::cli::VersionText());
+  app.require_subcommand(1);
+
+  uint64_t seed = 1;
+  std::string policy_file;
+  bool dump_policy = false;
+  auto* gen = app.add_subcommand("gen", "Print the program generated from a seed, as JSON");
+  gen->add_option("--seed", seed, "Generator seed");
+  gen->add_option("--policy", policy_file, "Generation policy JSON")->check(CLI::ExistingFile);
+  gen->add_flag("--dump-policy", dump_policy, "Print the (default or loaded) policy instead of a program");
+
+  mmdiff::cli::CommonOptions run_opts;
+  std::string program_file, run_out;
+  uint64_t input_seed = 0;
+  bool json = false;
+  auto* run = app.add_subcommand("run", "Run one program through every path and print the verdict");
+  run->add_option("program", program_file, "Program JSON, or a report.json (its program and inputs are used)")
+      ->required();
+  auto* seed_opt = run->add_option("--input-seed", input_seed, "Seed of the input values (default: the report's, else 0)");
+  run->add_flag("--json", json, "Print the report JSON instead of a table");
+  run->add_option("--out", run_out, "Also write report.json, program.json and repro.py to this folder");
+  AddCommon(run, run_opts);
+
+  mmdiff::cli::CommonOptions fuzz_opts;
+  double time_s = 60;
+  int64_t cases = -1;
+  uint64_t fuzz_seed = 1;
+  std::string out_dir = "mmdiff-out";
+  auto* fuzz = app.add_subcommand("fuzz", "Generate and run programs until the time or case budget is spent");
+  fuzz->add_option("--time", time_s, "Time budget in seconds (a case already running finishes)")->check(CLI::NonNegativeNumber);
+  fuzz->add_option("--cases", cases, "Case budget (default: unlimited)");
+  fuzz->add_option("--seed", fuzz_seed, "Campaign seed: case i uses seed + i");
+  fuzz->add_option("--out", out_dir, "Output folder: findings/<bucket>/ and summary.json")->capture_default_str();
+  AddCommon(fuzz, fuzz_opts);
+
+  bool paths_json = false, paths_test = false;
+  auto* paths = app.add_subcommand("paths", "List the paths this machine can run, and why others cannot");
+  paths->add_flag("--json", paths_json, "Machine-readable output");
+  paths->add_flag("--test-paths", paths_test, "Include the test-only paths");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : mmdiff::cli::kExitUsage;
+  }
+  if (*gen) return mmdiff::cli::Gen(seed, policy_file, dump_policy);
+  if (*run) return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json, run_out);
+  if (*fuzz) return mmdiff::cli::Fuzz(time_s, cases, fuzz_seed, out_dir, fuzz_opts);
+  if (*paths) return mmdiff::cli::Paths(paths_json, paths_test);
+  return mmdiff::cli::kExitUsage;
+}

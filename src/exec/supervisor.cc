@@ -1,0 +1,221 @@
+// Worker process management: fork/exec, pipes, deadlines, reaping, restart.
+#include "src/exec/supervisor.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "src/exec/wire.h"
+#include "src/ir/program_json.h"
+
+namespace mmdiff {
+
+Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options)) {
+  signal(SIGPIPE, SIG_IGN);  // a dead worker must not take the supervisor with it
+}
+
+Supervisor::~Supervisor() {
+  if (pid_ > 0) {
+    WriteFrame(to_worker_, {{"type", "exit"}});
+    close(to_worker_);
+    to_worker_ = -1;
+    // Give it a moment to exit cleanly, then make sure.
+    for (int i = 0; i < 50; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      usleep(20000);
+    }
+    int sig = 0;
+    if (pid_ > 0) Reap(true, &sig);
+  }
+  if (from_worker_ >= 0) close(from_worker_);
+}
+
+Status Supervisor::Start() {
+  int to[2], from[2];
+  if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0)
+    return Status::Error(std::string("pipe: ") + std::strerror(errno));
+  int log_fd = open(options_.log_path.empty() ? "/dev/null" : options_.log_path.c_str(),
+                    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_fd < 0) return Status::Error("cannot open worker log " + options_.log_path + ": " + std::strerror(errno));
+  struct stat st;
+  log_offset_ = fstat(log_fd, &st) == 0 ? static_cast<long>(st.st_size) : 0;
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) return Status::Error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Child: the worker dies with the supervisor, whatever kills the supervisor.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    dup2(to[0], 0);
+    dup2(from[1], 1);
+    dup2(log_fd, 2);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(options_.worker_binary.c_str()));
+    for (auto& a : options_.worker_args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    dprintf(2, "mmdiff: cannot start worker %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(to[0]);
+  close(from[1]);
+  close(log_fd);
+  pid_ = pid;
+  to_worker_ = to[1];
+  from_worker_ = from[0];
+  if (started_once_) ++restarts_;
+  started_once_ = true;
+  return Status::Ok();
+}
+
+std::string Supervisor::Reap(bool kill_first, int* signal_out) {
+  *signal_out = 0;
+  if (pid_ <= 0) return "worker not running";
+  if (kill_first) kill(pid_, SIGKILL);
+  int status = 0;
+  pid_t r;
+  do {
+    r = waitpid(pid_, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  pid_ = -1;
+  if (to_worker_ >= 0) close(to_worker_);
+  if (from_worker_ >= 0) close(from_worker_);
+  to_worker_ = from_worker_ = -1;
+  if (r < 0) return "worker vanished";
+  if (WIFSIGNALED(status)) {
+    *signal_out = WTERMSIG(status);
+    return std::string("killed by signal ") + std::to_string(*signal_out) + " (" + strsignal(*signal_out) + ")";
+  }
+  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+std::string Supervisor::StderrTail() {
+  if (options_.log_path.empty()) return "";
+  std::ifstream in(options_.log_path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  long size = static_cast<long>(in.tellg());
+  long from = std::max(log_offset_, size - 1500);
+  in.seekg(from);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Status Supervisor::Hello() {
+  if (pid_ <= 0) {
+    Status s = Start();
+    if (!s.ok()) return s;
+  }
+  Status w = WriteFrame(to_worker_, {{"type", "hello"}});
+  ReadResult r = ReadFrame(from_worker_, static_cast<int>(options_.startup_timeout_s * 1000));
+  if (!w.ok() || r.state != ReadState::kOk || r.message.value("type", "") != "hello") {
+    int sig = 0;
+    std::string how = Reap(true, &sig);
+    return Status::Error("worker did not start (" + how + "): " + StderrTail());
+  }
+  versions_ = r.message["versions"];
+  paths_.clear();
+  for (const auto& p : r.message["paths"])
+    paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""), p.value("test_only", false)});
+  return Status::Ok();
+}
+
+std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
+                                        const std::vector<std::string>& paths) {
+  std::vector<PathResult> results;
+  size_t next = 0;  // index of the first path without a result
+  while (next < paths.size()) {
+    if (pid_ <= 0) {
+      Status s = Start();
+      if (!s.ok()) {
+        for (; next < paths.size(); ++next) {
+          PathResult r{paths[next], OutcomeKind::kCrash};
+          r.stage = "startup";
+          r.message = s.message();
+          results.push_back(r);
+        }
+        break;
+      }
+    }
+    struct stat st;
+    if (!options_.log_path.empty() && stat(options_.log_path.c_str(), &st) == 0) log_offset_ = st.st_size;
+    std::vector<std::string> todo(paths.begin() + static_cast<long>(next), paths.end());
+    nlohmann::json req = {{"type", "run"}, {"program", ProgramToJson(p)}, {"recipe", RecipeToJson(recipe)}, {"paths", todo}};
+    std::string current = todo.front(), stage = "request";
+    bool finished = false;
+    if (WriteFrame(to_worker_, req).ok()) {
+      while (true) {
+        ReadResult m = ReadFrame(from_worker_, static_cast<int>(options_.stage_timeout_s * 1000));
+        if (m.state == ReadState::kOk) {
+          std::string type = m.message.value("type", "");
+          if (type == "stage") {
+            current = m.message.value("path", current);
+            stage = m.message.value("stage", stage);
+          } else if (type == "result") {
+            auto r = PathResultFromJson(m.message["result"]);
+            PathResult pr = r.ok() ? r.value() : PathResult{current, OutcomeKind::kCrash};
+            if (!r.ok()) pr.message = "unreadable result: " + r.error();
+            results.push_back(pr);
+            ++next;
+            if (next < paths.size()) current = paths[next];
+            stage = "start";
+          } else if (type == "done") {
+            finished = true;
+            break;
+          } else if (type == "error") {
+            for (; next < paths.size(); ++next) {
+              PathResult r{paths[next], OutcomeKind::kUnsupported};
+              r.message = "worker rejected the program: " + m.message.value("message", "");
+              results.push_back(r);
+            }
+            finished = true;
+            break;
+          }
+          continue;
+        }
+        // Timeout, closed pipe or garbage: the worker is gone or stuck.
+        int sig = 0;
+        bool timed_out = m.state == ReadState::kTimeout;
+        std::string how = Reap(true, &sig);
+        PathResult r{current, timed_out ? OutcomeKind::kTimeout : OutcomeKind::kCrash};
+        r.stage = stage;
+        r.signal = timed_out ? 0 : sig;
+        r.message = timed_out ? "no progress for " + std::to_string(options_.stage_timeout_s) + " s; worker killed"
+                              : "worker " + how;
+        std::string tail = StderrTail();
+        if (!tail.empty()) r.message += "\n--- worker stderr (tail) ---\n" + tail;
+        spdlog::warn("path {} {} in stage {}; restarting the worker", current,
+                     timed_out ? "timed out" : "crashed (" + how + ")", stage);
+        results.push_back(r);
+        ++next;
+        break;
+      }
+    } else {
+      int sig = 0;
+      std::string how = Reap(true, &sig);
+      PathResult r{current, OutcomeKind::kCrash};
+      r.stage = "request";
+      r.message = "worker not accepting requests (" + how + ")";
+      results.push_back(r);
+      ++next;
+    }
+    if (finished) break;
+  }
+  return results;
+}
+
+}  // namespace mmdiff

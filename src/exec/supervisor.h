@@ -1,0 +1,68 @@
+// Supervisor: runs programs in a worker process and survives it — a worker that segfaults, aborts,
+// is killed or hangs past the timeout is replaced, and the path it was running gets a crash or
+// timeout result naming the stage it died in.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/ir/input_recipe.h"
+#include "src/ir/outcome.h"
+#include "src/ir/program.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+struct SupervisorOptions {
+  std::string worker_binary;              // the mmdiff-worker executable
+  std::vector<std::string> worker_args;   // e.g. {"--test-paths"}
+  double stage_timeout_s = 300;           // a path is timed out after this long without progress
+  double startup_timeout_s = 180;         // for the worker's hello (imports torch lazily, so short)
+  std::string log_path;                   // worker stderr is appended here; "" -> /dev/null
+};
+
+struct PathInfo {
+  std::string name;
+  bool available = false;
+  std::string why;  // when unavailable
+  bool test_only = false;
+};
+
+class Supervisor {
+ public:
+  explicit Supervisor(SupervisorOptions options);
+  ~Supervisor();
+  Supervisor(const Supervisor&) = delete;
+  Supervisor& operator=(const Supervisor&) = delete;
+
+  // Starts the worker if needed and asks for its paths and versions.
+  Status Hello();
+  const std::vector<PathInfo>& paths() const { return paths_; }
+  const nlohmann::json& versions() const { return versions_; }
+
+  // One result per requested path, in order. Never throws; worker deaths become results.
+  std::vector<PathResult> Run(const Program& p, const InputRecipe& r, const std::vector<std::string>& paths);
+
+  int restarts() const { return restarts_; }
+
+ private:
+  Status Start();
+  // Kills the worker (if alive) and returns a description of how it ended, and the signal.
+  std::string Reap(bool kill_first, int* signal);
+  std::string StderrTail();
+
+  SupervisorOptions options_;
+  pid_t pid_ = -1;
+  int to_worker_ = -1, from_worker_ = -1;
+  int restarts_ = 0;
+  bool started_once_ = false;
+  long log_offset_ = 0;
+  std::vector<PathInfo> paths_;
+  nlohmann::json versions_;
+};
+
+}  // namespace mmdiff

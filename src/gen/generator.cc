@@ -1,0 +1,185 @@
+// Program generation.
+#include "src/gen/generator.h"
+
+#include <set>
+#include <string>
+
+#include "src/ir/verifier.h"
+
+namespace mmdiff {
+
+namespace {
+
+class Builder {
+ public:
+  Builder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
+
+  Program Build() {
+    int ops = static_cast<int>(c_.Int(1, p_.max_ops));
+    for (int i = 0; i < ops; ++i) AddOp();
+    // Every result nobody consumed is an output.
+    std::set<std::string> used;
+    for (const auto& n : prog_.nodes)
+      for (const auto& a : n.args) used.insert(a);
+    for (const auto& n : prog_.nodes)
+      if (!used.count(n.name) && n.op != OpKind::kCast) prog_.outputs.push_back(n.name);
+    if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
+    return prog_;
+  }
+
+ private:
+  struct Value {
+    std::string name;
+    Shape shape;
+    DType dtype;
+  };
+
+  int64_t Dim() { return c_.Pick(p_.dims); }
+
+  DType BaseDType() {
+    static const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16,
+                                               DType::kBFloat16};
+    return kFloats[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16})];
+  }
+
+  // The dtype of a fresh operand: the op's base dtype, or (deliberately) another float dtype.
+  DType OperandDType(DType base) {
+    if (!c_.Coin(p_.p_mixed_dtype)) return base;
+    DType d = BaseDType();
+    for (int tries = 0; d == base && tries < 4; ++tries) d = BaseDType();
+    return d;
+  }
+
+  Value Input(const Shape& shape, DType dtype) {
+    InputSpec in;
+    in.name = "x" + std::to_string(prog_.inputs.size());
+    in.shape = shape;
+    in.dtype = dtype;
+    if (shape.size() >= 2 && c_.Coin(p_.p_transposed)) in.layout = Layout::kTransposed;
+    prog_.inputs.push_back(in);
+    return MaybeCast({in.name, shape, dtype});
+  }
+
+  Value MaybeCast(Value v) {
+    if (!c_.Coin(p_.p_cast)) return v;
+    DType to = BaseDType();
+    return Emit(OpKind::kCast, {v}, v.shape, to, [&](Node& n) { n.dtype = to; });
+  }
+
+  template <typename F>
+  Value Emit(OpKind op, const std::vector<Value>& args, const Shape& shape, DType dtype, F&& set) {
+    Node n;
+    n.name = "v" + std::to_string(prog_.nodes.size());
+    n.op = op;
+    for (const auto& a : args) n.args.push_back(a.name);
+    set(n);
+    prog_.nodes.push_back(n);
+    last_ = Value{n.name, shape, dtype};
+    has_last_ = true;
+    return last_;
+  }
+
+  // The contracted size the second operand uses: K, or (a contract violation) K + 1.
+  int64_t SecondK(int64_t k) { return c_.Coin(p_.p_shape_violation) ? k + 1 : k; }
+
+  Shape BatchDims(int rank) {
+    Shape b;
+    for (int i = 0; i < rank; ++i) b.push_back(c_.Int(1, 4));
+    return b;
+  }
+
+  void AddOp() {
+    size_t kind = c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm});
+    DType base = BaseDType();
+    bool chain = has_last_ && c_.Coin(p_.p_chain);
+    switch (kind) {
+      case 0: {  // mm
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
+        Emit(OpKind::kMm, {a, b}, {a.shape[0], b.shape[1]}, a.dtype, [](Node&) {});
+        break;
+      }
+      case 1: {  // bmm
+        Value a = chain && last_.shape.size() == 3 ? last_
+                                                    : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
+        Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
+        Emit(OpKind::kBmm, {a, b}, {a.shape[0], a.shape[1], b.shape[2]}, a.dtype, [](Node&) {});
+        break;
+      }
+      case 2: {  // matmul at any rank pairing, with broadcast batch dims
+        Value a;
+        if (chain && !last_.shape.empty()) {
+          a = last_;
+        } else {
+          int ra = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
+          Shape s = BatchDims(std::max(ra - 2, 0));
+          if (ra >= 2) s.push_back(Dim());
+          s.push_back(Dim());
+          a = Input(s, OperandDType(base));
+        }
+        int rb = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
+        int64_t k = SecondK(a.shape.back());
+        Shape b;
+        if (rb == 1) {
+          b = {k};
+        } else {
+          // Batch dims of b: the trailing batch dims of a (sometimes broadcast to 1), or fresh ones.
+          Shape abatch(a.shape.begin(), a.shape.end() - std::min<size_t>(a.shape.size(), 2));
+          int nb = rb - 2;
+          for (int i = 0; i < nb; ++i) {
+            int from_end = nb - i;
+            bool shared = from_end <= static_cast<int>(abatch.size());
+            int64_t d = shared ? abatch[abatch.size() - from_end] : c_.Int(1, 4);
+            if (shared && c_.Coin(0.25)) d = 1;
+            b.push_back(d);
+          }
+          b.push_back(k);
+          b.push_back(Dim());
+        }
+        Value bv = Input(b, OperandDType(a.dtype));
+        auto shape = MatmulShape(a.shape, SecondKFree(bv.shape, a.shape.back(), rb));
+        Emit(OpKind::kMatmul, {a, bv}, shape.ok() ? shape.value() : Shape{}, a.dtype, [](Node&) {});
+        break;
+      }
+      default: {  // addmm with one of the bias broadcast forms
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
+        int64_t m = a.shape[0], n = b.shape[1];
+        std::vector<Shape> forms = {{n}, {m, n}, {1, n}, {m, 1}, {}};
+        Value bias = Input(c_.Pick(forms), OperandDType(a.dtype));
+        static const std::vector<double> kScalars = {1.0, 1.0, 0.0, 0.5, -1.0, 2.0};
+        double alpha = c_.Pick(kScalars), beta = c_.Pick(kScalars);
+        Emit(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype, [&](Node& node) {
+          node.alpha = alpha;
+          node.beta = beta;
+        });
+        break;
+      }
+    }
+  }
+
+  // For the result-shape bookkeeping of a (possibly violating) matmul, assume the intended K.
+  static Shape SecondKFree(Shape b, int64_t k, int rb) {
+    if (rb == 1) b[0] = k;
+    else b[b.size() - 2] = k;
+    return b;
+  }
+
+  ChoiceSource& c_;
+  const GenPolicy& p_;
+  Program prog_;
+  Value last_;
+  bool has_last_ = false;
+};
+
+}  // namespace
+
+Program Generate(ChoiceSource& choices, const GenPolicy& policy) {
+  Program p = Builder(choices, policy).Build();
+  // Generation is valid by construction; a failure here is a generator bug, caught by tests.
+  Status s = Verify(p);
+  if (!s.ok()) p.outputs = {"__generator_bug__:" + s.message()};
+  return p;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,107 @@
+// GenPolicy JSON.
+#include "src/gen/policy.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace mmdiff {
+
+namespace {
+
+// One table drives both directions so a new field cannot be forgotten in one of them.
+struct Field {
+  std::function<nlohmann::json(const GenPolicy&)> get;
+  std::function<Status(GenPolicy&, const nlohmann::json&)> set;
+};
+
+Field Prob(double GenPolicy::*m, const std::string& key) {
+  return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
+          [m, key](GenPolicy& p, const nlohmann::json& v) {
+            if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1)
+              return Status::Error("policy." + key + " must be a probability in [0, 1]");
+            p.*m = v.get<double>();
+            return Status::Ok();
+          }};
+}
+
+Field Weight(double GenPolicy::*m, const std::string& key) {
+  return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
+          [m, key](GenPolicy& p, const nlohmann::json& v) {
+            if (!v.is_number() || v.get<double>() < 0)
+              return Status::Error("policy." + key + " must be a non-negative weight");
+            p.*m = v.get<double>();
+            return Status::Ok();
+          }};
+}
+
+Field Count(int GenPolicy::*m, const std::string& key, int lo, int hi) {
+  return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
+          [m, key, lo, hi](GenPolicy& p, const nlohmann::json& v) {
+            if (!v.is_number_integer() || v.get<int>() < lo || v.get<int>() > hi)
+              return Status::Error("policy." + key + " must be an integer in [" + std::to_string(lo) +
+                                   ", " + std::to_string(hi) + "]");
+            p.*m = v.get<int>();
+            return Status::Ok();
+          }};
+}
+
+const std::map<std::string, Field>& Fields() {
+  static const std::map<std::string, Field> kFields = {
+      {"max_ops", Count(&GenPolicy::max_ops, "max_ops", 1, 12)},
+      {"p_chain", Prob(&GenPolicy::p_chain, "p_chain")},
+      {"p_mixed_dtype", Prob(&GenPolicy::p_mixed_dtype, "p_mixed_dtype")},
+      {"p_cast", Prob(&GenPolicy::p_cast, "p_cast")},
+      {"p_shape_violation", Prob(&GenPolicy::p_shape_violation, "p_shape_violation")},
+      {"p_transposed", Prob(&GenPolicy::p_transposed, "p_transposed")},
+      {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
+      {"w_mm", Weight(&GenPolicy::w_mm, "w_mm")},
+      {"w_bmm", Weight(&GenPolicy::w_bmm, "w_bmm")},
+      {"w_matmul", Weight(&GenPolicy::w_matmul, "w_matmul")},
+      {"w_addmm", Weight(&GenPolicy::w_addmm, "w_addmm")},
+      {"w_float64", Weight(&GenPolicy::w_float64, "w_float64")},
+      {"w_float32", Weight(&GenPolicy::w_float32, "w_float32")},
+      {"w_float16", Weight(&GenPolicy::w_float16, "w_float16")},
+      {"w_bfloat16", Weight(&GenPolicy::w_bfloat16, "w_bfloat16")},
+      {"dims",
+       {[](const GenPolicy& p) { return nlohmann::json(p.dims); },
+        [](GenPolicy& p, const nlohmann::json& v) {
+          if (!v.is_array() || v.empty()) return Status::Error("policy.dims must be a non-empty array");
+          std::vector<int64_t> dims;
+          for (const auto& d : v) {
+            if (!d.is_number_integer() || d.get<int64_t>() < 0 || d.get<int64_t>() > 4096)
+              return Status::Error("policy.dims entries must be integers in [0, 4096]");
+            dims.push_back(d.get<int64_t>());
+          }
+          p.dims = dims;
+          return Status::Ok();
+        }}},
+  };
+  return kFields;
+}
+
+}  // namespace
+
+nlohmann::json PolicyToJson(const GenPolicy& p) {
+  nlohmann::json j = {{"format", "mmdiff.policy"}, {"version", 1}};
+  for (const auto& [key, f] : Fields()) j[key] = f.get(p);
+  return j;
+}
+
+Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::Error("a policy must be a JSON object");
+  GenPolicy p;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "format" || key == "version") continue;
+    auto it = Fields().find(key);
+    if (it == Fields().end()) return Status::Error("unknown policy field \"" + key + "\"");
+    Status s = it->second.set(p, value);
+    if (!s.ok()) return s;
+  }
+  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm <= 0) return Status::Error("policy: all op weights are 0");
+  if (p.w_float64 + p.w_float32 + p.w_float16 + p.w_bfloat16 <= 0)
+    return Status::Error("policy: all dtype weights are 0");
+  return p;
+}
+
+}  // namespace mmdiff

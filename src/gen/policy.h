@@ -1,0 +1,33 @@
+// GenPolicy: every probability and weight the generator uses, in one struct, dumpable as JSON.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+struct GenPolicy {
+  int max_ops = 3;                  // ops per program: uniform in [1, max_ops]
+  double p_chain = 0.5;             // an op takes the previous op's result as its first operand
+  double p_mixed_dtype = 0.35;      // an operand gets a dtype other than the op's base dtype
+  double p_cast = 0.2;              // an operand goes through an explicit cast node first
+  double p_shape_violation = 0.04;  // contracted dimensions deliberately disagree
+  double p_transposed = 0.2;        // an input of rank >= 2 is stored transposed
+  int max_matmul_rank = 4;          // matmul operand ranks: uniform in [1, max_matmul_rank]
+  // Relative weights of the ops (mm, bmm, matmul, addmm) and the float dtypes.
+  double w_mm = 1, w_bmm = 1, w_matmul = 2, w_addmm = 1;
+  double w_float64 = 1, w_float32 = 2, w_float16 = 2, w_bfloat16 = 1;
+  // Sizes drawn for every dimension: small, awkward and power-of-two values.
+  std::vector<int64_t> dims = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33};
+  bool operator==(const GenPolicy&) const = default;
+};
+
+nlohmann::json PolicyToJson(const GenPolicy& p);
+// Missing keys keep their defaults; unknown keys, wrong types and out-of-range values are errors.
+Result<GenPolicy> PolicyFromJson(const nlohmann::json& j);
+
+}  // namespace mmdiff

@@ -1,0 +1,32 @@
+// Tests for policy JSON: round trip, defaults for missing keys, clear errors.
+#include "src/gen/policy.h"
+
+#include <gtest/gtest.h>
+
+namespace mmdiff {
+namespace {
+
+TEST(Policy, RoundTrip) {
+  GenPolicy p;
+  p.p_mixed_dtype = 0.9;
+  p.dims = {3, 65};
+  auto back = PolicyFromJson(PolicyToJson(p));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), p);
+}
+
+TEST(Policy, MissingKeysKeepDefaultsUnknownKeysAreErrors) {
+  auto r = PolicyFromJson({{"p_cast", 0.0}});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value().p_cast, 0.0);
+  EXPECT_EQ(r.value().max_ops, GenPolicy().max_ops);
+  auto bad = PolicyFromJson({{"p_cats", 0.1}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("p_cats"), std::string::npos);
+  EXPECT_FALSE(PolicyFromJson({{"p_cast", 1.5}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"dims", nlohmann::json::array()}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"w_mm", 0}, {"w_bmm", 0}, {"w_matmul", 0}, {"w_addmm", 0}}).ok());
+}
+
+}  // namespace
+}  // namespace mmdiff

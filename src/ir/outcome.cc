@@ -1,0 +1,84 @@
+// PathResult JSON (also the worker wire format, through MessagePack; non-finite doubles survive there).
+#include "src/ir/outcome.h"
+
+namespace mmdiff {
+
+std::string_view OutcomeName(OutcomeKind k) {
+  switch (k) {
+    case OutcomeKind::kOk: return "ok";
+    case OutcomeKind::kError: return "error";
+    case OutcomeKind::kCrash: return "crash";
+    case OutcomeKind::kTimeout: return "timeout";
+    case OutcomeKind::kUnsupported: return "unsupported";
+  }
+  return "?";
+}
+
+namespace {
+Result<OutcomeKind> ParseOutcome(const std::string& s) {
+  for (auto k : {OutcomeKind::kOk, OutcomeKind::kError, OutcomeKind::kCrash, OutcomeKind::kTimeout,
+                 OutcomeKind::kUnsupported})
+    if (OutcomeName(k) == s) return k;
+  return Status::Error("unknown outcome \"" + s + "\"");
+}
+}  // namespace
+
+nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
+  nlohmann::json j = {{"path", r.path}, {"outcome", OutcomeName(r.kind)}, {"seconds", r.seconds}};
+  if (r.kind == OutcomeKind::kError) {
+    j["error_class"] = r.error_class;
+    j["error_type"] = r.error_type;
+  }
+  if (!r.message.empty()) j["message"] = r.message;
+  if (!r.stage.empty()) j["stage"] = r.stage;
+  if (r.signal) j["signal"] = r.signal;
+  if (r.kind == OutcomeKind::kOk) {
+    j["outputs"] = nlohmann::json::array();
+    for (const auto& t : r.outputs) {
+      nlohmann::json jt = {{"dtype", DTypeName(t.dtype)}, {"shape", t.shape}, {"device", DeviceName(t.device)}};
+      if (with_data) {
+        jt["data"] = t.data;
+        if (!t.bound.empty()) jt["bound"] = t.bound;
+      }
+      j["outputs"].push_back(jt);
+    }
+  }
+  return j;
+}
+
+Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("path") || !j.contains("outcome"))
+    return Status::Error("path result needs \"path\" and \"outcome\"");
+  try {
+    PathResult r;
+    r.path = j.at("path").get<std::string>();
+    auto kind = ParseOutcome(j.at("outcome").get<std::string>());
+    if (!kind.ok()) return kind.status();
+    r.kind = kind.value();
+    r.seconds = j.value("seconds", 0.0);
+    r.error_class = j.value("error_class", "");
+    r.error_type = j.value("error_type", "");
+    r.message = j.value("message", "");
+    r.stage = j.value("stage", "");
+    r.signal = j.value("signal", 0);
+    if (j.contains("outputs")) {
+      for (const auto& jt : j.at("outputs")) {
+        TensorValue t;
+        auto dt = ParseDType(jt.at("dtype").get<std::string>());
+        auto dev = ParseDevice(jt.at("device").get<std::string>());
+        if (!dt || !dev) return Status::Error("path result: bad dtype or device");
+        t.dtype = *dt;
+        t.device = *dev;
+        t.shape = jt.at("shape").get<Shape>();
+        if (jt.contains("data")) t.data = jt.at("data").get<std::vector<double>>();
+        if (jt.contains("bound")) t.bound = jt.at("bound").get<std::vector<double>>();
+        r.outputs.push_back(std::move(t));
+      }
+    }
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("path result: ") + e.what());
+  }
+}
+
+}  // namespace mmdiff

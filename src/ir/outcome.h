@@ -1,0 +1,45 @@
+// PathResult: what running a program on one path produced — ok with tensors, an error (class and
+// message), a crash or timeout (with the stage it died in), or unsupported. Findings are data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/ir/device.h"
+#include "src/ir/dtype.h"
+#include "src/ir/shape.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+enum class OutcomeKind { kOk, kError, kCrash, kTimeout, kUnsupported };
+std::string_view OutcomeName(OutcomeKind k);  // "ok", "error", "crash", "timeout", "unsupported"
+
+struct TensorValue {
+  DType dtype = DType::kFloat32;
+  Shape shape;
+  Device device = Device::kCpu;
+  std::vector<double> data;   // row-major values as float64; empty for meta tensors
+  std::vector<double> bound;  // reference only: per-element error bound (+inf: anything goes)
+};
+
+struct PathResult {
+  std::string path;
+  OutcomeKind kind = OutcomeKind::kUnsupported;
+  std::string error_class;  // Python builtin class of the root cause: "RuntimeError", ...
+  std::string error_type;   // the root cause's full type, e.g. "torch._dynamo.exc.Unsupported"
+  std::string message;      // first line of the error, or why unsupported, or crash details
+  std::string stage;        // where it was when it crashed or timed out, e.g. "compile"
+  int signal = 0;           // crash: the signal that killed the worker
+  std::vector<TensorValue> outputs;
+  double seconds = 0;
+  bool ok() const { return kind == OutcomeKind::kOk; }
+};
+
+// with_data=false leaves values out (reports); the worker wire format keeps them.
+nlohmann::json PathResultToJson(const PathResult& r, bool with_data);
+Result<PathResult> PathResultFromJson(const nlohmann::json& j);
+
+}  // namespace mmdiff

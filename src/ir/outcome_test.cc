@@ -1,0 +1,37 @@
+// Tests for PathResult serialisation, including non-finite values through MessagePack.
+#include "src/ir/outcome.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace mmdiff {
+namespace {
+
+TEST(Outcome, MsgpackRoundTripKeepsNonFiniteValues) {
+  PathResult r;
+  r.path = "eager";
+  r.kind = OutcomeKind::kOk;
+  r.outputs.push_back({DType::kFloat16, {2}, Device::kCpu, {NAN, -INFINITY}, {}});
+  auto bytes = nlohmann::json::to_msgpack(PathResultToJson(r, true));
+  auto back = PathResultFromJson(nlohmann::json::from_msgpack(bytes));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_TRUE(std::isnan(back.value().outputs[0].data[0]));
+  EXPECT_EQ(back.value().outputs[0].data[1], -INFINITY);
+  EXPECT_EQ(back.value().outputs[0].dtype, DType::kFloat16);
+}
+
+TEST(Outcome, ErrorsAndCrashesCarryTheirDetails) {
+  PathResult r{"inductor", OutcomeKind::kCrash};
+  r.stage = "compile";
+  r.signal = 11;
+  auto back = PathResultFromJson(PathResultToJson(r, false));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.value().stage, "compile");
+  EXPECT_EQ(back.value().signal, 11);
+  EXPECT_FALSE(PathResultFromJson({{"path", "x"}, {"outcome", "exploded"}}).ok());
+  EXPECT_FALSE(PathResultFromJson(nlohmann::json::array()).ok());
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -1,0 +1,158 @@
+// Program <-> JSON.
+#include "src/ir/program_json.h"
+
+#include <cmath>
+
+#include "src/ir/verifier.h"
+
+namespace mmdiff {
+
+using nlohmann::json;
+
+json ProgramToJson(const Program& p) {
+  json j;
+  j["format"] = "mmdiff.program";
+  j["version"] = kProgramFormatVersion;
+  j["inputs"] = json::array();
+  for (const auto& i : p.inputs) {
+    j["inputs"].push_back({{"name", i.name},
+                           {"shape", i.shape},
+                           {"dtype", DTypeName(i.dtype)},
+                           {"device", DeviceName(i.device)},
+                           {"layout", LayoutName(i.layout)}});
+  }
+  j["nodes"] = json::array();
+  for (const auto& n : p.nodes) {
+    json jn = {{"name", n.name}, {"op", GetOpSpec(n.op).name}, {"args", n.args}};
+    if (n.dtype) jn["dtype"] = DTypeName(*n.dtype);
+    if (GetOpSpec(n.op).has_alpha_beta) {
+      jn["alpha"] = n.alpha;
+      jn["beta"] = n.beta;
+    }
+    j["nodes"].push_back(jn);
+  }
+  j["outputs"] = p.outputs;
+  return j;
+}
+
+namespace {
+
+Result<std::string> GetString(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string())
+    return Status::Error(where + ": field \"" + key + "\" must be a string");
+  return j[key].get<std::string>();
+}
+
+Result<InputSpec> InputFromJson(const json& j, size_t idx) {
+  std::string where = "inputs[" + std::to_string(idx) + "]";
+  InputSpec in;
+  auto name = GetString(j, "name", where);
+  if (!name.ok()) return name.status();
+  in.name = name.value();
+  where += " (" + in.name + ")";
+  if (!j.contains("shape") || !j["shape"].is_array())
+    return Status::Error(where + ": field \"shape\" must be an array of integers");
+  for (const auto& d : j["shape"]) {
+    if (!d.is_number_integer()) return Status::Error(where + ": shape entries must be integers");
+    in.shape.push_back(d.get<int64_t>());
+  }
+  auto dt = GetString(j, "dtype", where);
+  if (!dt.ok()) return dt.status();
+  auto dtype = ParseDType(dt.value());
+  if (!dtype) return Status::Error(where + ": unknown dtype \"" + dt.value() + "\"");
+  in.dtype = *dtype;
+  auto dev = GetString(j, "device", where);
+  if (!dev.ok()) return dev.status();
+  auto device = ParseDevice(dev.value());
+  if (!device) return Status::Error(where + ": unknown device \"" + dev.value() + "\"");
+  in.device = *device;
+  if (j.contains("layout")) {
+    auto lay = GetString(j, "layout", where);
+    if (!lay.ok()) return lay.status();
+    auto layout = ParseLayout(lay.value());
+    if (!layout) return Status::Error(where + ": unknown layout \"" + lay.value() + "\"");
+    in.layout = *layout;
+  }
+  return in;
+}
+
+Result<Node> NodeFromJson(const json& j, size_t idx) {
+  std::string where = "nodes[" + std::to_string(idx) + "]";
+  Node n;
+  auto name = GetString(j, "name", where);
+  if (!name.ok()) return name.status();
+  n.name = name.value();
+  where += " (" + n.name + ")";
+  auto op = GetString(j, "op", where);
+  if (!op.ok()) return op.status();
+  auto kind = ParseOpKind(op.value());
+  if (!kind) return Status::Error(where + ": unknown op \"" + op.value() + "\"");
+  n.op = *kind;
+  if (!j.contains("args") || !j["args"].is_array())
+    return Status::Error(where + ": field \"args\" must be an array of value names");
+  for (const auto& a : j["args"]) {
+    if (!a.is_string()) return Status::Error(where + ": args must be strings");
+    n.args.push_back(a.get<std::string>());
+  }
+  if (j.contains("dtype")) {
+    auto dt = GetString(j, "dtype", where);
+    if (!dt.ok()) return dt.status();
+    auto dtype = ParseDType(dt.value());
+    if (!dtype) return Status::Error(where + ": unknown dtype \"" + dt.value() + "\"");
+    n.dtype = *dtype;
+  }
+  for (const char* key : {"alpha", "beta"}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_number()) return Status::Error(where + ": \"" + key + "\" must be a number");
+    (std::string(key) == "alpha" ? n.alpha : n.beta) = j[key].get<double>();
+  }
+  return n;
+}
+
+}  // namespace
+
+Result<Program> ProgramFromJson(const json& j) {
+  if (!j.is_object()) return Status::Error("a program must be a JSON object");
+  if (j.value("format", "") != "mmdiff.program")
+    return Status::Error("not an mmdiff program: \"format\" must be \"mmdiff.program\"");
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    return Status::Error("program: field \"version\" must be an integer");
+  int version = j["version"].get<int>();
+  if (version != kProgramFormatVersion)
+    return Status::Error("program format version " + std::to_string(version) +
+                         " is not supported (this mmdiff reads version " +
+                         std::to_string(kProgramFormatVersion) + ")");
+  Program p;
+  for (const char* key : {"inputs", "nodes", "outputs"})
+    if (!j.contains(key) || !j[key].is_array())
+      return Status::Error(std::string("program: field \"") + key + "\" must be an array");
+  for (size_t i = 0; i < j["inputs"].size(); ++i) {
+    auto in = InputFromJson(j["inputs"][i], i);
+    if (!in.ok()) return in.status();
+    p.inputs.push_back(std::move(in).value());
+  }
+  for (size_t i = 0; i < j["nodes"].size(); ++i) {
+    auto n = NodeFromJson(j["nodes"][i], i);
+    if (!n.ok()) return n.status();
+    p.nodes.push_back(std::move(n).value());
+  }
+  for (const auto& o : j["outputs"]) {
+    if (!o.is_string()) return Status::Error("program: outputs must be value names");
+    p.outputs.push_back(o.get<std::string>());
+  }
+  return p;
+}
+
+Result<Program> ParseProgramText(const std::string& text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Error("malformed JSON");
+  // A report or corpus entry embeds the program under "program".
+  if (j.is_object() && !j.contains("format") && j.contains("program")) j = j["program"];
+  auto p = ProgramFromJson(j);
+  if (!p.ok()) return p;
+  Status s = Verify(p.value());
+  if (!s.ok()) return s;
+  return p;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,21 @@
+// Lossless JSON form of a Program ("format": "mmdiff.program", "version": 1).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "src/ir/program.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+inline constexpr int kProgramFormatVersion = 1;
+
+nlohmann::json ProgramToJson(const Program& p);
+// Parses and checks field types; an error names the offending field or node. Does not verify
+// the program's semantics: call Verify() on the result.
+Result<Program> ProgramFromJson(const nlohmann::json& j);
+// Parses text, then ProgramFromJson, then Verify.
+Result<Program> ParseProgramText(const std::string& text);
+
+}  // namespace mmdiff

@@ -1,0 +1,63 @@
+// Tests for the program JSON form: lossless round trip and clear errors on bad input.
+#include "src/ir/program_json.h"
+
+#include <gtest/gtest.h>
+
+namespace mmdiff {
+namespace {
+
+Program SeedProgram() {
+  Program p;
+  p.inputs = {{"x0", {2, 4, 8, 8}, DType::kFloat16, Device::kCpu, Layout::kContiguous},
+              {"x1", {2, 4, 8, 64}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
+              {"x2", {64}, DType::kFloat32, Device::kCpu, Layout::kContiguous}};
+  Node n0{"v0", OpKind::kMatmul, {"x0", "x1"}};
+  Node n1{"v1", OpKind::kCast, {"v0"}, DType::kBFloat16};
+  Node n2{"v2", OpKind::kAddmm, {"x2", "x0", "x1"}, std::nullopt, 0.1, -2.5};
+  p.nodes = {n0, n1, n2};
+  p.outputs = {"v1", "v2"};
+  return p;
+}
+
+TEST(ProgramJson, RoundTripIsLossless) {
+  Program p = SeedProgram();
+  auto back = ProgramFromJson(ProgramToJson(p));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), p);
+  // Through text too, including the non-trivial alpha.
+  auto text = ParseProgramText(ProgramToJson(p).dump());
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_EQ(text.value().nodes[2].alpha, 0.1);
+}
+
+TEST(ProgramJson, ErrorsNameTheOffendingPart) {
+  auto j = ProgramToJson(SeedProgram());
+  j["nodes"][1]["dtype"] = "float17";
+  auto r = ProgramFromJson(j);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("nodes[1] (v1)"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("float17"), std::string::npos);
+
+  j = ProgramToJson(SeedProgram());
+  j["version"] = 99;
+  r = ProgramFromJson(j);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("version 99"), std::string::npos);
+
+  j = ProgramToJson(SeedProgram());
+  j["inputs"][0]["shape"] = {1, "two"};
+  EXPECT_FALSE(ProgramFromJson(j).ok());
+}
+
+TEST(ProgramJson, MalformedOrTruncatedTextIsAnErrorNotACrash) {
+  std::string text = ProgramToJson(SeedProgram()).dump();
+  for (size_t cut : {size_t{0}, size_t{1}, text.size() / 2, text.size() - 1}) {
+    auto r = ParseProgramText(text.substr(0, cut));
+    EXPECT_FALSE(r.ok()) << "cut at " << cut;
+  }
+  EXPECT_FALSE(ParseProgramText("[1, 2, 3]").ok());
+  EXPECT_FALSE(ParseProgramText("{\"format\": \"something-else\"}").ok());
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -1,0 +1,141 @@
+// Python emission.
+#include "src/ir/python_emitter.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace mmdiff {
+
+namespace {
+
+std::string PyFloat(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string PyShape(const Shape& s) {
+  if (s.size() == 1) return "(" + std::to_string(s[0]) + ",)";
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + ")";
+}
+
+std::string PyStr(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string TorchDType(DType d) { return "torch." + std::string(DTypeName(d)); }
+
+}  // namespace
+
+std::string EmitFunction(const Program& p, const std::string& name) {
+  std::ostringstream o;
+  o << "def " << name << "(";
+  for (size_t i = 0; i < p.inputs.size(); ++i) o << (i ? ", " : "") << p.inputs[i].name;
+  o << "):\n";
+  for (const auto& n : p.nodes) {
+    const OpSpec& spec = GetOpSpec(n.op);
+    o << "    " << n.name << " = ";
+    if (n.op == OpKind::kCast) {
+      o << n.args[0] << ".to(" << TorchDType(*n.dtype) << ")\n";
+      continue;
+    }
+    o << spec.torch_call << "(";
+    for (size_t a = 0; a < n.args.size(); ++a) o << (a ? ", " : "") << n.args[a];
+    if (spec.has_alpha_beta) o << ", beta=" << PyFloat(n.beta) << ", alpha=" << PyFloat(n.alpha);
+    o << ")\n";
+  }
+  o << "    return (";
+  for (size_t i = 0; i < p.outputs.size(); ++i) o << (i ? ", " : "") << p.outputs[i];
+  o << (p.outputs.size() == 1 ? ",)\n" : ")\n");
+  return o.str();
+}
+
+std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
+  std::ostringstream o;
+  o << "_M64 = (1 << 64) - 1\n\n\n"
+       "def _mmdiff_splitmix64(x):\n"
+       "    z = (x + 0x9E3779B97F4A7C15) & _M64\n"
+       "    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64\n"
+       "    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64\n"
+       "    return z ^ (z >> 31)\n\n\n"
+       "def _mmdiff_values(seed, index, numel):\n"
+       "    \"\"\"Input recipe 'grid16': k/16 with k in [-32, 32], exact in every float dtype.\"\"\"\n"
+       "    base = _mmdiff_splitmix64(seed ^ ((index * 0xD1B54A32D192ED03) & _M64))\n"
+       "    return [float(((_mmdiff_splitmix64((base + j) & _M64) >> 11) % 65) - 32) / 16.0\n"
+       "            for j in range(numel)]\n\n\n"
+       "def _mmdiff_input(seed, index, shape, dtype, device, transposed):\n"
+       "    numel = 1\n"
+       "    for d in shape:\n"
+       "        numel *= d\n"
+       "    t = torch.tensor(_mmdiff_values(seed, index, numel), dtype=torch.float64).reshape(shape)\n"
+       "    if transposed:\n"
+       "        t = t.transpose(-1, -2).contiguous().transpose(-1, -2)\n"
+       "    return t.to(dtype).to(device)\n\n\n"
+       "def make_inputs():\n"
+       "    return [\n";
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    const auto& in = p.inputs[i];
+    o << "        _mmdiff_input(" << r.seed << ", " << i << ", " << PyShape(in.shape) << ", "
+      << TorchDType(in.dtype) << ", " << PyStr(std::string(DeviceName(in.device))) << ", "
+      << (in.layout == Layout::kTransposed ? "True" : "False") << "),  # " << in.name << "\n";
+  }
+  o << "    ]\n";
+  return o.str();
+}
+
+std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& opt) {
+  std::ostringstream o;
+  o << "#!/usr/bin/env python3\n\"\"\"" << (opt.title.empty() ? "mmdiff reproducer" : opt.title) << "\n\n";
+  for (const auto& n : opt.notes) o << n << "\n";
+  o << "Program: " << p.Summary() << "\n";
+  o << "Runs with plain `python` and a stock torch; exits non-zero while eager and "
+       "torch.compile(backend=\\\"" << opt.backend << "\\\") disagree.\n\"\"\"\n"
+       "import platform\n\nimport torch\n\n";
+  if (!opt.knobs.empty()) {
+    o << "import torch._inductor.config\n";
+    for (const auto& [k, v] : opt.knobs) o << "torch._inductor.config." << k << " = " << v << "\n";
+    o << "\n";
+  }
+  o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
+  o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
+  o << "def outcome(fn):\n"
+       "    \"\"\"('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message).\"\"\"\n"
+       "    try:\n"
+       "        outs = fn(*make_inputs())\n"
+       "    except Exception as e:  # compare the root cause: torch.compile wraps exceptions\n"
+       "        root = e\n"
+       "        while (root.__cause__ or root.__context__) is not None:\n"
+       "            root = root.__cause__ or root.__context__\n"
+       "        cls = next(c for c in type(root).__mro__ if c.__module__ == \"builtins\")\n"
+       "        return (\"error\", cls.__name__, (str(root).strip().splitlines() or [\"\"])[0])\n"
+       "    return (\"ok\", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], outs)\n\n\n"
+       "eager = outcome(f)\n"
+       "torch._dynamo.reset()\n"
+       "compiled = outcome(torch.compile(f, backend=" << PyStr(opt.backend) << ", fullgraph=True))\n"
+       "print(\"eager:   \", eager[:3] if eager[0] == \"error\" else eager[:2])\n"
+       "print(\"compiled:\", compiled[:3] if compiled[0] == \"error\" else compiled[:2])\n"
+       "assert eager[:2] == compiled[:2], \"eager and torch.compile disagree (see above)\"\n";
+  if (opt.value_atol >= 0) {
+    o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
+         "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() else 0.0\n"
+         "    print(\"max |eager - compiled| =\", diff)\n"
+         "    assert diff <= " << PyFloat(opt.value_atol) << ", \"values differ beyond the error bound\"\n";
+  }
+  o << "print(\"eager and compiled agree\")\n";
+  return o.str();
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,33 @@
+// Python emitter: a program as a Python function, its inputs as Python code, and a standalone repro.py.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/ir/input_recipe.h"
+#include "src/ir/program.h"
+
+namespace mmdiff {
+
+// "def <name>(x0, x1):\n    v0 = torch.matmul(x0, x1)\n    return (v0,)\n" — the exact function
+// the compiled backends hand to torch.compile, and that repro.py runs.
+std::string EmitFunction(const Program& p, const std::string& name = "f");
+
+// Helper code defining _mmdiff_values() (the InputRecipe twin) and make_inputs().
+std::string EmitInputBuilder(const Program& p, const InputRecipe& r);
+
+struct ReproOptions {
+  std::string title;                       // first docstring line
+  std::vector<std::string> notes;          // more docstring lines (who is wrong, versions seen)
+  std::string backend = "inductor";        // torch.compile backend to compare with eager
+  std::map<std::string, std::string> knobs;  // torch._inductor.config name -> Python literal
+  // When >= 0, also compare values and fail beyond this absolute difference.
+  double value_atol = -1;
+};
+
+// A standalone script: prints versions, builds the inputs, runs eager and torch.compile, prints both
+// outcomes, and ends with an assertion that fails while eager and compiled disagree.
+std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& o);
+
+}  // namespace mmdiff

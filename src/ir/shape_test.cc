@@ -1,0 +1,48 @@
+// Tests for shape rules: broadcasting and matmul at every rank pairing.
+#include "src/ir/shape.h"
+
+#include <gtest/gtest.h>
+
+#include "src/ir/op.h"
+
+namespace mmdiff {
+namespace {
+
+Shape MustMatmul(const Shape& a, const Shape& b) {
+  auto r = MatmulShape(a, b);
+  EXPECT_TRUE(r.ok()) << r.error();
+  return r.ok() ? r.value() : Shape{};
+}
+
+TEST(Shape, MatmulFollowsTorchRankRules) {
+  EXPECT_EQ(MustMatmul({3}, {3}), Shape{});                      // dot
+  EXPECT_EQ(MustMatmul({2, 3}, {3}), Shape{2});                  // mv
+  EXPECT_EQ(MustMatmul({3}, {3, 4}), Shape{4});                  // 1-D @ 2-D
+  EXPECT_EQ(MustMatmul({2, 3}, {3, 4}), (Shape{2, 4}));          // mm
+  EXPECT_EQ(MustMatmul({5, 2, 3}, {3, 4}), (Shape{5, 2, 4}));    // folds into mm
+  EXPECT_EQ(MustMatmul({3}, {5, 3, 4}), (Shape{5, 4}));          // 1-D @ batched
+  EXPECT_EQ(MustMatmul({2, 1, 2, 3}, {4, 3, 6}), (Shape{2, 4, 2, 6}));  // batch broadcast
+}
+
+TEST(Shape, MatmulRejectsMismatchedInnerDimsAndScalars) {
+  EXPECT_FALSE(MatmulShape({2, 3}, {4, 5}).ok());
+  EXPECT_FALSE(MatmulShape({}, {3}).ok());
+  EXPECT_FALSE(MatmulShape({2, 2, 3}, {3, 3, 4}).ok());  // batch 2 vs 3
+}
+
+TEST(Shape, OpShapeRules) {
+  EXPECT_EQ(InferShape(OpKind::kBmm, {{2, 3, 4}, {2, 4, 5}}).value(), (Shape{2, 3, 5}));
+  EXPECT_FALSE(InferShape(OpKind::kBmm, {{3, 4}, {4, 5}}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kMm, {{2, 3, 4}, {4, 5}}).ok());
+  EXPECT_EQ(InferShape(OpKind::kAddmm, {{5}, {2, 3}, {3, 5}}).value(), (Shape{2, 5}));
+  EXPECT_EQ(InferShape(OpKind::kAddmm, {{2, 1}, {2, 3}, {3, 5}}).value(), (Shape{2, 5}));
+  EXPECT_FALSE(InferShape(OpKind::kAddmm, {{4}, {2, 3}, {3, 5}}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kAddmm, {{1, 2, 5}, {2, 3}, {3, 5}}).ok());
+}
+
+TEST(Shape, ContiguousStrides) {
+  EXPECT_EQ(ContiguousStrides({2, 3, 4}), (std::vector<int64_t>{12, 4, 1}));
+}
+
+}  // namespace
+}  // namespace mmdiff

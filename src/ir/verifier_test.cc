@@ -1,0 +1,68 @@
+// Tests for the verifier: legal programs pass, each kind of structural error is named.
+#include "src/ir/verifier.h"
+
+#include <gtest/gtest.h>
+
+namespace mmdiff {
+namespace {
+
+Program Valid() {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat16}, {"b", {3, 4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+void ExpectError(const Program& p, const std::string& fragment) {
+  Status s = Verify(p);
+  ASSERT_FALSE(s.ok()) << "expected an error containing " << fragment;
+  EXPECT_NE(s.message().find(fragment), std::string::npos) << s.message();
+}
+
+TEST(Verifier, ContractViolationsAreLegalPrograms) {
+  // Mixed dtypes are exactly what mmdiff tests: the verifier accepts them.
+  EXPECT_TRUE(Verify(Valid()).ok());
+  Program p = Valid();
+  p.inputs[1].shape = {7, 4};  // shape mismatch is a contract matter too
+  EXPECT_TRUE(Verify(p).ok());
+}
+
+TEST(Verifier, StructuralErrorsNameTheNode) {
+  Program p = Valid();
+  p.nodes[0].args = {"a", "zz"};
+  ExpectError(p, "node \"v0\" (mm): argument \"zz\"");
+  p = Valid();
+  p.nodes[0].args = {"a"};
+  ExpectError(p, "takes 2 arguments");
+  p = Valid();
+  p.nodes.push_back({"v0", OpKind::kCast, {"v0"}, DType::kFloat32});
+  ExpectError(p, "defined twice");
+  p = Valid();
+  p.nodes.push_back({"v1", OpKind::kCast, {"v0"}});
+  ExpectError(p, "needs a \"dtype\"");
+  p = Valid();
+  p.inputs[0].shape = {2, -3};
+  ExpectError(p, "input \"a\": negative dimension");
+  p = Valid();
+  p.inputs[0].name = "import";
+  ExpectError(p, "identifier");
+  p = Valid();
+  p.outputs = {"nope"};
+  ExpectError(p, "output \"nope\"");
+  p = Valid();
+  p.inputs[0].shape = {1 << 13, 1 << 13};
+  ExpectError(p, "more than");
+  p = Valid();
+  p.nodes[0].alpha = 2.0;
+  ExpectError(p, "takes no alpha/beta");
+}
+
+TEST(Verifier, UseBeforeDefinitionIsRejected) {
+  Program p = Valid();
+  p.nodes.insert(p.nodes.begin(), Node{"v1", OpKind::kCast, {"v0"}, DType::kFloat32});
+  ExpectError(p, "not defined before");
+}
+
+}  // namespace
+}  // namespace mmdiff

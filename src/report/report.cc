@@ -1,0 +1,122 @@
+// Report assembly and writing.
+#include "src/report/report.h"
+
+#include <ctime>
+#include <filesystem>
+
+#include "oracles/judge.h"
+#include "src/ir/program_json.h"
+#include "src/ir/python_emitter.h"
+#include "src/report/bucket.h"
+#include "src/support/files.h"
+#include "src/support/hash.h"
+
+namespace mmdiff {
+
+namespace {
+
+std::string NowIso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string Field(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "?";
+}
+
+bool IsCompiledPath(const std::string& p) { return p == "inductor" || p == "aot_eager" || p == "compile_eager"; }
+std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
+
+}  // namespace
+
+CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
+  CaseRun c{p, r, Expect(p), std::move(results), {}};
+  c.verdict = Judge(c.contract, c.results);
+  return c;
+}
+
+std::string Headline(const CaseRun& c) {
+  if (!c.verdict.diverges()) return "all paths agree";
+  const Divergence& d = c.verdict.divergences.front();
+  std::string who = d.blamed.empty() ? "" : " [blamed: " + d.blamed + "]";
+  std::string detail = d.detail.size() > 300 ? d.detail.substr(0, 300) + "..." : d.detail;
+  return std::string(DivergenceKindName(d.kind)) + who + ": " + detail;
+}
+
+nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
+  nlohmann::json program = ProgramToJson(c.program);
+  std::string signature = BucketSignature(c.program, c.results, c.verdict);
+  nlohmann::json paths = nlohmann::json::array();
+  for (const auto& r : c.results) paths.push_back(PathResultToJson(r, /*with_data=*/false));
+  nlohmann::json contract = {{"rejects", c.contract.rejects}};
+  if (c.contract.rejects) {
+    contract["node"] = c.contract.violation.node;
+    contract["rule"] = c.contract.violation.rule;
+    contract["error_class"] = c.contract.violation.error_class;
+    contract["message"] = c.contract.violation.message;
+    contract["source"] = c.contract.violation.source;
+  }
+  return {{"format", "mmdiff.report"},
+          {"version", kReportFormatVersion},
+          {"id", HashHex(program.dump() + RecipeToJson(c.recipe).dump())},
+          {"created", NowIso()},
+          {"headline", Headline(c)},
+          {"summary", c.program.Summary()},
+          {"bucket", {{"signature", signature}, {"hash", HashHex(signature)}}},
+          {"versions", ctx.versions},
+          {"knobs", ctx.knobs},
+          {"program", program},
+          {"inputs", RecipeToJson(c.recipe)},
+          {"contract", contract},
+          {"paths", paths},
+          {"verdict", VerdictToJson(c.verdict)},
+          {"repro", "repro.py"}};
+}
+
+std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
+  ReproOptions o;
+  o.title = "mmdiff reproducer: " + Headline(c).substr(0, 160);
+  std::string compiled;
+  for (const auto& d : c.verdict.divergences) {
+    if (IsCompiledPath(d.blamed)) {
+      compiled = d.blamed;
+      break;
+    }
+    for (const auto& p : d.paths)
+      if (compiled.empty() && IsCompiledPath(p)) compiled = p;
+  }
+  if (compiled.empty()) {
+    compiled = "inductor";
+    o.notes.push_back("No torch.compile path is implicated (the divergence involves " +
+                      (c.verdict.divergences.empty() ? std::string("no path")
+                                                     : c.verdict.divergences.front().paths.back()) +
+                      "); this script compares eager with inductor.");
+  }
+  o.backend = TorchBackendOf(compiled);
+  for (const auto& d : c.verdict.divergences) {
+    o.notes.push_back("- " + std::string(DivergenceKindName(d.kind)) + ": " + d.detail);
+    if (d.kind == DivergenceKind::kValue && d.paths.back() == compiled) o.value_atol = 2 * d.allowed;
+  }
+  if (c.contract.rejects)
+    o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +
+                      c.contract.violation.rule + ": " + c.contract.violation.message + "). Source: " +
+                      c.contract.violation.source);
+  o.notes.push_back("Found with mmdiff " + Field(ctx.versions, "mmdiff") + " on torch " +
+                    Field(ctx.versions, "torch") + ", Python " + Field(ctx.versions, "python") + ".");
+  return EmitRepro(c.program, c.recipe, o);
+}
+
+Status WriteFinding(const std::string& dir, const CaseRun& c, const RunContext& ctx) {
+  Status s = MakeWritableDir(dir);
+  if (!s.ok()) return s;
+  namespace fs = std::filesystem;
+  // The report goes last, so a folder with report.json is always complete.
+  s = WriteFileAtomic((fs::path(dir) / "program.json").string(), ProgramToJson(c.program).dump(2) + "\n");
+  if (s.ok()) s = WriteFileAtomic((fs::path(dir) / "repro.py").string(), MakeRepro(c, ctx));
+  if (s.ok()) s = WriteFileAtomic((fs::path(dir) / "report.json").string(), MakeReport(c, ctx).dump(2) + "\n");
+  return s;
+}
+
+}  // namespace mmdiff

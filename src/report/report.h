@@ -1,0 +1,47 @@
+// Findings: the JSON report of one test case (program, inputs, every path's outcome, the verdict,
+// versions and knobs) and the folder mmdiff writes for it (report.json, program.json, repro.py).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "oracles/contract.h"
+#include "oracles/verdict.h"
+#include "src/ir/input_recipe.h"
+#include "src/ir/outcome.h"
+#include "src/ir/program.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+inline constexpr int kReportFormatVersion = 1;
+
+struct CaseRun {
+  Program program;
+  InputRecipe recipe;
+  Expectation contract;
+  std::vector<PathResult> results;
+  Verdict verdict;
+};
+
+struct RunContext {
+  nlohmann::json versions;                     // mmdiff, torch, python
+  std::map<std::string, std::string> knobs;    // settings in force (env vars, inductor config)
+};
+
+// The paths and verdict judged for a program: runs nothing, just assembles.
+CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
+
+nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
+// One-line description of the main divergence, e.g. "inductor returns float32[...] where eager raises RuntimeError".
+std::string Headline(const CaseRun& c);
+// The repro.py for the case: compares eager with the compiled backend the verdict implicates.
+std::string MakeRepro(const CaseRun& c, const RunContext& ctx);
+
+// Writes DIR/report.json, DIR/program.json and DIR/repro.py atomically.
+Status WriteFinding(const std::string& dir, const CaseRun& c, const RunContext& ctx);
+
+}  // namespace mmdiff

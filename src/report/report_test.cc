@@ -1,0 +1,69 @@
+// Tests for reports: a complete report for a planted-style divergence, stable buckets, repro choice.
+#include "src/report/report.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "src/ir/program_json.h"
+#include "src/report/bucket.h"
+#include "src/support/files.h"
+
+namespace mmdiff {
+namespace {
+
+Program Seed(Shape a = {2, 4, 8, 8}) {
+  Program p;
+  p.inputs = {{"x0", a, DType::kFloat16}, {"x1", {2, 4, 8, 64}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+std::vector<PathResult> SeedResults() {
+  PathResult ref{"reference", OutcomeKind::kError}, eager{"eager", OutcomeKind::kError}, ind{"inductor", OutcomeKind::kOk};
+  ref.error_class = eager.error_class = "RuntimeError";
+  ind.outputs.push_back({DType::kFloat32, {2, 4, 8, 64}, Device::kCpu, {}, {}});
+  return {ref, eager, ind};
+}
+
+TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
+  ASSERT_TRUE(c.verdict.diverges());
+  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0"}, {"python", "3.11"}}, {{"TORCHINDUCTOR_COMPILE_THREADS", "1"}}};
+  nlohmann::json j = MakeReport(c, ctx);
+  for (const char* key : {"format", "version", "id", "headline", "bucket", "versions", "knobs", "program", "inputs",
+                          "contract", "paths", "verdict", "repro"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["verdict"]["result"], "diverge");
+  EXPECT_EQ(j["verdict"]["divergences"][0]["blamed"], "inductor");
+  EXPECT_EQ(j["contract"]["rule"], "same_dtype");
+  EXPECT_TRUE(ProgramFromJson(j["program"]).ok());
+  std::string repro = MakeRepro(c, ctx);
+  EXPECT_NE(repro.find("backend=\"inductor\""), std::string::npos);
+  EXPECT_NE(repro.find("same_dtype"), std::string::npos);
+}
+
+TEST(Report, BucketIgnoresSizesButNotDtypes) {
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  CaseRun b = MakeCaseRun(Seed({2, 4, 3, 8}), {"grid16", 2}, SeedResults());
+  EXPECT_EQ(BucketSignature(a.program, a.results, a.verdict), BucketSignature(b.program, b.results, b.verdict));
+  Program other = Seed();
+  other.inputs[0].dtype = DType::kBFloat16;
+  CaseRun d = MakeCaseRun(other, {"grid16", 1}, SeedResults());
+  EXPECT_NE(BucketSignature(a.program, a.results, a.verdict), BucketSignature(d.program, d.results, d.verdict));
+}
+
+TEST(Report, WriteFindingWritesAllThreeFiles) {
+  auto dir = std::filesystem::temp_directory_path() / ("mmdiff_report_test_" + std::to_string(getpid()));
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
+  ASSERT_TRUE(WriteFinding(dir.string(), c, RunContext{}).ok());
+  for (const char* f : {"report.json", "program.json", "repro.py"}) EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  auto text = ReadFile((dir / "report.json").string());
+  ASSERT_TRUE(text.ok());
+  EXPECT_FALSE(nlohmann::json::parse(text.value(), nullptr, false).is_discarded());
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mmdiff

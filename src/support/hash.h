@@ -1,0 +1,14 @@
+// Stable content hashes (FNV-1a 64) for naming programs, findings and buckets.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mmdiff {
+
+uint64_t Fnv1a64(std::string_view data);
+// 16 lowercase hex digits of Fnv1a64(data).
+std::string HashHex(std::string_view data);
+
+}  // namespace mmdiff
