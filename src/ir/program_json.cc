@@ -146,8 +146,8 @@ Result<Program> ProgramFromJson(const json& j) {
 Result<Program> ParseProgramText(const std::string& text) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Error("malformed JSON");
-  // A report or corpus entry embeds the program under "program".
-  if (j.is_object() && !j.contains("format") && j.contains("program")) j = j["program"];
+  // A report or regression entry embeds the program under "program".
+  if (j.is_object() && j.contains("program") && j.value("format", "") != "mmdiff.program") j = j["program"];
   auto p = ProgramFromJson(j);
   if (!p.ok()) return p;
   Status s = Verify(p.value());

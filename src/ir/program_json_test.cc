@@ -61,3 +61,17 @@ TEST(ProgramJson, MalformedOrTruncatedTextIsAnErrorNotACrash) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(ProgramJson, ReportsAndRegressionEntriesYieldTheirProgram) {
+  Program p = SeedProgram();
+  nlohmann::json report = {{"format", "mmdiff.report"}, {"version", 1}, {"program", ProgramToJson(p)}};
+  auto r = ParseProgramText(report.dump());
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.value(), p);
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -1,0 +1,112 @@
+// Regression entries.
+#include "src/report/regression_entry.h"
+
+#include <sstream>
+
+#include "src/ir/program_json.h"
+#include "src/ir/verifier.h"
+
+namespace mmdiff {
+
+namespace {
+
+// "2.11.0+cu130" -> {2, 11, 0}; missing parts are 0.
+Result<std::vector<int>> ParseVersion(const std::string& v) {
+  std::vector<int> parts;
+  std::string core = v.substr(0, v.find_first_of("+-"));
+  std::stringstream ss(core);
+  std::string part;
+  while (std::getline(ss, part, '.')) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+      return Status::Error("bad version \"" + v + "\"");
+    parts.push_back(std::stoi(part));
+  }
+  if (parts.empty()) return Status::Error("bad version \"" + v + "\"");
+  while (parts.size() < 3) parts.push_back(0);
+  return parts;
+}
+
+}  // namespace
+
+Result<bool> VersionInRange(const std::string& version, const std::string& range) {
+  auto v = ParseVersion(version);
+  if (!v.ok()) return v.status();
+  std::stringstream ss(range);
+  std::string clause;
+  while (std::getline(ss, clause, ',')) {
+    clause.erase(0, clause.find_first_not_of(' '));
+    size_t op_len = clause.find_first_of("0123456789");
+    if (op_len == std::string::npos || op_len == 0) return Status::Error("bad version range \"" + range + "\"");
+    std::string op = clause.substr(0, op_len);
+    auto bound = ParseVersion(clause.substr(op_len));
+    if (!bound.ok()) return bound.status();
+    int cmp = v.value() < bound.value() ? -1 : v.value() > bound.value() ? 1 : 0;
+    bool ok = op == ">=" ? cmp >= 0 : op == ">" ? cmp > 0 : op == "<=" ? cmp <= 0 : op == "<" ? cmp < 0
+              : op == "==" ? cmp == 0 : false;
+    if (op != ">=" && op != ">" && op != "<=" && op != "<" && op != "==")
+      return Status::Error("bad operator \"" + op + "\" in version range \"" + range + "\"");
+    if (!ok) return false;
+  }
+  return true;
+}
+
+Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) return Status::Error("malformed JSON");
+  if (!j.is_object() || j.value("format", "") != "mmdiff.regression")
+    return Status::Error("not a regression entry: \"format\" must be \"mmdiff.regression\"");
+  if (j.value("version", 0) != 1) return Status::Error("regression entry version must be 1");
+  RegressionEntry e;
+  e.title = j.value("title", "");
+  auto p = ProgramFromJson(j.value("program", nlohmann::json()));
+  if (!p.ok()) return Status::Error("program: " + p.error());
+  if (Status s = Verify(p.value()); !s.ok()) return Status::Error("program: " + s.message());
+  e.program = p.value();
+  auto r = RecipeFromJson(j.value("inputs", nlohmann::json()));
+  if (!r.ok()) return r.status();
+  e.recipe = r.value();
+  if (!j.contains("paths") || !j["paths"].is_array() || j["paths"].empty())
+    return Status::Error("\"paths\" must be a non-empty array");
+  for (const auto& x : j["paths"]) {
+    if (!x.is_string()) return Status::Error("\"paths\" must hold strings");
+    e.paths.push_back(x);
+  }
+  if (!j.contains("expected") || !j["expected"].is_array()) return Status::Error("\"expected\" must be an array");
+  for (const auto& x : j["expected"]) {
+    if (!x.is_object() || !x.contains("torch") || !x["torch"].is_string() || !x.contains("verdict"))
+      return Status::Error("each expectation needs \"torch\" and \"verdict\"");
+    VersionExpectation ve;
+    ve.torch = x["torch"];
+    std::string verdict = x.value("verdict", "");
+    if (verdict != "agree" && verdict != "diverge") return Status::Error("verdict must be \"agree\" or \"diverge\"");
+    ve.diverges = verdict == "diverge";
+    ve.note = x.value("note", "");
+    if (auto check = VersionInRange("0.0.0", ve.torch); !check.ok()) return check.status();
+    for (const auto& d : x.value("divergences", nlohmann::json::array()))
+      ve.divergences.push_back({d.value("kind", ""), d.value("blamed", "")});
+    e.expected.push_back(ve);
+  }
+  return e;
+}
+
+std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const std::string& torch_version) {
+  for (const auto& x : e.expected) {
+    auto in = VersionInRange(torch_version, x.torch);
+    if (in.ok() && in.value()) return x;
+  }
+  return std::nullopt;
+}
+
+std::string CompareWithExpectation(const Verdict& v, const VersionExpectation& e) {
+  if (v.diverges() != e.diverges)
+    return std::string("expected ") + (e.diverges ? "diverge" : "agree") + ", got " + (v.diverges() ? "diverge" : "agree");
+  for (const auto& want : e.divergences) {
+    bool found = false;
+    for (const auto& d : v.divergences)
+      found |= DivergenceKindName(d.kind) == want.kind && (want.blamed.empty() || d.blamed == want.blamed);
+    if (!found) return "expected a " + want.kind + " divergence blamed on " + (want.blamed.empty() ? "any path" : want.blamed);
+  }
+  return "";
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,49 @@
+// Regression entries (corpus/regression/*.json): a saved program with its inputs, the paths to run,
+// and the verdict expected for each range of torch versions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "oracles/verdict.h"
+#include "src/ir/input_recipe.h"
+#include "src/ir/program.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+struct ExpectedDivergence {
+  std::string kind;    // DivergenceKindName
+  std::string blamed;  // "" = any
+};
+
+struct VersionExpectation {
+  std::string torch;  // a range like ">=2.11.0,<2.12"; comma means "and"
+  bool diverges = false;
+  std::vector<ExpectedDivergence> divergences;  // each must be present when diverges
+  std::string note;
+};
+
+struct RegressionEntry {
+  std::string title;
+  Program program;
+  InputRecipe recipe;
+  std::vector<std::string> paths;
+  std::vector<VersionExpectation> expected;
+};
+
+Result<RegressionEntry> ParseRegressionEntry(const std::string& text);
+
+// True when `version` (e.g. "2.11.0+cu130") satisfies every clause of `range` (>=, >, <=, <, ==).
+Result<bool> VersionInRange(const std::string& version, const std::string& range);
+
+// The first expectation whose range contains the version, if any.
+std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const std::string& torch_version);
+
+// "" when the verdict matches the expectation; otherwise what differs.
+std::string CompareWithExpectation(const Verdict& v, const VersionExpectation& e);
+
+}  // namespace mmdiff

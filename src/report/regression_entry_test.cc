@@ -1,0 +1,66 @@
+// Tests for regression entries: version ranges, parsing errors, verdict comparison.
+#include "src/report/regression_entry.h"
+
+#include <gtest/gtest.h>
+
+#include "src/ir/program_json.h"
+
+namespace mmdiff {
+namespace {
+
+TEST(RegressionEntry, VersionRanges) {
+  EXPECT_TRUE(VersionInRange("2.11.0+cu130", ">=2.11.0,<2.12").value());
+  EXPECT_FALSE(VersionInRange("2.12.0", ">=2.11.0,<2.12").value());
+  EXPECT_TRUE(VersionInRange("2.15.0+cu132", ">=2.15").value());
+  EXPECT_FALSE(VersionInRange("2.9.1", ">=2.15").value());
+  EXPECT_TRUE(VersionInRange("2.14.1", "==2.14.1").value());
+  EXPECT_FALSE(VersionInRange("2.14.1", "~2.14").ok());
+  EXPECT_FALSE(VersionInRange("banana", ">=2").ok());
+}
+
+nlohmann::json Entry() {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  return {{"format", "mmdiff.regression"},
+          {"version", 1},
+          {"program", ProgramToJson(p)},
+          {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
+          {"paths", {"reference", "eager", "inductor"}},
+          {"expected",
+           {{{"torch", ">=2.11,<2.12"}, {"verdict", "diverge"},
+             {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "inductor"}}}}},
+            {{"torch", ">=2.15"}, {"verdict", "agree"}}}}};
+}
+
+TEST(RegressionEntry, ParseAndPickTheExpectationForAVersion) {
+  auto e = ParseRegressionEntry(Entry().dump());
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_TRUE(ExpectationFor(e.value(), "2.11.0")->diverges);
+  EXPECT_FALSE(ExpectationFor(e.value(), "2.15.0")->diverges);
+  EXPECT_FALSE(ExpectationFor(e.value(), "2.13.0").has_value());
+}
+
+TEST(RegressionEntry, BadEntriesAreErrors) {
+  auto j = Entry();
+  j["expected"][0]["verdict"] = "maybe";
+  EXPECT_FALSE(ParseRegressionEntry(j.dump()).ok());
+  j = Entry();
+  j["program"]["nodes"][0]["args"] = {"a"};
+  EXPECT_FALSE(ParseRegressionEntry(j.dump()).ok());
+  EXPECT_FALSE(ParseRegressionEntry("{").ok());
+}
+
+TEST(RegressionEntry, CompareVerdicts) {
+  VersionExpectation want{">=0", true, {{"error_behaviour", "inductor"}}};
+  Verdict v;
+  EXPECT_NE(CompareWithExpectation(v, want), "");
+  v.divergences.push_back({DivergenceKind::kErrorBehaviour, {"eager", "inductor"}, "inductor", ""});
+  EXPECT_EQ(CompareWithExpectation(v, want), "");
+  v.divergences[0].blamed = "aot_eager";
+  EXPECT_NE(CompareWithExpectation(v, want), "");
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -1,0 +1,83 @@
+// The CLI on real binaries: versions, generation, paths, and clear errors with documented exit codes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "mmdiff/build_info.h"
+#include "src/ir/program_json.h"
+#include "src/support/files.h"
+#include "tests/e2e_util.h"
+
+namespace mmdiff {
+namespace {
+
+TEST(CliE2E, VersionNamesMmdiffTorchAndPython) {
+  auto r = e2e::RunMmdiff("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find(std::string("mmdiff ") + build_info::kMmdiffVersion), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(std::string("torch ") + build_info::kTorchVersion), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("python 3."), std::string::npos) << r.output;
+}
+
+TEST(CliE2E, GenIsDeterministicAndValid) {
+  auto a = e2e::RunMmdiff("gen --seed 17"), b = e2e::RunMmdiff("gen --seed 17"), c = e2e::RunMmdiff("gen --seed 18");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  EXPECT_EQ(a.output, b.output);
+  EXPECT_NE(a.output, c.output);
+  EXPECT_TRUE(ParseProgramText(a.output).ok());
+  auto policy = e2e::RunMmdiff("gen --dump-policy");
+  EXPECT_NE(policy.output.find("p_mixed_dtype"), std::string::npos);
+}
+
+TEST(CliE2E, PathsListsTheRealPathsAndTheMissingGpu) {
+  auto r = e2e::RunMmdiff("paths --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  std::set<std::string> names;
+  for (const auto& p : j["paths"]) names.insert(p["name"]);
+  for (const char* n : {"reference", "eager", "inductor", "aot_eager"}) EXPECT_TRUE(names.count(n)) << n;
+  EXPECT_FALSE(names.count("planted_promote"));  // test-only paths stay hidden unless asked for
+  EXPECT_TRUE(j["devices"].contains("cuda"));
+}
+
+TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
+  std::string dir = e2e::ScratchDir("cli-bad");
+  auto missing = e2e::RunMmdiff("run " + dir + "/nope.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("no such file"), std::string::npos) << missing.output;
+
+  std::ofstream(dir + "/truncated.json") << R"({"format": "mmdiff.program", "version": 1, "inputs": [)";
+  auto truncated = e2e::RunMmdiff("run " + dir + "/truncated.json");
+  EXPECT_EQ(truncated.exit_code, 2);
+  EXPECT_NE(truncated.output.find("malformed JSON"), std::string::npos) << truncated.output;
+
+  nlohmann::json bad = ProgramToJson(e2e::LegalMm());
+  bad["nodes"][0]["args"][1] = "ghost";
+  std::ofstream(dir + "/bad.json") << bad.dump();
+  auto invalid = e2e::RunMmdiff("run " + dir + "/bad.json");
+  EXPECT_EQ(invalid.exit_code, 2);
+  EXPECT_NE(invalid.output.find("node \"v0\" (mm): argument \"ghost\""), std::string::npos) << invalid.output;
+
+  std::ofstream(dir + "/a-file") << "x";
+  auto unwritable = e2e::RunMmdiff("fuzz --time 1 --out " + dir + "/a-file/sub");
+  EXPECT_EQ(unwritable.exit_code, 3) << unwritable.output;
+
+  auto unknown_path = e2e::RunMmdiff("run " + dir + "/../cli-bad/bad.json --paths eager");
+  EXPECT_EQ(unknown_path.exit_code, 2);
+  std::ofstream(dir + "/ok.json") << ProgramToJson(e2e::LegalMm()).dump();
+  auto no_such_path = e2e::RunMmdiff("run " + dir + "/ok.json --paths eager,warp_drive");
+  EXPECT_EQ(no_such_path.exit_code, 2);
+  EXPECT_NE(no_such_path.output.find("unknown path \"warp_drive\""), std::string::npos) << no_such_path.output;
+}
+
+TEST(CliE2E, RunOnALegalProgramAgreesAcrossRealPaths) {
+  // No false alarm on a plain float32 mm through reference, eager, inductor and aot_eager.
+  std::string dir = e2e::ScratchDir("cli-legal");
+  std::ofstream(dir + "/mm.json") << ProgramToJson(e2e::LegalMm()).dump();
+  auto r = e2e::RunMmdiff("run " + dir + "/mm.json --paths reference,eager,inductor,aot_eager");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("verdict: agree"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace mmdiff

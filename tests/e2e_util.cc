@@ -1,0 +1,55 @@
+// End-to-end helpers.
+#include "tests/e2e_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include "mmdiff/build_info.h"
+
+namespace mmdiff::e2e {
+
+CommandResult RunShell(const std::string& command) {
+  CommandResult r{-1, ""};
+  FILE* f = popen((command + " 2>&1").c_str(), "r");
+  if (!f) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.output.append(buf.data(), n);
+  int status = pclose(f);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+CommandResult RunMmdiff(const std::string& args) { return RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args); }
+
+std::string ScratchDir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("mmdiff-e2e-" + std::to_string(getpid())) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+std::string WorkerBinary() { return std::string(MMDIFF_BUILD_DIR) + "/mmdiff-worker"; }
+std::string VenvPython() { return build_info::kVenvPython; }
+
+Program SeedBugProgram() {
+  Program p;
+  p.inputs = {{"a", {2, 4, 8, 8}, DType::kFloat16}, {"b", {2, 4, 8, 64}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"a", "b"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+Program LegalMm() {
+  Program p;
+  p.inputs = {{"a", {5, 17}, DType::kFloat32}, {"b", {17, 3}, DType::kFloat32, Device::kCpu, Layout::kTransposed}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+}  // namespace mmdiff::e2e

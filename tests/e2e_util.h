@@ -1,0 +1,28 @@
+// Helpers for end-to-end tests: run the real CLI, make scratch folders, small programs.
+#pragma once
+
+#include <string>
+
+#include "src/ir/program.h"
+
+namespace mmdiff::e2e {
+
+struct CommandResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `build/mmdiff ARGS` through the shell.
+CommandResult RunMmdiff(const std::string& args);
+// Runs any shell command.
+CommandResult RunShell(const std::string& command);
+// A fresh empty folder under the temp dir, removed at exit of the process is not attempted.
+std::string ScratchDir(const std::string& name);
+std::string WorkerBinary();
+std::string VenvPython();
+// fp16 @ fp32 matmul of rank 4, the seed bug's program.
+Program SeedBugProgram();
+// A small legal float32 mm.
+Program LegalMm();
+
+}  // namespace mmdiff::e2e

@@ -1,0 +1,75 @@
+// The divergence machinery end to end, with a planted fault: a test-only path that silently
+// promotes mismatched dtypes (like Inductor in pytorch#177630). The fuzzer must find it from an
+// empty corpus, blame it, write a complete report, and the report must replay.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "src/ir/program_json.h"
+#include "src/support/files.h"
+#include "tests/e2e_util.h"
+
+namespace mmdiff {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(PlantedDivergenceE2E, FuzzFindsBlamesAndReportsThePlantedPath) {
+  std::string out = e2e::ScratchDir("planted");
+  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --test-paths --paths reference,eager,planted_promote --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto summary = ReadFile(out + "/summary.json");
+  ASSERT_TRUE(summary.ok()) << r.output;
+  auto s = nlohmann::json::parse(summary.value());
+  ASSERT_GE(s["buckets"].size(), 1u) << r.output;
+
+  // Find the planted bucket and check its report from top to bottom.
+  std::string finding;
+  for (const auto& b : s["buckets"])
+    if (b["signature"].get<std::string>().find("error_behaviour:eager/planted_promote:blamed=planted_promote") !=
+        std::string::npos)
+      finding = out + "/" + b["finding"].get<std::string>();
+  ASSERT_FALSE(finding.empty()) << s.dump(2);
+  auto report_text = ReadFile(finding + "/report.json");
+  ASSERT_TRUE(report_text.ok());
+  auto rep = nlohmann::json::parse(report_text.value());
+  EXPECT_EQ(rep["format"], "mmdiff.report");
+  EXPECT_EQ(rep["verdict"]["result"], "diverge");
+  EXPECT_EQ(rep["contract"]["rejects"], true);
+  EXPECT_EQ(rep["contract"]["rule"], "same_dtype");
+  EXPECT_FALSE(rep["versions"]["torch"].get<std::string>().empty());
+  EXPECT_FALSE(rep["knobs"].empty());
+  ASSERT_EQ(rep["paths"].size(), 3u);
+  EXPECT_EQ(rep["paths"][1]["outcome"], "error");
+  EXPECT_EQ(rep["paths"][1]["error_class"], "RuntimeError");
+  EXPECT_EQ(rep["paths"][2]["outcome"], "ok");
+  EXPECT_TRUE(ProgramFromJson(rep["program"]).ok());
+  EXPECT_TRUE(fs::exists(finding + "/program.json"));
+  ASSERT_TRUE(fs::exists(finding + "/repro.py"));
+
+  // The report replays: same program, same inputs, same verdict (exit code 1: diverges).
+  auto replay = e2e::RunMmdiff("run " + finding + "/report.json --test-paths --paths reference,eager,planted_promote");
+  EXPECT_EQ(replay.exit_code, 1) << replay.output;
+  EXPECT_NE(replay.output.find("[blamed: planted_promote]"), std::string::npos) << replay.output;
+
+  // repro.py runs with plain python and a stock torch (the planted path is not in torch, so it
+  // compares eager with inductor and shows both outcomes).
+  auto py = e2e::RunShell(e2e::VenvPython() + " " + finding + "/repro.py");
+  EXPECT_NE(py.output.find("eager:"), std::string::npos) << py.output;
+  EXPECT_NE(py.output.find("compiled:"), std::string::npos) << py.output;
+  EXPECT_NE(py.output.find("RuntimeError"), std::string::npos) << py.output;
+}
+
+TEST(PlantedDivergenceE2E, WithoutThePlantedPathTheSameCampaignIsClean) {
+  // Control: the same seeds through reference and eager alone produce no divergence at all, so the
+  // finding above comes from the planted path and not from noise.
+  std::string out = e2e::ScratchDir("control");
+  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --paths reference,eager --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto s = nlohmann::json::parse(ReadFile(out + "/summary.json").value());
+  EXPECT_EQ(s["cases"], 60);
+  EXPECT_EQ(s["buckets"].size(), 0u) << s.dump(2);
+}
+
+}  // namespace
+}  // namespace mmdiff
