@@ -81,3 +81,22 @@ TEST(CliE2E, RunOnALegalProgramAgreesAcrossRealPaths) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(CliE2E, SigtermStopsACampaignCleanlyWithItsSummary) {
+  std::string dir = e2e::ScratchDir("cli-term");
+  auto r = e2e::RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --time 300 --paths reference,eager --out " + dir +
+                         " & pid=$!; sleep 4; kill -TERM $pid; wait $pid; echo rc=$?");
+  EXPECT_NE(r.output.find("rc=0"), std::string::npos) << r.output;
+  auto s = ReadFile(dir + "/summary.json");
+  ASSERT_TRUE(s.ok()) << r.output;
+  auto j = nlohmann::json::parse(s.value());
+  EXPECT_EQ(j["interrupted"], true);
+  EXPECT_GT(j["cases"].get<int>(), 0);
+  EXPECT_LT(j["elapsed_s"].get<double>(), 60);
+}
+
+}  // namespace
+}  // namespace mmdiff

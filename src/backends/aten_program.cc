@@ -96,41 +96,35 @@ TensorValue ToTensorValue(const at::Tensor& t) {
   return v;
 }
 
-void RecordCurrentException(PathResult& r) {
+namespace {
+void SetError(PathResult& r, const char* error_class, const char* error_type, std::string message) {
   r.kind = OutcomeKind::kError;
+  r.error_class = error_class;
+  r.error_type = error_type;
+  r.message = message.substr(0, message.find('\n'));
+}
+}  // namespace
+
+void RecordCurrentException(PathResult& r) {
+  // c10 exception types map to the Python classes torch raises for them; any other c10::Error
+  // surfaces in Python as RuntimeError (or a subclass of it).
   try {
     throw;
   } catch (const c10::NotImplementedError& e) {
-    r.error_class = "NotImplementedError";
-    r.error_type = "c10::NotImplementedError";
-    r.message = e.what_without_backtrace();
+    SetError(r, "NotImplementedError", "c10::NotImplementedError", e.what_without_backtrace());
   } catch (const c10::TypeError& e) {
-    r.error_class = "TypeError";
-    r.error_type = "c10::TypeError";
-    r.message = e.what_without_backtrace();
+    SetError(r, "TypeError", "c10::TypeError", e.what_without_backtrace());
   } catch (const c10::ValueError& e) {
-    r.error_class = "ValueError";
-    r.error_type = "c10::ValueError";
-    r.message = e.what_without_backtrace();
+    SetError(r, "ValueError", "c10::ValueError", e.what_without_backtrace());
   } catch (const c10::IndexError& e) {
-    r.error_class = "IndexError";
-    r.error_type = "c10::IndexError";
-    r.message = e.what_without_backtrace();
+    SetError(r, "IndexError", "c10::IndexError", e.what_without_backtrace());
   } catch (const c10::Error& e) {
-    r.error_class = "RuntimeError";  // c10::Error surfaces in Python as RuntimeError (or a subclass)
-    r.error_type = "c10::Error";
-    r.message = e.what_without_backtrace();
+    SetError(r, "RuntimeError", "c10::Error", e.what_without_backtrace());
   } catch (const std::exception& e) {
-    r.error_class = "RuntimeError";
-    r.error_type = "std::exception";
-    r.message = e.what();
+    SetError(r, "RuntimeError", "std::exception", e.what());
   } catch (...) {
-    r.error_class = "RuntimeError";
-    r.error_type = "unknown";
-    r.message = "unknown C++ exception";
+    SetError(r, "RuntimeError", "unknown", "unknown C++ exception");
   }
-  auto nl = r.message.find('\n');
-  if (nl != std::string::npos) r.message.resize(nl);
 }
 
 PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o) {

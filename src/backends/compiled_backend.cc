@@ -4,6 +4,11 @@
 #include <Python.h>
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "mmdiff/build_info.h"
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
 #include "src/ir/python_emitter.h"
@@ -54,6 +59,12 @@ class CompiledBackend : public Backend {
  public:
   explicit CompiledBackend(std::string backend) : backend_(std::move(backend)) {}
   std::string name() const override { return backend_ == "eager" ? "compile_eager" : backend_; }
+  std::string Unavailable() const override {
+    // Checked without starting Python, so that `mmdiff paths` stays fast.
+    const char* exe = std::getenv("MMDIFF_PYTHON") ? std::getenv("MMDIFF_PYTHON") : build_info::kVenvPython;
+    if (access(exe, X_OK) != 0) return std::string("the venv interpreter ") + exe + " is missing (run scripts/setup)";
+    return "";
+  }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     PathResult res;

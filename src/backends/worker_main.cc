@@ -1,5 +1,6 @@
 // mmdiff-worker: the process the supervisor starts; speaks the wire protocol on stdin/stdout.
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -18,6 +19,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // Ctrl-C in the terminal reaches the whole process group: the supervisor decides when a worker
+  // stops, so an interrupted campaign does not record the interruption as a crash.
+  signal(SIGINT, SIG_IGN);
   // The protocol gets private close-on-exec descriptors; fd 1 becomes stderr so that anything
   // torch or Python prints cannot corrupt frames, and compiler subprocesses cannot hold the pipes.
   int in_fd = fcntl(0, F_DUPFD_CLOEXEC, 3);

@@ -1,6 +1,7 @@
 // Fuzz loop.
 #include "src/campaign/fuzz_campaign.h"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 
@@ -13,6 +14,12 @@
 
 namespace mmdiff {
 
+namespace {
+std::atomic<bool> g_stop{false};
+}  // namespace
+
+void RequestFuzzStop() { g_stop = true; }
+
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
   nlohmann::json buckets = nlohmann::json::array();
   for (const auto& [hash, b] : s.buckets)
@@ -22,7 +29,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
   return {{"format", "mmdiff.fuzz-summary"}, {"version", 1},   {"seed", o.seed},
           {"cases", s.cases},               {"diverging_cases", s.diverging_cases},
           {"skipped_paths", s.skipped_paths}, {"worker_restarts", s.restarts},
-          {"elapsed_s", s.elapsed_s},       {"paths", o.paths}, {"buckets", buckets}};
+          {"elapsed_s", s.elapsed_s},       {"interrupted", s.interrupted},       {"paths", o.paths}, {"buckets", buckets}};
 }
 
 Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunContext& ctx) {
@@ -34,7 +41,13 @@ Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunCont
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   std::string summary_path = (fs::path(o.out_dir) / "summary.json").string();
   double last_progress = 0;
+  g_stop = false;
   for (int64_t i = 0; (o.max_cases < 0 || i < o.max_cases) && elapsed() < o.time_s; ++i) {
+    if (g_stop) {
+      sum.interrupted = true;
+      spdlog::warn("interrupted: stopping after {} cases", sum.cases);
+      break;
+    }
     uint64_t case_seed = o.seed + static_cast<uint64_t>(i);
     Program p = GenerateFromSeed(case_seed, o.policy);
     InputRecipe recipe{"grid16", case_seed};
@@ -49,7 +62,7 @@ Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunCont
     for (const auto& r : c.results) sum.skipped_paths += r.kind == OutcomeKind::kUnsupported;
     if (!c.verdict.diverges()) continue;
     ++sum.diverging_cases;
-    std::string signature = BucketSignature(c.program, c.results, c.verdict);
+    std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
     std::string hash = HashHex(signature);
     BucketStats& b = sum.buckets[hash];
     if (b.count++ == 0) {

@@ -35,11 +35,15 @@ struct FuzzSummary {
   int64_t diverging_cases = 0;
   int64_t skipped_paths = 0;  // path runs reported unsupported
   int restarts = 0;
+  bool interrupted = false;   // stopped by RequestFuzzStop (e.g. Ctrl-C)
   double elapsed_s = 0;
   std::map<std::string, BucketStats> buckets;  // by bucket hash
 };
 
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o);
+
+// Asks a running RunFuzz to stop after the current case (async-signal-safe).
+void RequestFuzzStop();
 
 // Writes DIR/findings/<bucket-hash>/ for each new bucket and DIR/summary.json (after every
 // divergence and at the end). Returns an error only if the output folder is unusable.

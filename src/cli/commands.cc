@@ -1,6 +1,7 @@
 // Subcommand implementations.
 #include "src/cli/commands.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -79,6 +80,21 @@ SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::strin
   s.stage_timeout_s = o.timeout_s;
   s.log_path = log_path;
   return s;
+}
+
+// Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
+int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, std::vector<std::string>& paths) {
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  auto selected = SelectPaths(sup, o);
+  if (!selected.ok()) {
+    std::cerr << "mmdiff " << command << ": " << selected.error() << "\n";
+    return kExitUsage;
+  }
+  paths = selected.value();
+  return kExitOk;
 }
 
 void PrintTable(const CaseRun& c) {
@@ -194,16 +210,9 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
   }
   std::string log = TempLog();
   Supervisor sup(MakeSupervisorOptions(o, log));
-  if (Status s = sup.Hello(); !s.ok()) {
-    std::cerr << "mmdiff run: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  auto paths = SelectPaths(sup, o);
-  if (!paths.ok()) {
-    std::cerr << "mmdiff run: " << paths.error() << "\n";
-    return kExitUsage;
-  }
-  CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths.value()));
+  std::vector<std::string> paths;
+  if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
+  CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths));
   std::remove(log.c_str());
   RunContext ctx = Context(sup);
   if (json)
@@ -231,25 +240,19 @@ int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir
     return kExitEnvironment;
   }
   Supervisor sup(MakeSupervisorOptions(o, (fs::path(out_dir) / "worker.log").string()));
-  if (Status s = sup.Hello(); !s.ok()) {
-    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  auto paths = SelectPaths(sup, o);
-  if (!paths.ok()) {
-    std::cerr << "mmdiff fuzz: " << paths.error() << "\n";
-    return kExitUsage;
-  }
   FuzzOptions fo;
+  if (int code = StartWorker(sup, o, "fuzz", fo.paths); code != kExitOk) return code;
   fo.time_s = time_s;
   fo.max_cases = cases;
   fo.seed = seed;
   fo.out_dir = out_dir;
   fo.policy = policy.value();
-  fo.paths = paths.value();
   std::string joined;
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
   spdlog::info("fuzzing for {} s (seed {}) on paths: {}; output in {}", time_s, seed, joined, out_dir);
+  // Ctrl-C or SIGTERM: finish the current case, write the summary, exit normally.
+  signal(SIGINT, [](int) { RequestFuzzStop(); });
+  signal(SIGTERM, [](int) { RequestFuzzStop(); });
   auto sum = RunFuzz(fo, sup, Context(sup));
   if (!sum.ok()) {
     std::cerr << "mmdiff fuzz: " << sum.error() << "\n";
@@ -266,6 +269,7 @@ int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir
     std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b.count),
                 b.headline.substr(0, 200).c_str(), b.first_found_s, static_cast<unsigned long long>(b.first_seed),
                 out_dir.c_str(), b.finding_dir.c_str());
+  if (s.interrupted) std::printf("(interrupted before the budget was spent)\n");
   std::printf("summary: %s/summary.json\n", out_dir.c_str());
   return kExitOk;
 }

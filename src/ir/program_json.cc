@@ -43,6 +43,17 @@ Result<std::string> GetString(const json& j, const char* key, const std::string&
   return j[key].get<std::string>();
 }
 
+// A string field mapped through a parser (ParseDType, ParseDevice, ...); `what` names it in errors.
+template <typename Parse>
+auto GetParsed(const json& j, const char* key, const std::string& where, Parse parse, const char* what)
+    -> Result<typename decltype(parse(std::string_view()))::value_type> {
+  auto text = GetString(j, key, where);
+  if (!text.ok()) return text.status();
+  auto v = parse(text.value());
+  if (!v) return Status::Error(where + ": unknown " + what + " \"" + text.value() + "\"");
+  return *v;
+}
+
 Result<InputSpec> InputFromJson(const json& j, size_t idx) {
   std::string where = "inputs[" + std::to_string(idx) + "]";
   InputSpec in;
@@ -56,22 +67,16 @@ Result<InputSpec> InputFromJson(const json& j, size_t idx) {
     if (!d.is_number_integer()) return Status::Error(where + ": shape entries must be integers");
     in.shape.push_back(d.get<int64_t>());
   }
-  auto dt = GetString(j, "dtype", where);
-  if (!dt.ok()) return dt.status();
-  auto dtype = ParseDType(dt.value());
-  if (!dtype) return Status::Error(where + ": unknown dtype \"" + dt.value() + "\"");
-  in.dtype = *dtype;
-  auto dev = GetString(j, "device", where);
-  if (!dev.ok()) return dev.status();
-  auto device = ParseDevice(dev.value());
-  if (!device) return Status::Error(where + ": unknown device \"" + dev.value() + "\"");
-  in.device = *device;
+  auto dtype = GetParsed(j, "dtype", where, ParseDType, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  in.dtype = dtype.value();
+  auto device = GetParsed(j, "device", where, ParseDevice, "device");
+  if (!device.ok()) return device.status();
+  in.device = device.value();
   if (j.contains("layout")) {
-    auto lay = GetString(j, "layout", where);
-    if (!lay.ok()) return lay.status();
-    auto layout = ParseLayout(lay.value());
-    if (!layout) return Status::Error(where + ": unknown layout \"" + lay.value() + "\"");
-    in.layout = *layout;
+    auto layout = GetParsed(j, "layout", where, ParseLayout, "layout");
+    if (!layout.ok()) return layout.status();
+    in.layout = layout.value();
   }
   return in;
 }
@@ -83,11 +88,9 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
   if (!name.ok()) return name.status();
   n.name = name.value();
   where += " (" + n.name + ")";
-  auto op = GetString(j, "op", where);
-  if (!op.ok()) return op.status();
-  auto kind = ParseOpKind(op.value());
-  if (!kind) return Status::Error(where + ": unknown op \"" + op.value() + "\"");
-  n.op = *kind;
+  auto kind = GetParsed(j, "op", where, ParseOpKind, "op");
+  if (!kind.ok()) return kind.status();
+  n.op = kind.value();
   if (!j.contains("args") || !j["args"].is_array())
     return Status::Error(where + ": field \"args\" must be an array of value names");
   for (const auto& a : j["args"]) {
@@ -95,11 +98,9 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
     n.args.push_back(a.get<std::string>());
   }
   if (j.contains("dtype")) {
-    auto dt = GetString(j, "dtype", where);
-    if (!dt.ok()) return dt.status();
-    auto dtype = ParseDType(dt.value());
-    if (!dtype) return Status::Error(where + ": unknown dtype \"" + dt.value() + "\"");
-    n.dtype = *dtype;
+    auto dtype = GetParsed(j, "dtype", where, ParseDType, "dtype");
+    if (!dtype.ok()) return dtype.status();
+    n.dtype = dtype.value();
   }
   for (const char* key : {"alpha", "beta"}) {
     if (!j.contains(key)) continue;

@@ -102,7 +102,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   for (const auto& n : opt.notes) o << n << "\n";
   o << "Program: " << p.Summary() << "\n";
   o << "Runs with plain `python` and a stock torch; exits non-zero while eager and "
-       "torch.compile(backend=\\\"" << opt.backend << "\\\") disagree.\n\"\"\"\n"
+       "torch.compile(backend='" << opt.backend << "') disagree.\n\"\"\"\n"
        "import platform\n\nimport torch\n\n";
   if (!opt.knobs.empty()) {
     o << "import torch._inductor.config\n";

@@ -6,8 +6,14 @@
 
 namespace mmdiff {
 
-std::string BucketSignature(const Program& p, const std::vector<PathResult>& results, const Verdict& v) {
-  std::set<std::string> parts;
+std::string BucketSignature(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
+                            const Verdict& v) {
+  auto join = [](const auto& items) {
+    std::string out;
+    for (const auto& x : items) out += (out.empty() ? "" : ",") + std::string(x);
+    return out;
+  };
+  std::set<std::string> parts, involved;
   for (const auto& d : v.divergences) {
     std::string s = std::string(DivergenceKindName(d.kind)) + ":";
     for (size_t i = 0; i < d.paths.size(); ++i) s += (i ? "/" : "") + d.paths[i];
@@ -17,23 +23,36 @@ std::string BucketSignature(const Program& p, const std::vector<PathResult>& res
         if (r.path == d.paths[0]) s += ":stage=" + r.stage;
     }
     parts.insert(s);
+    involved.insert(d.paths.begin(), d.paths.end());
   }
-  std::string ops;
-  for (const auto& n : p.nodes)
-    if (n.op != OpKind::kCast) ops += (ops.empty() ? "" : ",") + std::string(GetOpSpec(n.op).name);
-  std::set<std::string> dtypes, devices, errors;
-  for (const auto& in : p.inputs) {
-    dtypes.insert(std::string(DTypeName(in.dtype)));
-    devices.insert(std::string(DeviceName(in.device)));
-  }
+  std::set<std::string> errors;
   for (const auto& r : results)
-    if (r.kind == OutcomeKind::kError) errors.insert(r.path + "=" + r.error_class);
-  auto join = [](const std::set<std::string>& s) {
-    std::string out;
-    for (const auto& x : s) out += (out.empty() ? "" : ",") + x;
-    return out;
-  };
-  return join(parts) + "|ops=" + ops + "|dtypes=" + join(dtypes) + "|devices=" + join(devices) + "|errors=" + join(errors);
+    if (r.kind == OutcomeKind::kError && involved.count(r.path)) errors.insert(r.path + "=" + r.error_class);
+  std::string where;
+  if (contract.rejects) {
+    const Node* n = p.FindNode(contract.violation.node);
+    std::vector<std::string> dtypes, devices;
+    size_t max_rank = 0;
+    for (const auto& a : n->args) {
+      const ValueType& t = contract.types.at(a);
+      dtypes.push_back(std::string(DTypeName(t.dtype)));
+      devices.push_back(std::string(DeviceName(t.device)));
+      max_rank = std::max(max_rank, t.shape.size());
+    }
+    where = "|rule=" + contract.violation.rule + "|op=" + std::string(GetOpSpec(n->op).name) +
+            (max_rank >= 3 ? "(batched)" : "") + "|operands=" + join(dtypes) + "|devices=" + join(devices);
+  } else {
+    std::vector<std::string> ops;
+    std::set<std::string> dtypes, devices;
+    for (const auto& n : p.nodes)
+      if (n.op != OpKind::kCast) ops.push_back(std::string(GetOpSpec(n.op).name));
+    for (const auto& in : p.inputs) {
+      dtypes.insert(std::string(DTypeName(in.dtype)));
+      devices.insert(std::string(DeviceName(in.device)));
+    }
+    where = "|ops=" + join(ops) + "|dtypes=" + join(dtypes) + "|devices=" + join(devices);
+  }
+  return join(parts) + where + "|errors=" + join(errors);
 }
 
 }  // namespace mmdiff

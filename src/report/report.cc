@@ -47,7 +47,7 @@ std::string Headline(const CaseRun& c) {
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
   nlohmann::json program = ProgramToJson(c.program);
-  std::string signature = BucketSignature(c.program, c.results, c.verdict);
+  std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
   nlohmann::json paths = nlohmann::json::array();
   for (const auto& r : c.results) paths.push_back(PathResultToJson(r, /*with_data=*/false));
   nlohmann::json contract = {{"rejects", c.contract.rejects}};

@@ -47,11 +47,29 @@ TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
 TEST(Report, BucketIgnoresSizesButNotDtypes) {
   CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
   CaseRun b = MakeCaseRun(Seed({2, 4, 3, 8}), {"grid16", 2}, SeedResults());
-  EXPECT_EQ(BucketSignature(a.program, a.results, a.verdict), BucketSignature(b.program, b.results, b.verdict));
+  EXPECT_EQ(BucketSignature(a.program, a.contract, a.results, a.verdict), BucketSignature(b.program, b.contract, b.results, b.verdict));
   Program other = Seed();
   other.inputs[0].dtype = DType::kBFloat16;
   CaseRun d = MakeCaseRun(other, {"grid16", 1}, SeedResults());
-  EXPECT_NE(BucketSignature(a.program, a.results, a.verdict), BucketSignature(d.program, d.results, d.verdict));
+  EXPECT_NE(BucketSignature(a.program, a.contract, a.results, a.verdict), BucketSignature(d.program, d.contract, d.results, d.verdict));
+}
+
+TEST(Report, SameViolationInABiggerProgramIsTheSameBucket) {
+  // The seed bug behind an unrelated leading mm is still one bug.
+  Program bigger = Seed();
+  bigger.inputs.push_back({"m", {3, 3}, DType::kFloat32});
+  bigger.nodes.insert(bigger.nodes.begin(), Node{"v9", OpKind::kMm, {"m", "m"}});
+  bigger.outputs.push_back("v9");
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  CaseRun b = MakeCaseRun(bigger, {"grid16", 1}, SeedResults());
+  EXPECT_EQ(BucketSignature(a.program, a.contract, a.results, a.verdict),
+            BucketSignature(b.program, b.contract, b.results, b.verdict));
+  // An unbatched (2-D) violation is a different surface.
+  Program flat = Seed({8, 8});
+  flat.inputs[1].shape = {8, 64};
+  CaseRun f = MakeCaseRun(flat, {"grid16", 1}, SeedResults());
+  EXPECT_NE(BucketSignature(a.program, a.contract, a.results, a.verdict),
+            BucketSignature(f.program, f.contract, f.results, f.verdict));
 }
 
 TEST(Report, WriteFindingWritesAllThreeFiles) {
