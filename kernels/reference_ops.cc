@@ -148,30 +148,70 @@ RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {
   return r;
 }
 
-RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
-                Arith arith) {
-  MatmulPlan p = Plan(a, b);
+RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith) {
   RefTensor r;
-  r.shape = p.out_shape;
-  r.val.resize(static_cast<size_t>(r.numel()));
-  r.err.resize(r.val.size());
+  r.shape = product.shape;
+  r.val.resize(product.val.size());
+  r.err.resize(product.val.size());
   std::vector<int64_t> bst = BroadcastStrides(bias.shape, r.shape);
-  ForEachDot(a, b, p, [&](int64_t o, const Dot& d) {
-    int64_t i = o / p.n, j = o % p.n;
-    int64_t bi = i * bst[0] + j * bst[1];
+  std::vector<int64_t> idx(r.shape.size(), 0);
+  for (size_t o = 0; o < r.val.size(); ++o) {
+    int64_t bi = 0;
+    for (size_t d = 0; d < idx.size(); ++d) bi += idx[d] * bst[d];
     double c = beta == 0 ? 0.0 : bias.val[bi];
     double ec = beta == 0 ? 0.0 : bias.err[bi];
-    double s = d.Value();
-    double v = beta * c + alpha * s;
-    Dot scaled = d;
-    scaled.propagated = std::fabs(alpha) * d.propagated + std::fabs(beta) * ec;
-    scaled.mag = std::fabs(alpha) * d.mag;
-    scaled.any_inf_err = d.any_inf_err || std::isinf(ec) || std::isnan(c);
-    // K products plus one more rounding for the bias term.
+    double p = product.val[o], ep = product.err[o];
+    double v = beta * c + alpha * p;
+    double terms = std::fabs(beta * c) + std::fabs(alpha * p);
+    double before_round = std::fabs(beta) * ec + std::fabs(alpha) * ep + Gamma(2, UnitRoundoff(arith.acc)) * terms;
+    double bound = before_round + UnitRoundoff(arith.out) * (std::fabs(v) + before_round) + MinSubnormal(arith.out);
+    if (std::isinf(ep) || std::isinf(ec) || std::isnan(c) || std::fabs(v) + bound > MaxFinite(arith.out)) bound = kInf;
     r.val[o] = v;
-    r.err[o] = Bound(scaled, v, static_cast<long>(p.k) + 2, arith, std::fabs(beta * c));
-  });
+    r.err[o] = bound;
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < r.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
   return r;
+}
+
+RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
+                Arith arith) {
+  return AddScaled(bias, Matmul(a, b, arith), alpha, beta, arith);
+}
+
+RefTensor TransposeLast2(const RefTensor& a) {
+  if (a.shape.size() < 2) return a;
+  RefTensor r;
+  r.shape = a.shape;
+  std::swap(r.shape[r.shape.size() - 1], r.shape[r.shape.size() - 2]);
+  r.val.resize(a.val.size());
+  r.err.resize(a.val.size());
+  int64_t rows = a.shape[a.shape.size() - 2], cols = a.shape.back();
+  int64_t mats = rows * cols == 0 ? 0 : static_cast<int64_t>(a.val.size()) / (rows * cols);
+  for (int64_t m = 0; m < mats; ++m)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        r.val[m * rows * cols + j * rows + i] = a.val[m * rows * cols + i * cols + j];
+        r.err[m * rows * cols + j * rows + i] = a.err[m * rows * cols + i * cols + j];
+      }
+  return r;
+}
+
+void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, RefTensor& b_out) {
+  int64_t nb = a.shape[0], n = a.shape[1], k = a.shape[2], p = b.shape[2];
+  a_out.shape = {n, nb * k};
+  a_out.val.resize(a.val.size());
+  a_out.err.resize(a.val.size());
+  for (int64_t x = 0; x < nb; ++x)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t kk = 0; kk < k; ++kk) {
+        a_out.val[i * nb * k + x * k + kk] = a.val[(x * n + i) * k + kk];
+        a_out.err[i * nb * k + x * k + kk] = a.err[(x * n + i) * k + kk];
+      }
+  b_out = b;  // (b, k, p) row-major is already (b*k, p)
+  b_out.shape = {nb * k, p};
 }
 
 RefTensor Cast(const RefTensor& a, Format to) {

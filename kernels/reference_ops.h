@@ -17,9 +17,16 @@ struct Arith {
 // torch.matmul semantics at every rank (1-D promotion, broadcast batch dims); covers mm and bmm.
 // Values are accumulated in float64 with a compensated (Kahan-Babuska) sum.
 RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith);
-// beta * bias + alpha * (a @ b), bias broadcast to the product; beta == 0 ignores the bias (NaN too).
+// beta * bias + alpha * product, bias broadcast to the product's shape; beta == 0 ignores the bias
+// (NaN included), as the addmm family does. The bound allows fused or unfused evaluation.
+RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith);
+// beta * bias + alpha * (a @ b): addmm, addmv, baddbmm, and linear with a bias.
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
                 Arith arith);
+// Swaps the last two dims (a 1-D tensor is returned as is), as .mT / w.T in linear.
+RefTensor TransposeLast2(const RefTensor& a);
+// addbmm's sum over the batch as one long product: a (b, n, k) -> (n, b*k); b (b, k, p) -> (b*k, p).
+void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, RefTensor& b_out);
 // Conversion to another format (round to nearest even).
 RefTensor Cast(const RefTensor& a, Format to);
 

@@ -113,3 +113,43 @@ TEST(ReferenceOps, PossibleOverflowMakesTheBoundInfinite) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(ReferenceOps, TransposeLast2SwapsEveryMatrix) {
+  RefTensor a = Random({2, 2, 3}, 12);
+  RefTensor t = TransposeLast2(a);
+  ASSERT_EQ(t.shape, (std::vector<int64_t>{2, 3, 2}));
+  for (int m = 0; m < 2; ++m)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j) EXPECT_EQ(t.val[m * 6 + j * 2 + i], a.val[m * 6 + i * 3 + j]);
+}
+
+TEST(ReferenceOps, FoldedAddbmmEqualsTheSumOfBatchedProducts) {
+  RefTensor a = Random({3, 2, 4}, 13), b = Random({3, 4, 5}, 14), fa, fb;
+  FoldBatchIntoK(a, b, fa, fb);
+  RefTensor folded = Matmul(fa, fb, kF32);
+  RefTensor batched = Matmul(a, b, kF32);
+  ASSERT_EQ(folded.shape, (std::vector<int64_t>{2, 5}));
+  for (int e = 0; e < 10; ++e) {
+    double sum = 0;
+    for (int x = 0; x < 3; ++x) sum += batched.val[x * 10 + e];
+    EXPECT_DOUBLE_EQ(folded.val[e], sum);
+  }
+}
+
+TEST(ReferenceOps, AddScaledBroadcastsABatchedBias) {
+  RefTensor prod = Random({2, 3, 4}, 15);
+  RefTensor bias = MakeExact({3, 1}, {1, 2, 3});
+  RefTensor r = AddScaled(bias, prod, -1.0, 2.0, kF32);
+  for (int x = 0; x < 2; ++x)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 4; ++j) {
+        int o = (x * 3 + i) * 4 + j;
+        EXPECT_DOUBLE_EQ(r.val[o], 2.0 * bias.val[i] - prod.val[o]);
+      }
+}
+
+}  // namespace
+}  // namespace mmref

@@ -8,22 +8,23 @@ namespace mmdiff {
 namespace {
 
 const ContractRule kSameDevice{
-    "same_device", "mm, bmm, matmul, addmm", "all tensor operands on the same device", "RuntimeError",
+    "same_device", "every op of the matmul family", "all tensor operands on the same device", "RuntimeError",
     "ATen TensorIterator / checkSameDevice: 'Expected all tensors to be on the same device'"};
 const ContractRule kSameDType{
-    "same_dtype", "mm, bmm, matmul (every rank), addmm (bias included)",
+    "same_dtype", "mm, bmm, matmul (every rank), mv, dot, addmm/addmv/baddbmm/addbmm (bias included), linear",
     "all tensor operands have the same dtype; no implicit promotion", "RuntimeError",
     "aten/src/ATen/native/LinearAlgebra.cpp: addmm_impl_cpu_ 'expected m1 and m2 to have the same "
     "dtype', 'self and mat2 must have the same dtype'; bmm_out_or_baddbmm_ 'expected scalar type'; "
-    "dot 'expected both vectors to have same dtype'; addmv 'input tensors must have the same dtype'. "
+    "dot 'expected both vectors to have same dtype'; addmv 'input tensors must have the same dtype'; "
+    "baddbmm 'Input dtypes must be the same'. "
     "Observed on torch 2.11.0 and 2.15.0 CPU."};
 const ContractRule kSupportedDType{
-    "supported_dtype", "mm, bmm, matmul, addmm on cpu", "a floating or integer dtype (not bool)",
+    "supported_dtype", "the matmul family on cpu", "a floating or integer dtype (not bool)",
     "NotImplementedError", "AT_DISPATCH in addmm_impl_cpu_: '\"addmm_impl_cpu_\" not implemented for 'Bool''"};
 const ContractRule kShape{
-    "shape", "mm, bmm, matmul, addmm",
-    "ranks and sizes as documented (mm 2-D, bmm 3-D with equal batch, contracted dims equal, "
-    "batch dims broadcast, bias expandable to the product)",
+    "shape", "the matmul family",
+    "ranks and sizes as documented (mm 2-D, bmm 3-D with equal batch, mv 2-D by 1-D, dot 1-D, "
+    "contracted dims equal, matmul batch dims broadcast, bias expandable to the product)",
     "RuntimeError", "aten/src/ATen/native/LinearAlgebra.cpp shape checks; torch.matmul docs"};
 
 ContractViolation Violation(const Node& n, const ContractRule& rule, std::string message) {

@@ -58,3 +58,38 @@ TEST(Contract, AddmmBiasDtypeCountsAndCastsFixMismatches) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Contract, EveryOpOfTheFamilyRejectsMixedDtypes) {
+  struct Case {
+    OpKind op;
+    std::vector<Shape> shapes;
+  };
+  std::vector<Case> cases = {{OpKind::kMv, {{4, 3}, {3}}},
+                             {OpKind::kDot, {{3}, {3}}},
+                             {OpKind::kAddmv, {{4}, {4, 3}, {3}}},
+                             {OpKind::kBaddbmm, {{2, 4, 5}, {2, 4, 3}, {2, 3, 5}}},
+                             {OpKind::kAddbmm, {{4, 5}, {2, 4, 3}, {2, 3, 5}}},
+                             {OpKind::kLinear, {{2, 3}, {4, 3}, {4}}}};
+  for (const auto& c : cases) {
+    Program p;
+    Node n{"v0", c.op};
+    for (size_t i = 0; i < c.shapes.size(); ++i) {
+      std::string name = "x" + std::to_string(i);
+      p.inputs.push_back({name, c.shapes[i], DType::kFloat32});
+      n.args.push_back(name);
+    }
+    p.nodes = {n};
+    p.outputs = {"v0"};
+    EXPECT_FALSE(Expect(p).rejects) << GetOpSpec(c.op).name << ": " << Expect(p).violation.message;
+    p.inputs.back().dtype = DType::kFloat16;  // the bias (or second operand) alone differs
+    Expectation e = Expect(p);
+    EXPECT_TRUE(e.rejects) << GetOpSpec(c.op).name;
+    EXPECT_EQ(e.violation.rule, "same_dtype") << GetOpSpec(c.op).name;
+  }
+}
+
+}  // namespace
+}  // namespace mmdiff

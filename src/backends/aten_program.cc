@@ -76,6 +76,14 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kMatmul: r = at::matmul(a[0], a[1]); break;
       case OpKind::kAddmm: r = at::addmm(a[0], a[1], a[2], n.beta, n.alpha); break;
       case OpKind::kCast: r = a[0].to(ToScalarType(*n.dtype)); break;
+      case OpKind::kMv: r = at::mv(a[0], a[1]); break;
+      case OpKind::kDot: r = at::dot(a[0], a[1]); break;
+      case OpKind::kAddmv: r = at::addmv(a[0], a[1], a[2], n.beta, n.alpha); break;
+      case OpKind::kBaddbmm: r = at::baddbmm(a[0], a[1], a[2], n.beta, n.alpha); break;
+      case OpKind::kAddbmm: r = at::addbmm(a[0], a[1], a[2], n.beta, n.alpha); break;
+      case OpKind::kLinear:
+        r = a.size() == 3 ? at::linear(a[0], a[1], a[2]) : at::linear(a[0], a[1]);
+        break;
     }
     env[n.name] = r;
   }

@@ -25,6 +25,37 @@ mmref::Arith ArithFor(mmref::Format out) {
   return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
 }
 
+// One node in the reference engine; `out` is the node's result format per the contract.
+mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env, mmref::Format out) {
+  auto arg = [&](size_t i) -> const mmref::RefTensor& { return env.at(n.args[i]); };
+  switch (n.op) {
+    case OpKind::kCast:
+      return mmref::Cast(arg(0), out);
+    case OpKind::kMm:
+    case OpKind::kBmm:
+    case OpKind::kMatmul:
+    case OpKind::kMv:
+    case OpKind::kDot:
+      return mmref::Matmul(arg(0), arg(1), ArithFor(out));
+    case OpKind::kAddmm:
+    case OpKind::kAddmv:
+    case OpKind::kBaddbmm:
+      return mmref::Addmm(arg(0), arg(1), arg(2), n.alpha, n.beta, ArithFor(out));
+    case OpKind::kAddbmm: {
+      // Eager on CPU adds the batches one at a time into the output, rounding to the output dtype
+      // each time: the bound assumes accumulation in the output format.
+      mmref::RefTensor a, b;
+      mmref::FoldBatchIntoK(arg(1), arg(2), a, b);
+      return mmref::Addmm(arg(0), a, b, n.alpha, n.beta, mmref::Arith{out, out});
+    }
+    case OpKind::kLinear: {
+      mmref::RefTensor prod = mmref::Matmul(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out));
+      return n.args.size() == 3 ? mmref::AddScaled(arg(2), prod, 1.0, 1.0, ArithFor(out)) : prod;
+    }
+  }
+  return arg(0);
+}
+
 class ReferenceBackend : public Backend {
  public:
   std::string name() const override { return "reference"; }
@@ -62,16 +93,7 @@ class ReferenceBackend : public Backend {
     for (const auto& n : p.nodes) {
       mmref::Format out;
       ToFormat(e.types.at(n.name).dtype, out);
-      const auto& a = n.args;
-      switch (n.op) {
-        case OpKind::kCast: env[n.name] = mmref::Cast(env.at(a[0]), out); break;
-        case OpKind::kMm:
-        case OpKind::kBmm:
-        case OpKind::kMatmul: env[n.name] = mmref::Matmul(env.at(a[0]), env.at(a[1]), ArithFor(out)); break;
-        case OpKind::kAddmm:
-          env[n.name] = mmref::Addmm(env.at(a[0]), env.at(a[1]), env.at(a[2]), n.alpha, n.beta, ArithFor(out));
-          break;
-      }
+      env[n.name] = Evaluate(n, env, out);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {

@@ -20,7 +20,8 @@ void AddCommon(CLI::App* app, mmdiff::cli::CommonOptions& o) {
                 "Offer the test-only paths: planted_promote (a deliberately wrong path that promotes mismatched "
                 "dtypes) and the crashers crash_segv, crash_abort, crash_sigkill, hang");
   app->add_option("--timeout", o.timeout_s, "Seconds a path may spend in one stage before its worker is killed")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
   std::string policy_file;
   bool dump_policy = false;
   auto* gen = app.add_subcommand("gen", "Print the program generated from a seed, as JSON");
-  gen->add_option("--seed", seed, "Generator seed");
+  gen->add_option("--seed", seed, "Generator seed")->capture_default_str();
   gen->add_option("--policy", policy_file, "Generation policy JSON")->check(CLI::ExistingFile);
   gen->add_flag("--dump-policy", dump_policy, "Print the (default or loaded) policy instead of a program");
 
@@ -60,9 +61,11 @@ int main(int argc, char** argv) {
   uint64_t fuzz_seed = 1;
   std::string out_dir = "mmdiff-out";
   auto* fuzz = app.add_subcommand("fuzz", "Generate and run programs until the time or case budget is spent");
-  fuzz->add_option("--time", time_s, "Time budget in seconds (a case already running finishes)")->check(CLI::NonNegativeNumber);
+  fuzz->add_option("--time", time_s, "Time budget in seconds (a case already running finishes)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   fuzz->add_option("--cases", cases, "Case budget (default: unlimited)");
-  fuzz->add_option("--seed", fuzz_seed, "Campaign seed: case i uses seed + i");
+  fuzz->add_option("--seed", fuzz_seed, "Campaign seed: case i uses seed + i")->capture_default_str();
   fuzz->add_option("--out", out_dir, "Output folder: findings/<bucket>/ and summary.json")->capture_default_str();
   AddCommon(fuzz, fuzz_opts);
 

@@ -89,7 +89,8 @@ class Builder {
   }
 
   void AddOp() {
-    size_t kind = c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm});
+    size_t kind = c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm, p_.w_mv, p_.w_dot, p_.w_addmv,
+                               p_.w_baddbmm, p_.w_addbmm, p_.w_linear});
     DType base = BaseDType();
     bool chain = has_last_ && c_.Coin(p_.p_chain);
     switch (kind) {
@@ -141,21 +142,77 @@ class Builder {
         Emit(OpKind::kMatmul, {a, bv}, shape.ok() ? shape.value() : Shape{}, a.dtype, [](Node&) {});
         break;
       }
-      default: {  // addmm with one of the bias broadcast forms
+      case 3: {  // addmm with one of the bias broadcast forms
         Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
         Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
         int64_t m = a.shape[0], n = b.shape[1];
-        std::vector<Shape> forms = {{n}, {m, n}, {1, n}, {m, 1}, {}};
-        Value bias = Input(c_.Pick(forms), OperandDType(a.dtype));
-        static const std::vector<double> kScalars = {1.0, 1.0, 0.0, 0.5, -1.0, 2.0};
-        double alpha = c_.Pick(kScalars), beta = c_.Pick(kScalars);
-        Emit(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype, [&](Node& node) {
-          node.alpha = alpha;
-          node.beta = beta;
-        });
+        Value bias = Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}), OperandDType(a.dtype));
+        EmitScaled(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype);
+        break;
+      }
+      case 4: {  // mv
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
+        Emit(OpKind::kMv, {a, v}, {a.shape[0]}, a.dtype, [](Node&) {});
+        break;
+      }
+      case 5: {  // dot
+        Value a = chain && last_.shape.size() == 1 ? last_ : Input({Dim()}, OperandDType(base));
+        Value b = Input({SecondK(a.shape[0])}, OperandDType(a.dtype));
+        Emit(OpKind::kDot, {a, b}, {}, a.dtype, [](Node&) {});
+        break;
+      }
+      case 6: {  // addmv
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
+        Value bias = Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
+        EmitScaled(OpKind::kAddmv, {bias, a, v}, {a.shape[0]}, a.dtype);
+        break;
+      }
+      case 7:    // baddbmm
+      case 8: {  // addbmm
+        Value a = chain && last_.shape.size() == 3 ? last_ : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
+        Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
+        int64_t nb = a.shape[0], n = a.shape[1], p = b.shape[2];
+        if (kind == 7) {
+          Value bias = Input(c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}}),
+                             OperandDType(a.dtype));
+          EmitScaled(OpKind::kBaddbmm, {bias, a, b}, {nb, n, p}, a.dtype);
+        } else {
+          Value bias = Input(c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}), OperandDType(a.dtype));
+          EmitScaled(OpKind::kAddbmm, {bias, a, b}, {n, p}, a.dtype);
+        }
+        break;
+      }
+      default: {  // linear: x (..., in) @ w.T with w (out, in), with or without a bias (out)
+        Value x;
+        if (chain && !last_.shape.empty()) {
+          x = last_;
+        } else {
+          Shape s = BatchDims(static_cast<int>(c_.Int(0, 2)));
+          s.push_back(Dim());
+          x = Input(s, OperandDType(base));
+        }
+        int64_t out = Dim();
+        Value w = Input({out, SecondK(x.shape.back())}, OperandDType(x.dtype));
+        Shape result(x.shape.begin(), x.shape.end() - 1);
+        result.push_back(out);
+        std::vector<Value> args = {x, w};
+        if (c_.Coin(p_.p_linear_bias)) args.push_back(Input({out}, OperandDType(x.dtype)));
+        Emit(OpKind::kLinear, args, result, x.dtype, [](Node&) {});
         break;
       }
     }
+  }
+
+  // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).
+  void EmitScaled(OpKind op, const std::vector<Value>& args, const Shape& shape, DType dtype) {
+    static const std::vector<double> kScalars = {1.0, 1.0, 0.0, 0.5, -1.0, 2.0};
+    double alpha = c_.Pick(kScalars), beta = c_.Pick(kScalars);
+    Emit(op, args, shape, dtype, [&](Node& node) {
+      node.alpha = alpha;
+      node.beta = beta;
+    });
   }
 
   // For the result-shape bookkeeping of a (possibly violating) matmul, assume the intended K.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
 
@@ -54,10 +56,18 @@ TEST(Generator, ReachesMixedDtypeBatchedMatmulOften) {
 
 TEST(Generator, PolicyWeightsSwitchOpsOff) {
   GenPolicy p;
-  p.w_mm = p.w_matmul = p.w_addmm = 0;
+  p.w_mm = p.w_matmul = p.w_addmm = p.w_mv = p.w_dot = p.w_addmv = p.w_baddbmm = p.w_addbmm = p.w_linear = 0;
   for (uint64_t seed = 0; seed < 200; ++seed)
     for (const auto& n : GenerateFromSeed(seed, p).nodes)
       EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast);
+}
+
+TEST(Generator, EveryOpAppears) {
+  GenPolicy p;
+  std::set<OpKind> seen;
+  for (uint64_t seed = 0; seed < 500; ++seed)
+    for (const auto& n : GenerateFromSeed(seed, p).nodes) seen.insert(n.op);
+  for (OpKind k : AllOpKinds()) EXPECT_TRUE(seen.count(k)) << GetOpSpec(k).name;
 }
 
 TEST(Generator, FuzzerBytesAreDeterministicAndFallBack) {

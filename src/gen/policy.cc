@@ -59,6 +59,13 @@ const std::map<std::string, Field>& Fields() {
       {"w_bmm", Weight(&GenPolicy::w_bmm, "w_bmm")},
       {"w_matmul", Weight(&GenPolicy::w_matmul, "w_matmul")},
       {"w_addmm", Weight(&GenPolicy::w_addmm, "w_addmm")},
+      {"w_mv", Weight(&GenPolicy::w_mv, "w_mv")},
+      {"w_dot", Weight(&GenPolicy::w_dot, "w_dot")},
+      {"w_addmv", Weight(&GenPolicy::w_addmv, "w_addmv")},
+      {"w_baddbmm", Weight(&GenPolicy::w_baddbmm, "w_baddbmm")},
+      {"w_addbmm", Weight(&GenPolicy::w_addbmm, "w_addbmm")},
+      {"w_linear", Weight(&GenPolicy::w_linear, "w_linear")},
+      {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},
       {"w_float64", Weight(&GenPolicy::w_float64, "w_float64")},
       {"w_float32", Weight(&GenPolicy::w_float32, "w_float32")},
       {"w_float16", Weight(&GenPolicy::w_float16, "w_float16")},
@@ -98,7 +105,10 @@ Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
     Status s = it->second.set(p, value);
     if (!s.ok()) return s;
   }
-  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm <= 0) return Status::Error("policy: all op weights are 0");
+  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm + p.w_mv + p.w_dot + p.w_addmv + p.w_baddbmm + p.w_addbmm +
+          p.w_linear <=
+      0)
+    return Status::Error("policy: all op weights are 0");
   if (p.w_float64 + p.w_float32 + p.w_float16 + p.w_bfloat16 <= 0)
     return Status::Error("policy: all dtype weights are 0");
   return p;

@@ -18,8 +18,10 @@ struct GenPolicy {
   double p_shape_violation = 0.04;  // contracted dimensions deliberately disagree
   double p_transposed = 0.2;        // an input of rank >= 2 is stored transposed
   int max_matmul_rank = 4;          // matmul operand ranks: uniform in [1, max_matmul_rank]
-  // Relative weights of the ops (mm, bmm, matmul, addmm) and the float dtypes.
+  double p_linear_bias = 0.5;       // linear gets a bias argument
+  // Relative weights of the ops and the float dtypes.
   double w_mm = 1, w_bmm = 1, w_matmul = 2, w_addmm = 1;
+  double w_mv = 0.5, w_dot = 0.5, w_addmv = 0.5, w_baddbmm = 0.7, w_addbmm = 0.5, w_linear = 1;
   double w_float64 = 1, w_float32 = 2, w_float16 = 2, w_bfloat16 = 1;
   // Sizes drawn for every dimension: small, awkward and power-of-two values.
   std::vector<int64_t> dims = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33};

@@ -6,12 +6,18 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 5> kSpecs = {{
-    {OpKind::kMm, "mm", 2, "torch.mm", false, false},
-    {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false},
-    {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false},
-    {OpKind::kAddmm, "addmm", 3, "torch.addmm", true, false},
-    {OpKind::kCast, "cast", 1, ".to", false, true},
+constexpr std::array<OpSpec, 11> kSpecs = {{
+    {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2},
+    {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2},
+    {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2},
+    {OpKind::kAddmm, "addmm", 3, "torch.addmm", true, false, 3},
+    {OpKind::kCast, "cast", 1, ".to", false, true, 1},
+    {OpKind::kMv, "mv", 2, "torch.mv", false, false, 2},
+    {OpKind::kDot, "dot", 2, "torch.dot", false, false, 2},
+    {OpKind::kAddmv, "addmv", 3, "torch.addmv", true, false, 3},
+    {OpKind::kBaddbmm, "baddbmm", 3, "torch.baddbmm", true, false, 3},
+    {OpKind::kAddbmm, "addbmm", 3, "torch.addbmm", true, false, 3},
+    {OpKind::kLinear, "linear", 3, "torch.nn.functional.linear", false, false, 2},
 }};
 
 Status RankIs(const Shape& s, size_t rank, const char* what) {
@@ -19,6 +25,49 @@ Status RankIs(const Shape& s, size_t rank, const char* what) {
     return Status::Error(std::string(what) + " must be a " + std::to_string(rank) + "D tensor, got " +
                          ShapeString(s));
   return Status::Ok();
+}
+
+// The bias of the addmm family is expanded to the product's shape (expand semantics: its rank may
+// not exceed the product's, and each dim must equal the product's or be 1).
+Result<Shape> ExpandBias(const Shape& bias, const Result<Shape>& product) {
+  if (!product.ok()) return product;
+  auto b = BroadcastShapes(bias, product.value());
+  if (bias.size() > product.value().size() || !b.ok() || b.value() != product.value())
+    return Status::Error("bias of shape " + ShapeString(bias) + " cannot be expanded to " +
+                         ShapeString(product.value()));
+  return product;
+}
+
+Result<Shape> BmmShape(const Shape& a, const Shape& b) {
+  if (auto s = RankIs(a, 3, "batch1"); !s.ok()) return s;
+  if (auto s = RankIs(b, 3, "batch2"); !s.ok()) return s;
+  if (a[0] != b[0] || a[2] != b[1])
+    return Status::Error("Expected size for first two dimensions of batch2 tensor to be: [" + std::to_string(a[0]) +
+                         ", " + std::to_string(a[2]) + "] but got: [" + std::to_string(b[0]) + ", " +
+                         std::to_string(b[1]) + "].");
+  return Shape{a[0], a[1], b[2]};
+}
+
+Result<Shape> MvShape(const Shape& m, const Shape& v) {
+  if (m.size() != 2 || v.size() != 1)
+    return Status::Error("vector + matrix @ vector expected, got " + std::to_string(m.size()) + "-D matrix and " +
+                         std::to_string(v.size()) + "-D vector");
+  if (m[1] != v[0])
+    return Status::Error("size mismatch, got input (" + std::to_string(m[0]) + "), mat (" + std::to_string(m[0]) +
+                         "x" + std::to_string(m[1]) + "), vec (" + std::to_string(v[0]) + ")");
+  return Shape{m[0]};
+}
+
+// F.linear(x, w): x (..., in) @ w.T with w (out, in) -> (..., out), or w (in) -> (...).
+Result<Shape> LinearShape(const Shape& x, const Shape& w) {
+  if (x.empty()) return Status::Error("linear: input must have at least 1 dimension");
+  if (w.empty() || w.size() > 2) return Status::Error("linear: weight must be 1-D or 2-D, got " + ShapeString(w));
+  if (x.back() != w.back())
+    return Status::Error("mat1 and mat2 shapes cannot be multiplied (input " + ShapeString(x) + ", weight " +
+                         ShapeString(w) + ")");
+  Shape out(x.begin(), x.end() - 1);
+  if (w.size() == 2) out.push_back(w[0]);
+  return out;
 }
 
 Result<Shape> MmShape(const Shape& a, const Shape& b) {
@@ -41,39 +90,49 @@ std::optional<OpKind> ParseOpKind(std::string_view name) {
 }
 
 const std::vector<OpKind>& AllOpKinds() {
-  static const std::vector<OpKind> kAll = {OpKind::kMm, OpKind::kBmm, OpKind::kMatmul,
-                                           OpKind::kAddmm, OpKind::kCast};
+  static const std::vector<OpKind> kAll = [] {
+    std::vector<OpKind> v;
+    for (const auto& s : kSpecs) v.push_back(s.kind);
+    return v;
+  }();
   return kAll;
 }
 
 Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args) {
-  if (static_cast<int>(args.size()) != GetOpSpec(k).arity)
-    return Status::Error("wrong number of arguments");
+  int n = static_cast<int>(args.size());
+  if (n < GetOpSpec(k).min_arity || n > GetOpSpec(k).arity) return Status::Error("wrong number of arguments");
   switch (k) {
     case OpKind::kMm:
       return MmShape(args[0], args[1]);
-    case OpKind::kBmm: {
-      const Shape &a = args[0], &b = args[1];
-      if (auto s = RankIs(a, 3, "batch1"); !s.ok()) return s;
-      if (auto s = RankIs(b, 3, "batch2"); !s.ok()) return s;
-      if (a[0] != b[0] || a[2] != b[1])
-        return Status::Error("Expected size for first two dimensions of batch2 tensor to be: [" +
-                             std::to_string(a[0]) + ", " + std::to_string(a[2]) + "] but got: [" +
-                             std::to_string(b[0]) + ", " + std::to_string(b[1]) + "].");
-      return Shape{a[0], a[1], b[2]};
-    }
+    case OpKind::kBmm:
+      return BmmShape(args[0], args[1]);
     case OpKind::kMatmul:
       return MatmulShape(args[0], args[1]);
-    case OpKind::kAddmm: {
-      auto mm = MmShape(args[1], args[2]);
-      if (!mm.ok()) return mm;
-      // The bias must broadcast to the product's shape (expand semantics: bias rank <= 2).
-      const Shape& bias = args[0];
-      auto b = BroadcastShapes(bias, mm.value());
-      if (bias.size() > 2 || !b.ok() || b.value() != mm.value())
-        return Status::Error("bias of shape " + ShapeString(bias) + " cannot be expanded to " +
-                             ShapeString(mm.value()));
-      return mm;
+    case OpKind::kAddmm:
+      return ExpandBias(args[0], MmShape(args[1], args[2]));
+    case OpKind::kMv:
+      return MvShape(args[0], args[1]);
+    case OpKind::kDot:
+      if (args[0].size() != 1 || args[1].size() != 1)
+        return Status::Error("1D tensors expected, but got " + std::to_string(args[0].size()) + "D and " +
+                             std::to_string(args[1].size()) + "D tensors");
+      if (args[0][0] != args[1][0])
+        return Status::Error("inconsistent tensor size, expected tensor [" + std::to_string(args[0][0]) +
+                             "] and src [" + std::to_string(args[1][0]) + "] to have the same number of elements");
+      return Shape{};
+    case OpKind::kAddmv:
+      return ExpandBias(args[0], MvShape(args[1], args[2]));
+    case OpKind::kBaddbmm:
+      return ExpandBias(args[0], BmmShape(args[1], args[2]));
+    case OpKind::kAddbmm: {
+      auto bmm = BmmShape(args[1], args[2]);
+      if (!bmm.ok()) return bmm;
+      return ExpandBias(args[0], Shape{bmm.value()[1], bmm.value()[2]});
+    }
+    case OpKind::kLinear: {
+      auto out = LinearShape(args[0], args[1]);
+      if (args.size() == 3 && out.ok()) return ExpandBias(args[2], out);
+      return out;
     }
     case OpKind::kCast:
       return args[0];

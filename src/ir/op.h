@@ -10,15 +10,16 @@
 
 namespace mmdiff {
 
-enum class OpKind { kMm, kBmm, kMatmul, kAddmm, kCast };
+enum class OpKind { kMm, kBmm, kMatmul, kAddmm, kCast, kMv, kDot, kAddmv, kBaddbmm, kAddbmm, kLinear };
 
 struct OpSpec {
   OpKind kind;
-  std::string_view name;    // IR and JSON name: "mm", "bmm", "matmul", "addmm", "cast"
-  int arity;                // number of tensor arguments
+  std::string_view name;        // IR and JSON name: "mm", "bmm", "matmul", "addmm", "cast", ...
+  int arity;                    // number of tensor arguments (at most)
   std::string_view torch_call;  // what the Python emitter calls: "torch.mm", ...
-  bool has_alpha_beta;      // addmm family
-  bool has_dtype;           // cast
+  bool has_alpha_beta;          // addmm family: beta * args[0] + alpha * product(args[1], args[2])
+  bool has_dtype;               // cast
+  int min_arity;                // fewer than arity: trailing optional arguments (linear's bias)
 };
 
 const OpSpec& GetOpSpec(OpKind k);
@@ -26,7 +27,8 @@ std::optional<OpKind> ParseOpKind(std::string_view name);
 const std::vector<OpKind>& AllOpKinds();
 
 // The result shape eager computes for the op's argument shapes, or the shape error it raises.
-// Source: aten/src/ATen/native/LinearAlgebra.cpp (mm/bmm/addmm/matmul shape checks).
+// Source: aten/src/ATen/native/LinearAlgebra.cpp and Blas.cpp (mm/bmm/addmm/addmv/baddbmm/addbmm/
+// dot/mv/matmul shape checks), torch.nn.functional.linear docs; checked against torch 2.15.0.
 Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args);
 
 }  // namespace mmdiff

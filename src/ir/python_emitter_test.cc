@@ -51,3 +51,19 @@ TEST(PythonEmitter, ReproComparesEagerWithTheChosenBackendAndSetsKnobs) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(PythonEmitter, LinearUsesTheFunctionalFormWithOptionalBias) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kLinear, {"x", "w", "b"}}, {"v1", OpKind::kBaddbmm, {"x", "w", "b"}, std::nullopt, 2.0, 0.0}};
+  p.outputs = {"v0"};
+  std::string f = EmitFunction(p);
+  EXPECT_NE(f.find("v0 = torch.nn.functional.linear(x, w, b)"), std::string::npos) << f;
+  EXPECT_NE(f.find("v1 = torch.baddbmm(x, w, b, beta=0.0, alpha=2.0)"), std::string::npos) << f;
+}
+
+}  // namespace
+}  // namespace mmdiff

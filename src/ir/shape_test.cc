@@ -46,3 +46,34 @@ TEST(Shape, ContiguousStrides) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Shape, VectorAndBatchReduceOps) {
+  EXPECT_EQ(InferShape(OpKind::kMv, {{4, 3}, {3}}).value(), Shape{4});
+  EXPECT_FALSE(InferShape(OpKind::kMv, {{2, 4, 3}, {3}}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kMv, {{4, 3}, {2}}).ok());
+  EXPECT_EQ(InferShape(OpKind::kDot, {{5}, {5}}).value(), Shape{});
+  EXPECT_FALSE(InferShape(OpKind::kDot, {{5}, {4}}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kDot, {{5, 1}, {5}}).ok());
+  EXPECT_EQ(InferShape(OpKind::kAddmv, {{1}, {4, 3}, {3}}).value(), Shape{4});
+  EXPECT_FALSE(InferShape(OpKind::kAddmv, {{3}, {4, 3}, {3}}).ok());
+  EXPECT_EQ(InferShape(OpKind::kBaddbmm, {{2}, {3, 4, 5}, {3, 5, 2}}).value(), (Shape{3, 4, 2}));
+  EXPECT_EQ(InferShape(OpKind::kBaddbmm, {{3, 1, 2}, {3, 4, 5}, {3, 5, 2}}).value(), (Shape{3, 4, 2}));
+  EXPECT_FALSE(InferShape(OpKind::kBaddbmm, {{2, 4, 2}, {3, 4, 5}, {3, 5, 2}}).ok());
+  EXPECT_EQ(InferShape(OpKind::kAddbmm, {{4, 1}, {3, 4, 5}, {3, 5, 2}}).value(), (Shape{4, 2}));
+  EXPECT_FALSE(InferShape(OpKind::kAddbmm, {{3, 4, 2}, {3, 4, 5}, {3, 5, 2}}).ok());
+}
+
+TEST(Shape, LinearWithAndWithoutBias) {
+  EXPECT_EQ(InferShape(OpKind::kLinear, {{5, 2, 3}, {4, 3}}).value(), (Shape{5, 2, 4}));
+  EXPECT_EQ(InferShape(OpKind::kLinear, {{3}, {4, 3}, {4}}).value(), Shape{4});
+  EXPECT_EQ(InferShape(OpKind::kLinear, {{5, 3}, {3}}).value(), Shape{5});
+  EXPECT_FALSE(InferShape(OpKind::kLinear, {{5, 3}, {4, 3}, {5}}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kLinear, {{5, 3}, {4, 2}}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kLinear, {{5, 3}}).ok());
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -49,9 +49,12 @@ Status Verify(const Program& p) {
     if (!IsIdentifier(n.name)) return Status::Error(where + ": name is not a usable identifier");
     if (defined.count(n.name)) return Status::Error(where + ": name defined twice");
     const OpSpec& spec = GetOpSpec(n.op);
-    if (static_cast<int>(n.args.size()) != spec.arity)
-      return Status::Error(where + ": takes " + std::to_string(spec.arity) + " arguments, got " +
-                           std::to_string(n.args.size()));
+    int nargs = static_cast<int>(n.args.size());
+    if (nargs < spec.min_arity || nargs > spec.arity)
+      return Status::Error(where + ": takes " +
+                           (spec.min_arity == spec.arity ? std::to_string(spec.arity)
+                                                         : std::to_string(spec.min_arity) + " or " + std::to_string(spec.arity)) +
+                           " arguments, got " + std::to_string(n.args.size()));
     for (const auto& a : n.args)
       if (!defined.count(a))
         return Status::Error(where + ": argument \"" + a + "\" is not defined before this node");

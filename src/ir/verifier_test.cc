@@ -66,3 +66,21 @@ TEST(Verifier, UseBeforeDefinitionIsRejected) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Verifier, LinearTakesTwoOrThreeArguments) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kLinear, {"x", "w"}}, {"v1", OpKind::kLinear, {"x", "w", "b"}}};
+  p.outputs = {"v0", "v1"};
+  EXPECT_TRUE(Verify(p).ok());
+  p.nodes[0].args = {"x"};
+  Status s = Verify(p);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("takes 2 or 3 arguments"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace mmdiff
