@@ -100,3 +100,39 @@ TEST(CliE2E, SigtermStopsACampaignCleanlyWithItsSummary) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(CliE2E, MutateIsDeterministicAndVerifies) {
+  std::string dir = e2e::ScratchDir("cli-mutate");
+  std::ofstream(dir + "/a.json") << e2e::RunMmdiff("gen --seed 3").output;
+  std::ofstream(dir + "/b.json") << e2e::RunMmdiff("gen --seed 4").output;
+  // stdout only: the description of the mutation goes to stderr.
+  auto quiet = [](const std::string& args) {
+    return e2e::RunShell("{ " + std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args + " 2>/dev/null; }");
+  };
+  auto m1 = quiet("mutate " + dir + "/a.json --seed 5");
+  auto m2 = quiet("mutate " + dir + "/a.json --seed 5");
+  ASSERT_EQ(m1.exit_code, 0) << m1.output;
+  EXPECT_EQ(m1.output, m2.output);
+  EXPECT_TRUE(ParseProgramText(m1.output).ok()) << m1.output;
+  auto x = quiet("mutate " + dir + "/a.json --cross " + dir + "/b.json");
+  ASSERT_EQ(x.exit_code, 0) << x.output;
+  auto crossed = ParseProgramText(x.output);
+  ASSERT_TRUE(crossed.ok()) << x.output;
+  auto a = ParseProgramText(ReadFile(dir + "/a.json").value()).value();
+  EXPECT_GT(crossed.value().nodes.size(), a.nodes.size());
+}
+
+TEST(CliE2E, GenStatsCountsEveryOp) {
+  auto r = e2e::RunMmdiff("gen --stats 3000 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["programs"], 3000);
+  for (const char* op : {"mm", "bmm", "matmul", "addmm", "mv", "dot", "addmv", "baddbmm", "addbmm", "linear", "cast"})
+    EXPECT_GT(j["programs_with"]["op"].value(op, 0), 0) << op;
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "src/ir/program_json.h"
 #include "src/support/files.h"
@@ -14,9 +15,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// CPU programs only: meta programs bring eager's own contract gaps (meta accepts what cpu rejects),
+// which are findings in their own right but not what these tests are about.
+std::string CpuOnlyPolicy(const std::string& dir) {
+  std::string path = dir + "/cpu-policy.json";
+  std::ofstream(path) << R"({"p_meta": 0, "p_cuda": 0, "p_device_mismatch": 0})";
+  return path;
+}
+
 TEST(PlantedDivergenceE2E, FuzzFindsBlamesAndReportsThePlantedPath) {
   std::string out = e2e::ScratchDir("planted");
-  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --test-paths --paths reference,eager,planted_promote --out " + out);
+  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --test-paths --paths reference,eager,planted_promote "
+                          "--policy " + CpuOnlyPolicy(out) + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto summary = ReadFile(out + "/summary.json");
   ASSERT_TRUE(summary.ok()) << r.output;
@@ -64,7 +74,8 @@ TEST(PlantedDivergenceE2E, WithoutThePlantedPathTheSameCampaignIsClean) {
   // Control: the same seeds through reference and eager alone produce no divergence at all, so the
   // finding above comes from the planted path and not from noise.
   std::string out = e2e::ScratchDir("control");
-  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --paths reference,eager --out " + out);
+  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --paths reference,eager --policy " +
+                          CpuOnlyPolicy(out) + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto s = nlohmann::json::parse(ReadFile(out + "/summary.json").value());
   EXPECT_EQ(s["cases"], 60);

@@ -14,6 +14,8 @@
 #include "mmdiff/build_info.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/gen/generator.h"
+#include "src/gen/mutator.h"
+#include "src/gen/stats.h"
 #include "src/ir/program_json.h"
 #include "src/support/files.h"
 
@@ -152,6 +154,53 @@ int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy) {
   }
   nlohmann::json j = ProgramToJson(GenerateFromSeed(seed, policy.value()));
   std::cout << j.dump(2) << "\n";
+  return kExitOk;
+}
+
+int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, bool json) {
+  auto policy = LoadPolicy(policy_file);
+  if (!policy.ok()) {
+    std::cerr << "mmdiff gen: " << policy.error() << "\n";
+    return kExitUsage;
+  }
+  mmdiff::GenStats s = CollectStats(policy.value(), seed, count);
+  std::cout << (json ? StatsToJson(s).dump(2) + "\n" : StatsToText(s));
+  return kExitOk;
+}
+
+namespace {
+Result<Program> LoadProgram(const std::string& file) {
+  auto text = ReadFile(file);
+  if (!text.ok()) return text.status();
+  auto p = ParseProgramText(text.value());
+  if (!p.ok()) return Status::Error(file + ": " + p.error());
+  return p;
+}
+}  // namespace
+
+int Mutate(const std::string& program_file, const std::string& cross_with, uint64_t seed, const std::string& policy_file) {
+  auto policy = LoadPolicy(policy_file);
+  auto program = LoadProgram(program_file);
+  if (!policy.ok() || !program.ok()) {
+    std::cerr << "mmdiff mutate: " << (policy.ok() ? program.error() : policy.error()) << "\n";
+    return kExitUsage;
+  }
+  SeededChoices choices(seed);
+  Program out;
+  if (!cross_with.empty()) {
+    auto other = LoadProgram(cross_with);
+    if (!other.ok()) {
+      std::cerr << "mmdiff mutate: " << other.error() << "\n";
+      return kExitUsage;
+    }
+    out = CrossOver(program.value(), other.value(), choices);
+    std::cerr << "crossover of " << program_file << " and " << cross_with << "\n";
+  } else {
+    Mutation m = Mutate(program.value(), choices, policy.value());
+    std::cerr << MutationName(m.kind) << ": " << m.detail << "\n";
+    out = m.program;
+  }
+  std::cout << ProgramToJson(out).dump(2) << "\n";
   return kExitOk;
 }
 

@@ -21,6 +21,10 @@ struct CommonOptions {
 };
 
 int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy);
+// Statistics of `count` programs from seed on (text, or JSON with json=true).
+int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, bool json);
+// One mutation of a program file (or a crossover with a second one); prints the new program.
+int Mutate(const std::string& program_file, const std::string& cross_with, uint64_t seed, const std::string& policy_file);
 int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, const CommonOptions& o, bool json,
         const std::string& out_dir);
 int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir, const CommonOptions& o);

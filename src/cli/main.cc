@@ -42,6 +42,21 @@ int main(int argc, char** argv) {
   gen->add_option("--seed", seed, "Generator seed")->capture_default_str();
   gen->add_option("--policy", policy_file, "Generation policy JSON")->check(CLI::ExistingFile);
   gen->add_flag("--dump-policy", dump_policy, "Print the (default or loaded) policy instead of a program");
+  int64_t stats = 0;
+  bool stats_json = false;
+  gen->add_option("--stats", stats,
+                  "Instead of a program: how often each op, dtype, dtype pairing, device, layout feature and value "
+                  "class appears in this many programs (seeds from --seed on)");
+  gen->add_flag("--json", stats_json, "With --stats: print JSON");
+
+  std::string mutate_file, cross_file, mutate_policy;
+  uint64_t mutate_seed = 1;
+  auto* mutate = app.add_subcommand("mutate", "Print one mutation of a program (or its crossover with another)");
+  mutate->add_option("program", mutate_file, "Program JSON (or a report or regression entry)")->required();
+  mutate->add_option("--seed", mutate_seed, "Mutation seed: the same seed gives the same mutation")->capture_default_str();
+  mutate->add_option("--cross", cross_file, "Cross over with this second program instead of mutating");
+  mutate->add_option("--policy", mutate_policy, "Generation policy JSON (used when a node is added)")
+      ->check(CLI::ExistingFile);
 
   mmdiff::cli::CommonOptions run_opts;
   std::string program_file, run_out;
@@ -80,7 +95,9 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : mmdiff::cli::kExitUsage;
   }
+  if (*gen && stats > 0) return mmdiff::cli::GenStats(seed, stats, policy_file, stats_json);
   if (*gen) return mmdiff::cli::Gen(seed, policy_file, dump_policy);
+  if (*mutate) return mmdiff::cli::Mutate(mutate_file, cross_file, mutate_seed, mutate_policy);
   if (*run) return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json, run_out);
   if (*fuzz) return mmdiff::cli::Fuzz(time_s, cases, fuzz_seed, out_dir, fuzz_opts);
   if (*paths) return mmdiff::cli::Paths(paths_json, paths_test);

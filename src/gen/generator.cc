@@ -15,6 +15,8 @@ class Builder {
   Builder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
 
   Program Build() {
+    size_t where = c_.Weighted({1.0 - p_.p_meta - p_.p_cuda, p_.p_meta, p_.p_cuda});
+    device_ = where == 1 ? Device::kMeta : where == 2 ? Device::kCuda : Device::kCpu;
     int ops = static_cast<int>(c_.Int(1, p_.max_ops));
     for (int i = 0; i < ops; ++i) AddOp();
     // Every result nobody consumed is an output.
@@ -55,6 +57,8 @@ class Builder {
     in.name = "x" + std::to_string(prog_.inputs.size());
     in.shape = shape;
     in.dtype = dtype;
+    in.device = device_;
+    if (c_.Coin(p_.p_device_mismatch)) in.device = device_ == Device::kCpu ? Device::kMeta : Device::kCpu;
     if (shape.size() >= 2 && c_.Coin(p_.p_transposed)) in.layout = Layout::kTransposed;
     prog_.inputs.push_back(in);
     return MaybeCast({in.name, shape, dtype});
@@ -227,6 +231,7 @@ class Builder {
   Program prog_;
   Value last_;
   bool has_last_ = false;
+  Device device_ = Device::kCpu;
 };
 
 }  // namespace

@@ -12,7 +12,7 @@
 namespace mmdiff {
 
 // Bumped whenever the same (policy, seed) would produce a different program.
-inline constexpr int kGeneratorVersion = 2;  // 2: mv, dot, addmv, baddbmm, addbmm, linear
+inline constexpr int kGeneratorVersion = 3;  // 2: mv, dot, addmv, baddbmm, addbmm, linear; 3: devices
 
 // The program is always Verify()-clean.
 Program Generate(ChoiceSource& choices, const GenPolicy& policy);

@@ -66,6 +66,9 @@ const std::map<std::string, Field>& Fields() {
       {"w_addbmm", Weight(&GenPolicy::w_addbmm, "w_addbmm")},
       {"w_linear", Weight(&GenPolicy::w_linear, "w_linear")},
       {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},
+      {"p_meta", Prob(&GenPolicy::p_meta, "p_meta")},
+      {"p_cuda", Prob(&GenPolicy::p_cuda, "p_cuda")},
+      {"p_device_mismatch", Prob(&GenPolicy::p_device_mismatch, "p_device_mismatch")},
       {"w_float64", Weight(&GenPolicy::w_float64, "w_float64")},
       {"w_float32", Weight(&GenPolicy::w_float32, "w_float32")},
       {"w_float16", Weight(&GenPolicy::w_float16, "w_float16")},
@@ -109,6 +112,7 @@ Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
           p.w_linear <=
       0)
     return Status::Error("policy: all op weights are 0");
+  if (p.p_meta + p.p_cuda > 1) return Status::Error("policy: p_meta + p_cuda must not exceed 1");
   if (p.w_float64 + p.w_float32 + p.w_float16 + p.w_bfloat16 <= 0)
     return Status::Error("policy: all dtype weights are 0");
   return p;

@@ -19,6 +19,12 @@ struct GenPolicy {
   double p_transposed = 0.2;        // an input of rank >= 2 is stored transposed
   int max_matmul_rank = 4;          // matmul operand ranks: uniform in [1, max_matmul_rank]
   double p_linear_bias = 0.5;       // linear gets a bias argument
+  // Devices: a whole program goes to meta or cuda with these probabilities (else cpu); a fresh
+  // operand lands on another device than its program's with p_device_mismatch (a contract violation).
+  // cuda programs are generated on any machine and skipped, with a count, where there is no GPU.
+  double p_meta = 0.1;
+  double p_cuda = 0.0;
+  double p_device_mismatch = 0.03;
   // Relative weights of the ops and the float dtypes.
   double w_mm = 1, w_bmm = 1, w_matmul = 2, w_addmm = 1;
   double w_mv = 0.5, w_dot = 0.5, w_addmv = 0.5, w_baddbmm = 0.7, w_addbmm = 0.5, w_linear = 1;

@@ -1,0 +1,303 @@
+// Program mutation and crossover.
+#include "src/gen/mutator.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "src/gen/generator.h"
+#include "src/ir/verifier.h"
+
+namespace mmdiff {
+
+namespace {
+
+const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+
+std::set<std::string> Names(const Program& p) {
+  std::set<std::string> s;
+  for (const auto& i : p.inputs) s.insert(i.name);
+  for (const auto& n : p.nodes) s.insert(n.name);
+  return s;
+}
+
+std::string FreshName(const std::set<std::string>& taken, const std::string& prefix) {
+  for (int i = 0;; ++i) {
+    std::string name = prefix + std::to_string(i);
+    if (!taken.count(name)) return name;
+  }
+}
+
+// Shape and dtype of every value whose shape eager would accept (contract violations have none).
+struct Typed {
+  Shape shape;
+  DType dtype;
+};
+std::map<std::string, Typed> Types(const Program& p) {
+  std::map<std::string, Typed> t;
+  for (const auto& i : p.inputs) t[i.name] = {i.shape, i.dtype};
+  for (const auto& n : p.nodes) {
+    std::vector<Shape> shapes;
+    bool known = true;
+    for (const auto& a : n.args) {
+      auto it = t.find(a);
+      if (it == t.end()) {
+        known = false;
+        break;
+      }
+      shapes.push_back(it->second.shape);
+    }
+    if (!known) continue;
+    auto s = InferShape(n.op, shapes);
+    if (!s.ok()) continue;
+    DType d = n.op == OpKind::kCast ? *n.dtype : t.at(n.args[0]).dtype;
+    t[n.name] = {s.value(), d};
+  }
+  return t;
+}
+
+void Rename(std::vector<std::string>& refs, const std::string& from, const std::string& to) {
+  for (auto& r : refs)
+    if (r == from) r = to;
+}
+
+void RenameEverywhere(Program& p, const std::string& from, const std::string& to) {
+  for (auto& n : p.nodes) Rename(n.args, from, to);
+  Rename(p.outputs, from, to);
+}
+
+DType OtherFloat(ChoiceSource& c, DType not_this) {
+  std::vector<DType> others;
+  for (DType d : kFloats)
+    if (d != not_this) others.push_back(d);
+  return c.Pick(others);
+}
+
+using Attempt = std::function<std::optional<std::string>(Program&, ChoiceSource&, const GenPolicy&)>;
+
+std::optional<std::string> ChangeDType(Program& p, ChoiceSource& c, const GenPolicy&) {
+  if (p.inputs.empty()) return std::nullopt;
+  InputSpec& in = p.inputs[static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.inputs.size()) - 1))];
+  DType before = in.dtype;
+  in.dtype = OtherFloat(c, before);
+  return in.name + ": " + std::string(DTypeName(before)) + " -> " + std::string(DTypeName(in.dtype));
+}
+
+std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPolicy&) {
+  std::vector<size_t> targets;
+  for (size_t i = 0; i < p.nodes.size(); ++i)
+    if (p.nodes[i].op != OpKind::kCast) targets.push_back(i);
+  if (targets.empty() || p.nodes.size() >= kMaxNodes) return std::nullopt;
+  size_t at = c.Pick(targets);
+  Node& user = p.nodes[at];
+  size_t arg = static_cast<size_t>(c.Int(0, static_cast<int64_t>(user.args.size()) - 1));
+  Node cast{FreshName(Names(p), "m"), OpKind::kCast, {user.args[arg]}, c.Pick(kFloats)};
+  user.args[arg] = cast.name;
+  std::string detail = cast.name + " = " + cast.args[0] + ".to(" + std::string(DTypeName(*cast.dtype)) + ") before " +
+                       user.name;
+  p.nodes.insert(p.nodes.begin() + static_cast<long>(at), cast);
+  return detail;
+}
+
+std::optional<std::string> RemoveCast(Program& p, ChoiceSource& c, const GenPolicy&) {
+  std::vector<size_t> casts;
+  for (size_t i = 0; i < p.nodes.size(); ++i)
+    if (p.nodes[i].op == OpKind::kCast && p.nodes.size() > 1) casts.push_back(i);
+  if (casts.empty()) return std::nullopt;
+  size_t at = c.Pick(casts);
+  Node cast = p.nodes[at];
+  p.nodes.erase(p.nodes.begin() + static_cast<long>(at));
+  RenameEverywhere(p, cast.name, cast.args[0]);
+  return "bypassed " + cast.name;
+}
+
+std::optional<std::string> FlipLayout(Program& p, ChoiceSource& c, const GenPolicy&) {
+  std::vector<size_t> candidates;
+  for (size_t i = 0; i < p.inputs.size(); ++i)
+    if (p.inputs[i].shape.size() >= 2) candidates.push_back(i);
+  if (candidates.empty()) return std::nullopt;
+  InputSpec& in = p.inputs[c.Pick(candidates)];
+  in.layout = in.layout == Layout::kContiguous ? Layout::kTransposed : Layout::kContiguous;
+  return in.name + " -> " + std::string(LayoutName(in.layout));
+}
+
+std::optional<std::string> PerturbDim(Program& p, ChoiceSource& c, const GenPolicy& policy) {
+  std::set<int64_t> dims;
+  for (const auto& in : p.inputs) dims.insert(in.shape.begin(), in.shape.end());
+  if (dims.empty()) return std::nullopt;
+  int64_t from = c.Pick(std::vector<int64_t>(dims.begin(), dims.end()));
+  int64_t to = c.Pick(policy.dims);
+  if (to == from) to = from + 1;
+  for (auto& in : p.inputs)
+    for (auto& d : in.shape)
+      if (d == from) d = to;
+  return "size " + std::to_string(from) + " -> " + std::to_string(to) + " everywhere";
+}
+
+std::optional<std::string> SwapOp(Program& p, ChoiceSource& c, const GenPolicy&) {
+  auto types = Types(p);
+  auto rank = [&](const std::string& v) -> int {
+    auto it = types.find(v);
+    return it == types.end() ? -1 : static_cast<int>(it->second.shape.size());
+  };
+  std::vector<std::pair<size_t, OpKind>> swaps;
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const Node& n = p.nodes[i];
+    if (n.op == OpKind::kMm) swaps.push_back({i, OpKind::kMatmul});
+    if (n.op == OpKind::kBmm) swaps.push_back({i, OpKind::kMatmul});
+    if (n.op == OpKind::kMatmul && rank(n.args[0]) == 2 && rank(n.args[1]) == 2) swaps.push_back({i, OpKind::kMm});
+    if (n.op == OpKind::kMatmul && rank(n.args[0]) == 3 && rank(n.args[1]) == 3 &&
+        types.at(n.args[0]).shape[0] == types.at(n.args[1]).shape[0])
+      swaps.push_back({i, OpKind::kBmm});
+  }
+  if (swaps.empty()) return std::nullopt;
+  auto [at, to] = c.Pick(swaps);
+  std::string detail = p.nodes[at].name + ": " + std::string(GetOpSpec(p.nodes[at].op).name) + " -> " +
+                       std::string(GetOpSpec(to).name);
+  p.nodes[at].op = to;
+  return detail;
+}
+
+// Appends the program `extra` to `p` under fresh names; returns the renamed extra inputs in order.
+std::vector<std::string> Append(Program& p, Program extra) {
+  std::set<std::string> taken = Names(p);
+  std::vector<std::string> new_inputs;
+  for (auto& in : extra.inputs) {
+    std::string fresh = FreshName(taken, "y");
+    taken.insert(fresh);
+    RenameEverywhere(extra, in.name, fresh);
+    in.name = fresh;
+    new_inputs.push_back(fresh);
+  }
+  for (auto& n : extra.nodes) {
+    std::string fresh = FreshName(taken, "w");
+    taken.insert(fresh);
+    RenameEverywhere(extra, n.name, fresh);
+    n.name = fresh;
+  }
+  p.inputs.insert(p.inputs.end(), extra.inputs.begin(), extra.inputs.end());
+  p.nodes.insert(p.nodes.end(), extra.nodes.begin(), extra.nodes.end());
+  p.outputs.insert(p.outputs.end(), extra.outputs.begin(), extra.outputs.end());
+  return new_inputs;
+}
+
+// Replaces some of `candidates` (inputs of p) by values named in `earlier` (defined before any user
+// of the candidates) that have the same shape and dtype.
+int Connect(Program& p, const std::vector<std::string>& candidates, const std::set<std::string>& earlier,
+            ChoiceSource& c, double probability) {
+  auto types = Types(p);
+  int connected = 0;
+  for (const auto& in_name : candidates) {
+    if (!c.Coin(probability)) continue;
+    const Typed& want = types.at(in_name);
+    std::vector<std::string> matches;
+    for (const auto& [name, t] : types)
+      if (earlier.count(name) && t.shape == want.shape && t.dtype == want.dtype)
+        matches.push_back(name);
+    if (matches.empty()) continue;
+    RenameEverywhere(p, in_name, c.Pick(matches));
+    ++connected;
+  }
+  return connected;
+}
+
+std::optional<std::string> AddNode(Program& p, ChoiceSource& c, const GenPolicy& policy) {
+  if (p.nodes.size() + 4 > kMaxNodes) return std::nullopt;
+  GenPolicy one = policy;
+  one.max_ops = 1;
+  Program extra = Generate(c, one);
+  std::set<std::string> earlier = Names(p);
+  std::vector<std::string> fresh_inputs = Append(p, extra);
+  int connected = Connect(p, fresh_inputs, earlier, c, 0.5);
+  return "appended " + extra.Summary() + " (" + std::to_string(connected) + " input(s) connected)";
+}
+
+std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPolicy&) {
+  if (p.nodes.size() < 2) return std::nullopt;
+  auto types = Types(p);
+  size_t at = static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.nodes.size()) - 1));
+  Node gone = p.nodes[at];
+  p.nodes.erase(p.nodes.begin() + static_cast<long>(at));
+  std::erase(p.outputs, gone.name);
+  // Rewire users to an earlier value of the same shape and dtype when there is one.
+  std::string replacement;
+  if (auto it = types.find(gone.name); it != types.end()) {
+    for (const auto& in : p.inputs)
+      if (in.shape == it->second.shape && in.dtype == it->second.dtype) replacement = in.name;
+    for (size_t i = 0; i < at && i < p.nodes.size(); ++i) {
+      auto t = types.find(p.nodes[i].name);
+      if (t != types.end() && t->second.shape == it->second.shape && t->second.dtype == it->second.dtype)
+        replacement = p.nodes[i].name;
+    }
+  }
+  if (!replacement.empty()) RenameEverywhere(p, gone.name, replacement);
+  return "removed " + gone.name + (replacement.empty() ? "" : " (uses now read " + replacement + ")");
+}
+
+}  // namespace
+
+std::string_view MutationName(MutationKind k) {
+  static constexpr std::array<std::string_view, 8> kNames = {"change_dtype", "insert_cast", "remove_cast",
+                                                             "flip_layout",  "perturb_dim", "swap_op",
+                                                             "add_node",     "remove_node"};
+  return kNames[static_cast<size_t>(k)];
+}
+
+Program Legalize(Program p) {
+  std::set<std::string> defined;
+  for (auto& in : p.inputs) {
+    if (in.shape.size() < 2) in.layout = Layout::kContiguous;
+    defined.insert(in.name);
+  }
+  std::vector<Node> kept;
+  for (const auto& n : p.nodes) {
+    const OpSpec& spec = GetOpSpec(n.op);
+    int nargs = static_cast<int>(n.args.size());
+    bool ok = nargs >= spec.min_arity && nargs <= spec.arity && !defined.count(n.name) && kept.size() < kMaxNodes;
+    for (const auto& a : n.args) ok = ok && defined.count(a);
+    if (!ok) continue;
+    kept.push_back(n);
+    defined.insert(n.name);
+  }
+  p.nodes = kept;
+  std::vector<std::string> outputs;
+  for (const auto& o : p.outputs)
+    if (defined.count(o) && std::find(outputs.begin(), outputs.end(), o) == outputs.end()) outputs.push_back(o);
+  if (outputs.empty() && !p.nodes.empty()) outputs.push_back(p.nodes.back().name);
+  p.outputs = outputs;
+  // Inputs nothing reads are dropped, so that a mutated program stays minimal.
+  std::set<std::string> used(p.outputs.begin(), p.outputs.end());
+  for (const auto& n : p.nodes) used.insert(n.args.begin(), n.args.end());
+  std::erase_if(p.inputs, [&](const InputSpec& in) { return !used.count(in.name); });
+  return p;
+}
+
+Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy) {
+  static const std::array<Attempt, 8> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout,
+                                                   PerturbDim,  SwapOp,     AddNode,    RemoveNode};
+  size_t first = static_cast<size_t>(choices.Int(0, static_cast<int64_t>(kAttempts.size()) - 1));
+  for (size_t k = 0; k < kAttempts.size(); ++k) {
+    size_t which = (first + k) % kAttempts.size();
+    Program candidate = p;
+    auto detail = kAttempts[which](candidate, choices, policy);
+    if (!detail) continue;
+    candidate = Legalize(std::move(candidate));
+    if (candidate.nodes.empty() || !Verify(candidate).ok()) continue;
+    return {candidate, static_cast<MutationKind>(which), *detail};
+  }
+  return {p, MutationKind::kChangeDType, "no mutation applied"};
+}
+
+Program CrossOver(const Program& a, const Program& b, ChoiceSource& choices) {
+  Program out = a;
+  std::vector<std::string> b_inputs = Append(out, b);
+  Connect(out, b_inputs, Names(a), choices, 0.5);
+  out = Legalize(std::move(out));
+  if (!Verify(out).ok()) return a;
+  return out;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,111 @@
+// Generation statistics.
+#include "src/gen/stats.h"
+
+#include <cstdio>
+#include <set>
+
+#include "src/gen/generator.h"
+
+namespace mmdiff {
+
+namespace {
+
+// The features of one program, by category.
+std::map<std::string, std::set<std::string>> Features(const Program& p) {
+  std::map<std::string, std::set<std::string>> f;
+  std::map<std::string, const InputSpec*> inputs;
+  std::map<std::string, DType> dtype;  // best-effort dtype of every value
+  std::map<std::string, Shape> shape;
+  for (const auto& in : p.inputs) {
+    inputs[in.name] = &in;
+    dtype[in.name] = in.dtype;
+    shape[in.name] = in.shape;
+    f["dtype"].insert(std::string(DTypeName(in.dtype)));
+    f["device"].insert(std::string(DeviceName(in.device)));
+    f["layout"].insert(std::string(LayoutName(in.layout)));
+    for (int64_t d : in.shape) {
+      if (d == 0) f["layout"].insert("size_0_dim");
+      if (d == 15 || d == 17 || d == 31 || d == 33 || d == 63 || d == 65) f["layout"].insert("awkward_size");
+    }
+    if (in.shape.size() >= 3) f["layout"].insert("batched_operand");
+  }
+  f["value_class"].insert("grid16");
+  bool mixed = false;
+  for (const auto& n : p.nodes) {
+    f["op"].insert(std::string(GetOpSpec(n.op).name));
+    if (n.op == OpKind::kCast) {
+      f["dtype"].insert(std::string(DTypeName(*n.dtype)));
+      dtype[n.name] = *n.dtype;
+      continue;
+    }
+    std::string pairing;
+    std::set<DType> distinct;
+    for (const auto& a : n.args) {
+      DType d = dtype.count(a) ? dtype[a] : DType::kFloat32;
+      distinct.insert(d);
+      pairing += (pairing.empty() ? "" : "x") + std::string(DTypeName(d));
+    }
+    f["dtype_pairing"].insert(pairing);
+    mixed |= distinct.size() > 1;
+    dtype[n.name] = dtype.count(n.args[0]) ? dtype[n.args[0]] : DType::kFloat32;
+    // The contracted size of the matmul-family ops, from the first operand's last dim.
+    size_t lhs = GetOpSpec(n.op).has_alpha_beta ? 1 : 0;
+    if (auto it = shape.find(n.args[lhs]); it != shape.end() && !it->second.empty()) {
+      int64_t k = it->second.back();
+      if (k == 0) f["layout"].insert("k_0");
+      if (k == 1) f["layout"].insert("k_1");
+      if (k >= 32) f["layout"].insert("k_large");
+    }
+    std::vector<Shape> arg_shapes;
+    for (const auto& a : n.args)
+      if (shape.count(a)) arg_shapes.push_back(shape[a]);
+    if (arg_shapes.size() == n.args.size()) {
+      auto s = InferShape(n.op, arg_shapes);
+      if (s.ok()) shape[n.name] = s.value();
+      else f["program"].insert("shape_violation");
+      if (n.op == OpKind::kMatmul && arg_shapes[0].size() >= 3 && arg_shapes[1].size() >= 3 &&
+          Shape(arg_shapes[0].begin(), arg_shapes[0].end() - 2) != Shape(arg_shapes[1].begin(), arg_shapes[1].end() - 2))
+        f["layout"].insert("broadcast_batch");
+    }
+  }
+  if (mixed) f["program"].insert("mixed_dtype_operands");
+  f["program"].insert(std::to_string(p.nodes.size()) + "_nodes");
+  if (p.outputs.size() > 1) f["program"].insert("several_outputs");
+  return f;
+}
+
+}  // namespace
+
+GenStats CollectStats(const GenPolicy& policy, uint64_t first_seed, int64_t n) {
+  GenStats s;
+  for (int64_t i = 0; i < n; ++i) {
+    Program p = GenerateFromSeed(first_seed + static_cast<uint64_t>(i), policy);
+    ++s.programs;
+    s.nodes += static_cast<int64_t>(p.nodes.size());
+    for (const auto& [category, features] : Features(p))
+      for (const auto& feature : features) ++s.programs_with[category][feature];
+  }
+  return s;
+}
+
+nlohmann::json StatsToJson(const GenStats& s) {
+  return {{"format", "mmdiff.gen-stats"}, {"version", 1}, {"generator_version", kGeneratorVersion},
+          {"programs", s.programs}, {"nodes", s.nodes}, {"programs_with", s.programs_with}};
+}
+
+std::string StatsToText(const GenStats& s) {
+  std::string out = std::to_string(s.programs) + " programs, " + std::to_string(s.nodes) +
+                    " nodes (generator version " + std::to_string(kGeneratorVersion) + ")\n";
+  char line[160];
+  for (const auto& [category, features] : s.programs_with) {
+    out += "\n" + category + " (programs containing it):\n";
+    for (const auto& [feature, count] : features) {
+      std::snprintf(line, sizeof(line), "  %-40s %8lld  %5.1f%%\n", feature.c_str(), static_cast<long long>(count),
+                    100.0 * static_cast<double>(count) / static_cast<double>(std::max<int64_t>(s.programs, 1)));
+      out += line;
+    }
+  }
+  return out;
+}
+
+}  // namespace mmdiff
