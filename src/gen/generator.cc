@@ -15,6 +15,7 @@ class Builder {
   Builder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
 
   Program Build() {
+    if (p_.swarm) Swarm();
     size_t where = c_.Weighted({1.0 - p_.p_meta - p_.p_cuda, p_.p_meta, p_.p_cuda});
     device_ = where == 1 ? Device::kMeta : where == 2 ? Device::kCuda : Device::kCpu;
     int ops = static_cast<int>(c_.Int(1, p_.max_ops));
@@ -37,6 +38,28 @@ class Builder {
   };
 
   int64_t Dim() { return c_.Pick(p_.dims); }
+
+  // Switches features off for this program (see GenPolicy::swarm).
+  void Swarm() {
+    auto thin = [&](std::vector<double*> weights) {
+      std::vector<double> before;
+      for (double* w : weights) before.push_back(*w);
+      bool any = false;
+      for (double* w : weights) {
+        if (c_.Coin(0.5)) *w = 0;
+        any |= *w > 0;
+      }
+      if (!any) {  // keep one that was on
+        size_t keep = c_.Weighted(before);
+        *weights[keep] = before[keep];
+      }
+    };
+    thin({&p_.w_mm, &p_.w_bmm, &p_.w_matmul, &p_.w_addmm, &p_.w_mv, &p_.w_dot, &p_.w_addmv, &p_.w_baddbmm,
+          &p_.w_addbmm, &p_.w_linear});
+    thin({&p_.w_float64, &p_.w_float32, &p_.w_float16, &p_.w_bfloat16});
+    for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain})
+      if (c_.Coin(0.5)) *feature = 0;
+  }
 
   DType BaseDType() {
     static const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16,
@@ -227,7 +250,7 @@ class Builder {
   }
 
   ChoiceSource& c_;
-  const GenPolicy& p_;
+  GenPolicy p_;  // a copy: swarm mode edits it per program
   Program prog_;
   Value last_;
   bool has_last_ = false;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "src/ir/program_json.h"
@@ -98,6 +99,44 @@ TEST(Generator, DevicesFollowThePolicy) {
   p.p_meta = p.p_cuda = p.p_device_mismatch = 0;
   for (uint64_t seed = 0; seed < 300; ++seed)
     for (const auto& in : GenerateFromSeed(seed, p).inputs) ASSERT_EQ(in.device, Device::kCpu);
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
+  GenPolicy p;
+  p.swarm = true;
+  p.max_ops = 6;
+  int single_op_kind = 0, no_cast = 0;
+  std::set<OpKind> all_seen;
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    Program prog = GenerateFromSeed(seed, p);
+    ASSERT_TRUE(Verify(prog).ok()) << seed;
+    std::set<OpKind> ops;
+    for (const auto& n : prog.nodes)
+      if (n.op != OpKind::kCast) ops.insert(n.op);
+    all_seen.insert(ops.begin(), ops.end());
+    single_op_kind += prog.nodes.size() >= 4 && ops.size() == 1;
+    no_cast += std::none_of(prog.nodes.begin(), prog.nodes.end(), [](const Node& n) { return n.op == OpKind::kCast; });
+  }
+  EXPECT_EQ(all_seen.size(), AllOpKinds().size() - 1);  // every op still appears somewhere
+  EXPECT_GT(single_op_kind, 20);                         // but often alone in its program
+  GenPolicy plain = p;
+  plain.swarm = false;
+  int plain_single = 0;
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    Program prog = GenerateFromSeed(seed, plain);
+    std::set<OpKind> ops;
+    for (const auto& n : prog.nodes)
+      if (n.op != OpKind::kCast) ops.insert(n.op);
+    plain_single += prog.nodes.size() >= 4 && ops.size() == 1;
+  }
+  EXPECT_GT(single_op_kind, 2 * plain_single);
+  EXPECT_GT(no_cast, 0);
 }
 
 }  // namespace

@@ -73,6 +73,13 @@ const std::map<std::string, Field>& Fields() {
       {"w_float32", Weight(&GenPolicy::w_float32, "w_float32")},
       {"w_float16", Weight(&GenPolicy::w_float16, "w_float16")},
       {"w_bfloat16", Weight(&GenPolicy::w_bfloat16, "w_bfloat16")},
+      {"swarm",
+       {[](const GenPolicy& p) { return nlohmann::json(p.swarm); },
+        [](GenPolicy& p, const nlohmann::json& v) {
+          if (!v.is_boolean()) return Status::Error("policy.swarm must be true or false");
+          p.swarm = v.get<bool>();
+          return Status::Ok();
+        }}},
       {"dims",
        {[](const GenPolicy& p) { return nlohmann::json(p.dims); },
         [](GenPolicy& p, const nlohmann::json& v) {

@@ -25,6 +25,10 @@ struct GenPolicy {
   double p_meta = 0.1;
   double p_cuda = 0.0;
   double p_device_mismatch = 0.03;
+  // Swarm mode: per program, each op, each dtype and each of the features cast, mixed dtype,
+  // transposed layout and chaining is switched off with probability 1/2 (at least one op and one
+  // dtype stay on), so that rare combinations get room. Off by default.
+  bool swarm = false;
   // Relative weights of the ops and the float dtypes.
   double w_mm = 1, w_bmm = 1, w_matmul = 2, w_addmm = 1;
   double w_mv = 0.5, w_dot = 0.5, w_addmv = 0.5, w_baddbmm = 0.7, w_addbmm = 0.5, w_linear = 1;
