@@ -214,6 +214,61 @@ void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, Re
   b_out.shape = {nb * k, p};
 }
 
+namespace {
+// out[i] = a[offset + Σ idx_d * strides[d]] over the row-major indices of `shape`.
+RefTensor Strided(const RefTensor& a, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                  int64_t offset) {
+  RefTensor r;
+  r.shape = shape;
+  int64_t n = r.numel();
+  r.val.resize(static_cast<size_t>(n));
+  r.err.resize(static_cast<size_t>(n));
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t src = offset;
+    for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * strides[d];
+    r.val[o] = a.val[src];
+    r.err[o] = a.err[src];
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return r;
+}
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> st(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) st[i - 1] = st[i] * std::max<int64_t>(shape[i], 1);
+  return st;
+}
+}  // namespace
+
+RefTensor Permute(const RefTensor& a, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> st = RowMajorStrides(a.shape), shape, strides;
+  for (int64_t d : dims) {
+    shape.push_back(a.shape[d]);
+    strides.push_back(st[d]);
+  }
+  return Strided(a, shape, strides, 0);
+}
+
+RefTensor Reshape(const RefTensor& a, const std::vector<int64_t>& shape) {
+  RefTensor r = a;
+  r.shape = shape;
+  return r;
+}
+
+RefTensor Expand(const RefTensor& a, const std::vector<int64_t>& shape) {
+  return Strided(a, shape, BroadcastStrides(a.shape, shape), 0);
+}
+
+RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length) {
+  std::vector<int64_t> st = RowMajorStrides(a.shape), shape = a.shape;
+  shape[dim] = length;
+  return Strided(a, shape, st, start * st[dim]);
+}
+
 RefTensor Cast(const RefTensor& a, Format to) {
   RefTensor r;
   r.shape = a.shape;

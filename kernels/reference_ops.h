@@ -27,6 +27,13 @@ RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, d
 RefTensor TransposeLast2(const RefTensor& a);
 // addbmm's sum over the batch as one long product: a (b, n, k) -> (n, b*k); b (b, k, p) -> (b*k, p).
 void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, RefTensor& b_out);
+// Views (values are copied; the reference has no strides of its own). Dims are already wrapped
+// to [0, rank) and valid: the contract checks them first.
+RefTensor Permute(const RefTensor& a, const std::vector<int64_t>& dims);
+RefTensor Reshape(const RefTensor& a, const std::vector<int64_t>& shape);  // sizes already inferred
+RefTensor Expand(const RefTensor& a, const std::vector<int64_t>& shape);   // -1 already resolved
+RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length);
+
 // Conversion to another format (round to nearest even).
 RefTensor Cast(const RefTensor& a, Format to);
 

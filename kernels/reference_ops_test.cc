@@ -153,3 +153,22 @@ TEST(ReferenceOps, AddScaledBroadcastsABatchedBias) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(ReferenceOps, ViewsMoveValuesLikeTorch) {
+  RefTensor a = MakeExact({2, 3}, {0, 1, 2, 3, 4, 5});
+  EXPECT_EQ(Permute(a, {1, 0}).val, (std::vector<double>{0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(Narrow(a, 1, 1, 2).val, (std::vector<double>{1, 2, 4, 5}));
+  EXPECT_EQ(Narrow(a, 0, 1, 1).val, (std::vector<double>{3, 4, 5}));
+  EXPECT_EQ(Reshape(a, {3, 2}).shape, (std::vector<int64_t>{3, 2}));
+  RefTensor row = MakeExact({1, 3}, {7, 8, 9});
+  RefTensor e = Expand(row, {2, 2, 3});
+  EXPECT_EQ(e.val, (std::vector<double>{7, 8, 9, 7, 8, 9, 7, 8, 9, 7, 8, 9}));
+  RefTensor b = MakeExact({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  EXPECT_EQ(Permute(b, {2, 0, 1}).val, (std::vector<double>{0, 2, 4, 6, 1, 3, 5, 7}));
+}
+
+}  // namespace
+}  // namespace mmref

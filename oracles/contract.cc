@@ -27,6 +27,16 @@ const ContractRule kShape{
     "contracted dims equal, matmul batch dims broadcast, bias expandable to the product)",
     "RuntimeError", "aten/src/ATen/native/LinearAlgebra.cpp shape checks; torch.matmul docs"};
 
+const ContractRule kDimRange{
+    "dim_range", "transpose, permute, narrow", "dims within [-rank, rank)", "IndexError",
+    "c10/core/WrapDimMinimal.h: 'Dimension out of range' raises c10::IndexError"};
+const ContractRule kView{
+    "view", "transpose, permute, reshape, expand, narrow",
+    "permute lists every dim once; reshape keeps the element count; expand only grows size-1 dims; "
+    "narrow stays inside the dim",
+    "RuntimeError",
+    "aten/src/ATen/native/TensorShape.cpp (permute, reshape/infer_size, expand, narrow checks)"};
+
 ContractViolation Violation(const Node& n, const ContractRule& rule, std::string message) {
   return {n.name, rule.id, rule.error_class, std::move(message), rule.source};
 }
@@ -34,7 +44,7 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 }  // namespace
 
 const std::vector<ContractRule>& ContractRules() {
-  static const std::vector<ContractRule> kRules = {kSameDevice, kSameDType, kSupportedDType, kShape};
+  static const std::vector<ContractRule> kRules = {kSameDevice, kSameDType, kSupportedDType, kShape, kDimRange, kView};
   return kRules;
 }
 
@@ -66,6 +76,17 @@ Expectation Expect(const Program& p) {
         return e;
       }
     }
+    if (IsView(n.op)) {
+      auto shape = InferShape(n.op, {args[0].shape}, n.ints);
+      if (!shape.ok()) {
+        bool dim = shape.error().rfind("Dimension out of range", 0) == 0;
+        e.rejects = true;
+        e.violation = Violation(n, dim ? kDimRange : kView, op_name + ": " + shape.error());
+        return e;
+      }
+      e.types[n.name] = {shape.value(), args[0].dtype, args[0].device};
+      continue;
+    }
     if (args[0].dtype == DType::kBool) {
       e.rejects = true;
       e.violation = Violation(n, kSupportedDType, op_name + " is not implemented for bool");
@@ -73,7 +94,7 @@ Expectation Expect(const Program& p) {
     }
     std::vector<Shape> shapes;
     for (const auto& a : args) shapes.push_back(a.shape);
-    auto shape = InferShape(n.op, shapes);
+    auto shape = InferShape(n.op, shapes, n.ints);
     if (!shape.ok()) {
       e.rejects = true;
       e.violation = Violation(n, kShape, op_name + ": " + shape.error());

@@ -25,10 +25,38 @@ mmref::Arith ArithFor(mmref::Format out) {
   return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
 }
 
-// One node in the reference engine; `out` is the node's result format per the contract.
-mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env, mmref::Format out) {
+int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(rank) : d; }
+
+// One node in the reference engine; `out` is the node's result format and `shape` its result shape,
+// both per the contract.
+mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env, mmref::Format out,
+                          const Shape& shape) {
   auto arg = [&](size_t i) -> const mmref::RefTensor& { return env.at(n.args[i]); };
+  size_t rank = arg(0).shape.size();
   switch (n.op) {
+    case OpKind::kTranspose: {
+      if (rank == 0) return arg(0);
+      std::vector<int64_t> dims(rank);
+      for (size_t i = 0; i < rank; ++i) dims[i] = static_cast<int64_t>(i);
+      std::swap(dims[Wrap(n.ints[0], rank)], dims[Wrap(n.ints[1], rank)]);
+      return mmref::Permute(arg(0), dims);
+    }
+    case OpKind::kPermute: {
+      std::vector<int64_t> dims;
+      for (int64_t d : n.ints) dims.push_back(Wrap(d, rank));
+      return mmref::Permute(arg(0), dims);
+    }
+    case OpKind::kReshape:
+      return mmref::Reshape(arg(0), shape);
+    case OpKind::kExpand:
+      return mmref::Expand(arg(0), shape);
+    case OpKind::kNarrow: {
+      int64_t dim = Wrap(n.ints[0], rank);
+      int64_t start = n.ints[1] < 0 ? n.ints[1] + arg(0).shape[dim] : n.ints[1];
+      return mmref::Narrow(arg(0), dim, start, n.ints[2]);
+    }
+    case OpKind::kContiguous:
+      return arg(0);
     case OpKind::kCast:
       return mmref::Cast(arg(0), out);
     case OpKind::kMm:
@@ -72,7 +100,7 @@ class ReferenceBackend : public Backend {
       return res;
     }
     for (const auto& [name, t] : e.types) {
-      mmref::Format f;
+      mmref::Format f = mmref::Format::kF64;
       if (!ToFormat(t.dtype, f)) {
         res.kind = OutcomeKind::kUnsupported;
         res.message = "the reference does not model dtype " + std::string(DTypeName(t.dtype)) + " yet";
@@ -83,7 +111,7 @@ class ReferenceBackend : public Backend {
     std::map<std::string, mmref::RefTensor> env;
     for (size_t i = 0; i < p.inputs.size(); ++i) {
       const InputSpec& in = p.inputs[i];
-      mmref::Format f;
+      mmref::Format f = mmref::Format::kF64;
       ToFormat(in.dtype, f);
       // Inputs are rounded to their dtype exactly as torch's .to() does.
       mmref::RefTensor t = mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape)));
@@ -91,9 +119,9 @@ class ReferenceBackend : public Backend {
       env[in.name] = std::move(t);
     }
     for (const auto& n : p.nodes) {
-      mmref::Format out;
+      mmref::Format out = mmref::Format::kF64;
       ToFormat(e.types.at(n.name).dtype, out);
-      env[n.name] = Evaluate(n, env, out);
+      env[n.name] = Evaluate(n, env, out, e.types.at(n.name).shape);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {

@@ -25,7 +25,7 @@ class Builder {
     for (const auto& n : prog_.nodes)
       for (const auto& a : n.args) used.insert(a);
     for (const auto& n : prog_.nodes)
-      if (!used.count(n.name) && n.op != OpKind::kCast) prog_.outputs.push_back(n.name);
+      if (!used.count(n.name) && n.op != OpKind::kCast && !IsView(n.op)) prog_.outputs.push_back(n.name);
     if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
     return prog_;
   }
@@ -75,7 +75,66 @@ class Builder {
     return d;
   }
 
+  // A fresh operand of the given shape: an input, sometimes seen through a view, sometimes cast.
   Value Input(const Shape& shape, DType dtype) {
+    if (!shape.empty() && c_.Coin(p_.p_view)) return MaybeCast(Viewed(shape, dtype));
+    return MaybeCast(RawInput(shape, dtype));
+  }
+
+  // An input of another shape and a view node that turns it into `shape`.
+  Value Viewed(const Shape& shape, DType dtype) {
+    size_t rank = shape.size();
+    std::vector<OpKind> kinds = {OpKind::kReshape, OpKind::kExpand, OpKind::kNarrow};
+    if (rank >= 2) kinds.insert(kinds.end(), {OpKind::kTranspose, OpKind::kPermute});
+    OpKind kind = c_.Pick(kinds);
+    Shape base = shape;
+    std::vector<int64_t> ints;
+    auto maybe_negative = [&](int64_t d) { return c_.Coin(0.3) ? d - static_cast<int64_t>(rank) : d; };
+    switch (kind) {
+      case OpKind::kTranspose: {
+        int64_t i = c_.Int(0, static_cast<int64_t>(rank) - 1), j = c_.Int(0, static_cast<int64_t>(rank) - 1);
+        std::swap(base[i], base[j]);
+        ints = {maybe_negative(i), maybe_negative(j)};
+        break;
+      }
+      case OpKind::kPermute: {
+        std::vector<int64_t> perm(rank);
+        for (size_t i = 0; i < rank; ++i) perm[i] = static_cast<int64_t>(i);
+        for (size_t i = rank; i-- > 1;) std::swap(perm[i], perm[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(i)))]);
+        for (size_t k = 0; k < rank; ++k) base[perm[k]] = shape[k];
+        for (int64_t d : perm) ints.push_back(maybe_negative(d));
+        break;
+      }
+      case OpKind::kReshape: {
+        base = {Numel(shape)};
+        ints = shape;
+        if (c_.Coin(0.3)) ints[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1))] = -1;
+        break;
+      }
+      case OpKind::kExpand: {  // stride-0 dims: some dims are 1 in the input, maybe fewer leading dims
+        size_t drop = static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1));
+        base.assign(shape.begin() + static_cast<long>(drop), shape.end());
+        for (auto& d : base)
+          if (c_.Coin(0.5)) d = 1;
+        ints = shape;
+        for (size_t i = drop; i < rank; ++i)
+          if (base[i - drop] == shape[i] && c_.Coin(0.3)) ints[i] = -1;
+        break;
+      }
+      default: {  // narrow: a non-contiguous slice out of a larger dim
+        int64_t d = c_.Int(0, static_cast<int64_t>(rank) - 1), extra = c_.Int(1, 3);
+        base[d] += extra;
+        ints = {maybe_negative(d), c_.Int(0, extra), shape[d]};
+        break;
+      }
+    }
+    Value in = RawInput(base, dtype);
+    Value v = Emit(kind, {in}, shape, dtype, [&](Node& n) { n.ints = ints; });
+    if (c_.Coin(p_.p_contiguous)) v = Emit(OpKind::kContiguous, {v}, shape, dtype, [](Node&) {});
+    return v;
+  }
+
+  Value RawInput(const Shape& shape, DType dtype) {
     InputSpec in;
     in.name = "x" + std::to_string(prog_.inputs.size());
     in.shape = shape;
@@ -84,7 +143,7 @@ class Builder {
     if (c_.Coin(p_.p_device_mismatch)) in.device = device_ == Device::kCpu ? Device::kMeta : Device::kCpu;
     if (shape.size() >= 2 && c_.Coin(p_.p_transposed)) in.layout = Layout::kTransposed;
     prog_.inputs.push_back(in);
-    return MaybeCast({in.name, shape, dtype});
+    return {in.name, shape, dtype};
   }
 
   Value MaybeCast(Value v) {

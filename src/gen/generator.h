@@ -12,7 +12,7 @@
 namespace mmdiff {
 
 // Bumped whenever the same (policy, seed) would produce a different program.
-inline constexpr int kGeneratorVersion = 3;  // 2: mv, dot, addmv, baddbmm, addbmm, linear; 3: devices
+inline constexpr int kGeneratorVersion = 4;  // 2: more ops; 3: devices; 4: views
 
 // The program is always Verify()-clean.
 Program Generate(ChoiceSource& choices, const GenPolicy& policy);

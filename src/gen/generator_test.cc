@@ -61,7 +61,7 @@ TEST(Generator, PolicyWeightsSwitchOpsOff) {
   p.w_mm = p.w_matmul = p.w_addmm = p.w_mv = p.w_dot = p.w_addmv = p.w_baddbmm = p.w_addbmm = p.w_linear = 0;
   for (uint64_t seed = 0; seed < 200; ++seed)
     for (const auto& n : GenerateFromSeed(seed, p).nodes)
-      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast);
+      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || IsView(n.op)) << GetOpSpec(n.op).name;
 }
 
 TEST(Generator, EveryOpAppears) {
@@ -112,28 +112,28 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
   p.swarm = true;
   p.max_ops = 6;
   int single_op_kind = 0, no_cast = 0;
-  std::set<OpKind> all_seen;
+  std::set<OpKind> all_seen;  // matmul-family ops only
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     Program prog = GenerateFromSeed(seed, p);
     ASSERT_TRUE(Verify(prog).ok()) << seed;
-    std::set<OpKind> ops;
+    std::multiset<OpKind> ops;
     for (const auto& n : prog.nodes)
-      if (n.op != OpKind::kCast) ops.insert(n.op);
+      if (n.op != OpKind::kCast && !IsView(n.op)) ops.insert(n.op);
     all_seen.insert(ops.begin(), ops.end());
-    single_op_kind += prog.nodes.size() >= 4 && ops.size() == 1;
+    single_op_kind += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
     no_cast += std::none_of(prog.nodes.begin(), prog.nodes.end(), [](const Node& n) { return n.op == OpKind::kCast; });
   }
-  EXPECT_EQ(all_seen.size(), AllOpKinds().size() - 1);  // every op still appears somewhere
+  EXPECT_EQ(all_seen.size(), 10u);  // every op of the matmul family still appears somewhere
   EXPECT_GT(single_op_kind, 20);                         // but often alone in its program
   GenPolicy plain = p;
   plain.swarm = false;
   int plain_single = 0;
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     Program prog = GenerateFromSeed(seed, plain);
-    std::set<OpKind> ops;
+    std::multiset<OpKind> ops;
     for (const auto& n : prog.nodes)
-      if (n.op != OpKind::kCast) ops.insert(n.op);
-    plain_single += prog.nodes.size() >= 4 && ops.size() == 1;
+      if (n.op != OpKind::kCast && !IsView(n.op)) ops.insert(n.op);
+    plain_single += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
   }
   EXPECT_GT(single_op_kind, 2 * plain_single);
   EXPECT_GT(no_cast, 0);

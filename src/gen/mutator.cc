@@ -51,7 +51,7 @@ std::map<std::string, Typed> Types(const Program& p) {
       shapes.push_back(it->second.shape);
     }
     if (!known) continue;
-    auto s = InferShape(n.op, shapes);
+    auto s = InferShape(n.op, shapes, n.ints);
     if (!s.ok()) continue;
     DType d = n.op == OpKind::kCast ? *n.dtype : t.at(n.args[0]).dtype;
     t[n.name] = {s.value(), d};

@@ -54,6 +54,8 @@ const std::map<std::string, Field>& Fields() {
       {"p_cast", Prob(&GenPolicy::p_cast, "p_cast")},
       {"p_shape_violation", Prob(&GenPolicy::p_shape_violation, "p_shape_violation")},
       {"p_transposed", Prob(&GenPolicy::p_transposed, "p_transposed")},
+      {"p_view", Prob(&GenPolicy::p_view, "p_view")},
+      {"p_contiguous", Prob(&GenPolicy::p_contiguous, "p_contiguous")},
       {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
       {"w_mm", Weight(&GenPolicy::w_mm, "w_mm")},
       {"w_bmm", Weight(&GenPolicy::w_bmm, "w_bmm")},

@@ -17,6 +17,9 @@ struct GenPolicy {
   double p_cast = 0.2;              // an operand goes through an explicit cast node first
   double p_shape_violation = 0.04;  // contracted dimensions deliberately disagree
   double p_transposed = 0.2;        // an input of rank >= 2 is stored transposed
+  double p_view = 0.2;              // an operand is made through a view of an input of another shape:
+                                    // transpose, permute, reshape, expand (stride 0) or narrow (slice)
+  double p_contiguous = 0.25;       // ... followed by .contiguous()
   int max_matmul_rank = 4;          // matmul operand ranks: uniform in [1, max_matmul_rank]
   double p_linear_bias = 0.5;       // linear gets a bias argument
   // Devices: a whole program goes to meta or cuda with these probabilities (else cpu); a fresh

@@ -33,6 +33,17 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
   bool mixed = false;
   for (const auto& n : p.nodes) {
     f["op"].insert(std::string(GetOpSpec(n.op).name));
+    if (n.op == OpKind::kExpand) f["layout"].insert("stride_0_expand");
+    if (n.op == OpKind::kNarrow) f["layout"].insert("non_contiguous_slice");
+    if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) f["layout"].insert("permuted_view");
+    if (IsView(n.op)) {
+      dtype[n.name] = dtype.count(n.args[0]) ? dtype[n.args[0]] : DType::kFloat32;
+      if (shape.count(n.args[0])) {
+        auto s = InferShape(n.op, {shape[n.args[0]]}, n.ints);
+        if (s.ok()) shape[n.name] = s.value();
+      }
+      continue;
+    }
     if (n.op == OpKind::kCast) {
       f["dtype"].insert(std::string(DTypeName(*n.dtype)));
       dtype[n.name] = *n.dtype;
@@ -60,7 +71,7 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
     for (const auto& a : n.args)
       if (shape.count(a)) arg_shapes.push_back(shape[a]);
     if (arg_shapes.size() == n.args.size()) {
-      auto s = InferShape(n.op, arg_shapes);
+      auto s = InferShape(n.op, arg_shapes, n.ints);
       if (s.ok()) shape[n.name] = s.value();
       else f["program"].insert("shape_violation");
       if (n.op == OpKind::kMatmul && arg_shapes[0].size() >= 3 && arg_shapes[1].size() >= 3 &&

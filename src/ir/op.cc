@@ -1,23 +1,30 @@
 // Op specs and shape rules.
 #include "src/ir/op.h"
 
+#include <algorithm>
 #include <array>
 
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 11> kSpecs = {{
-    {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2},
-    {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2},
-    {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2},
-    {OpKind::kAddmm, "addmm", 3, "torch.addmm", true, false, 3},
-    {OpKind::kCast, "cast", 1, ".to", false, true, 1},
-    {OpKind::kMv, "mv", 2, "torch.mv", false, false, 2},
-    {OpKind::kDot, "dot", 2, "torch.dot", false, false, 2},
-    {OpKind::kAddmv, "addmv", 3, "torch.addmv", true, false, 3},
-    {OpKind::kBaddbmm, "baddbmm", 3, "torch.baddbmm", true, false, 3},
-    {OpKind::kAddbmm, "addbmm", 3, "torch.addbmm", true, false, 3},
-    {OpKind::kLinear, "linear", 3, "torch.nn.functional.linear", false, false, 2},
+constexpr std::array<OpSpec, 17> kSpecs = {{
+    {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
+    {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
+    {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
+    {OpKind::kAddmm, "addmm", 3, "torch.addmm", true, false, 3, false},
+    {OpKind::kCast, "cast", 1, ".to", false, true, 1, false},
+    {OpKind::kMv, "mv", 2, "torch.mv", false, false, 2, false},
+    {OpKind::kDot, "dot", 2, "torch.dot", false, false, 2, false},
+    {OpKind::kAddmv, "addmv", 3, "torch.addmv", true, false, 3, false},
+    {OpKind::kBaddbmm, "baddbmm", 3, "torch.baddbmm", true, false, 3, false},
+    {OpKind::kAddbmm, "addbmm", 3, "torch.addbmm", true, false, 3, false},
+    {OpKind::kLinear, "linear", 3, "torch.nn.functional.linear", false, false, 2, false},
+    {OpKind::kTranspose, "transpose", 1, ".transpose", false, false, 1, true},
+    {OpKind::kPermute, "permute", 1, ".permute", false, false, 1, true},
+    {OpKind::kReshape, "reshape", 1, ".reshape", false, false, 1, true},
+    {OpKind::kExpand, "expand", 1, ".expand", false, false, 1, true},
+    {OpKind::kNarrow, "narrow", 1, ".narrow", false, false, 1, true},
+    {OpKind::kContiguous, "contiguous", 1, ".contiguous", false, false, 1, false},
 }};
 
 Status RankIs(const Shape& s, size_t rank, const char* what) {
@@ -70,6 +77,99 @@ Result<Shape> LinearShape(const Shape& x, const Shape& w) {
   return out;
 }
 
+// A dim index as torch wraps it (negative counts from the end); IndexError-style message if out of range.
+Result<int64_t> WrapDim(int64_t d, size_t rank) {
+  int64_t r = static_cast<int64_t>(std::max<size_t>(rank, 1));
+  if (d < -r || d >= r)
+    return Status::Error("Dimension out of range (expected to be in range of [" + std::to_string(-r) + ", " +
+                         std::to_string(r - 1) + "], but got " + std::to_string(d) + ")");
+  return d < 0 ? d + r : d;
+}
+
+Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& ints) {
+  switch (k) {
+    case OpKind::kTranspose: {
+      if (ints.size() != 2) return Status::Error("transpose needs two dims");
+      if (x.empty()) return Shape{};
+      auto a = WrapDim(ints[0], x.size()), b = WrapDim(ints[1], x.size());
+      if (!a.ok()) return a.status();
+      if (!b.ok()) return b.status();
+      Shape out = x;
+      std::swap(out[a.value()], out[b.value()]);
+      return out;
+    }
+    case OpKind::kPermute: {
+      if (ints.size() != x.size())
+        return Status::Error("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                             "length of the desired ordering of dimensions i.e. input.dim() = " +
+                             std::to_string(x.size()) + " is not equal to len(dims) = " + std::to_string(ints.size()));
+      Shape out;
+      std::vector<bool> seen(x.size(), false);
+      for (int64_t d : ints) {
+        auto w = WrapDim(d, x.size());
+        if (!w.ok()) return w.status();
+        if (seen[w.value()]) return Status::Error("permute(): duplicate dims are not allowed.");
+        seen[w.value()] = true;
+        out.push_back(x[w.value()]);
+      }
+      return out;
+    }
+    case OpKind::kReshape: {
+      int64_t known = 1, infer = -1;
+      for (size_t i = 0; i < ints.size(); ++i) {
+        if (ints[i] == -1) {
+          if (infer >= 0) return Status::Error("only one dimension can be inferred");
+          infer = static_cast<int64_t>(i);
+        } else if (ints[i] < 0) {
+          return Status::Error("invalid shape dimension " + std::to_string(ints[i]));
+        } else {
+          known *= ints[i];
+        }
+      }
+      Shape out(ints.begin(), ints.end());
+      int64_t numel = Numel(x);
+      if (infer >= 0 && known != 0 && numel % known == 0) out[infer] = numel / known;
+      if (Numel(out) != numel || (infer >= 0 && known == 0))
+        return Status::Error("shape '" + ShapeString(Shape(ints.begin(), ints.end())) + "' is invalid for input of size " +
+                             std::to_string(numel));
+      return out;
+    }
+    case OpKind::kExpand: {
+      if (ints.size() < x.size())
+        return Status::Error("expand: the number of sizes provided (" + std::to_string(ints.size()) +
+                             ") must be greater or equal to the number of dimensions in the tensor (" +
+                             std::to_string(x.size()) + ")");
+      Shape out(ints.begin(), ints.end());
+      size_t lead = ints.size() - x.size();
+      for (size_t i = 0; i < ints.size(); ++i) {
+        int64_t have = i < lead ? 1 : x[i - lead];
+        if (ints[i] == -1 && i >= lead) out[i] = have;
+        else if (ints[i] < 0) return Status::Error("expand: invalid size " + std::to_string(ints[i]));
+        else if (have != 1 && have != ints[i])
+          return Status::Error("The expanded size of the tensor (" + std::to_string(ints[i]) +
+                               ") must match the existing size (" + std::to_string(have) + ") at non-singleton dimension " +
+                               std::to_string(i));
+      }
+      return out;
+    }
+    case OpKind::kNarrow: {
+      if (ints.size() != 3) return Status::Error("narrow needs dim, start and length");
+      if (x.empty()) return Status::Error("narrow() cannot be applied to a 0-dim tensor.");
+      auto d = WrapDim(ints[0], x.size());
+      if (!d.ok()) return d.status();
+      int64_t size = x[d.value()], start = ints[1] < 0 ? ints[1] + size : ints[1], len = ints[2];
+      if (start < 0 || start > size || len < 0 || start + len > size)
+        return Status::Error("start (" + std::to_string(ints[1]) + ") + length (" + std::to_string(len) +
+                             ") exceeds dimension size (" + std::to_string(size) + ").");
+      Shape out = x;
+      out[d.value()] = len;
+      return out;
+    }
+    default:
+      return x;
+  }
+}
+
 Result<Shape> MmShape(const Shape& a, const Shape& b) {
   if (auto s = RankIs(a, 2, "self"); !s.ok()) return s;
   if (auto s = RankIs(b, 2, "mat2"); !s.ok()) return s;
@@ -98,7 +198,9 @@ const std::vector<OpKind>& AllOpKinds() {
   return kAll;
 }
 
-Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args) {
+bool IsView(OpKind k) { return k >= OpKind::kTranspose; }
+
+Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints) {
   int n = static_cast<int>(args.size());
   if (n < GetOpSpec(k).min_arity || n > GetOpSpec(k).arity) return Status::Error("wrong number of arguments");
   switch (k) {
@@ -136,6 +238,13 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args) {
     }
     case OpKind::kCast:
       return args[0];
+    case OpKind::kTranspose:
+    case OpKind::kPermute:
+    case OpKind::kReshape:
+    case OpKind::kExpand:
+    case OpKind::kNarrow:
+    case OpKind::kContiguous:
+      return ViewShape(k, args[0], ints);
   }
   return Status::Error("unknown op");
 }

@@ -10,7 +10,12 @@
 
 namespace mmdiff {
 
-enum class OpKind { kMm, kBmm, kMatmul, kAddmm, kCast, kMv, kDot, kAddmv, kBaddbmm, kAddbmm, kLinear };
+enum class OpKind {
+  kMm, kBmm, kMatmul, kAddmm, kCast, kMv, kDot, kAddmv, kBaddbmm, kAddbmm, kLinear,
+  // Views and layout changes (attribute "ints": transpose {d0, d1}; permute the dims; reshape and
+  // expand the sizes; narrow {dim, start, length}; contiguous none).
+  kTranspose, kPermute, kReshape, kExpand, kNarrow, kContiguous,
+};
 
 struct OpSpec {
   OpKind kind;
@@ -20,6 +25,7 @@ struct OpSpec {
   bool has_alpha_beta;          // addmm family: beta * args[0] + alpha * product(args[1], args[2])
   bool has_dtype;               // cast
   int min_arity;                // fewer than arity: trailing optional arguments (linear's bias)
+  bool has_ints;                // views: the integer attribute "ints"
 };
 
 const OpSpec& GetOpSpec(OpKind k);
@@ -29,6 +35,10 @@ const std::vector<OpKind>& AllOpKinds();
 // The result shape eager computes for the op's argument shapes, or the shape error it raises.
 // Source: aten/src/ATen/native/LinearAlgebra.cpp and Blas.cpp (mm/bmm/addmm/addmv/baddbmm/addbmm/
 // dot/mv/matmul shape checks), torch.nn.functional.linear docs; checked against torch 2.15.0.
-Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args);
+// `ints` is the node's integer attribute (views only).
+Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints = {});
+
+// True for the view and layout ops (transpose, permute, reshape, expand, narrow, contiguous).
+bool IsView(OpKind k);
 
 }  // namespace mmdiff

@@ -35,6 +35,7 @@ struct Node {
   std::optional<DType> dtype;  // cast target
   double alpha = 1.0;          // addmm: beta * args[0] + alpha * (args[1] @ args[2])
   double beta = 1.0;
+  std::vector<int64_t> ints;   // views: dims, sizes or {dim, start, length} (see OpKind)
   bool operator==(const Node&) const = default;
 };
 

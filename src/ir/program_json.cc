@@ -25,6 +25,7 @@ json ProgramToJson(const Program& p) {
   for (const auto& n : p.nodes) {
     json jn = {{"name", n.name}, {"op", GetOpSpec(n.op).name}, {"args", n.args}};
     if (n.dtype) jn["dtype"] = DTypeName(*n.dtype);
+    if (GetOpSpec(n.op).has_ints) jn["ints"] = n.ints;
     if (GetOpSpec(n.op).has_alpha_beta) {
       jn["alpha"] = n.alpha;
       jn["beta"] = n.beta;
@@ -101,6 +102,13 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
     auto dtype = GetParsed(j, "dtype", where, ParseDType, "dtype");
     if (!dtype.ok()) return dtype.status();
     n.dtype = dtype.value();
+  }
+  if (j.contains("ints")) {
+    if (!j["ints"].is_array()) return Status::Error(where + ": \"ints\" must be an array of integers");
+    for (const auto& x : j["ints"]) {
+      if (!x.is_number_integer()) return Status::Error(where + ": \"ints\" must be an array of integers");
+      n.ints.push_back(x.get<int64_t>());
+    }
   }
   for (const char* key : {"alpha", "beta"}) {
     if (!j.contains(key)) continue;

@@ -52,6 +52,16 @@ std::string EmitFunction(const Program& p, const std::string& name) {
       o << n.args[0] << ".to(" << TorchDType(*n.dtype) << ")\n";
       continue;
     }
+    if (IsView(n.op)) {
+      o << n.args[0] << spec.torch_call << "(";
+      if (n.op == OpKind::kTranspose || n.op == OpKind::kNarrow) {
+        for (size_t i = 0; i < n.ints.size(); ++i) o << (i ? ", " : "") << n.ints[i];
+      } else if (n.op != OpKind::kContiguous) {
+        o << PyShape(n.ints);
+      }
+      o << ")\n";
+      continue;
+    }
     o << spec.torch_call << "(";
     for (size_t a = 0; a < n.args.size(); ++a) o << (a ? ", " : "") << n.args[a];
     if (spec.has_alpha_beta) o << ", beta=" << PyFloat(n.beta) << ", alpha=" << PyFloat(n.alpha);

@@ -2,12 +2,17 @@
 #include "src/ir/shape.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace mmdiff {
 
 int64_t Numel(const Shape& s) {
   int64_t n = 1;
-  for (int64_t d : s) n *= d;
+  for (int64_t d : s) {
+    if (d < 0) return -1;
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::numeric_limits<int64_t>::max();
+    n *= d;
+  }
   return n;
 }
 

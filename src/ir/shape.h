@@ -11,6 +11,7 @@ namespace mmdiff {
 
 using Shape = std::vector<int64_t>;
 
+// Product of the dims; saturates at INT64_MAX, -1 if a dim is negative.
 int64_t Numel(const Shape& s);
 std::string ShapeString(const Shape& s);  // "[2, 3]"
 // NumPy/torch broadcasting of two shapes; error when a pair of dims is neither equal nor 1.

@@ -2,6 +2,7 @@
 #include "src/ir/verifier.h"
 
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace mmdiff {
@@ -23,6 +24,8 @@ bool IsIdentifier(const std::string& s) {
 
 Status Verify(const Program& p) {
   std::set<std::string> defined;
+  // Shapes where eager would accept the program so far, to bound the size of every result.
+  std::map<std::string, Shape> shapes;
   if (p.nodes.size() > kMaxNodes)
     return Status::Error("program has " + std::to_string(p.nodes.size()) + " nodes; the limit is " +
                          std::to_string(kMaxNodes));
@@ -43,6 +46,7 @@ Status Verify(const Program& p) {
     }
     if (in.layout == Layout::kTransposed && in.shape.size() < 2)
       return Status::Error(where + ": a transposed layout needs rank >= 2");
+    shapes[in.name] = in.shape;
   }
   for (const auto& n : p.nodes) {
     std::string where = "node \"" + n.name + "\" (" + std::string(GetOpSpec(n.op).name) + ")";
@@ -62,8 +66,24 @@ Status Verify(const Program& p) {
       return Status::Error(where + (spec.has_dtype ? ": needs a \"dtype\"" : ": takes no \"dtype\""));
     if (spec.has_alpha_beta && (!std::isfinite(n.alpha) || !std::isfinite(n.beta)))
       return Status::Error(where + ": alpha and beta must be finite");
+    if (!spec.has_ints && !n.ints.empty()) return Status::Error(where + ": takes no \"ints\"");
+    if (n.ints.size() > 8) return Status::Error(where + ": too many \"ints\"");
+    for (int64_t v : n.ints)
+      if (v < -kMaxNumel || v > kMaxNumel) return Status::Error(where + ": \"ints\" entry out of range");
     if (!spec.has_alpha_beta && (n.alpha != 1.0 || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
+    std::vector<Shape> arg_shapes;
+    for (const auto& a : n.args)
+      if (auto it = shapes.find(a); it != shapes.end()) arg_shapes.push_back(it->second);
+    if (arg_shapes.size() == n.args.size()) {
+      auto shape = InferShape(n.op, arg_shapes, n.ints);
+      if (shape.ok()) {
+        if (shape.value().size() > kMaxRank || Numel(shape.value()) > kMaxNumel || Numel(shape.value()) < 0)
+          return Status::Error(where + ": result " + ShapeString(shape.value()) + " is larger than " +
+                               std::to_string(kMaxNumel) + " elements or rank " + std::to_string(kMaxRank));
+        shapes[n.name] = shape.value();
+      }
+    }
     defined.insert(n.name);
   }
   if (p.outputs.empty()) return Status::Error("program has no outputs");
