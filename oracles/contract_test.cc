@@ -93,3 +93,24 @@ TEST(Contract, EveryOpOfTheFamilyRejectsMixedDtypes) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Contract, ViewErrorsHaveTorchsClasses) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kTranspose, {"x"}, std::nullopt, 1.0, 1.0, {0, 2}}};
+  p.outputs = {"v0"};
+  EXPECT_EQ(Expect(p).violation.error_class, "IndexError");
+  p.nodes[0] = {"v0", OpKind::kReshape, {"x"}, std::nullopt, 1.0, 1.0, {4, 2}};
+  EXPECT_EQ(Expect(p).violation.error_class, "RuntimeError");
+  EXPECT_EQ(Expect(p).violation.rule, "view");
+  p.nodes[0] = {"v0", OpKind::kExpand, {"x"}, std::nullopt, 1.0, 1.0, {5, 2, 3}};
+  Expectation ok = Expect(p);
+  ASSERT_FALSE(ok.rejects);
+  EXPECT_EQ(ok.outputs[0].shape, (Shape{5, 2, 3}));
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -67,3 +67,24 @@ TEST(PythonEmitter, LinearUsesTheFunctionalFormWithOptionalBias) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(PythonEmitter, ViewsAreMethodCalls) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kTranspose, {"x"}, std::nullopt, 1.0, 1.0, {0, -1}},
+             {"v1", OpKind::kReshape, {"v0"}, std::nullopt, 1.0, 1.0, {6}},
+             {"v2", OpKind::kNarrow, {"v1"}, std::nullopt, 1.0, 1.0, {0, 1, 2}},
+             {"v3", OpKind::kContiguous, {"v2"}}};
+  p.outputs = {"v3"};
+  std::string f = EmitFunction(p);
+  EXPECT_NE(f.find("v0 = x.transpose(0, -1)"), std::string::npos) << f;
+  EXPECT_NE(f.find("v1 = v0.reshape((6,))"), std::string::npos) << f;
+  EXPECT_NE(f.find("v2 = v1.narrow(0, 1, 2)"), std::string::npos) << f;
+  EXPECT_NE(f.find("v3 = v2.contiguous()"), std::string::npos) << f;
+}
+
+}  // namespace
+}  // namespace mmdiff

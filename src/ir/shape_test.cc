@@ -77,3 +77,25 @@ TEST(Shape, LinearWithAndWithoutBias) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Shape, ViewRules) {
+  EXPECT_EQ(InferShape(OpKind::kTranspose, {{2, 3, 4}}, {0, -1}).value(), (Shape{4, 3, 2}));
+  EXPECT_EQ(InferShape(OpKind::kPermute, {{2, 3, 4}}, {2, 0, 1}).value(), (Shape{4, 2, 3}));
+  EXPECT_FALSE(InferShape(OpKind::kPermute, {{2, 3, 4}}, {0, 0, 1}).ok());
+  EXPECT_EQ(InferShape(OpKind::kReshape, {{2, 3, 4}}, {6, -1}).value(), (Shape{6, 4}));
+  EXPECT_FALSE(InferShape(OpKind::kReshape, {{2, 3, 4}}, {5, -1}).ok());
+  EXPECT_EQ(InferShape(OpKind::kExpand, {{1, 3}}, {5, 2, -1}).value(), (Shape{5, 2, 3}));
+  EXPECT_FALSE(InferShape(OpKind::kExpand, {{2, 3}}, {4, 3}).ok());
+  EXPECT_FALSE(InferShape(OpKind::kExpand, {{3}}, {-1, 3}).ok());
+  EXPECT_EQ(InferShape(OpKind::kNarrow, {{2, 7}}, {-1, 2, 4}).value(), (Shape{2, 4}));
+  EXPECT_FALSE(InferShape(OpKind::kNarrow, {{2, 7}}, {1, 5, 4}).ok());
+  auto oor = InferShape(OpKind::kTranspose, {{2, 3}}, {0, 5});
+  ASSERT_FALSE(oor.ok());
+  EXPECT_EQ(oor.error().rfind("Dimension out of range", 0), 0u);
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -84,3 +84,37 @@ TEST(Verifier, LinearTakesTwoOrThreeArguments) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Verifier, ResultsLargerThanTheLimitAreRejected) {
+  Program p;
+  p.inputs = {{"a", {1 << 13, 1}, DType::kFloat32}, {"b", {1, 1 << 13}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  Status s = Verify(p);  // 2^26 elements: a worker would need 256 MB for one float32 result
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("node \"v0\" (mm): result [8192, 8192] is larger"), std::string::npos) << s.message();
+  Program e;
+  e.inputs = {{"a", {1}, DType::kFloat32}};
+  e.nodes = {{"v0", OpKind::kExpand, {"a"}, std::nullopt, 1.0, 1.0, {1 << 20, 1 << 20, 1 << 20}}};
+  e.outputs = {"v0"};
+  EXPECT_FALSE(Verify(e).ok());  // saturating size arithmetic, no overflow
+}
+
+TEST(Verifier, IntsOnlyOnViews) {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kTranspose, {"a"}, std::nullopt, 1.0, 1.0, {0, 1}}};
+  p.outputs = {"v0"};
+  EXPECT_TRUE(Verify(p).ok());
+  p.nodes[0].op = OpKind::kCast;
+  p.nodes[0].dtype = DType::kFloat16;
+  Status s = Verify(p);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("takes no \"ints\""), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace mmdiff
