@@ -269,6 +269,36 @@ RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length)
   return Strided(a, shape, st, start * st[dim]);
 }
 
+namespace {
+// The bound of one elementwise result: inherited error plus one rounding to `out`.
+double ElementwiseBound(double v, double inherited, Format out) {
+  if (std::isinf(inherited) || std::isnan(v)) return kInf;
+  double bound = inherited + UnitRoundoff(out) * (std::fabs(v) + inherited) + MinSubnormal(out);
+  return std::fabs(v) + bound > MaxFinite(out) ? kInf : bound;
+}
+}  // namespace
+
+RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape, Format out) {
+  RefTensor x = Expand(a, shape), y = Expand(b, shape), r;
+  r.shape = shape;
+  r.val.resize(x.val.size());
+  r.err.resize(x.val.size());
+  for (size_t i = 0; i < x.val.size(); ++i) {
+    r.val[i] = x.val[i] + y.val[i];
+    r.err[i] = ElementwiseBound(r.val[i], x.err[i] + y.err[i], out);
+  }
+  return r;
+}
+
+RefTensor Scale(const RefTensor& a, double s, Format out) {
+  RefTensor r = a;
+  for (size_t i = 0; i < a.val.size(); ++i) {
+    r.val[i] = s * a.val[i];
+    r.err[i] = ElementwiseBound(r.val[i], std::fabs(s) * a.err[i], out);
+  }
+  return r;
+}
+
 RefTensor Cast(const RefTensor& a, Format to) {
   RefTensor r;
   r.shape = a.shape;

@@ -34,6 +34,10 @@ RefTensor Reshape(const RefTensor& a, const std::vector<int64_t>& shape);  // si
 RefTensor Expand(const RefTensor& a, const std::vector<int64_t>& shape);   // -1 already resolved
 RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length);
 
+// Elementwise glue: a + b with broadcasting (operands already in the result format), and s * a.
+RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape, Format out);
+RefTensor Scale(const RefTensor& a, double s, Format out);
+
 // Conversion to another format (round to nearest even).
 RefTensor Cast(const RefTensor& a, Format to);
 

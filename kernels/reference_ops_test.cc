@@ -172,3 +172,20 @@ TEST(ReferenceOps, ViewsMoveValuesLikeTorch) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(ReferenceOps, AddBroadcastsAndScaleScales) {
+  RefTensor a = MakeExact({2, 3}, {0, 1, 2, 3, 4, 5}), row = MakeExact({3}, {10, 20, 30});
+  RefTensor s = Add(a, row, {2, 3}, Format::kF32);
+  EXPECT_EQ(s.val, (std::vector<double>{10, 21, 32, 13, 24, 35}));
+  for (double e : s.err) EXPECT_GT(e, 0);  // one float32 rounding allowed
+  RefTensor h = Scale(a, -0.5, Format::kF16);
+  EXPECT_EQ(h.val[3], -1.5);
+  RefTensor big = Scale(MakeExact({1}, {60000}), 2.0, Format::kF16);
+  EXPECT_TRUE(std::isinf(big.err[0]));  // beyond float16's range: anything goes
+}
+
+}  // namespace
+}  // namespace mmref

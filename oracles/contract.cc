@@ -68,13 +68,28 @@ Expectation Expect(const Program& p) {
       }
     }
     for (const auto& a : args) {
-      if (a.dtype != args[0].dtype) {
+      if (a.dtype != args[0].dtype && n.op != OpKind::kAdd) {
         e.rejects = true;
         e.violation = Violation(n, kSameDType, op_name + ": operands of dtype " +
                                                    std::string(DTypeName(args[0].dtype)) + " and " +
                                                    std::string(DTypeName(a.dtype)));
         return e;
       }
+    }
+    if (n.op == OpKind::kMulScalar) {
+      e.types[n.name] = args[0];
+      continue;
+    }
+    if (n.op == OpKind::kAdd) {  // broadcasting with type promotion (no same-dtype rule)
+      auto shape = BroadcastShapes(args[0].shape, args[1].shape);
+      auto dtype = PromoteTypes(args[0].dtype, args[1].dtype);
+      if (!shape.ok()) {
+        e.rejects = true;
+        e.violation = Violation(n, kShape, op_name + ": " + shape.error());
+        return e;
+      }
+      e.types[n.name] = {shape.value(), dtype.value_or(args[0].dtype), args[0].device};
+      continue;
     }
     if (IsView(n.op)) {
       auto shape = InferShape(n.op, {args[0].shape}, n.ints);

@@ -114,3 +114,21 @@ TEST(Contract, ViewErrorsHaveTorchsClasses) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Contract, AddPromotesInsteadOfRejecting) {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat16}, {"b", {3}, DType::kBFloat16}};
+  p.nodes = {{"v0", OpKind::kAdd, {"a", "b"}}, {"v1", OpKind::kMulScalar, {"v0"}, std::nullopt, 0.5}};
+  p.outputs = {"v1"};
+  Expectation e = Expect(p);
+  ASSERT_FALSE(e.rejects) << e.violation.message;
+  EXPECT_EQ(e.outputs[0], (ValueType{{2, 3}, DType::kFloat32, Device::kCpu}));
+  p.inputs[1].shape = {4};
+  EXPECT_EQ(Expect(p).violation.rule, "shape");
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -64,7 +64,7 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
   for (const auto& n : p.nodes) {
     std::vector<at::Tensor> a;
     for (const auto& name : n.args) a.push_back(env.at(name));
-    if (o.promote_mismatched_dtypes && n.op != OpKind::kCast && !IsView(n.op)) {
+    if (o.promote_mismatched_dtypes && n.op != OpKind::kCast && !IsView(n.op) && !IsElementwise(n.op)) {
       at::ScalarType common = a[0].scalar_type();
       for (const auto& t : a) common = at::promote_types(common, t.scalar_type());
       for (auto& t : a) t = t.to(common);
@@ -90,6 +90,8 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kExpand: r = a[0].expand(n.ints); break;
       case OpKind::kNarrow: r = a[0].narrow(n.ints.at(0), n.ints.at(1), n.ints.at(2)); break;
       case OpKind::kContiguous: r = a[0].contiguous(); break;
+      case OpKind::kAdd: r = at::add(a[0], a[1]); break;
+      case OpKind::kMulScalar: r = at::mul(a[0], at::Scalar(n.alpha)); break;
     }
     env[n.name] = r;
   }

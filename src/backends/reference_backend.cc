@@ -57,6 +57,10 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     }
     case OpKind::kContiguous:
       return arg(0);
+    case OpKind::kMulScalar:
+      return mmref::Scale(arg(0), n.alpha, out);
+    case OpKind::kAdd:  // operands are promoted to `out` first: exact, since promotion only widens
+      return mmref::Add(mmref::Cast(arg(0), out), mmref::Cast(arg(1), out), shape, out);
     case OpKind::kCast:
       return mmref::Cast(arg(0), out);
     case OpKind::kMm:

@@ -174,7 +174,24 @@ class Builder {
     return b;
   }
 
+  // Elementwise glue on the last result, as between the matmuls of a model: a scaling such as
+  // attention's 1/sqrt(d), or an added tensor (a bias row, or a same-shaped residual).
+  void Glue() {
+    if (!has_last_ || last_.shape.empty() || !c_.Coin(p_.p_glue)) return;
+    Value v = last_;
+    if (c_.Coin(0.5)) {
+      static const std::vector<double> kScales = {0.125, 0.25, 0.5, 2.0, -1.0};
+      double s = c_.Pick(kScales);
+      Emit(OpKind::kMulScalar, {v}, v.shape, v.dtype, [&](Node& n) { n.alpha = s; });
+      return;
+    }
+    Shape other = c_.Coin(0.5) ? v.shape : Shape{v.shape.back()};
+    Value b = Input(other, OperandDType(v.dtype));
+    Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype), [](Node&) {});
+  }
+
   void AddOp() {
+    Glue();
     size_t kind = c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm, p_.w_mv, p_.w_dot, p_.w_addmv,
                                p_.w_baddbmm, p_.w_addbmm, p_.w_linear});
     DType base = BaseDType();

@@ -12,7 +12,7 @@
 namespace mmdiff {
 
 // Bumped whenever the same (policy, seed) would produce a different program.
-inline constexpr int kGeneratorVersion = 4;  // 2: more ops; 3: devices; 4: views
+inline constexpr int kGeneratorVersion = 5;  // 2: more ops; 3: devices; 4: views; 5: glue
 
 // The program is always Verify()-clean.
 Program Generate(ChoiceSource& choices, const GenPolicy& policy);

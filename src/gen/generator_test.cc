@@ -61,7 +61,8 @@ TEST(Generator, PolicyWeightsSwitchOpsOff) {
   p.w_mm = p.w_matmul = p.w_addmm = p.w_mv = p.w_dot = p.w_addmv = p.w_baddbmm = p.w_addbmm = p.w_linear = 0;
   for (uint64_t seed = 0; seed < 200; ++seed)
     for (const auto& n : GenerateFromSeed(seed, p).nodes)
-      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || IsView(n.op)) << GetOpSpec(n.op).name;
+      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || IsView(n.op) || IsElementwise(n.op))
+          << GetOpSpec(n.op).name;
 }
 
 TEST(Generator, EveryOpAppears) {
@@ -118,7 +119,7 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
     ASSERT_TRUE(Verify(prog).ok()) << seed;
     std::multiset<OpKind> ops;
     for (const auto& n : prog.nodes)
-      if (n.op != OpKind::kCast && !IsView(n.op)) ops.insert(n.op);
+      if (n.op != OpKind::kCast && !IsView(n.op) && !IsElementwise(n.op)) ops.insert(n.op);
     all_seen.insert(ops.begin(), ops.end());
     single_op_kind += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
     no_cast += std::none_of(prog.nodes.begin(), prog.nodes.end(), [](const Node& n) { return n.op == OpKind::kCast; });
@@ -132,7 +133,7 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
     Program prog = GenerateFromSeed(seed, plain);
     std::multiset<OpKind> ops;
     for (const auto& n : prog.nodes)
-      if (n.op != OpKind::kCast && !IsView(n.op)) ops.insert(n.op);
+      if (n.op != OpKind::kCast && !IsView(n.op) && !IsElementwise(n.op)) ops.insert(n.op);
     plain_single += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
   }
   EXPECT_GT(single_op_kind, 2 * plain_single);

@@ -56,6 +56,7 @@ const std::map<std::string, Field>& Fields() {
       {"p_transposed", Prob(&GenPolicy::p_transposed, "p_transposed")},
       {"p_view", Prob(&GenPolicy::p_view, "p_view")},
       {"p_contiguous", Prob(&GenPolicy::p_contiguous, "p_contiguous")},
+      {"p_glue", Prob(&GenPolicy::p_glue, "p_glue")},
       {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
       {"w_mm", Weight(&GenPolicy::w_mm, "w_mm")},
       {"w_bmm", Weight(&GenPolicy::w_bmm, "w_bmm")},

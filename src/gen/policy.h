@@ -20,6 +20,8 @@ struct GenPolicy {
   double p_view = 0.2;              // an operand is made through a view of an input of another shape:
                                     // transpose, permute, reshape, expand (stride 0) or narrow (slice)
   double p_contiguous = 0.25;       // ... followed by .contiguous()
+  double p_glue = 0.15;             // an op's result goes through elementwise glue before it is
+                                    // chained: a scaling (x * s) or an added bias/residual tensor
   int max_matmul_rank = 4;          // matmul operand ranks: uniform in [1, max_matmul_rank]
   double p_linear_bias = 0.5;       // linear gets a bias argument
   // Devices: a whole program goes to meta or cuda with these probabilities (else cpu); a fresh

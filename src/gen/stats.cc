@@ -61,7 +61,7 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
     dtype[n.name] = dtype.count(n.args[0]) ? dtype[n.args[0]] : DType::kFloat32;
     // The contracted size of the matmul-family ops, from the first operand's last dim.
     size_t lhs = GetOpSpec(n.op).has_alpha_beta ? 1 : 0;
-    if (auto it = shape.find(n.args[lhs]); it != shape.end() && !it->second.empty()) {
+    if (auto it = shape.find(n.args[lhs]); !IsElementwise(n.op) && it != shape.end() && !it->second.empty()) {
       int64_t k = it->second.back();
       if (k == 0) f["layout"].insert("k_0");
       if (k == 1) f["layout"].insert("k_1");

@@ -7,7 +7,7 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 17> kSpecs = {{
+constexpr std::array<OpSpec, 19> kSpecs = {{
     {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
     {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
     {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
@@ -19,6 +19,8 @@ constexpr std::array<OpSpec, 17> kSpecs = {{
     {OpKind::kBaddbmm, "baddbmm", 3, "torch.baddbmm", true, false, 3, false},
     {OpKind::kAddbmm, "addbmm", 3, "torch.addbmm", true, false, 3, false},
     {OpKind::kLinear, "linear", 3, "torch.nn.functional.linear", false, false, 2, false},
+    {OpKind::kAdd, "add", 2, "torch.add", false, false, 2, false},
+    {OpKind::kMulScalar, "mul_scalar", 1, "torch.mul", false, false, 1, false},
     {OpKind::kTranspose, "transpose", 1, ".transpose", false, false, 1, true},
     {OpKind::kPermute, "permute", 1, ".permute", false, false, 1, true},
     {OpKind::kReshape, "reshape", 1, ".reshape", false, false, 1, true},
@@ -199,6 +201,7 @@ const std::vector<OpKind>& AllOpKinds() {
 }
 
 bool IsView(OpKind k) { return k >= OpKind::kTranspose; }
+bool IsElementwise(OpKind k) { return k == OpKind::kAdd || k == OpKind::kMulScalar; }
 
 Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints) {
   int n = static_cast<int>(args.size());
@@ -237,7 +240,10 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
       return out;
     }
     case OpKind::kCast:
+    case OpKind::kMulScalar:
       return args[0];
+    case OpKind::kAdd:
+      return BroadcastShapes(args[0], args[1]);
     case OpKind::kTranspose:
     case OpKind::kPermute:
     case OpKind::kReshape:

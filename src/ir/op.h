@@ -12,6 +12,9 @@ namespace mmdiff {
 
 enum class OpKind {
   kMm, kBmm, kMatmul, kAddmm, kCast, kMv, kDot, kAddmv, kBaddbmm, kAddbmm, kLinear,
+  // Elementwise glue between matmuls: add (broadcasting, with type promotion) and mul by the scalar
+  // attribute "alpha".
+  kAdd, kMulScalar,
   // Views and layout changes (attribute "ints": transpose {d0, d1}; permute the dims; reshape and
   // expand the sizes; narrow {dim, start, length}; contiguous none).
   kTranspose, kPermute, kReshape, kExpand, kNarrow, kContiguous,
@@ -40,5 +43,7 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
 
 // True for the view and layout ops (transpose, permute, reshape, expand, narrow, contiguous).
 bool IsView(OpKind k);
+// True for the elementwise glue (add, mul by a scalar).
+bool IsElementwise(OpKind k);
 
 }  // namespace mmdiff

@@ -30,6 +30,7 @@ json ProgramToJson(const Program& p) {
       jn["alpha"] = n.alpha;
       jn["beta"] = n.beta;
     }
+    if (n.op == OpKind::kMulScalar) jn["alpha"] = n.alpha;
     j["nodes"].push_back(jn);
   }
   j["outputs"] = p.outputs;

@@ -2,6 +2,8 @@
 // The emitted code is executed against real torch by the end-to-end tests in tests/.
 #include "src/ir/python_emitter.h"
 
+#include "src/ir/program_json.h"
+
 #include <gtest/gtest.h>
 
 namespace mmdiff {
@@ -84,6 +86,25 @@ TEST(PythonEmitter, ViewsAreMethodCalls) {
   EXPECT_NE(f.find("v1 = v0.reshape((6,))"), std::string::npos) << f;
   EXPECT_NE(f.find("v2 = v1.narrow(0, 1, 2)"), std::string::npos) << f;
   EXPECT_NE(f.find("v3 = v2.contiguous()"), std::string::npos) << f;
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(PythonEmitter, GlueOps) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"b", {3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125}, {"v1", OpKind::kAdd, {"v0", "b"}}};
+  p.outputs = {"v1"};
+  std::string f = EmitFunction(p);
+  EXPECT_NE(f.find("v0 = torch.mul(x, 0.125)"), std::string::npos) << f;
+  EXPECT_NE(f.find("v1 = torch.add(v0, b)"), std::string::npos) << f;
+  auto back = ProgramFromJson(ProgramToJson(p));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.value().nodes[0].alpha, 0.125);
 }
 
 }  // namespace

@@ -70,7 +70,8 @@ Status Verify(const Program& p) {
     if (n.ints.size() > 8) return Status::Error(where + ": too many \"ints\"");
     for (int64_t v : n.ints)
       if (v < -kMaxNumel || v > kMaxNumel) return Status::Error(where + ": \"ints\" entry out of range");
-    if (!spec.has_alpha_beta && (n.alpha != 1.0 || n.beta != 1.0))
+    if (n.op == OpKind::kMulScalar && !std::isfinite(n.alpha)) return Status::Error(where + ": alpha must be finite");
+    if (!spec.has_alpha_beta && ((n.alpha != 1.0 && n.op != OpKind::kMulScalar) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
     std::vector<Shape> arg_shapes;
     for (const auto& a : n.args)
