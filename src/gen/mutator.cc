@@ -9,6 +9,7 @@
 #include <set>
 
 #include "src/gen/generator.h"
+#include "src/ir/static_types.h"
 #include "src/ir/verifier.h"
 
 namespace mmdiff {
@@ -31,33 +32,8 @@ std::string FreshName(const std::set<std::string>& taken, const std::string& pre
   }
 }
 
-// Shape and dtype of every value whose shape eager would accept (contract violations have none).
-struct Typed {
-  Shape shape;
-  DType dtype;
-};
-std::map<std::string, Typed> Types(const Program& p) {
-  std::map<std::string, Typed> t;
-  for (const auto& i : p.inputs) t[i.name] = {i.shape, i.dtype};
-  for (const auto& n : p.nodes) {
-    std::vector<Shape> shapes;
-    bool known = true;
-    for (const auto& a : n.args) {
-      auto it = t.find(a);
-      if (it == t.end()) {
-        known = false;
-        break;
-      }
-      shapes.push_back(it->second.shape);
-    }
-    if (!known) continue;
-    auto s = InferShape(n.op, shapes, n.ints);
-    if (!s.ok()) continue;
-    DType d = n.op == OpKind::kCast ? *n.dtype : t.at(n.args[0]).dtype;
-    t[n.name] = {s.value(), d};
-  }
-  return t;
-}
+// Same known shape and same dtype: one value may stand in for the other.
+bool SameType(const StaticType& a, const StaticType& b) { return a.shape && a.shape == b.shape && a.dtype == b.dtype; }
 
 void Rename(std::vector<std::string>& refs, const std::string& from, const std::string& to) {
   for (auto& r : refs)
@@ -138,10 +114,10 @@ std::optional<std::string> PerturbDim(Program& p, ChoiceSource& c, const GenPoli
 }
 
 std::optional<std::string> SwapOp(Program& p, ChoiceSource& c, const GenPolicy&) {
-  auto types = Types(p);
+  auto types = InferStaticTypes(p);
   auto rank = [&](const std::string& v) -> int {
     auto it = types.find(v);
-    return it == types.end() ? -1 : static_cast<int>(it->second.shape.size());
+    return it == types.end() || !it->second.shape ? -1 : static_cast<int>(it->second.shape->size());
   };
   std::vector<std::pair<size_t, OpKind>> swaps;
   for (size_t i = 0; i < p.nodes.size(); ++i) {
@@ -150,7 +126,7 @@ std::optional<std::string> SwapOp(Program& p, ChoiceSource& c, const GenPolicy&)
     if (n.op == OpKind::kBmm) swaps.push_back({i, OpKind::kMatmul});
     if (n.op == OpKind::kMatmul && rank(n.args[0]) == 2 && rank(n.args[1]) == 2) swaps.push_back({i, OpKind::kMm});
     if (n.op == OpKind::kMatmul && rank(n.args[0]) == 3 && rank(n.args[1]) == 3 &&
-        types.at(n.args[0]).shape[0] == types.at(n.args[1]).shape[0])
+        (*types.at(n.args[0]).shape)[0] == (*types.at(n.args[1]).shape)[0])
       swaps.push_back({i, OpKind::kBmm});
   }
   if (swaps.empty()) return std::nullopt;
@@ -188,15 +164,14 @@ std::vector<std::string> Append(Program& p, Program extra) {
 // of the candidates) that have the same shape and dtype.
 int Connect(Program& p, const std::vector<std::string>& candidates, const std::set<std::string>& earlier,
             ChoiceSource& c, double probability) {
-  auto types = Types(p);
+  auto types = InferStaticTypes(p);
   int connected = 0;
   for (const auto& in_name : candidates) {
     if (!c.Coin(probability)) continue;
-    const Typed& want = types.at(in_name);
+    const StaticType& want = types.at(in_name);
     std::vector<std::string> matches;
     for (const auto& [name, t] : types)
-      if (earlier.count(name) && t.shape == want.shape && t.dtype == want.dtype)
-        matches.push_back(name);
+      if (earlier.count(name) && SameType(t, want)) matches.push_back(name);
     if (matches.empty()) continue;
     RenameEverywhere(p, in_name, c.Pick(matches));
     ++connected;
@@ -217,7 +192,7 @@ std::optional<std::string> AddNode(Program& p, ChoiceSource& c, const GenPolicy&
 
 std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPolicy&) {
   if (p.nodes.size() < 2) return std::nullopt;
-  auto types = Types(p);
+  auto types = InferStaticTypes(p);
   size_t at = static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.nodes.size()) - 1));
   Node gone = p.nodes[at];
   p.nodes.erase(p.nodes.begin() + static_cast<long>(at));
@@ -226,11 +201,10 @@ std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPoli
   std::string replacement;
   if (auto it = types.find(gone.name); it != types.end()) {
     for (const auto& in : p.inputs)
-      if (in.shape == it->second.shape && in.dtype == it->second.dtype) replacement = in.name;
+      if (SameType(types.at(in.name), it->second)) replacement = in.name;
     for (size_t i = 0; i < at && i < p.nodes.size(); ++i) {
       auto t = types.find(p.nodes[i].name);
-      if (t != types.end() && t->second.shape == it->second.shape && t->second.dtype == it->second.dtype)
-        replacement = p.nodes[i].name;
+      if (t != types.end() && SameType(t->second, it->second)) replacement = p.nodes[i].name;
     }
   }
   if (!replacement.empty()) RenameEverywhere(p, gone.name, replacement);

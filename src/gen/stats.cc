@@ -1,10 +1,12 @@
 // Generation statistics.
 #include "src/gen/stats.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
 #include "src/gen/generator.h"
+#include "src/ir/static_types.h"
 
 namespace mmdiff {
 
@@ -13,13 +15,8 @@ namespace {
 // The features of one program, by category.
 std::map<std::string, std::set<std::string>> Features(const Program& p) {
   std::map<std::string, std::set<std::string>> f;
-  std::map<std::string, const InputSpec*> inputs;
-  std::map<std::string, DType> dtype;  // best-effort dtype of every value
-  std::map<std::string, Shape> shape;
+  auto types = InferStaticTypes(p);
   for (const auto& in : p.inputs) {
-    inputs[in.name] = &in;
-    dtype[in.name] = in.dtype;
-    shape[in.name] = in.shape;
     f["dtype"].insert(std::string(DTypeName(in.dtype)));
     f["device"].insert(std::string(DeviceName(in.device)));
     f["layout"].insert(std::string(LayoutName(in.layout)));
@@ -36,48 +33,32 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
     if (n.op == OpKind::kExpand) f["layout"].insert("stride_0_expand");
     if (n.op == OpKind::kNarrow) f["layout"].insert("non_contiguous_slice");
     if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) f["layout"].insert("permuted_view");
-    if (IsView(n.op)) {
-      dtype[n.name] = dtype.count(n.args[0]) ? dtype[n.args[0]] : DType::kFloat32;
-      if (shape.count(n.args[0])) {
-        auto s = InferShape(n.op, {shape[n.args[0]]}, n.ints);
-        if (s.ok()) shape[n.name] = s.value();
-      }
-      continue;
-    }
-    if (n.op == OpKind::kCast) {
-      f["dtype"].insert(std::string(DTypeName(*n.dtype)));
-      dtype[n.name] = *n.dtype;
-      continue;
-    }
+    if (n.op == OpKind::kCast) f["dtype"].insert(std::string(DTypeName(*n.dtype)));
+    if (n.op == OpKind::kCast || IsView(n.op)) continue;
     std::string pairing;
     std::set<DType> distinct;
+    std::vector<std::optional<Shape>> arg_shapes;
     for (const auto& a : n.args) {
-      DType d = dtype.count(a) ? dtype[a] : DType::kFloat32;
-      distinct.insert(d);
-      pairing += (pairing.empty() ? "" : "x") + std::string(DTypeName(d));
+      const StaticType& t = types.at(a);
+      distinct.insert(t.dtype);
+      pairing += (pairing.empty() ? "" : "x") + std::string(DTypeName(t.dtype));
+      arg_shapes.push_back(t.shape);
     }
     f["dtype_pairing"].insert(pairing);
     mixed |= distinct.size() > 1;
-    dtype[n.name] = dtype.count(n.args[0]) ? dtype[n.args[0]] : DType::kFloat32;
     // The contracted size of the matmul-family ops, from the first operand's last dim.
-    size_t lhs = GetOpSpec(n.op).has_alpha_beta ? 1 : 0;
-    if (auto it = shape.find(n.args[lhs]); !IsElementwise(n.op) && it != shape.end() && !it->second.empty()) {
-      int64_t k = it->second.back();
+    const auto& lhs = arg_shapes[GetOpSpec(n.op).has_alpha_beta ? 1 : 0];
+    if (!IsElementwise(n.op) && lhs && !lhs->empty()) {
+      int64_t k = lhs->back();
       if (k == 0) f["layout"].insert("k_0");
       if (k == 1) f["layout"].insert("k_1");
       if (k >= 32) f["layout"].insert("k_large");
     }
-    std::vector<Shape> arg_shapes;
-    for (const auto& a : n.args)
-      if (shape.count(a)) arg_shapes.push_back(shape[a]);
-    if (arg_shapes.size() == n.args.size()) {
-      auto s = InferShape(n.op, arg_shapes, n.ints);
-      if (s.ok()) shape[n.name] = s.value();
-      else f["program"].insert("shape_violation");
-      if (n.op == OpKind::kMatmul && arg_shapes[0].size() >= 3 && arg_shapes[1].size() >= 3 &&
-          Shape(arg_shapes[0].begin(), arg_shapes[0].end() - 2) != Shape(arg_shapes[1].begin(), arg_shapes[1].end() - 2))
-        f["layout"].insert("broadcast_batch");
-    }
+    bool args_known = std::all_of(arg_shapes.begin(), arg_shapes.end(), [](const auto& s) { return s.has_value(); });
+    if (args_known && !types.at(n.name).shape) f["program"].insert("shape_violation");
+    if (args_known && n.op == OpKind::kMatmul && arg_shapes[0]->size() >= 3 && arg_shapes[1]->size() >= 3 &&
+        Shape(arg_shapes[0]->begin(), arg_shapes[0]->end() - 2) != Shape(arg_shapes[1]->begin(), arg_shapes[1]->end() - 2))
+      f["layout"].insert("broadcast_batch");
   }
   if (mixed) f["program"].insert("mixed_dtype_operands");
   f["program"].insert(std::to_string(p.nodes.size()) + "_nodes");

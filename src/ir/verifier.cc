@@ -2,8 +2,9 @@
 #include "src/ir/verifier.h"
 
 #include <cmath>
-#include <map>
 #include <set>
+
+#include "src/ir/static_types.h"
 
 namespace mmdiff {
 
@@ -24,8 +25,6 @@ bool IsIdentifier(const std::string& s) {
 
 Status Verify(const Program& p) {
   std::set<std::string> defined;
-  // Shapes where eager would accept the program so far, to bound the size of every result.
-  std::map<std::string, Shape> shapes;
   if (p.nodes.size() > kMaxNodes)
     return Status::Error("program has " + std::to_string(p.nodes.size()) + " nodes; the limit is " +
                          std::to_string(kMaxNodes));
@@ -46,7 +45,6 @@ Status Verify(const Program& p) {
     }
     if (in.layout == Layout::kTransposed && in.shape.size() < 2)
       return Status::Error(where + ": a transposed layout needs rank >= 2");
-    shapes[in.name] = in.shape;
   }
   for (const auto& n : p.nodes) {
     std::string where = "node \"" + n.name + "\" (" + std::string(GetOpSpec(n.op).name) + ")";
@@ -73,19 +71,16 @@ Status Verify(const Program& p) {
     if (n.op == OpKind::kMulScalar && !std::isfinite(n.alpha)) return Status::Error(where + ": alpha must be finite");
     if (!spec.has_alpha_beta && ((n.alpha != 1.0 && n.op != OpKind::kMulScalar) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
-    std::vector<Shape> arg_shapes;
-    for (const auto& a : n.args)
-      if (auto it = shapes.find(a); it != shapes.end()) arg_shapes.push_back(it->second);
-    if (arg_shapes.size() == n.args.size()) {
-      auto shape = InferShape(n.op, arg_shapes, n.ints);
-      if (shape.ok()) {
-        if (shape.value().size() > kMaxRank || Numel(shape.value()) > kMaxNumel || Numel(shape.value()) < 0)
-          return Status::Error(where + ": result " + ShapeString(shape.value()) + " is larger than " +
-                               std::to_string(kMaxNumel) + " elements or rank " + std::to_string(kMaxRank));
-        shapes[n.name] = shape.value();
-      }
-    }
     defined.insert(n.name);
+  }
+  // Every result whose shape follows from the inputs must fit in a worker, like the inputs do.
+  auto types = InferStaticTypes(p);
+  for (const auto& n : p.nodes) {
+    const std::optional<Shape>& shape = types.at(n.name).shape;
+    if (shape && (shape->size() > kMaxRank || Numel(*shape) > kMaxNumel))
+      return Status::Error("node \"" + n.name + "\" (" + std::string(GetOpSpec(n.op).name) + "): result " +
+                           ShapeString(*shape) + " is larger than " + std::to_string(kMaxNumel) +
+                           " elements or rank " + std::to_string(kMaxRank));
   }
   if (p.outputs.empty()) return Status::Error("program has no outputs");
   for (const auto& o : p.outputs)
