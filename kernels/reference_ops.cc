@@ -25,11 +25,15 @@ std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const s
 
 // Per-element accumulation: the reference value (compensated sum), the bound propagated from the
 // operands' own errors, and the magnitude sum Σ(|a|+ea)(|b|+eb) that rounding errors scale with.
+// A non-finite operand or an unbounded operand error leaves the element unjudged (see Matmul).
 struct Dot {
   double val = 0, comp = 0, propagated = 0, mag = 0;
-  bool any_inf_err = false;
+  bool unknown = false;
   void Add(double a, double ea, double b, double eb) {
-    if (std::isinf(ea) || std::isinf(eb)) any_inf_err = true;
+    if (std::isinf(ea) || std::isinf(eb) || !std::isfinite(a) || !std::isfinite(b)) {
+      unknown = true;
+      return;
+    }
     double p = a * b;
     double t = val + p;  // Neumaier's variant of Kahan summation
     comp += std::fabs(val) >= std::fabs(p) ? (val - t) + p : (p - t) + val;
@@ -37,20 +41,42 @@ struct Dot {
     propagated += std::fabs(a) * eb + ea * std::fabs(b) + ea * eb;
     mag += (std::fabs(a) + ea) * (std::fabs(b) + eb);
   }
-  double Value() const { return val + comp; }
+  double Value() const { return unknown ? std::numeric_limits<double>::quiet_NaN() : val + comp; }
 };
 
 // Final bound of one output element: error inherited from the operands, accumulation rounding
 // (gamma_K in the accumulation format, plus float64's own), and the final rounding to `out`.
-double Bound(const Dot& d, double value, long k, Arith arith, double extra_rounding_mag = 0) {
-  if (d.any_inf_err) return kInf;
-  double acc = (Gamma(k, UnitRoundoff(arith.acc)) + Gamma(k, UnitRoundoff(Format::kF64))) *
-               (d.mag + extra_rounding_mag);
+// Infinite when the element may overflow somewhere along the way: then anything goes.
+double Bound(const Dot& d, double value, long k, Arith arith) {
+  if (d.unknown) return kInf;
+  double acc = (Gamma(k, UnitRoundoff(arith.acc)) + Gamma(k, UnitRoundoff(Format::kF64))) * d.mag;
   double before_round = d.propagated + acc;
   double bound = before_round + UnitRoundoff(arith.out) * (std::fabs(value) + before_round) +
                  MinSubnormal(arith.out);
+  if (d.mag * 2 > MaxFinite(arith.acc) / 2) return kInf;             // partial sums may overflow
   if (std::fabs(value) + bound > MaxFinite(arith.out)) return kInf;  // may overflow: anything goes
   return bound;
+}
+
+// Integer accumulation: exact, wrapping modulo 2^64 (and then to the output format), which is
+// what any order of wrapping integer arithmetic gives.
+struct IntDot {
+  uint64_t sum = 0;
+  bool unknown = false;
+  void Add(double a, double ea, double b, double eb) {
+    if (ea != 0 || eb != 0 || !(std::fabs(a) < 0x1p63) || !(std::fabs(b) < 0x1p63)) {
+      unknown = true;
+      return;
+    }
+    sum += static_cast<uint64_t>(static_cast<int64_t>(a)) * static_cast<uint64_t>(static_cast<int64_t>(b));
+  }
+};
+
+// An exact integer result as a RefTensor element: doubles hold integers exactly up to 2^53 only.
+void SetInteger(int64_t v, Format out, double& val, double& err) {
+  int64_t w = WrapTo(out, v);
+  val = static_cast<double>(w);
+  err = (w > (int64_t{1} << 53) || w < -(int64_t{1} << 53)) ? kInf : 0.0;
 }
 
 struct MatmulPlan {
@@ -94,8 +120,16 @@ MatmulPlan Plan(const RefTensor& a, const RefTensor& b) {
   return p;
 }
 
-// Calls f(out_index, Dot) for each output element of a broadcast matmul.
-template <typename F>
+// True when a matrix (m x k at `off`, row-major) holds a non-finite value or an unbounded error.
+bool HasSpecial(const RefTensor& t, int64_t off, int64_t count) {
+  for (int64_t i = off; i < off + count; ++i)
+    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i])) return true;
+  return false;
+}
+
+// Calls f(out_index, Acc, special) for each output element of a broadcast matmul; `special` says
+// that one of the two matrices of its batch holds a NaN or an infinity.
+template <typename Acc, typename F>
 void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&& f) {
   int64_t batches = 1;
   for (int64_t d : p.batch) batches *= d;
@@ -107,14 +141,15 @@ void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&&
       a_off += idx[d] * p.a_bstride[d];
       b_off += idx[d] * p.b_bstride[d];
     }
+    bool special = HasSpecial(a, a_off, p.m * p.k) || HasSpecial(b, b_off, p.k * p.n);
     for (int64_t i = 0; i < p.m; ++i) {
       for (int64_t j = 0; j < p.n; ++j) {
-        Dot dot;
+        Acc dot;
         for (int64_t kk = 0; kk < p.k; ++kk) {
           int64_t ia = a_off + i * p.a_rs + kk * p.a_cs, ib = b_off + kk * p.b_rs + j * p.b_cs;
           dot.Add(a.val[ia], a.err[ia], b.val[ib], b.err[ib]);
         }
-        f(out++, dot);
+        f(out++, dot, special);
       }
     }
     for (size_t d = idx.size(); d-- > 0;) {
@@ -140,13 +175,64 @@ RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {
   r.shape = p.out_shape;
   r.val.resize(static_cast<size_t>(r.numel()));
   r.err.resize(r.val.size());
-  ForEachDot(a, b, p, [&](int64_t o, const Dot& d) {
+  if (IsInteger(arith.out)) {
+    ForEachDot<IntDot>(a, b, p, [&](int64_t o, const IntDot& d, bool) {
+      SetInteger(static_cast<int64_t>(d.sum), arith.out, r.val[o], r.err[o]);
+      if (d.unknown) r.err[o] = kInf;
+    });
+    return r;
+  }
+  ForEachDot<Dot>(a, b, p, [&](int64_t o, const Dot& d, bool special) {
     // The unrounded value: the bound covers the rounding to arith.out a correct path performs.
     r.val[o] = d.Value();
     r.err[o] = Bound(d, r.val[o], static_cast<long>(p.k), arith);
+    // Blocked BLAS kernels let a NaN or an infinity reach elements whose own row and column are
+    // finite (observed: float64 baddbmm on torch 2.15.0 cpu); IEEE propagation is not promised
+    // across elements, so such a batch is not judged element by element.
+    if (special) r.err[o] = kInf;
   });
   return r;
 }
+
+namespace {
+// One element of beta * c + alpha * p (see AddScaled).
+void ScaledSum(double c, double ec, double p, double ep, double alpha, double beta, Arith arith, double& v,
+               double& bound) {
+  if (beta == 0) c = ec = 0;  // beta == 0 ignores the bias, NaN included
+  if (IsInteger(arith.out)) {
+    if (ec != 0 || ep != 0 || !(std::fabs(c) < 0x1p62) || !(std::fabs(p) < 0x1p62)) {
+      v = 0;
+      bound = kInf;
+      return;
+    }
+    bool exact = alpha == std::trunc(alpha) && beta == std::trunc(beta) &&
+                 std::fabs(alpha) < 0x1p31 && std::fabs(beta) < 0x1p31;
+    int64_t w = static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(beta)) * static_cast<uint64_t>(static_cast<int64_t>(c)) +
+                                     static_cast<uint64_t>(static_cast<int64_t>(alpha)) * static_cast<uint64_t>(static_cast<int64_t>(p)));
+    SetInteger(w, arith.out, v, bound);
+    if (!exact) bound = kInf;
+    return;
+  }
+  if ((beta != 0 && std::isinf(ec)) || std::isinf(ep) || (alpha == 0 && !std::isfinite(p))) {
+    v = std::numeric_limits<double>::quiet_NaN();  // unknown (alpha == 0 with a NaN product is unspecified)
+    bound = kInf;
+    return;
+  }
+  double tc = beta * c, tp = alpha * p;
+  v = tc + tp;
+  if (!std::isfinite(tc) || !std::isfinite(tp)) {
+    // Exact special terms: the IEEE result, unless the finite term can overflow on the way.
+    double finite = std::isfinite(tc) ? std::fabs(tc) + std::fabs(beta) * ec
+                                      : std::isfinite(tp) ? std::fabs(tp) + std::fabs(alpha) * ep : 0;
+    bound = std::isnan(v) || finite < MaxFinite(arith.out) / 2 ? 0 : kInf;
+    return;
+  }
+  double terms = std::fabs(tc) + std::fabs(tp);
+  double before_round = std::fabs(beta) * ec + std::fabs(alpha) * ep + Gamma(2, UnitRoundoff(arith.acc)) * terms;
+  bound = before_round + UnitRoundoff(arith.out) * (std::fabs(v) + before_round) + MinSubnormal(arith.out);
+  if (std::fabs(v) + bound > MaxFinite(arith.out)) bound = kInf;
+}
+}  // namespace
 
 RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith) {
   RefTensor r;
@@ -158,16 +244,7 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
   for (size_t o = 0; o < r.val.size(); ++o) {
     int64_t bi = 0;
     for (size_t d = 0; d < idx.size(); ++d) bi += idx[d] * bst[d];
-    double c = beta == 0 ? 0.0 : bias.val[bi];
-    double ec = beta == 0 ? 0.0 : bias.err[bi];
-    double p = product.val[o], ep = product.err[o];
-    double v = beta * c + alpha * p;
-    double terms = std::fabs(beta * c) + std::fabs(alpha * p);
-    double before_round = std::fabs(beta) * ec + std::fabs(alpha) * ep + Gamma(2, UnitRoundoff(arith.acc)) * terms;
-    double bound = before_round + UnitRoundoff(arith.out) * (std::fabs(v) + before_round) + MinSubnormal(arith.out);
-    if (std::isinf(ep) || std::isinf(ec) || std::isnan(c) || std::fabs(v) + bound > MaxFinite(arith.out)) bound = kInf;
-    r.val[o] = v;
-    r.err[o] = bound;
+    ScaledSum(bias.val[bi], bias.err[bi], product.val[o], product.err[o], alpha, beta, arith, r.val[o], r.err[o]);
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < r.shape[d]) break;
       idx[d] = 0;
@@ -269,10 +346,25 @@ RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length)
   return Strided(a, shape, st, start * st[dim]);
 }
 
+RefTensor Slice(const RefTensor& a, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  std::vector<int64_t> st = RowMajorStrides(a.shape), shape = a.shape, strides = st;
+  shape[dim] = (end - start + step - 1) / step;
+  strides[dim] *= step;
+  return Strided(a, shape, strides, start * st[dim]);
+}
+
 namespace {
-// The bound of one elementwise result: inherited error plus one rounding to `out`.
-double ElementwiseBound(double v, double inherited, Format out) {
-  if (std::isinf(inherited) || std::isnan(v)) return kInf;
+// The bound of one elementwise result: inherited error plus one rounding to `out`. A non-finite
+// value computed from exact operands is exact (IEEE); an integer result wraps exactly.
+double ElementwiseBound(double& v, double inherited, Format out) {
+  if (std::isinf(inherited)) return kInf;
+  if (IsInteger(out)) {
+    if (inherited != 0 || !(std::fabs(v) < 0x1p62)) return kInf;
+    double bound;
+    SetInteger(static_cast<int64_t>(v), out, v, bound);
+    return bound;
+  }
+  if (!std::isfinite(v)) return inherited == 0 ? 0 : kInf;
   double bound = inherited + UnitRoundoff(out) * (std::fabs(v) + inherited) + MinSubnormal(out);
   return std::fabs(v) + bound > MaxFinite(out) ? kInf : bound;
 }
@@ -285,7 +377,11 @@ RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>
   r.err.resize(x.val.size());
   for (size_t i = 0; i < x.val.size(); ++i) {
     r.val[i] = x.val[i] + y.val[i];
-    r.err[i] = ElementwiseBound(r.val[i], x.err[i] + y.err[i], out);
+    // A finite operand with a finite bound stays finite in any correct path, so a special operand
+    // decides the result.
+    double inherited = std::isfinite(x.val[i]) && std::isfinite(y.val[i]) ? x.err[i] + y.err[i]
+                                                                          : (std::isinf(x.err[i]) || std::isinf(y.err[i]) ? kInf : 0.0);
+    r.err[i] = ElementwiseBound(r.val[i], inherited, out);
   }
   return r;
 }
@@ -294,23 +390,54 @@ RefTensor Scale(const RefTensor& a, double s, Format out) {
   RefTensor r = a;
   for (size_t i = 0; i < a.val.size(); ++i) {
     r.val[i] = s * a.val[i];
-    r.err[i] = ElementwiseBound(r.val[i], std::fabs(s) * a.err[i], out);
+    r.err[i] = ElementwiseBound(r.val[i], std::isfinite(a.val[i]) ? std::fabs(s) * a.err[i] : a.err[i], out);
   }
   return r;
 }
 
-RefTensor Cast(const RefTensor& a, Format to) {
+namespace {
+// One element converted to an integer format: exact when every value within the error interval
+// converts to the same integer; out of range (undefined behaviour in C++ and in torch) is unknown.
+void CastToInteger(double x, double e, Format to, double& v, double& bound) {
+  if (to == Format::kBool) {
+    bool known = std::isnan(x) ? e == 0 : (std::fabs(x) > e || (x == 0 && e == 0));
+    v = RoundTo(to, x);
+    bound = known ? 0 : kInf;
+    return;
+  }
+  double lo = std::trunc(x - e), hi = std::trunc(x + e);
+  bool known = std::isfinite(x) && !std::isinf(e) && lo == hi && lo >= MinValue(to) && lo <= MaxFinite(to);
+  v = known ? lo : std::trunc(x);
+  bound = known ? 0 : kInf;
+}
+}  // namespace
+
+RefTensor Cast(const RefTensor& a, Format to, Format from) {
   RefTensor r;
   r.shape = a.shape;
   r.val.resize(a.val.size());
   r.err.resize(a.val.size());
   for (size_t i = 0; i < a.val.size(); ++i) {
-    double v = RoundTo(to, a.val[i]);
     double e = a.err[i];
+    if (IsInteger(to) && IsInteger(from) && e == 0) {  // integer to integer wraps
+      double bound;
+      SetInteger(static_cast<int64_t>(a.val[i]), to, r.val[i], bound);
+      r.err[i] = bound;
+      continue;
+    }
+    if (IsInteger(to)) {
+      CastToInteger(a.val[i], e, to, r.val[i], r.err[i]);
+      continue;
+    }
+    // Eager converts float64 through float32 (two roundings); a direct conversion is as correct.
+    double v = from == Format::kF64 ? TorchConvertFromDouble(to, a.val[i]) : RoundTo(to, a.val[i]);
     r.val[i] = v;
-    // An exact input rounds identically everywhere; an inexact one may round to a neighbour.
-    r.err[i] = e == 0 ? 0.0 : e + UnitRoundoff(to) * (2 * std::fabs(a.val[i]) + e) + MinSubnormal(to);
-    if (std::isinf(v) && e != 0) r.err[i] = kInf;
+    // An exact input rounds identically everywhere but for that choice; an inexact one may round to
+    // a neighbour.
+    r.err[i] = e == 0 ? std::fabs(RoundTo(to, a.val[i]) - v)
+                      : e + UnitRoundoff(to) * (2 * std::fabs(a.val[i]) + e) + MinSubnormal(to);
+    if (std::isnan(r.err[i])) r.err[i] = 0;  // NaN or infinity: converts to itself
+    if (!std::isfinite(v) && e != 0) r.err[i] = kInf;
   }
   return r;
 }

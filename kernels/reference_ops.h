@@ -33,12 +33,15 @@ RefTensor Permute(const RefTensor& a, const std::vector<int64_t>& dims);
 RefTensor Reshape(const RefTensor& a, const std::vector<int64_t>& shape);  // sizes already inferred
 RefTensor Expand(const RefTensor& a, const std::vector<int64_t>& shape);   // -1 already resolved
 RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length);
+// Elements start, start + step, ... below end of `dim` (start and end already clamped, step >= 1).
+RefTensor Slice(const RefTensor& a, int64_t dim, int64_t start, int64_t end, int64_t step);
 
 // Elementwise glue: a + b with broadcasting (operands already in the result format), and s * a.
 RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape, Format out);
 RefTensor Scale(const RefTensor& a, double s, Format out);
 
-// Conversion to another format (round to nearest even).
-RefTensor Cast(const RefTensor& a, Format to);
+// Conversion from format `from` to `to`: round to nearest even into floats; truncation into integers
+// (out-of-range floats are undefined behaviour: the element's bound becomes infinite); integers wrap.
+RefTensor Cast(const RefTensor& a, Format to, Format from = Format::kF64);
 
 }  // namespace mmref

@@ -189,3 +189,70 @@ TEST(ReferenceOps, AddBroadcastsAndScaleScales) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+constexpr Arith kF16Acc32{Format::kF16, Format::kF32};
+
+TEST(ReferenceOpsSpecial, ANonFiniteValueLeavesItsWholeBatchUnjudged) {
+  // Blocked kernels may spread NaN from one element to others of the same product.
+  RefTensor a = MakeExact({2, 2, 2}, {1.0, NAN, 2.0, 3.0, 1.0, 1.0, 2.0, 3.0}), b = MakeExact({2, 1}, {1.0, 1.0});
+  RefTensor r = Matmul(a, b, kF16Acc32);
+  EXPECT_TRUE(std::isinf(r.err[0]));
+  EXPECT_TRUE(std::isinf(r.err[1]));  // its own row is finite, but it shares the batch
+  EXPECT_EQ(r.val[2], 2.0);           // the other batch is judged
+  EXPECT_LT(r.err[2], 1e-2);
+}
+
+TEST(ReferenceOpsSpecial, PartialSumsThatMayOverflowTheAccumulatorAreUnjudged) {
+  RefTensor big = Matmul(MakeExact({1, 3}, {3e38, -3e38, 1.0}), MakeExact({3, 1}, {1.0, 1.0, 1.0}),
+                         Arith{Format::kF32, Format::kF32});
+  EXPECT_TRUE(std::isinf(big.err[0]));
+}
+
+TEST(ReferenceOpsSpecial, BetaZeroIgnoresANaNBiasButAlphaZeroWithNaNProductIsUnknown) {
+  RefTensor bias = MakeExact({1, 1}, {NAN}), a = MakeExact({1, 1}, {2.0}), b = MakeExact({1, 1}, {3.0});
+  RefTensor r = Addmm(bias, a, b, 1.0, 0.0, kF16Acc32);
+  EXPECT_EQ(r.val[0], 6.0);
+  EXPECT_LT(r.err[0], 1e-2);
+  RefTensor n = Addmm(MakeExact({1, 1}, {1.0}), MakeExact({1, 1}, {NAN}), b, 0.0, 1.0, kF16Acc32);
+  EXPECT_TRUE(std::isinf(n.err[0]));
+  RefTensor keep = Addmm(bias, a, b, 1.0, 1.0, kF16Acc32);
+  EXPECT_TRUE(std::isnan(keep.val[0]));
+  EXPECT_EQ(keep.err[0], 0.0);
+}
+
+TEST(ReferenceOpsInteger, Int8MatmulWrapsLikeTwosComplement) {
+  RefTensor a = MakeExact({1, 3}, {100, 100, 100}), b = MakeExact({3, 1}, {100, 100, 100});
+  RefTensor r = Matmul(a, b, Arith{Format::kI8, Format::kI8});
+  EXPECT_EQ(r.val[0], static_cast<double>(static_cast<int8_t>(30000 & 0xFF)));
+  EXPECT_EQ(r.err[0], 0.0);
+  RefTensor u = Matmul(MakeExact({1, 1}, {200}), MakeExact({1, 1}, {2}), Arith{Format::kU8, Format::kU8});
+  EXPECT_EQ(u.val[0], 400 - 256);
+}
+
+TEST(ReferenceOpsInteger, AddmmWithIntegerScalarsIsExact) {
+  RefTensor r = Addmm(MakeExact({1}, {5}), MakeExact({1, 2}, {3, 4}), MakeExact({2, 1}, {1, 2}), 2, 3,
+                      Arith{Format::kI32, Format::kI32});
+  EXPECT_EQ(r.val[0], 3 * 5 + 2 * 11);
+  EXPECT_EQ(r.err[0], 0.0);
+}
+
+TEST(ReferenceOpsInteger, FloatToIntegerCastsTruncateAndOutOfRangeIsUnknown) {
+  RefTensor r = Cast(MakeExact({5}, {2.75, -2.75, 1e10, NAN, 127.5}), Format::kI8);
+  EXPECT_EQ(r.val[0], 2.0);
+  EXPECT_EQ(r.val[1], -2.0);
+  EXPECT_EQ(r.err[0], 0.0);
+  EXPECT_TRUE(std::isinf(r.err[2]));
+  EXPECT_TRUE(std::isinf(r.err[3]));
+  EXPECT_EQ(r.val[4], 127.0);
+  RefTensor wrap = Cast(MakeExact({1}, {300}), Format::kI8, Format::kI32);
+  EXPECT_EQ(wrap.val[0], 44.0);
+  EXPECT_EQ(wrap.err[0], 0.0);
+  RefTensor b = Cast(MakeExact({3}, {0.0, -0.5, NAN}), Format::kBool);
+  EXPECT_EQ(b.val, (std::vector<double>{0, 1, 1}));
+}
+
+}  // namespace
+}  // namespace mmref

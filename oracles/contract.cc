@@ -1,7 +1,10 @@
 // Contract rules for the matmul family, first version: dtype, device, dtype support and shape.
 #include "oracles/contract.h"
 
+#include <cmath>
+
 #include "src/ir/op.h"
+#include "src/ir/static_types.h"
 
 namespace mmdiff {
 
@@ -37,6 +40,42 @@ const ContractRule kView{
     "RuntimeError",
     "aten/src/ATen/native/TensorShape.cpp (permute, reshape/infer_size, expand, narrow checks)"};
 
+const ContractRule kSdpaDType{
+    "sdpa_dtype", "scaled_dot_product_attention",
+    "q, k and v floating with one dtype (RuntimeError otherwise); the mask bool, float32 or q's dtype",
+    "RuntimeError",
+    "aten/src/ATen/native/transformers/sdp_utils_cpp.h check_for_seq_len / attention.cpp "
+    "validate_sdpa_input: 'Expected query, key, and value to have the same dtype', 'Expected attn_mask "
+    "dtype to be bool or float or to match query dtype'; integer q: 'expected scalar type Float but "
+    "found Int'. Probed on torch 2.15.0 cpu and meta."};
+const ContractRule kEmptyBmm{
+    "empty_bmm_dtype", "bmm, baddbmm, matmul with a >= 3-D second operand (the bmm path)",
+    "when the product is empty (a batch, M, K or N of 0) the two matrices may differ in dtype; the "
+    "result takes the second matrix's dtype (baddbmm's bias must still match the first)",
+    "-", "bmm_out_or_baddbmm_ returns before its dtype check for empty inputs. Probed on torch 2.15.0 cpu."};
+const ContractRule kSdpaArgs{
+    "sdpa_args", "scaled_dot_product_attention", "no explicit attn_mask together with is_causal=True",
+    "RuntimeError", "attention.cpp: 'Explicit attn_mask should not be set when is_causal=True'"};
+const ContractRule kSoftmaxDType{
+    "softmax_dtype", "softmax", "a floating input dtype, or a floating dtype= argument; floating result",
+    "NotImplementedError", "aten/src/ATen/native/SoftMax.cpp dispatch: '\"softmax_lastdim_kernel_impl\" not "
+                           "implemented for 'Int''. Probed on torch 2.15.0 cpu (meta accepts)."};
+const ContractRule kMetaCopy{
+    "meta_copy_out", "to_device", "a meta tensor cannot move to a device with data", "NotImplementedError",
+    "aten/src/ATen/native/Copy.cpp: 'Cannot copy out of meta tensor; no data!'"};
+const ContractRule kIntScalarEmpty{
+    "int_scalar_empty_k", "addmm, baddbmm, addbmm on integer dtypes",
+    "with K = 0 (addbmm: or no batches) a float beta other than 0 is rejected: the result is beta * bias "
+    "computed in float", "RuntimeError",
+    "Blas.cpp addmm_impl_cpu_ / baddbmm fast path for empty products: 'result type Float can't be cast "
+    "to the desired output type Int'. Probed on torch 2.15.0 cpu (meta and addmv accept)."};
+const ContractRule kScalarRange{
+    "scalar_range", "the addmm family on integer dtypes",
+    "alpha and beta (Python floats) lie in the integer dtype's range (uint8: no negative value, -0.5 "
+    "included); they are then truncated toward zero", "RuntimeError",
+    "c10/core/Scalar.h checked conversion: 'value cannot be converted to type uint8_t without overflow'. "
+    "Probed on torch 2.15.0 cpu (meta does not check)."};
+
 ContractViolation Violation(const Node& n, const ContractRule& rule, std::string message) {
   return {n.name, rule.id, rule.error_class, std::move(message), rule.source};
 }
@@ -44,9 +83,103 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 }  // namespace
 
 const std::vector<ContractRule>& ContractRules() {
-  static const std::vector<ContractRule> kRules = {kSameDevice, kSameDType, kSupportedDType, kShape, kDimRange, kView};
+  static const std::vector<ContractRule> kRules = {kSameDevice,    kSameDType,    kSupportedDType, kShape,
+                                                   kDimRange,      kView,         kSdpaDType,      kSdpaArgs,
+                                                   kSoftmaxDType,  kMetaCopy,     kIntScalarEmpty, kScalarRange,
+                                                   kEmptyBmm};
   return kRules;
 }
+
+namespace {
+
+// The result dtype of a bmm-path product of two matrices of different dtypes when the product is
+// empty (kEmptyBmm), when that applies and the shapes are legal.
+std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& args) {
+  bool bmm_path = n.op == OpKind::kBmm || n.op == OpKind::kBaddbmm ||
+                  (n.op == OpKind::kMatmul && args.size() == 2 && args[0].shape.size() >= 3 && args[1].shape.size() >= 3);
+  if (!bmm_path) return std::nullopt;
+  size_t first = n.op == OpKind::kBaddbmm ? 1 : 0;
+  const ValueType &a = args[first], &b = args[first + 1];
+  if (a.dtype == b.dtype || (first == 1 && args[0].dtype != a.dtype)) return std::nullopt;
+  std::vector<Shape> shapes;
+  for (const auto& x : args) shapes.push_back(x.shape);
+  auto shape = InferShape(n.op, shapes, n.ints);
+  if (!shape.ok() || (Numel(a.shape) != 0 && Numel(b.shape) != 0 && Numel(shape.value()) != 0)) return std::nullopt;
+  return b.dtype;
+}
+
+// The rule a node breaks, if any, given its argument types; on success `out` is its result type.
+std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueType>& args, ValueType& out) {
+  std::string op_name(GetOpSpec(n.op).name);
+  auto fail = [&](const ContractRule& rule, std::string message) {
+    return std::optional<ContractViolation>(Violation(n, rule, op_name + ": " + std::move(message)));
+  };
+  std::vector<DType> dtypes;
+  for (const auto& a : args) dtypes.push_back(a.dtype);
+  out = args[0];
+  out.dtype = ResultDType(n, dtypes).value_or(args[0].dtype);
+  if (n.op == OpKind::kCast) return std::nullopt;
+  if (n.op == OpKind::kToDevice) {
+    if (args[0].device == Device::kMeta && *n.device != Device::kMeta)
+      return fail(kMetaCopy, "Cannot copy out of meta tensor; no data!");
+    out.device = *n.device;
+    return std::nullopt;
+  }
+  // q, k and v (not the mask) of attention; every operand of the other ops.
+  size_t same = n.op == OpKind::kSdpa ? 3 : args.size();
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].device != args[0].device)
+      return fail(kSameDevice, "operands on " + std::string(DeviceName(args[0].device)) + " and " +
+                                   std::string(DeviceName(args[i].device)));
+  bool matmul_family = IsMatmulFamily(n.op) || n.op == OpKind::kSdpa;
+  if (auto dtype = EmptyBmmDType(n, args)) {  // see kEmptyBmm
+    out.dtype = *dtype;
+    matmul_family = false;
+  }
+  for (size_t i = 0; i < same && matmul_family; ++i)
+    if (args[i].dtype != args[0].dtype)
+      return fail(n.op == OpKind::kSdpa ? kSdpaDType : kSameDType,
+                  "operands of dtype " + std::string(DTypeName(args[0].dtype)) + " and " +
+                      std::string(DTypeName(args[i].dtype)));
+  if (n.op == OpKind::kSoftmax) {
+    if (!IsFloating(out.dtype)) return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
+  } else if (n.op == OpKind::kSdpa) {
+    if (!IsFloating(args[0].dtype)) return fail(kSdpaDType, "expected a floating dtype, got " + std::string(DTypeName(args[0].dtype)));
+    if (args.size() == 4) {
+      DType m = args[3].dtype;
+      if (m != DType::kBool && m != DType::kFloat32 && m != args[0].dtype)
+        return fail(kSdpaDType, "attn_mask dtype " + std::string(DTypeName(m)) + " with query dtype " +
+                                    std::string(DTypeName(args[0].dtype)));
+      if (n.is_causal) return fail(kSdpaArgs, "Explicit attn_mask should not be set when is_causal=True");
+    }
+  } else if (matmul_family && args[0].dtype == DType::kBool) {
+    return fail(kSupportedDType, "not implemented for bool");
+  }
+  std::vector<Shape> shapes;
+  for (const auto& a : args) shapes.push_back(a.shape);
+  auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1]) : InferShape(n.op, shapes, n.ints, n.enable_gqa);
+  if (!shape.ok()) {
+    bool dim = shape.error().rfind("Dimension out of range", 0) == 0;
+    return fail(dim ? kDimRange : IsView(n.op) ? kView : kShape, shape.error());
+  }
+  out.shape = shape.value();
+  if (GetOpSpec(n.op).has_alpha_beta && !IsFloating(args[0].dtype)) {
+    DType d = args[0].dtype;
+    for (double s : {n.alpha, n.beta}) {
+      // The float itself is range-checked (so -0.5 does not fit uint8), then truncated.
+      bool fits = d == DType::kUInt8 ? s >= 0 && s <= 255 : s >= -MaxFinite(d) - 1 && s <= MaxFinite(d);
+      if (!fits) return fail(kScalarRange, "alpha/beta " + std::to_string(s) + " does not fit " + std::string(DTypeName(d)));
+    }
+    bool empty_product = n.op == OpKind::kAddbmm ? (shapes[1][0] == 0 || shapes[1][2] == 0)
+                         : n.op != OpKind::kAddmv && shapes[1].back() == 0;
+    if (empty_product && n.beta != 0)
+      return fail(kIntScalarEmpty, "result type Float can't be cast to the desired output type " +
+                                       std::string(DTypeName(d)));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Expectation Expect(const Program& p) {
   Expectation e;
@@ -54,68 +187,13 @@ Expectation Expect(const Program& p) {
   for (const auto& n : p.nodes) {
     std::vector<ValueType> args;
     for (const auto& a : n.args) args.push_back(e.types.at(a));
-    if (n.op == OpKind::kCast) {
-      e.types[n.name] = {args[0].shape, *n.dtype, args[0].device};
-      continue;
-    }
-    std::string op_name(GetOpSpec(n.op).name);
-    for (const auto& a : args) {
-      if (a.device != args[0].device) {
-        e.rejects = true;
-        e.violation = Violation(n, kSameDevice, op_name + ": operands on " + std::string(DeviceName(args[0].device)) +
-                                                    " and " + std::string(DeviceName(a.device)));
-        return e;
-      }
-    }
-    for (const auto& a : args) {
-      if (a.dtype != args[0].dtype && n.op != OpKind::kAdd) {
-        e.rejects = true;
-        e.violation = Violation(n, kSameDType, op_name + ": operands of dtype " +
-                                                   std::string(DTypeName(args[0].dtype)) + " and " +
-                                                   std::string(DTypeName(a.dtype)));
-        return e;
-      }
-    }
-    if (n.op == OpKind::kMulScalar) {
-      e.types[n.name] = args[0];
-      continue;
-    }
-    if (n.op == OpKind::kAdd) {  // broadcasting with type promotion (no same-dtype rule)
-      auto shape = BroadcastShapes(args[0].shape, args[1].shape);
-      auto dtype = PromoteTypes(args[0].dtype, args[1].dtype);
-      if (!shape.ok()) {
-        e.rejects = true;
-        e.violation = Violation(n, kShape, op_name + ": " + shape.error());
-        return e;
-      }
-      e.types[n.name] = {shape.value(), dtype.value_or(args[0].dtype), args[0].device};
-      continue;
-    }
-    if (IsView(n.op)) {
-      auto shape = InferShape(n.op, {args[0].shape}, n.ints);
-      if (!shape.ok()) {
-        bool dim = shape.error().rfind("Dimension out of range", 0) == 0;
-        e.rejects = true;
-        e.violation = Violation(n, dim ? kDimRange : kView, op_name + ": " + shape.error());
-        return e;
-      }
-      e.types[n.name] = {shape.value(), args[0].dtype, args[0].device};
-      continue;
-    }
-    if (args[0].dtype == DType::kBool) {
+    ValueType out;
+    if (auto v = Check(n, args, out)) {
       e.rejects = true;
-      e.violation = Violation(n, kSupportedDType, op_name + " is not implemented for bool");
+      e.violation = *v;
       return e;
     }
-    std::vector<Shape> shapes;
-    for (const auto& a : args) shapes.push_back(a.shape);
-    auto shape = InferShape(n.op, shapes, n.ints);
-    if (!shape.ok()) {
-      e.rejects = true;
-      e.violation = Violation(n, kShape, op_name + ": " + shape.error());
-      return e;
-    }
-    e.types[n.name] = {shape.value(), args[0].dtype, args[0].device};
+    e.types[n.name] = out;
   }
   for (const auto& o : p.outputs) e.outputs.push_back(e.types.at(o));
   return e;

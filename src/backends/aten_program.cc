@@ -41,8 +41,10 @@ at::Device ToAtenDevice(Device d) {
 }  // namespace
 
 std::string MissingDevice(const Program& p) {
-  for (const auto& in : p.inputs)
-    if (in.device == Device::kCuda && !at::hasCUDA()) return "program uses cuda and this machine has no GPU";
+  bool cuda = false;
+  for (const auto& in : p.inputs) cuda |= in.device == Device::kCuda;
+  for (const auto& n : p.nodes) cuda |= n.device == Device::kCuda;
+  if (cuda && !at::hasCUDA()) return "program uses cuda and this machine has no GPU";
   return "";
 }
 
@@ -50,7 +52,7 @@ std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r) {
   std::vector<at::Tensor> out;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const InputSpec& in = p.inputs[i];
-    std::vector<double> values = RecipeValues(r, i, Numel(in.shape));
+    std::vector<double> values = RecipeValues(r, i, Numel(in.shape), in.dtype);
     at::Tensor t = at::tensor(values, at::kDouble).reshape(in.shape);
     if (in.layout == Layout::kTransposed) t = t.transpose(-1, -2).contiguous().transpose(-1, -2);
     out.push_back(t.to(ToScalarType(in.dtype)).to(ToAtenDevice(in.device)));
@@ -64,7 +66,7 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
   for (const auto& n : p.nodes) {
     std::vector<at::Tensor> a;
     for (const auto& name : n.args) a.push_back(env.at(name));
-    if (o.promote_mismatched_dtypes && n.op != OpKind::kCast && !IsView(n.op) && !IsElementwise(n.op)) {
+    if (o.promote_mismatched_dtypes && IsMatmulFamily(n.op)) {
       at::ScalarType common = a[0].scalar_type();
       for (const auto& t : a) common = at::promote_types(common, t.scalar_type());
       for (auto& t : a) t = t.to(common);
@@ -92,6 +94,16 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kContiguous: r = a[0].contiguous(); break;
       case OpKind::kAdd: r = at::add(a[0], a[1]); break;
       case OpKind::kMulScalar: r = at::mul(a[0], at::Scalar(n.alpha)); break;
+      case OpKind::kSoftmax:
+        r = n.dtype ? at::softmax(a[0], n.ints.at(0), ToScalarType(*n.dtype)) : at::softmax(a[0], n.ints.at(0));
+        break;
+      case OpKind::kSdpa:
+        r = at::scaled_dot_product_attention(a[0], a[1], a[2], a.size() == 4 ? std::optional<at::Tensor>(a[3]) : std::nullopt,
+                                             0.0, n.is_causal, n.scale, n.enable_gqa);
+        break;
+      case OpKind::kToDevice: r = a[0].to(ToAtenDevice(*n.device)); break;
+      case OpKind::kSlice: r = a[0].slice(n.ints.at(0), n.ints.at(1), n.ints.at(2), n.ints.at(3)); break;
+      case OpKind::kView: r = a[0].view(n.ints); break;
     }
     env[n.name] = r;
   }

@@ -1,8 +1,11 @@
 // Reference backend: no LibTorch involved; follows oracles/contract and calls kernels/.
 #include "src/backends/reference_backend.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "kernels/attention_ops.h"
 #include "kernels/reference_ops.h"
 #include "oracles/contract.h"
 
@@ -10,18 +13,25 @@ namespace mmdiff {
 
 namespace {
 
-bool ToFormat(DType d, mmref::Format& f) {
+mmref::Format ToFormat(DType d) {
   switch (d) {
-    case DType::kFloat64: f = mmref::Format::kF64; return true;
-    case DType::kFloat32: f = mmref::Format::kF32; return true;
-    case DType::kFloat16: f = mmref::Format::kF16; return true;
-    case DType::kBFloat16: f = mmref::Format::kBF16; return true;
-    default: return false;
+    case DType::kFloat64: return mmref::Format::kF64;
+    case DType::kFloat32: return mmref::Format::kF32;
+    case DType::kFloat16: return mmref::Format::kF16;
+    case DType::kBFloat16: return mmref::Format::kBF16;
+    case DType::kInt8: return mmref::Format::kI8;
+    case DType::kUInt8: return mmref::Format::kU8;
+    case DType::kInt32: return mmref::Format::kI32;
+    case DType::kInt64: return mmref::Format::kI64;
+    case DType::kBool: return mmref::Format::kBool;
   }
+  return mmref::Format::kF64;
 }
 
-// How eager computes in dtype d: float64 in float64, everything narrower accumulates in float32.
+// How eager computes in dtype d: float64 in float64, narrower floats accumulate in float32,
+// integers in their own (wrapping) type.
 mmref::Arith ArithFor(mmref::Format out) {
+  if (mmref::IsInteger(out)) return {out, out};
   return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
 }
 
@@ -29,10 +39,13 @@ int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(r
 
 // One node in the reference engine; `out` is the node's result format and `shape` its result shape,
 // both per the contract.
-mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env, mmref::Format out,
-                          const Shape& shape) {
+mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env,
+                          const std::vector<mmref::Format>& in, mmref::Format out, const Shape& shape) {
   auto arg = [&](size_t i) -> const mmref::RefTensor& { return env.at(n.args[i]); };
   size_t rank = arg(0).shape.size();
+  // Integer tensors take float alpha and beta truncated toward zero, each on its own (torch 2.15.0).
+  double alpha = mmref::IsInteger(out) ? std::trunc(n.alpha) : n.alpha;
+  double beta = mmref::IsInteger(out) ? std::trunc(n.beta) : n.beta;
   switch (n.op) {
     case OpKind::kTranspose: {
       if (rank == 0) return arg(0);
@@ -47,7 +60,28 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       return mmref::Permute(arg(0), dims);
     }
     case OpKind::kReshape:
+    case OpKind::kView:
       return mmref::Reshape(arg(0), shape);
+    case OpKind::kSlice: {
+      int64_t dim = Wrap(n.ints[0], rank), size = arg(0).shape[dim];
+      int64_t start = std::min(n.ints[1], size), end = std::min(n.ints[2], size);
+      return mmref::Slice(arg(0), dim, start, end, n.ints[3]);
+    }
+    case OpKind::kToDevice:
+      return arg(0);
+    case OpKind::kSoftmax:  // with dtype=, the input is converted first
+      return mmref::Softmax(mmref::Cast(arg(0), out, in[0]), rank == 0 ? 0 : Wrap(n.ints[0], rank), ArithFor(out));
+    case OpKind::kSdpa: {
+      mmref::AttentionArgs a;
+      if (n.args.size() == 4) {
+        a.mask = &arg(3);
+        a.mask_is_bool = in[3] == mmref::Format::kBool;
+      }
+      a.is_causal = n.is_causal;
+      a.scale = n.scale;
+      a.enable_gqa = n.enable_gqa;
+      return mmref::ScaledDotProductAttention(arg(0), arg(1), arg(2), a, ArithFor(out));
+    }
     case OpKind::kExpand:
       return mmref::Expand(arg(0), shape);
     case OpKind::kNarrow: {
@@ -60,9 +94,9 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kMulScalar:
       return mmref::Scale(arg(0), n.alpha, out);
     case OpKind::kAdd:  // operands are promoted to `out` first: exact, since promotion only widens
-      return mmref::Add(mmref::Cast(arg(0), out), mmref::Cast(arg(1), out), shape, out);
+      return mmref::Add(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape, out);
     case OpKind::kCast:
-      return mmref::Cast(arg(0), out);
+      return mmref::Cast(arg(0), out, in[0]);
     case OpKind::kMm:
     case OpKind::kBmm:
     case OpKind::kMatmul:
@@ -72,13 +106,13 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kAddmm:
     case OpKind::kAddmv:
     case OpKind::kBaddbmm:
-      return mmref::Addmm(arg(0), arg(1), arg(2), n.alpha, n.beta, ArithFor(out));
+      return mmref::Addmm(arg(0), arg(1), arg(2), alpha, beta, ArithFor(out));
     case OpKind::kAddbmm: {
       // Eager on CPU adds the batches one at a time into the output, rounding to the output dtype
       // each time: the bound assumes accumulation in the output format.
       mmref::RefTensor a, b;
       mmref::FoldBatchIntoK(arg(1), arg(2), a, b);
-      return mmref::Addmm(arg(0), a, b, n.alpha, n.beta, mmref::Arith{out, out});
+      return mmref::Addmm(arg(0), a, b, alpha, beta, mmref::Arith{out, out});
     }
     case OpKind::kLinear: {
       mmref::RefTensor prod = mmref::Matmul(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out));
@@ -103,29 +137,20 @@ class ReferenceBackend : public Backend {
       res.message = "node " + e.violation.node + ": " + e.violation.message;
       return res;
     }
-    for (const auto& [name, t] : e.types) {
-      mmref::Format f = mmref::Format::kF64;
-      if (!ToFormat(t.dtype, f)) {
-        res.kind = OutcomeKind::kUnsupported;
-        res.message = "the reference does not model dtype " + std::string(DTypeName(t.dtype)) + " yet";
-        return res;
-      }
-    }
     stages.Stage("compute");
     std::map<std::string, mmref::RefTensor> env;
     for (size_t i = 0; i < p.inputs.size(); ++i) {
       const InputSpec& in = p.inputs[i];
-      mmref::Format f = mmref::Format::kF64;
-      ToFormat(in.dtype, f);
-      // Inputs are rounded to their dtype exactly as torch's .to() does.
-      mmref::RefTensor t = mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape)));
-      for (double& v : t.val) v = mmref::RoundTo(f, v);
+      mmref::Format f = ToFormat(in.dtype);
+      // Inputs are converted to their dtype exactly as torch's .to() does (from float64).
+      mmref::RefTensor t = mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape), in.dtype));
+      for (double& v : t.val) v = mmref::TorchConvertFromDouble(f, v);
       env[in.name] = std::move(t);
     }
     for (const auto& n : p.nodes) {
-      mmref::Format out = mmref::Format::kF64;
-      ToFormat(e.types.at(n.name).dtype, out);
-      env[n.name] = Evaluate(n, env, out, e.types.at(n.name).shape);
+      std::vector<mmref::Format> in;
+      for (const auto& a : n.args) in.push_back(ToFormat(e.types.at(a).dtype));
+      env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype), e.types.at(n.name).shape);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {

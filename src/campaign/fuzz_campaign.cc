@@ -49,8 +49,9 @@ Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunCont
       break;
     }
     uint64_t case_seed = o.seed + static_cast<uint64_t>(i);
-    Program p = GenerateFromSeed(case_seed, o.policy);
-    InputRecipe recipe{"grid16", case_seed};
+    GeneratedCase gc = GenerateCaseFromSeed(case_seed, o.policy);
+    const Program& p = gc.program;
+    const InputRecipe& recipe = gc.recipe;
     CaseRun c = MakeCaseRun(p, recipe, sup.Run(p, recipe, o.paths));
     ++sum.cases;
     if (elapsed() - last_progress >= 15) {

@@ -1,8 +1,11 @@
 // Program generation.
 #include "src/gen/generator.h"
 
+#include <cmath>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "src/ir/verifier.h"
 
@@ -14,7 +17,7 @@ class Builder {
  public:
   Builder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
 
-  Program Build() {
+  GeneratedCase Build() {
     if (p_.swarm) Swarm();
     size_t where = c_.Weighted({1.0 - p_.p_meta - p_.p_cuda, p_.p_meta, p_.p_cuda});
     device_ = where == 1 ? Device::kMeta : where == 2 ? Device::kCuda : Device::kCpu;
@@ -27,7 +30,24 @@ class Builder {
     for (const auto& n : prog_.nodes)
       if (!used.count(n.name) && n.op != OpKind::kCast && !IsView(n.op)) prog_.outputs.push_back(n.name);
     if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
-    return prog_;
+    return {prog_, Recipe()};
+  }
+
+  // The value class of the inputs, drawn after the program.
+  InputRecipe Recipe() {
+    InputRecipe r;
+    r.kind = RecipeKinds()[c_.Weighted({p_.w_grid16, p_.w_exact, p_.w_uniform, p_.w_normal})];
+    r.seed = c_.Next();
+    if (r.kind == "uniform") {
+      static const std::vector<std::pair<double, double>> kRanges = {{-1, 1}, {0, 1}, {-100, 100}, {-1e-3, 1e-3}, {-8, 8}};
+      std::tie(r.lo, r.hi) = c_.Pick(kRanges);
+    } else if (r.kind == "normal") {
+      static const std::vector<double> kStd = {1, 0.01, 30}, kMean = {0, 0, 1};
+      r.std = c_.Pick(kStd);
+      r.mean = c_.Pick(kMean);
+    }
+    if (r.kind != "grid16" && c_.Coin(p_.p_special)) r.special = p_.special_rate;
+    return r;
   }
 
  private:
@@ -37,7 +57,12 @@ class Builder {
     DType dtype;
   };
 
-  int64_t Dim() { return c_.Pick(p_.dims); }
+  int64_t Dim() { return c_.Coin(p_.p_zero_dim) ? 0 : c_.Pick(p_.dims); }
+  // A contracted dim of a 2-D op: sometimes large.
+  int64_t KDim() {
+    static const std::vector<int64_t> kLarge = {128, 255, 1024, 4097};
+    return c_.Coin(p_.p_large_k) ? c_.Pick(kLarge) : Dim();
+  }
 
   // Switches features off for this program (see GenPolicy::swarm).
   void Swarm() {
@@ -55,19 +80,32 @@ class Builder {
       }
     };
     thin({&p_.w_mm, &p_.w_bmm, &p_.w_matmul, &p_.w_addmm, &p_.w_mv, &p_.w_dot, &p_.w_addmv, &p_.w_baddbmm,
-          &p_.w_addbmm, &p_.w_linear});
+          &p_.w_addbmm, &p_.w_linear, &p_.w_sdpa, &p_.w_attention});
     thin({&p_.w_float64, &p_.w_float32, &p_.w_float16, &p_.w_bfloat16});
-    for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain})
+    for (double* w : {&p_.w_int8, &p_.w_uint8, &p_.w_int32, &p_.w_int64, &p_.w_bool})
+      if (c_.Coin(0.5)) *w = 0;
+    thin({&p_.w_grid16, &p_.w_exact, &p_.w_uniform, &p_.w_normal});
+    for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain, &p_.p_view, &p_.p_move,
+                            &p_.p_special, &p_.p_zero_dim, &p_.p_large_k})
       if (c_.Coin(0.5)) *feature = 0;
   }
 
-  DType BaseDType() {
+  DType FloatDType() {
     static const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16,
                                                DType::kBFloat16};
     return kFloats[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16})];
   }
 
-  // The dtype of a fresh operand: the op's base dtype, or (deliberately) another float dtype.
+  // The dtype of an op: a float or an integer dtype (or, deliberately, bool).
+  DType BaseDType() {
+    static const std::vector<DType> kAll = {DType::kFloat64, DType::kFloat32, DType::kFloat16, DType::kBFloat16,
+                                            DType::kInt8,    DType::kUInt8,   DType::kInt32,   DType::kInt64,
+                                            DType::kBool};
+    return kAll[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16, p_.w_int8, p_.w_uint8,
+                             p_.w_int32, p_.w_int64, p_.w_bool})];
+  }
+
+  // The dtype of a fresh operand: the op's base dtype, or (deliberately) another one.
   DType OperandDType(DType base) {
     if (!c_.Coin(p_.p_mixed_dtype)) return base;
     DType d = BaseDType();
@@ -78,13 +116,24 @@ class Builder {
   // A fresh operand of the given shape: an input, sometimes seen through a view, sometimes cast.
   Value Input(const Shape& shape, DType dtype) {
     if (!shape.empty() && c_.Coin(p_.p_view)) return MaybeCast(Viewed(shape, dtype));
+    if (c_.Coin(p_.p_move)) return MaybeCast(Moved(shape, dtype));
     return MaybeCast(RawInput(shape, dtype));
+  }
+
+  // An input made on another device and moved to the program's with .to(device). From meta that
+  // is a contract violation (a meta tensor has no data to copy).
+  Value Moved(const Shape& shape, DType dtype) {
+    Device from = device_ != Device::kCpu                             ? Device::kCpu
+                  : c_.Coin(p_.p_cuda / std::max(p_.p_cuda + p_.p_meta, 1e-9)) ? Device::kCuda
+                                                                           : Device::kMeta;
+    Value in = RawInput(shape, dtype, from);
+    return Emit(OpKind::kToDevice, {in}, shape, dtype, [&](Node& n) { n.device = device_; });
   }
 
   // An input of another shape and a view node that turns it into `shape`.
   Value Viewed(const Shape& shape, DType dtype) {
     size_t rank = shape.size();
-    std::vector<OpKind> kinds = {OpKind::kReshape, OpKind::kExpand, OpKind::kNarrow};
+    std::vector<OpKind> kinds = {OpKind::kReshape, OpKind::kExpand, OpKind::kNarrow, OpKind::kSlice, OpKind::kView};
     if (rank >= 2) kinds.insert(kinds.end(), {OpKind::kTranspose, OpKind::kPermute});
     OpKind kind = c_.Pick(kinds);
     Shape base = shape;
@@ -105,6 +154,15 @@ class Builder {
         for (int64_t d : perm) ints.push_back(maybe_negative(d));
         break;
       }
+      case OpKind::kSlice: {  // every step-th element of a longer dim: x[..., start:end:step, ...]
+        int64_t d = c_.Int(0, static_cast<int64_t>(rank) - 1), step = c_.Int(1, 3), start = c_.Int(0, 2);
+        int64_t end = start + shape[d] * step;
+        base[d] = end + c_.Int(0, 2);
+        if (shape[d] > 0) end -= step - 1;  // the last element taken is end - 1
+        ints = {maybe_negative(d), start, end, step};
+        break;
+      }
+      case OpKind::kView:  // on a contiguous input (RawInput of rank 1 is never transposed)
       case OpKind::kReshape: {
         base = {Numel(shape)};
         ints = shape;
@@ -134,13 +192,14 @@ class Builder {
     return v;
   }
 
-  Value RawInput(const Shape& shape, DType dtype) {
+  Value RawInput(const Shape& shape, DType dtype) { return RawInput(shape, dtype, device_); }
+  Value RawInput(const Shape& shape, DType dtype, Device device) {
     InputSpec in;
     in.name = "x" + std::to_string(prog_.inputs.size());
     in.shape = shape;
     in.dtype = dtype;
-    in.device = device_;
-    if (c_.Coin(p_.p_device_mismatch)) in.device = device_ == Device::kCpu ? Device::kMeta : Device::kCpu;
+    in.device = device;
+    if (c_.Coin(p_.p_device_mismatch)) in.device = device == Device::kCpu ? Device::kMeta : Device::kCpu;
     if (shape.size() >= 2 && c_.Coin(p_.p_transposed)) in.layout = Layout::kTransposed;
     prog_.inputs.push_back(in);
     return {in.name, shape, dtype};
@@ -174,6 +233,13 @@ class Builder {
     return b;
   }
 
+  // b itself, or b cast to `to` where adding the two would give a dtype mmdiff does not model
+  // (int8 + uint8 gives int16).
+  Value Addable(Value b, DType to) {
+    if (PromoteTypes(to, b.dtype)) return b;
+    return Emit(OpKind::kCast, {b}, b.shape, to, [&](Node& n) { n.dtype = to; });
+  }
+
   // Elementwise glue on the last result, as between the matmuls of a model: a scaling such as
   // attention's 1/sqrt(d), or an added tensor (a bias row, or a same-shaped residual).
   void Glue() {
@@ -182,23 +248,25 @@ class Builder {
     if (c_.Coin(0.5)) {
       static const std::vector<double> kScales = {0.125, 0.25, 0.5, 2.0, -1.0};
       double s = c_.Pick(kScales);
-      Emit(OpKind::kMulScalar, {v}, v.shape, v.dtype, [&](Node& n) { n.alpha = s; });
+      Emit(OpKind::kMulScalar, {v}, v.shape, IsFloating(v.dtype) ? v.dtype : DType::kFloat32,
+           [&](Node& n) { n.alpha = s; });
       return;
     }
     Shape other = c_.Coin(0.5) ? v.shape : Shape{v.shape.back()};
-    Value b = Input(other, OperandDType(v.dtype));
+    Value b = Addable(Input(other, OperandDType(v.dtype)), v.dtype);
     Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype), [](Node&) {});
   }
 
   void AddOp() {
     Glue();
     size_t kind = c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm, p_.w_mv, p_.w_dot, p_.w_addmv,
-                               p_.w_baddbmm, p_.w_addbmm, p_.w_linear});
-    DType base = BaseDType();
+                               p_.w_baddbmm, p_.w_addbmm, p_.w_linear, p_.w_sdpa, p_.w_attention});
     bool chain = has_last_ && c_.Coin(p_.p_chain);
+    if (kind >= 10) return Attention(kind == 10, chain);
+    DType base = BaseDType();
     switch (kind) {
       case 0: {  // mm
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
         Emit(OpKind::kMm, {a, b}, {a.shape[0], b.shape[1]}, a.dtype, [](Node&) {});
         break;
@@ -246,7 +314,7 @@ class Builder {
         break;
       }
       case 3: {  // addmm with one of the bias broadcast forms
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
         int64_t m = a.shape[0], n = b.shape[1];
         Value bias = Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}), OperandDType(a.dtype));
@@ -254,19 +322,19 @@ class Builder {
         break;
       }
       case 4: {  // mv
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
         Emit(OpKind::kMv, {a, v}, {a.shape[0]}, a.dtype, [](Node&) {});
         break;
       }
       case 5: {  // dot
-        Value a = chain && last_.shape.size() == 1 ? last_ : Input({Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 1 ? last_ : Input({KDim()}, OperandDType(base));
         Value b = Input({SecondK(a.shape[0])}, OperandDType(a.dtype));
         Emit(OpKind::kDot, {a, b}, {}, a.dtype, [](Node&) {});
         break;
       }
       case 6: {  // addmv
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
         Value bias = Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
         EmitScaled(OpKind::kAddmv, {bias, a, v}, {a.shape[0]}, a.dtype);
@@ -287,13 +355,13 @@ class Builder {
         }
         break;
       }
-      default: {  // linear: x (..., in) @ w.T with w (out, in), with or without a bias (out)
+      case 9: {  // linear: x (..., in) @ w.T with w (out, in), with or without a bias (out)
         Value x;
         if (chain && !last_.shape.empty()) {
           x = last_;
         } else {
           Shape s = BatchDims(static_cast<int>(c_.Int(0, 2)));
-          s.push_back(Dim());
+          s.push_back(KDim());
           x = Input(s, OperandDType(base));
         }
         int64_t out = Dim();
@@ -306,6 +374,70 @@ class Builder {
         break;
       }
     }
+  }
+
+  // Attention over q (B, H, L, E) or (H, L, E), k (.., S, E), v (.., S, Ev): torch's
+  // scaled_dot_product_attention, or the same built by hand (q @ kᵀ, scaling, an optional additive
+  // mask, softmax in a chosen dtype, a cast back, @ v) — the shape of the seed bug.
+  void Attention(bool fused, bool chain) {
+    DType f = FloatDType();
+    bool four = c_.Coin(0.7);
+    int64_t b = c_.Int(1, 3), h = c_.Int(1, 4), l = Dim(), e = Dim();
+    Value q;
+    if (chain && last_.shape.size() == (four ? 4u : 3u)) {
+      q = last_;
+      if (four) b = q.shape[0];
+      h = q.shape[q.shape.size() - 3];
+      l = q.shape[q.shape.size() - 2];
+      e = q.shape.back();
+    } else {
+      q = Input(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
+    }
+    int64_t s = Dim(), ev = c_.Coin(0.7) ? e : Dim(), hk = h;
+    bool gqa = fused && four && c_.Coin(p_.p_gqa);
+    if (gqa) {  // k and v carry fewer heads: query heads are grouped onto them
+      hk = c_.Int(1, 2);
+      h = hk * c_.Int(2, 3);
+      if (!chain || q.shape[1] != h) q = Input({b, h, l, e}, f);
+    }
+    auto shape = [&](int64_t heads, int64_t rows, int64_t cols) {
+      return four ? Shape{b, heads, rows, cols} : Shape{heads, rows, cols};
+    };
+    Value k = Input(shape(hk, s, SecondK(e)), OperandDType(q.dtype));
+    Value v = Input(shape(hk, s, ev), c_.Coin(0.2) ? DType::kFloat32 : OperandDType(q.dtype));
+    Shape mask_shape = c_.Coin(0.5) ? Shape{l, s} : four ? Shape{b, 1, l, s} : Shape{1, l, s};
+    if (fused) {
+      std::vector<Value> args = {q, k, v};
+      bool mask = c_.Coin(p_.p_mask);
+      if (mask) args.push_back(RawInput(mask_shape, c_.Coin(0.5) ? DType::kBool : c_.Coin(p_.p_mask_float32) ? DType::kFloat32 : q.dtype));
+      bool causal = mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
+      std::optional<double> scale;
+      static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
+      if (c_.Coin(0.3)) scale = c_.Pick(kScales);
+      Emit(OpKind::kSdpa, args, shape(h, l, ev), q.dtype, [&](Node& n) {
+        n.is_causal = causal;
+        n.scale = scale;
+        n.enable_gqa = gqa;
+      });
+      return;
+    }
+    int64_t rank = static_cast<int64_t>(q.shape.size());
+    Value kt = Emit(OpKind::kTranspose, {k}, shape(hk, e, s), k.dtype, [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
+    Value scores = Emit(OpKind::kMatmul, {q, kt}, shape(h, l, s), q.dtype, [](Node&) {});
+    double scale = c_.Coin(0.5) ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(e, 1))) : c_.Pick(std::vector<double>{0.125, 0.5});
+    Value x = Emit(OpKind::kMulScalar, {scores}, scores.shape, scores.dtype, [&](Node& n) { n.alpha = scale; });
+    if (c_.Coin(p_.p_mask)) {
+      Value m = Addable(Input(mask_shape, OperandDType(x.dtype)), x.dtype);
+      x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype), [](Node&) {});
+    }
+    bool f32 = c_.Coin(p_.p_softmax_float32);
+    Value probs = Emit(OpKind::kSoftmax, {x}, x.shape, f32 ? DType::kFloat32 : x.dtype, [&](Node& n) {
+      n.ints = {-1};
+      if (f32) n.dtype = DType::kFloat32;
+    });
+    if (probs.dtype != q.dtype && c_.Coin(p_.p_cast_back))
+      probs = Emit(OpKind::kCast, {probs}, probs.shape, q.dtype, [&](Node& n) { n.dtype = q.dtype; });
+    Emit(OpKind::kMatmul, {probs, v}, shape(h, l, ev), probs.dtype, [](Node&) {});
   }
 
   // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).
@@ -335,12 +467,14 @@ class Builder {
 
 }  // namespace
 
-Program Generate(ChoiceSource& choices, const GenPolicy& policy) {
-  Program p = Builder(choices, policy).Build();
+GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy) {
+  GeneratedCase c = Builder(choices, policy).Build();
   // Generation is valid by construction; a failure here is a generator bug, caught by tests.
-  Status s = Verify(p);
-  if (!s.ok()) p.outputs = {"__generator_bug__:" + s.message()};
-  return p;
+  Status s = Verify(c.program);
+  if (!s.ok()) c.program.outputs = {"__generator_bug__:" + s.message()};
+  return c;
 }
+
+Program Generate(ChoiceSource& choices, const GenPolicy& policy) { return GenerateCase(choices, policy).program; }
 
 }  // namespace mmdiff

@@ -7,18 +7,29 @@
 
 #include "src/gen/choice_source.h"
 #include "src/gen/policy.h"
+#include "src/ir/input_recipe.h"
 #include "src/ir/program.h"
 
 namespace mmdiff {
 
 // Bumped whenever the same (policy, seed) would produce a different program.
-inline constexpr int kGeneratorVersion = 5;  // 2: more ops; 3: devices; 4: views; 5: glue
+// 2: more ops; 3: devices; 4: views; 5: glue; 6: attention, integers, moves, value classes, sizes
+inline constexpr int kGeneratorVersion = 6;
+
+// A test case: the program and the recipe of its input values, both drawn from one ChoiceSource
+// (the recipe after the program, so Generate() and GenerateCase() give the same program).
+struct GeneratedCase {
+  Program program;
+  InputRecipe recipe;
+};
 
 // The program is always Verify()-clean.
+GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy);
 Program Generate(ChoiceSource& choices, const GenPolicy& policy);
-inline Program GenerateFromSeed(uint64_t seed, const GenPolicy& policy) {
+inline GeneratedCase GenerateCaseFromSeed(uint64_t seed, const GenPolicy& policy) {
   SeededChoices c(seed);
-  return Generate(c, policy);
+  return GenerateCase(c, policy);
 }
+inline Program GenerateFromSeed(uint64_t seed, const GenPolicy& policy) { return GenerateCaseFromSeed(seed, policy).program; }
 
 }  // namespace mmdiff

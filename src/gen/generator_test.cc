@@ -59,9 +59,11 @@ TEST(Generator, ReachesMixedDtypeBatchedMatmulOften) {
 TEST(Generator, PolicyWeightsSwitchOpsOff) {
   GenPolicy p;
   p.w_mm = p.w_matmul = p.w_addmm = p.w_mv = p.w_dot = p.w_addmv = p.w_baddbmm = p.w_addbmm = p.w_linear = 0;
+  p.w_sdpa = p.w_attention = 0;
   for (uint64_t seed = 0; seed < 200; ++seed)
     for (const auto& n : GenerateFromSeed(seed, p).nodes)
-      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || IsView(n.op) || IsElementwise(n.op))
+      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || n.op == OpKind::kToDevice || IsView(n.op) ||
+                  IsElementwise(n.op))
           << GetOpSpec(n.op).name;
 }
 
@@ -97,7 +99,7 @@ TEST(Generator, DevicesFollowThePolicy) {
   for (uint64_t seed = 0; seed < 300; ++seed)
     for (const auto& in : GenerateFromSeed(seed, p).inputs) seen.insert(in.device);
   EXPECT_EQ(seen.size(), 3u);
-  p.p_meta = p.p_cuda = p.p_device_mismatch = 0;
+  p.p_meta = p.p_cuda = p.p_device_mismatch = p.p_move = 0;
   for (uint64_t seed = 0; seed < 300; ++seed)
     for (const auto& in : GenerateFromSeed(seed, p).inputs) ASSERT_EQ(in.device, Device::kCpu);
 }
@@ -119,12 +121,12 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
     ASSERT_TRUE(Verify(prog).ok()) << seed;
     std::multiset<OpKind> ops;
     for (const auto& n : prog.nodes)
-      if (n.op != OpKind::kCast && !IsView(n.op) && !IsElementwise(n.op)) ops.insert(n.op);
+      if (IsMatmulFamily(n.op) || n.op == OpKind::kSdpa) ops.insert(n.op);
     all_seen.insert(ops.begin(), ops.end());
     single_op_kind += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
     no_cast += std::none_of(prog.nodes.begin(), prog.nodes.end(), [](const Node& n) { return n.op == OpKind::kCast; });
   }
-  EXPECT_EQ(all_seen.size(), 10u);  // every op of the matmul family still appears somewhere
+  EXPECT_EQ(all_seen.size(), 11u);  // every op of the matmul family and sdpa still appears somewhere
   EXPECT_GT(single_op_kind, 20);                         // but often alone in its program
   GenPolicy plain = p;
   plain.swarm = false;
@@ -133,7 +135,7 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
     Program prog = GenerateFromSeed(seed, plain);
     std::multiset<OpKind> ops;
     for (const auto& n : prog.nodes)
-      if (n.op != OpKind::kCast && !IsView(n.op) && !IsElementwise(n.op)) ops.insert(n.op);
+      if (IsMatmulFamily(n.op) || n.op == OpKind::kSdpa) ops.insert(n.op);
     plain_single += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
   }
   EXPECT_GT(single_op_kind, 2 * plain_single);

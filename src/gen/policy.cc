@@ -72,6 +72,28 @@ const std::map<std::string, Field>& Fields() {
       {"p_meta", Prob(&GenPolicy::p_meta, "p_meta")},
       {"p_cuda", Prob(&GenPolicy::p_cuda, "p_cuda")},
       {"p_device_mismatch", Prob(&GenPolicy::p_device_mismatch, "p_device_mismatch")},
+      {"p_move", Prob(&GenPolicy::p_move, "p_move")},
+      {"p_zero_dim", Prob(&GenPolicy::p_zero_dim, "p_zero_dim")},
+      {"p_large_k", Prob(&GenPolicy::p_large_k, "p_large_k")},
+      {"p_mask", Prob(&GenPolicy::p_mask, "p_mask")},
+      {"p_mask_float32", Prob(&GenPolicy::p_mask_float32, "p_mask_float32")},
+      {"p_causal", Prob(&GenPolicy::p_causal, "p_causal")},
+      {"p_gqa", Prob(&GenPolicy::p_gqa, "p_gqa")},
+      {"p_softmax_float32", Prob(&GenPolicy::p_softmax_float32, "p_softmax_float32")},
+      {"p_cast_back", Prob(&GenPolicy::p_cast_back, "p_cast_back")},
+      {"p_special", Prob(&GenPolicy::p_special, "p_special")},
+      {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
+      {"w_sdpa", Weight(&GenPolicy::w_sdpa, "w_sdpa")},
+      {"w_attention", Weight(&GenPolicy::w_attention, "w_attention")},
+      {"w_int8", Weight(&GenPolicy::w_int8, "w_int8")},
+      {"w_uint8", Weight(&GenPolicy::w_uint8, "w_uint8")},
+      {"w_int32", Weight(&GenPolicy::w_int32, "w_int32")},
+      {"w_int64", Weight(&GenPolicy::w_int64, "w_int64")},
+      {"w_bool", Weight(&GenPolicy::w_bool, "w_bool")},
+      {"w_grid16", Weight(&GenPolicy::w_grid16, "w_grid16")},
+      {"w_exact", Weight(&GenPolicy::w_exact, "w_exact")},
+      {"w_uniform", Weight(&GenPolicy::w_uniform, "w_uniform")},
+      {"w_normal", Weight(&GenPolicy::w_normal, "w_normal")},
       {"w_float64", Weight(&GenPolicy::w_float64, "w_float64")},
       {"w_float32", Weight(&GenPolicy::w_float32, "w_float32")},
       {"w_float16", Weight(&GenPolicy::w_float16, "w_float16")},
@@ -119,12 +141,14 @@ Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
     if (!s.ok()) return s;
   }
   if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm + p.w_mv + p.w_dot + p.w_addmv + p.w_baddbmm + p.w_addbmm +
-          p.w_linear <=
+          p.w_linear + p.w_sdpa + p.w_attention <=
       0)
     return Status::Error("policy: all op weights are 0");
   if (p.p_meta + p.p_cuda > 1) return Status::Error("policy: p_meta + p_cuda must not exceed 1");
   if (p.w_float64 + p.w_float32 + p.w_float16 + p.w_bfloat16 <= 0)
-    return Status::Error("policy: all dtype weights are 0");
+    return Status::Error("policy: all floating dtype weights are 0");
+  if (p.w_grid16 + p.w_exact + p.w_uniform + p.w_normal <= 0)
+    return Status::Error("policy: all value class weights are 0");
   return p;
 }
 

@@ -13,7 +13,7 @@ namespace mmdiff {
 namespace {
 
 // The features of one program, by category.
-std::map<std::string, std::set<std::string>> Features(const Program& p) {
+std::map<std::string, std::set<std::string>> Features(const Program& p, const InputRecipe& r) {
   std::map<std::string, std::set<std::string>> f;
   auto types = InferStaticTypes(p);
   for (const auto& in : p.inputs) {
@@ -26,15 +26,26 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
     }
     if (in.shape.size() >= 3) f["layout"].insert("batched_operand");
   }
-  f["value_class"].insert("grid16");
+  f["value_class"].insert(r.kind);
+  if (r.special > 0) f["value_class"].insert("special_values");
   bool mixed = false;
   for (const auto& n : p.nodes) {
     f["op"].insert(std::string(GetOpSpec(n.op).name));
     if (n.op == OpKind::kExpand) f["layout"].insert("stride_0_expand");
-    if (n.op == OpKind::kNarrow) f["layout"].insert("non_contiguous_slice");
+    if (n.op == OpKind::kNarrow || n.op == OpKind::kSlice) f["layout"].insert("non_contiguous_slice");
+    if (n.op == OpKind::kSlice && n.ints.size() == 4 && n.ints[3] > 1) f["layout"].insert("strided_slice");
+    if (n.op == OpKind::kContiguous) f["layout"].insert("contiguous_copy");
+    if (n.op == OpKind::kToDevice) f["device"].insert("move_to_" + std::string(DeviceName(*n.device)));
+    if (n.op == OpKind::kSdpa) {
+      if (n.args.size() == 4) f["attention"].insert(types.count(n.args[3]) && types.at(n.args[3]).dtype == DType::kBool ? "bool_mask" : "additive_mask");
+      if (n.is_causal) f["attention"].insert("is_causal");
+      if (n.scale) f["attention"].insert("scale");
+      if (n.enable_gqa) f["attention"].insert("enable_gqa");
+    }
+    if (n.op == OpKind::kSoftmax) f["attention"].insert(n.dtype ? "softmax_dtype_" + std::string(DTypeName(*n.dtype)) : "softmax_same_dtype");
     if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) f["layout"].insert("permuted_view");
     if (n.op == OpKind::kCast) f["dtype"].insert(std::string(DTypeName(*n.dtype)));
-    if (n.op == OpKind::kCast || IsView(n.op)) continue;
+    if (n.op == OpKind::kCast || n.op == OpKind::kToDevice || IsView(n.op)) continue;
     std::string pairing;
     std::set<DType> distinct;
     std::vector<std::optional<Shape>> arg_shapes;
@@ -48,11 +59,11 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
     mixed |= distinct.size() > 1;
     // The contracted size of the matmul-family ops, from the first operand's last dim.
     const auto& lhs = arg_shapes[GetOpSpec(n.op).has_alpha_beta ? 1 : 0];
-    if (!IsElementwise(n.op) && lhs && !lhs->empty()) {
+    if (IsMatmulFamily(n.op) && lhs && !lhs->empty()) {
       int64_t k = lhs->back();
       if (k == 0) f["layout"].insert("k_0");
       if (k == 1) f["layout"].insert("k_1");
-      if (k >= 32) f["layout"].insert("k_large");
+      if (k >= 128) f["layout"].insert("k_large");
     }
     bool args_known = std::all_of(arg_shapes.begin(), arg_shapes.end(), [](const auto& s) { return s.has_value(); });
     if (args_known && !types.at(n.name).shape) f["program"].insert("shape_violation");
@@ -71,10 +82,10 @@ std::map<std::string, std::set<std::string>> Features(const Program& p) {
 GenStats CollectStats(const GenPolicy& policy, uint64_t first_seed, int64_t n) {
   GenStats s;
   for (int64_t i = 0; i < n; ++i) {
-    Program p = GenerateFromSeed(first_seed + static_cast<uint64_t>(i), policy);
+    GeneratedCase c = GenerateCaseFromSeed(first_seed + static_cast<uint64_t>(i), policy);
     ++s.programs;
-    s.nodes += static_cast<int64_t>(p.nodes.size());
-    for (const auto& [category, features] : Features(p))
+    s.nodes += static_cast<int64_t>(c.program.nodes.size());
+    for (const auto& [category, features] : Features(c.program, c.recipe))
       for (const auto& feature : features) ++s.programs_with[category][feature];
   }
   return s;

@@ -24,6 +24,8 @@ TEST(GenStats, PolicyChangesShowUp) {
   GenPolicy p;
   p.p_mixed_dtype = 0;
   p.p_cast = 0;
+  p.w_attention = p.w_sdpa = 0;  // masks and attention's float32 softmax mix dtypes by design
+  p.p_glue = 0;
   GenStats s = CollectStats(p, 1, 500);
   EXPECT_EQ(s.programs_with["program"].count("mixed_dtype_operands"), 0u);
   EXPECT_EQ(s.programs_with["op"].count("cast"), 0u);

@@ -12,17 +12,18 @@ struct DTypeInfo {
   bool floating;
   double unit_roundoff;
   double max_finite;
+  double min_subnormal;  // smallest positive subnormal (0 for integers)
 };
 constexpr std::array<DTypeInfo, 9> kInfo = {{
-    {DType::kFloat64, "float64", true, 0x1.0p-53, 1.7976931348623157e308},
-    {DType::kFloat32, "float32", true, 0x1.0p-24, 3.4028234663852886e38},
-    {DType::kFloat16, "float16", true, 0x1.0p-11, 65504.0},
-    {DType::kBFloat16, "bfloat16", true, 0x1.0p-8, 3.3895313892515355e38},
-    {DType::kInt8, "int8", false, 0, 127},
-    {DType::kUInt8, "uint8", false, 0, 255},
-    {DType::kInt32, "int32", false, 0, 2147483647.0},
-    {DType::kInt64, "int64", false, 0, 9223372036854775807.0},
-    {DType::kBool, "bool", false, 0, 1},
+    {DType::kFloat64, "float64", true, 0x1.0p-53, 1.7976931348623157e308, 0x1.0p-1074},
+    {DType::kFloat32, "float32", true, 0x1.0p-24, 3.4028234663852886e38, 0x1.0p-149},
+    {DType::kFloat16, "float16", true, 0x1.0p-11, 65504.0, 0x1.0p-24},
+    {DType::kBFloat16, "bfloat16", true, 0x1.0p-8, 3.3895313892515355e38, 0x1.0p-133},
+    {DType::kInt8, "int8", false, 0, 127, 0},
+    {DType::kUInt8, "uint8", false, 0, 255, 0},
+    {DType::kInt32, "int32", false, 0, 2147483647.0, 0},
+    {DType::kInt64, "int64", false, 0, 9223372036854775807.0, 0},
+    {DType::kBool, "bool", false, 0, 1, 0},
 }};
 const DTypeInfo& Info(DType d) { return kInfo[static_cast<size_t>(d)]; }
 }  // namespace
@@ -47,6 +48,7 @@ const std::vector<DType>& AllDTypes() {
 bool IsFloating(DType d) { return Info(d).floating; }
 double UnitRoundoff(DType d) { return Info(d).unit_roundoff; }
 double MaxFinite(DType d) { return Info(d).max_finite; }
+double MinSubnormal(DType d) { return Info(d).min_subnormal; }
 
 std::optional<DType> PromoteTypes(DType a, DType b) {
   if (a == b) return a;

@@ -19,6 +19,8 @@ bool IsFloating(DType d);
 double UnitRoundoff(DType d);
 // Largest finite value of a floating dtype.
 double MaxFinite(DType d);
+// Smallest positive subnormal of a floating dtype (0 for integers).
+double MinSubnormal(DType d);
 // torch's promote_types (the lattice eager uses when it promotes); nullopt where the result
 // is a dtype mmdiff does not model (int8 with uint8 gives int16).
 std::optional<DType> PromoteTypes(DType a, DType b);

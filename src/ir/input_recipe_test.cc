@@ -10,7 +10,7 @@ namespace mmdiff {
 namespace {
 
 TEST(InputRecipe, ValuesAreSixteenthsInRange) {
-  auto v = RecipeValues({"grid16", 5}, 0, 4000);
+  auto v = RecipeValues({"grid16", 5}, 0, 4000, DType::kFloat32);
   std::set<double> distinct(v.begin(), v.end());
   EXPECT_EQ(distinct.size(), 65u);
   for (double x : v) {
@@ -20,12 +20,12 @@ TEST(InputRecipe, ValuesAreSixteenthsInRange) {
 }
 
 TEST(InputRecipe, PureFunctionOfSeedAndIndex) {
-  EXPECT_EQ(RecipeValues({"grid16", 1}, 0, 50), RecipeValues({"grid16", 1}, 0, 50));
-  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50), RecipeValues({"grid16", 2}, 0, 50));
-  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50), RecipeValues({"grid16", 1}, 1, 50));
+  EXPECT_EQ(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32), RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32));
+  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32), RecipeValues({"grid16", 2}, 0, 50, DType::kFloat32));
+  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32), RecipeValues({"grid16", 1}, 1, 50, DType::kFloat32));
   // A prefix does not depend on numel.
-  auto longer = RecipeValues({"grid16", 1}, 3, 80);
-  auto shorter = RecipeValues({"grid16", 1}, 3, 20);
+  auto longer = RecipeValues({"grid16", 1}, 3, 80, DType::kFloat32);
+  auto shorter = RecipeValues({"grid16", 1}, 3, 20, DType::kFloat32);
   EXPECT_TRUE(std::equal(shorter.begin(), shorter.end(), longer.begin()));
 }
 
@@ -35,7 +35,62 @@ TEST(InputRecipe, JsonRoundTripAndErrors) {
   ASSERT_TRUE(back.ok()) << back.error();
   EXPECT_EQ(back.value(), r);
   EXPECT_FALSE(RecipeFromJson({{"kind", "grid16"}, {"seed", -1}}).ok());
-  EXPECT_FALSE(RecipeFromJson({{"kind", "normal"}, {"seed", 1}}).ok());
+  EXPECT_FALSE(RecipeFromJson({{"kind", "gaussian"}, {"seed", 1}}).ok());
+  EXPECT_FALSE(RecipeFromJson({{"kind", "uniform"}, {"seed", 1}, {"lo", 2}, {"hi", 1}}).ok());
+  EXPECT_FALSE(RecipeFromJson({{"kind", "normal"}, {"seed", 1}, {"special", 1.5}}).ok());
+  InputRecipe u{"uniform", 7, -3, 5, 0, 1, 0.25};
+  auto ub = RecipeFromJson(RecipeToJson(u));
+  ASSERT_TRUE(ub.ok()) << ub.error();
+  EXPECT_EQ(ub.value(), u);
+}
+
+TEST(InputRecipe, ValueClassesStayInTheirRanges) {
+  auto exact = RecipeValues({"exact", 3}, 0, 2000, DType::kFloat16);
+  std::set<double> distinct(exact.begin(), exact.end());
+  for (double x : exact) {
+    bool small_integer = x == std::trunc(x) && std::fabs(x) <= 4;
+    bool power_of_two = x != 0 && std::log2(std::fabs(x)) == std::trunc(std::log2(std::fabs(x))) &&
+                        std::fabs(std::log2(std::fabs(x))) <= 4;
+    EXPECT_TRUE(small_integer || power_of_two) << x;
+  }
+  EXPECT_GE(distinct.size(), 15u);
+  for (double x : RecipeValues({"uniform", 3, -2, 6}, 1, 2000, DType::kFloat32)) {
+    EXPECT_GE(x, -2);
+    EXPECT_LT(x, 6);
+  }
+  auto normal = RecipeValues({"normal", 3, 0, 0, 10, 2}, 1, 20000, DType::kFloat64);
+  double mean = 0, var = 0;
+  for (double x : normal) mean += x / normal.size();
+  for (double x : normal) var += (x - mean) * (x - mean) / normal.size();
+  EXPECT_NEAR(mean, 10, 0.1);
+  EXPECT_NEAR(std::sqrt(var), 2, 0.1);
+  for (double x : RecipeValues({"normal", 3}, 0, 500, DType::kInt8)) EXPECT_TRUE(x == std::trunc(x) && std::fabs(x) <= 8);
+  for (double x : RecipeValues({"exact", 3}, 0, 500, DType::kUInt8)) EXPECT_TRUE(x >= 0 && x <= 16);
+  for (double x : RecipeValues({"exact", 3}, 0, 500, DType::kBool)) EXPECT_TRUE(x == 0 || x == 1);
+}
+
+TEST(InputRecipe, SpecialValuesAppearAtTheirRateAndFitTheDType) {
+  InputRecipe r{"uniform", 11};
+  r.special = 0.3;
+  auto v = RecipeValues(r, 0, 20000, DType::kFloat16);
+  int nan = 0, inf = 0, neg_zero = 0, subnormal = 0, near_max = 0;
+  for (double x : v) {
+    nan += std::isnan(x);
+    inf += std::isinf(x);
+    neg_zero += x == 0 && std::signbit(x);
+    subnormal += x != 0 && std::fabs(x) < 0x1p-14;
+    near_max += std::isfinite(x) && std::fabs(x) >= 32752;
+  }
+  int specials = nan + inf + neg_zero + subnormal + near_max;
+  EXPECT_NEAR(specials / 20000.0, 0.3, 0.02);
+  EXPECT_GT(nan, 0);
+  EXPECT_GT(inf, 0);
+  EXPECT_GT(neg_zero, 0);
+  EXPECT_GT(subnormal, 0);
+  EXPECT_GT(near_max, 0);
+  for (double x : v) EXPECT_FALSE(std::isfinite(x) && std::fabs(x) > 65504);
+  r.special = 0;
+  for (double x : RecipeValues(r, 0, 2000, DType::kFloat16)) EXPECT_TRUE(std::isfinite(x));
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 19> kSpecs = {{
+constexpr std::array<OpSpec, 24> kSpecs = {{
     {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
     {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
     {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
@@ -21,12 +21,18 @@ constexpr std::array<OpSpec, 19> kSpecs = {{
     {OpKind::kLinear, "linear", 3, "torch.nn.functional.linear", false, false, 2, false},
     {OpKind::kAdd, "add", 2, "torch.add", false, false, 2, false},
     {OpKind::kMulScalar, "mul_scalar", 1, "torch.mul", false, false, 1, false},
+    {OpKind::kSoftmax, "softmax", 1, "torch.softmax", false, false, 1, true},
+    {OpKind::kSdpa, "scaled_dot_product_attention", 4, "torch.nn.functional.scaled_dot_product_attention", false,
+     false, 3, false},
+    {OpKind::kToDevice, "to_device", 1, ".to", false, false, 1, false},
     {OpKind::kTranspose, "transpose", 1, ".transpose", false, false, 1, true},
     {OpKind::kPermute, "permute", 1, ".permute", false, false, 1, true},
     {OpKind::kReshape, "reshape", 1, ".reshape", false, false, 1, true},
     {OpKind::kExpand, "expand", 1, ".expand", false, false, 1, true},
     {OpKind::kNarrow, "narrow", 1, ".narrow", false, false, 1, true},
     {OpKind::kContiguous, "contiguous", 1, ".contiguous", false, false, 1, false},
+    {OpKind::kSlice, "slice", 1, "[]", false, false, 1, true},
+    {OpKind::kView, "view", 1, ".view", false, false, 1, true},
 }};
 
 Status RankIs(const Shape& s, size_t rank, const char* what) {
@@ -116,6 +122,19 @@ Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& in
       }
       return out;
     }
+    case OpKind::kSlice: {
+      if (ints.size() != 4) return Status::Error("slice needs dim, start, end and step");
+      if (x.empty()) return Status::Error("slice() cannot be applied to a 0-dim tensor.");
+      auto d = WrapDim(ints[0], x.size());
+      if (!d.ok()) return d.status();
+      if (ints[3] <= 0) return Status::Error("slice step must be positive");
+      int64_t size = x[d.value()];
+      int64_t start = std::clamp<int64_t>(ints[1], 0, size), end = std::clamp<int64_t>(ints[2], start, size);
+      Shape out = x;
+      out[d.value()] = (end - start + ints[3] - 1) / ints[3];
+      return out;
+    }
+    case OpKind::kView:
     case OpKind::kReshape: {
       int64_t known = 1, infer = -1;
       for (size_t i = 0; i < ints.size(); ++i) {
@@ -201,9 +220,50 @@ const std::vector<OpKind>& AllOpKinds() {
 }
 
 bool IsView(OpKind k) { return k >= OpKind::kTranspose; }
+
+namespace {
+// scaled_dot_product_attention: q (..., L, E), k (..., S, E), v (..., S, Ev), mask broadcastable to
+// (..., L, S) -> (..., L, Ev). Batch dims broadcast; with enable_gqa the heads (dim -3) of k and v
+// must divide q's and are repeated. Source: torch/nn/functional.py docs and
+// aten/src/ATen/native/transformers/attention.cpp; probed on torch 2.15.0 cpu.
+Result<Shape> SdpaShape(const std::vector<Shape>& a, bool enable_gqa) {
+  const Shape &q = a[0], &k = a[1], &v = a[2];
+  if (q.size() < 2 || k.size() < 2 || v.size() < 2)
+    return Status::Error("Expected query, key, and value to all be  at least 2 dimensional");
+  int64_t l = q[q.size() - 2], e = q.back(), s = k[k.size() - 2];
+  if (k.back() != e || v[v.size() - 2] != s)
+    return Status::Error("Expected size for first two dimensions of batch2 tensor to match: query " + ShapeString(q) +
+                         ", key " + ShapeString(k) + ", value " + ShapeString(v));
+  Shape qb(q.begin(), q.end() - 2), kb(k.begin(), k.end() - 2), vb(v.begin(), v.end() - 2);
+  if (enable_gqa && !qb.empty() && !kb.empty() && !vb.empty()) {
+    int64_t hq = qb.back(), hk = kb.back(), hv = vb.back();
+    if (hk == 0 || hv == 0 || hq % hk != 0 || hq % hv != 0)
+      return Status::Error("Number of heads in key and value must divide the number of heads in query");
+    kb.back() = hq;
+    vb.back() = hq;
+  }
+  auto batch = BroadcastShapes(qb, kb);
+  if (batch.ok()) batch = BroadcastShapes(batch.value(), vb);
+  if (!batch.ok()) return batch;
+  Shape out = batch.value();
+  out.push_back(l);
+  out.push_back(v.back());
+  if (a.size() == 4) {
+    Shape scores = batch.value();
+    scores.push_back(l);
+    scores.push_back(s);
+    auto m = BroadcastShapes(a[3], scores);
+    if (!m.ok() || m.value() != scores)
+      return Status::Error("attn_mask of shape " + ShapeString(a[3]) + " does not broadcast to " + ShapeString(scores));
+  }
+  return out;
+}
+}  // namespace
+bool IsMatmulFamily(OpKind k) { return k <= OpKind::kLinear && k != OpKind::kCast; }
 bool IsElementwise(OpKind k) { return k == OpKind::kAdd || k == OpKind::kMulScalar; }
 
-Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints) {
+Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints,
+                         bool enable_gqa) {
   int n = static_cast<int>(args.size());
   if (n < GetOpSpec(k).min_arity || n > GetOpSpec(k).arity) return Status::Error("wrong number of arguments");
   switch (k) {
@@ -241,7 +301,16 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
     }
     case OpKind::kCast:
     case OpKind::kMulScalar:
+    case OpKind::kToDevice:
       return args[0];
+    case OpKind::kSoftmax: {
+      if (ints.size() != 1) return Status::Error("softmax needs one dim");
+      auto d = WrapDim(ints[0], args[0].size());
+      if (!d.ok()) return d.status();
+      return args[0];
+    }
+    case OpKind::kSdpa:
+      return SdpaShape(args, enable_gqa);
     case OpKind::kAdd:
       return BroadcastShapes(args[0], args[1]);
     case OpKind::kTranspose:
@@ -250,6 +319,8 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
     case OpKind::kExpand:
     case OpKind::kNarrow:
     case OpKind::kContiguous:
+    case OpKind::kSlice:
+    case OpKind::kView:
       return ViewShape(k, args[0], ints);
   }
   return Status::Error("unknown op");

@@ -15,9 +15,15 @@ enum class OpKind {
   // Elementwise glue between matmuls: add (broadcasting, with type promotion) and mul by the scalar
   // attribute "alpha".
   kAdd, kMulScalar,
+  // Attention: softmax over dim ints[0] (optional "dtype": softmax's dtype argument); torch's
+  // scaled_dot_product_attention (q, k, v, optional mask; attributes is_causal, scale, enable_gqa).
+  kSoftmax, kSdpa,
+  // A device move, .to(device) (attribute "device").
+  kToDevice,
   // Views and layout changes (attribute "ints": transpose {d0, d1}; permute the dims; reshape and
-  // expand the sizes; narrow {dim, start, length}; contiguous none).
-  kTranspose, kPermute, kReshape, kExpand, kNarrow, kContiguous,
+  // expand the sizes; narrow {dim, start, length}; contiguous none; slice {dim, start, end, step},
+  // Python's x[..., start:end:step, ...]; view the sizes, on a contiguous operand).
+  kTranspose, kPermute, kReshape, kExpand, kNarrow, kContiguous, kSlice, kView,
 };
 
 struct OpSpec {
@@ -26,7 +32,7 @@ struct OpSpec {
   int arity;                    // number of tensor arguments (at most)
   std::string_view torch_call;  // what the Python emitter calls: "torch.mm", ...
   bool has_alpha_beta;          // addmm family: beta * args[0] + alpha * product(args[1], args[2])
-  bool has_dtype;               // cast
+  bool has_dtype;               // cast (softmax: optional)
   int min_arity;                // fewer than arity: trailing optional arguments (linear's bias)
   bool has_ints;                // views: the integer attribute "ints"
 };
@@ -38,11 +44,15 @@ const std::vector<OpKind>& AllOpKinds();
 // The result shape eager computes for the op's argument shapes, or the shape error it raises.
 // Source: aten/src/ATen/native/LinearAlgebra.cpp and Blas.cpp (mm/bmm/addmm/addmv/baddbmm/addbmm/
 // dot/mv/matmul shape checks), torch.nn.functional.linear docs; checked against torch 2.15.0.
-// `ints` is the node's integer attribute (views only).
-Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints = {});
+// `ints` is the node's integer attribute (views, softmax); `enable_gqa` is sdpa's attribute.
+Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints = {},
+                         bool enable_gqa = false);
 
-// True for the view and layout ops (transpose, permute, reshape, expand, narrow, contiguous).
+// True for the view and layout ops (transpose, permute, reshape, expand, narrow, contiguous, slice,
+// view).
 bool IsView(OpKind k);
+// True for mm, bmm, matmul, addmm, mv, dot, addmv, baddbmm, addbmm and linear.
+bool IsMatmulFamily(OpKind k);
 // True for the elementwise glue (add, mul by a scalar).
 bool IsElementwise(OpKind k);
 

@@ -32,10 +32,15 @@ struct Node {
   std::string name;
   OpKind op = OpKind::kMatmul;
   std::vector<std::string> args;
-  std::optional<DType> dtype;  // cast target
+  std::optional<DType> dtype;  // cast target; softmax's optional dtype
   double alpha = 1.0;          // addmm: beta * args[0] + alpha * (args[1] @ args[2])
   double beta = 1.0;
-  std::vector<int64_t> ints;   // views: dims, sizes or {dim, start, length} (see OpKind)
+  std::vector<int64_t> ints;   // views: dims, sizes or {dim, start, length} (see OpKind); softmax: {dim}
+  std::optional<Device> device;  // to_device: the target
+  // scaled_dot_product_attention: is_causal, scale (absent: 1/sqrt(E)), enable_gqa.
+  bool is_causal = false;
+  std::optional<double> scale;
+  bool enable_gqa = false;
   bool operator==(const Node&) const = default;
 };
 

@@ -31,6 +31,12 @@ json ProgramToJson(const Program& p) {
       jn["beta"] = n.beta;
     }
     if (n.op == OpKind::kMulScalar) jn["alpha"] = n.alpha;
+    if (n.device) jn["device"] = DeviceName(*n.device);
+    if (n.op == OpKind::kSdpa) {
+      jn["is_causal"] = n.is_causal;
+      jn["enable_gqa"] = n.enable_gqa;
+      if (n.scale) jn["scale"] = *n.scale;
+    }
     j["nodes"].push_back(jn);
   }
   j["outputs"] = p.outputs;
@@ -111,10 +117,22 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
       n.ints.push_back(x.get<int64_t>());
     }
   }
-  for (const char* key : {"alpha", "beta"}) {
+  for (const char* key : {"alpha", "beta", "scale"}) {
     if (!j.contains(key)) continue;
     if (!j[key].is_number()) return Status::Error(where + ": \"" + key + "\" must be a number");
-    (std::string(key) == "alpha" ? n.alpha : n.beta) = j[key].get<double>();
+    double v = j[key].get<double>();
+    if (std::string(key) == "scale") n.scale = v;
+    else (std::string(key) == "alpha" ? n.alpha : n.beta) = v;
+  }
+  for (const char* key : {"is_causal", "enable_gqa"}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_boolean()) return Status::Error(where + ": \"" + key + "\" must be true or false");
+    (std::string(key) == "is_causal" ? n.is_causal : n.enable_gqa) = j[key].get<bool>();
+  }
+  if (j.contains("device")) {
+    auto device = GetParsed(j, "device", where, ParseDevice, "device");
+    if (!device.ok()) return device.status();
+    n.device = device.value();
   }
   return n;
 }

@@ -52,6 +52,38 @@ std::string EmitFunction(const Program& p, const std::string& name) {
       o << n.args[0] << ".to(" << TorchDType(*n.dtype) << ")\n";
       continue;
     }
+    if (n.op == OpKind::kToDevice) {
+      o << n.args[0] << ".to(" << PyStr(std::string(DeviceName(*n.device))) << ")\n";
+      continue;
+    }
+    if (n.op == OpKind::kSlice) {  // x[:, :, start:end:step] or, for a negative dim, x[..., start:end:step, :]
+      o << n.args[0] << "[";
+      int64_t dim = n.ints[0];
+      if (dim >= 0) {
+        for (int64_t i = 0; i < dim; ++i) o << ":, ";
+      } else {
+        o << "..., ";
+      }
+      o << n.ints[1] << ":" << n.ints[2] << ":" << n.ints[3];
+      for (int64_t i = dim; i < -1; ++i) o << ", :";
+      o << "]\n";
+      continue;
+    }
+    if (n.op == OpKind::kSoftmax) {
+      o << "torch.softmax(" << n.args[0] << ", dim=" << n.ints[0];
+      if (n.dtype) o << ", dtype=" << TorchDType(*n.dtype);
+      o << ")\n";
+      continue;
+    }
+    if (n.op == OpKind::kSdpa) {
+      o << spec.torch_call << "(" << n.args[0] << ", " << n.args[1] << ", " << n.args[2];
+      if (n.args.size() == 4) o << ", attn_mask=" << n.args[3];
+      if (n.is_causal) o << ", is_causal=True";
+      if (n.scale) o << ", scale=" << PyFloat(*n.scale);
+      if (n.enable_gqa) o << ", enable_gqa=True";
+      o << ")\n";
+      continue;
+    }
     if (IsView(n.op)) {
       o << n.args[0] << spec.torch_call << "(";
       if (n.op == OpKind::kTranspose || n.op == OpKind::kNarrow) {
@@ -76,22 +108,65 @@ std::string EmitFunction(const Program& p, const std::string& name) {
 
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
   std::ostringstream o;
-  o << "_M64 = (1 << 64) - 1\n\n\n"
+  o << "_M64 = (1 << 64) - 1\n"
+    << "RECIPE = {'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed << ", 'lo': " << PyFloat(r.lo)
+    << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean) << ", 'std': " << PyFloat(r.std)
+    << ", 'special': " << PyFloat(r.special) << "}\n\n\n"
        "def _mmdiff_splitmix64(x):\n"
        "    z = (x + 0x9E3779B97F4A7C15) & _M64\n"
        "    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64\n"
        "    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64\n"
        "    return z ^ (z >> 31)\n\n\n"
-       "def _mmdiff_values(seed, index, numel):\n"
-       "    \"\"\"Input recipe 'grid16': k/16 with k in [-32, 32], exact in every float dtype.\"\"\"\n"
-       "    base = _mmdiff_splitmix64(seed ^ ((index * 0xD1B54A32D192ED03) & _M64))\n"
-       "    return [float(((_mmdiff_splitmix64((base + j) & _M64) >> 11) % 65) - 32) / 16.0\n"
-       "            for j in range(numel)]\n\n\n"
-       "def _mmdiff_input(seed, index, shape, dtype, device, transposed):\n"
+       "_MMDIFF_SUBNORMAL = {torch.float64: 2.0 ** -1074, torch.float32: 2.0 ** -149,\n"
+       "                     torch.bfloat16: 2.0 ** -133, torch.float16: 2.0 ** -24}\n\n\n"
+       "def _mmdiff_unit(x):\n"
+       "    return (x >> 11) * 2.0 ** -53\n\n\n"
+       "def _mmdiff_values(r, index, numel, dtype):\n"
+       "    \"\"\"The input recipe (value class r['kind']); the twin of RecipeValues() in mmdiff.\"\"\"\n"
+       "    base = _mmdiff_splitmix64(r['seed'] ^ ((index * 0xD1B54A32D192ED03) & _M64))\n"
+       "    if r['kind'] == 'grid16' and dtype.is_floating_point:  # k/16, k in [-32, 32]: exact in every float dtype\n"
+       "        return [float(((_mmdiff_splitmix64((base + j) & _M64) >> 11) % 65) - 32) / 16.0\n"
+       "                for j in range(numel)]\n"
+       "    out = []\n"
+       "    for j in range(numel):\n"
+       "        def draw(k):\n"
+       "            return _mmdiff_splitmix64((base + 16 * j + k) & _M64)\n"
+       "        if not dtype.is_floating_point:\n"
+       "            x = draw(3) >> 11\n"
+       "            if dtype == torch.bool:\n"
+       "                out.append(float(x % 2))\n"
+       "            elif dtype == torch.uint8:\n"
+       "                out.append(float(x % 17))\n"
+       "            else:\n"
+       "                out.append(float(x % 17 - 8))\n"
+       "            continue\n"
+       "        if r['special'] > 0 and _mmdiff_unit(draw(0)) < r['special']:\n"
+       "            pick, bits = (draw(1) >> 11) % 6, draw(2)\n"
+       "            sign = -1.0 if bits >> 63 else 1.0\n"
+       "            fi = torch.finfo(dtype)\n"
+       "            out.append([math.nan, math.inf, -math.inf, -0.0,\n"
+       "                        sign * _MMDIFF_SUBNORMAL[dtype] * (1 + 2 * (bits % 4)),\n"
+       "                        sign * fi.max * (0.5 if bits & 16 else 1.0)][pick])\n"
+       "            continue\n"
+       "        if r['kind'] == 'exact':  # small integers or powers of two\n"
+       "            x = draw(4) >> 11\n"
+       "            if x % 2 == 0:\n"
+       "                out.append(float((x >> 1) % 9 - 4))\n"
+       "            else:\n"
+       "                out.append((-1.0 if (x >> 1) % 2 else 1.0) * math.ldexp(1.0, (x >> 2) % 9 - 4))\n"
+       "        elif r['kind'] == 'uniform':\n"
+       "            out.append(r['lo'] + (r['hi'] - r['lo']) * _mmdiff_unit(draw(4)))\n"
+       "        else:  # normal (Irwin-Hall: no transcendental function, so bit-identical everywhere)\n"
+       "            s = 0.0\n"
+       "            for k in range(12):\n"
+       "                s += _mmdiff_unit(draw(4 + k))\n"
+       "            out.append(r['mean'] + r['std'] * (s - 6.0))\n"
+       "    return out\n\n\n"
+       "def _mmdiff_input(r, index, shape, dtype, device, transposed):\n"
        "    numel = 1\n"
        "    for d in shape:\n"
        "        numel *= d\n"
-       "    t = torch.tensor(_mmdiff_values(seed, index, numel), dtype=torch.float64).reshape(shape)\n"
+       "    t = torch.tensor(_mmdiff_values(r, index, numel, dtype), dtype=torch.float64).reshape(shape)\n"
        "    if transposed:\n"
        "        t = t.transpose(-1, -2).contiguous().transpose(-1, -2)\n"
        "    return t.to(dtype).to(device)\n\n\n"
@@ -99,7 +174,7 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
        "    return [\n";
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const auto& in = p.inputs[i];
-    o << "        _mmdiff_input(" << r.seed << ", " << i << ", " << PyShape(in.shape) << ", "
+    o << "        _mmdiff_input(RECIPE, " << i << ", " << PyShape(in.shape) << ", "
       << TorchDType(in.dtype) << ", " << PyStr(std::string(DeviceName(in.device))) << ", "
       << (in.layout == Layout::kTransposed ? "True" : "False") << "),  # " << in.name << "\n";
   }
@@ -114,7 +189,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   o << "Program: " << p.Summary() << "\n";
   o << "Runs with plain `python` and a stock torch; exits non-zero while eager and "
        "torch.compile(backend='" << opt.backend << "') disagree.\n\"\"\"\n"
-       "import platform\n\nimport torch\n\n";
+       "import math\nimport platform\n\nimport torch\n\n";
   if (!opt.knobs.empty()) {
     o << "import torch._inductor.config\n";
     for (const auto& [k, v] : opt.knobs) o << "torch._inductor.config." << k << " = " << v << "\n";

@@ -32,8 +32,9 @@ TEST(PythonEmitter, FunctionMirrorsTheProgram) {
 
 TEST(PythonEmitter, InputBuilderCarriesSeedShapeDtypeLayout) {
   std::string s = EmitInputBuilder(Sample(), {"grid16", 99});
-  EXPECT_NE(s.find("_mmdiff_input(99, 1, (8, 3), torch.float32, \"cpu\", True),  # x1"), std::string::npos) << s;
-  EXPECT_NE(s.find("_mmdiff_input(99, 2, (3,), torch.float32"), std::string::npos) << s;
+  EXPECT_NE(s.find("RECIPE = {'kind': \"grid16\", 'seed': 99,"), std::string::npos) << s;
+  EXPECT_NE(s.find("_mmdiff_input(RECIPE, 1, (8, 3), torch.float32, \"cpu\", True),  # x1"), std::string::npos) << s;
+  EXPECT_NE(s.find("_mmdiff_input(RECIPE, 2, (3,), torch.float32"), std::string::npos) << s;
 }
 
 TEST(PythonEmitter, ReproComparesEagerWithTheChosenBackendAndSetsKnobs) {

@@ -21,10 +21,19 @@ bool IsIdentifier(const std::string& s) {
   return true;
 }
 
+// view's contract depends on strides, which mmdiff tracks only this far: a contiguous-layout input
+// or the result of .contiguous().
+bool IsContiguousValue(const Program& p, const std::string& name) {
+  if (const InputSpec* in = p.FindInput(name)) return in->layout == Layout::kContiguous;
+  const Node* n = p.FindNode(name);
+  return n && n->op == OpKind::kContiguous;
+}
+
 }  // namespace
 
 Status Verify(const Program& p) {
   std::set<std::string> defined;
+  const auto types = InferStaticTypes(p);
   if (p.nodes.size() > kMaxNodes)
     return Status::Error("program has " + std::to_string(p.nodes.size()) + " nodes; the limit is " +
                          std::to_string(kMaxNodes));
@@ -60,8 +69,19 @@ Status Verify(const Program& p) {
     for (const auto& a : n.args)
       if (!defined.count(a))
         return Status::Error(where + ": argument \"" + a + "\" is not defined before this node");
-    if (spec.has_dtype != n.dtype.has_value())
-      return Status::Error(where + (spec.has_dtype ? ": needs a \"dtype\"" : ": takes no \"dtype\""));
+    if (spec.has_dtype && !n.dtype) return Status::Error(where + ": needs a \"dtype\"");
+    if (!spec.has_dtype && n.dtype && n.op != OpKind::kSoftmax) return Status::Error(where + ": takes no \"dtype\"");
+    if ((n.op == OpKind::kToDevice) != n.device.has_value())
+      return Status::Error(where + (n.device ? ": takes no \"device\"" : ": needs a \"device\""));
+    if (n.op != OpKind::kSdpa && (n.is_causal || n.enable_gqa || n.scale))
+      return Status::Error(where + ": is_causal, enable_gqa and scale belong to scaled_dot_product_attention");
+    if (n.scale && !std::isfinite(*n.scale)) return Status::Error(where + ": scale must be finite");
+    if (n.op == OpKind::kSlice &&
+        (n.ints.size() != 4 || n.ints[1] < 0 || n.ints[2] < n.ints[1] || n.ints[3] < 1))
+      return Status::Error(where + ": ints must be {dim, start, end, step} with 0 <= start <= end and step >= 1");
+    if (n.op == OpKind::kSoftmax && n.ints.size() != 1) return Status::Error(where + ": ints must be {dim}");
+    if (n.op == OpKind::kView && !IsContiguousValue(p, n.args[0]))
+      return Status::Error(where + ": view's operand must be an input with a contiguous layout or a contiguous node");
     if (spec.has_alpha_beta && (!std::isfinite(n.alpha) || !std::isfinite(n.beta)))
       return Status::Error(where + ": alpha and beta must be finite");
     if (!spec.has_ints && !n.ints.empty()) return Status::Error(where + ": takes no \"ints\"");
@@ -71,10 +91,17 @@ Status Verify(const Program& p) {
     if (n.op == OpKind::kMulScalar && !std::isfinite(n.alpha)) return Status::Error(where + ": alpha must be finite");
     if (!spec.has_alpha_beta && ((n.alpha != 1.0 && n.op != OpKind::kMulScalar) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
+    if (n.op == OpKind::kAdd && n.args.size() == 2 && types.count(n.args[0]) && types.count(n.args[1]) &&
+        !PromoteTypes(types.at(n.args[0]).dtype, types.at(n.args[1]).dtype))
+      return Status::Error(where + ": int8 + uint8 gives int16, a dtype mmdiff does not model");
+    if (n.op == OpKind::kSdpa && n.args.size() == 4) {
+      auto it = types.find(n.args[3]);
+      if (it != types.end() && it->second.shape && it->second.shape->size() < 2)
+        return Status::Error(where + ": the attention mask needs rank >= 2");
+    }
     defined.insert(n.name);
   }
   // Every result whose shape follows from the inputs must fit in a worker, like the inputs do.
-  auto types = InferStaticTypes(p);
   for (const auto& n : p.nodes) {
     const std::optional<Shape>& shape = types.at(n.name).shape;
     if (shape && (shape->size() > kMaxRank || Numel(*shape) > kMaxNumel))

@@ -1,0 +1,169 @@
+// Reference softmax and attention.
+#include "kernels/attention_ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace mmref {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One softmax row: n values at data[off + i * stride].
+void SoftmaxRow(const RefTensor& a, RefTensor& r, int64_t off, int64_t stride, int64_t n, Arith arith) {
+  auto at = [&](int64_t i) { return off + i * stride; };
+  bool unknown = false, nan_row = true;
+  double m = -kInf, delta = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double x = a.val[at(i)], e = a.err[at(i)];
+    if (std::isinf(e)) unknown = true;
+    if (std::isnan(x) || x == kInf) {
+      nan_row = true;
+      m = kNaN;
+      break;
+    }
+    if (x != -kInf) {
+      nan_row = false;
+      m = std::max(m, x);
+      delta = std::max(delta, e);
+    }
+  }
+  if (n == 0) return;
+  if (unknown || nan_row || std::isnan(m)) {
+    for (int64_t i = 0; i < n; ++i) {
+      r.val[at(i)] = kNaN;
+      r.err[at(i)] = unknown ? kInf : 0.0;
+    }
+    return;
+  }
+  double sum = 0, spread = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double x = a.val[at(i)];
+    double w = x == -kInf ? 0.0 : std::exp(x - m);
+    r.val[at(i)] = w;
+    sum += w;
+    if (x != -kInf) spread = std::max(spread, m - x);
+  }
+  // Relative error of each probability: the operands' errors (each logit within delta moves every
+  // ratio by at most e^(2 delta)), the rounding of x - m and of exp, the sum and the division in the
+  // accumulation format, and float64's own.
+  double u = UnitRoundoff(arith.acc);
+  double rel = std::expm1(2 * delta) + (static_cast<double>(n) + 8 + 2 * spread) * u * (1 + std::expm1(2 * delta)) +
+               1e-15 * static_cast<double>(n);
+  for (int64_t i = 0; i < n; ++i) {
+    double x = a.val[at(i)];
+    double p = r.val[at(i)] / sum;
+    r.val[at(i)] = p;
+    if (x == -kInf) {  // exactly 0 in every correct implementation
+      r.err[at(i)] = 0;
+      continue;
+    }
+    double before = p * rel + static_cast<double>(n) * MinSubnormal(arith.acc);
+    r.err[at(i)] = before + UnitRoundoff(arith.out) * (p + before) + MinSubnormal(arith.out);
+  }
+}
+
+// k or v with its heads (dim rank-3) repeated to `heads` (repeat_interleave), for enable_gqa.
+RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
+  size_t rank = t.shape.size();
+  if (rank < 3 || t.shape[rank - 3] == heads || t.shape[rank - 3] == 0) return t;
+  int64_t h = t.shape[rank - 3], group = heads / h, mat = t.shape[rank - 2] * t.shape[rank - 1];
+  int64_t outer = 1;
+  for (size_t i = 0; i + 3 < rank; ++i) outer *= t.shape[i];
+  RefTensor r;
+  r.shape = t.shape;
+  r.shape[rank - 3] = heads;
+  r.val.resize(static_cast<size_t>(outer * heads * mat));
+  r.err.resize(r.val.size());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t hh = 0; hh < heads; ++hh)
+      for (int64_t x = 0; x < mat; ++x) {
+        int64_t src = (o * h + hh / group) * mat + x, dst = (o * heads + hh) * mat + x;
+        r.val[dst] = t.val[src];
+        r.err[dst] = t.err[src];
+      }
+  return r;
+}
+
+}  // namespace
+
+RefTensor Softmax(const RefTensor& a, int64_t dim, Arith arith) {
+  RefTensor r = a;
+  if (a.shape.empty()) {  // a 0-d tensor: softmax of one element
+    SoftmaxRow(a, r, 0, 1, 1, arith);
+    return r;
+  }
+  int64_t n = a.shape[dim], inner = 1, outer = 1;
+  for (size_t i = static_cast<size_t>(dim) + 1; i < a.shape.size(); ++i) inner *= a.shape[i];
+  for (size_t i = 0; i < static_cast<size_t>(dim); ++i) outer *= a.shape[i];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) SoftmaxRow(a, r, o * n * inner + in, inner, n, arith);
+  return r;
+}
+
+RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, const RefTensor& v,
+                                    const AttentionArgs& args, Arith arith) {
+  int64_t e = q.shape.back();
+  double scale = args.scale ? *args.scale : 1.0 / std::sqrt(static_cast<double>(e));
+  double root = std::sqrt(std::fabs(scale));
+  RefTensor kk = k, vv = v;
+  if (args.enable_gqa && q.shape.size() >= 3) {
+    int64_t heads = q.shape[q.shape.size() - 3];
+    kk = RepeatHeads(k, heads);
+    vv = RepeatHeads(v, heads);
+  }
+  // The math kernel scales q and k by sqrt(scale) in the input dtype; Scale's bound covers that
+  // rounding, and its value is the fused kernel's exact product.
+  RefTensor qs = Scale(q, root, arith.out), ks = Scale(kk, scale < 0 ? -root : root, arith.out);
+  RefTensor scores = Matmul(qs, TransposeLast2(ks), arith);
+  size_t rank = scores.shape.size();
+  int64_t l = scores.shape[rank - 2], s = scores.shape[rank - 1];
+  if (args.mask && !args.mask_is_bool) {
+    RefTensor add = Expand(*args.mask, scores.shape);
+    for (size_t i = 0; i < add.val.size(); ++i)  // a mask of another dtype may be rounded to the query's first
+      if (std::isfinite(add.val[i]) && add.err[i] == 0) add.err[i] = std::fabs(RoundTo(arith.out, add.val[i]) - add.val[i]);
+    scores = Add(scores, add, scores.shape, arith.out);
+  }
+  if ((args.mask && args.mask_is_bool) || args.is_causal) {
+    RefTensor keep = args.mask ? Expand(*args.mask, scores.shape) : scores;
+    for (size_t i = 0; i < scores.val.size(); ++i) {
+      int64_t row = static_cast<int64_t>(i) / s % l, col = static_cast<int64_t>(i) % s;
+      bool masked = args.is_causal ? col > row : keep.val[i] == 0;
+      if (!masked) continue;
+      // Kernels fill masked scores with -inf or add -inf to them: a NaN or +inf score at a masked
+      // place gives -inf one way and NaN the other.
+      bool finite = std::isfinite(scores.val[i]) && !std::isinf(scores.err[i]);
+      scores.val[i] = finite ? -kInf : kNaN;
+      scores.err[i] = finite ? 0.0 : kInf;
+    }
+  }
+  // A NaN or +inf score: the math kernel's softmax gives a NaN row, the fused kernel's online softmax
+  // gives other values (0 on torch 2.15.0 cpu). Both are torch; the row is left unjudged.
+  for (int64_t row = 0; s > 0 && row * s < static_cast<int64_t>(scores.val.size()); ++row) {
+    bool odd = false;
+    for (int64_t j = 0; j < s; ++j) odd |= std::isnan(scores.val[row * s + j]) || scores.val[row * s + j] == kInf;
+    if (!odd) continue;
+    for (int64_t j = 0; j < s; ++j) {
+      scores.val[row * s + j] = kNaN;
+      scores.err[row * s + j] = kInf;
+    }
+  }
+  RefTensor probs = Softmax(scores, static_cast<int64_t>(rank) - 1, arith);
+  // A row with no key left to attend is 0 in torch's attention kernels (softmax alone gives NaN).
+  for (int64_t row = 0; s > 0 && row * s < static_cast<int64_t>(probs.val.size()); ++row) {
+    bool all_masked = true;
+    for (int64_t j = 0; j < s && all_masked; ++j)
+      all_masked = scores.val[row * s + j] == -kInf && scores.err[row * s + j] == 0;
+    if (!all_masked) continue;
+    for (int64_t j = 0; j < s; ++j) {
+      probs.val[row * s + j] = 0;
+      probs.err[row * s + j] = 0;
+    }
+  }
+  return Matmul(probs, vv, arith);
+}
+
+}  // namespace mmref
