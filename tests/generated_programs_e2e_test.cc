@@ -16,15 +16,17 @@ TEST(GeneratedProgramsE2E, CpuAndMetaProgramsNeverKillTheWorker) {
   o.log_path = e2e::ScratchDir("generated") + "/worker.log";
   Supervisor sup(o);
   ASSERT_TRUE(sup.Hello().ok());
-  GenPolicy policy;
+  GenPolicy policy;  // the default space (attention, integers, moves, value classes), minus cuda
+  policy.p_cuda = 0;
   policy.p_meta = 0.5;
   policy.p_device_mismatch = 0.1;
   policy.p_shape_violation = 0.1;
   int ok = 0, errors = 0, meta_programs = 0;
   for (uint64_t seed = 0; seed < 400; ++seed) {
-    Program p = GenerateFromSeed(seed, policy);
+    GeneratedCase c = GenerateCaseFromSeed(seed, policy);
+    const Program& p = c.program;
     meta_programs += p.inputs[0].device == Device::kMeta;
-    for (const PathResult& r : sup.Run(p, {"grid16", seed}, {"reference", "eager"})) {
+    for (const PathResult& r : sup.Run(p, c.recipe, {"reference", "eager"})) {
       ASSERT_NE(r.kind, OutcomeKind::kCrash) << "seed " << seed << " " << r.path << ": " << r.message;
       ASSERT_NE(r.kind, OutcomeKind::kTimeout) << "seed " << seed << " " << r.path;
       ok += r.kind == OutcomeKind::kOk;

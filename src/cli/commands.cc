@@ -142,7 +142,7 @@ std::string VersionText() {
          build_info::kPythonVersion + "\nvenv python " + build_info::kVenvPython;
 }
 
-int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy) {
+int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy, bool whole_case, bool values) {
   auto policy = LoadPolicy(policy_file);
   if (!policy.ok()) {
     std::cerr << "mmdiff gen: " << policy.error() << "\n";
@@ -152,7 +152,22 @@ int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy) {
     std::cout << PolicyToJson(policy.value()).dump(2) << "\n";
     return kExitOk;
   }
-  nlohmann::json j = ProgramToJson(GenerateFromSeed(seed, policy.value()));
+  GeneratedCase c = GenerateCaseFromSeed(seed, policy.value());
+  nlohmann::json j = ProgramToJson(c.program);
+  if (whole_case) j = {{"program", j}, {"inputs", RecipeToJson(c.recipe)}};
+  if (values) {
+    j["values"] = nlohmann::json::array();
+    for (size_t i = 0; i < c.program.inputs.size(); ++i) {
+      const InputSpec& in = c.program.inputs[i];
+      nlohmann::json list = nlohmann::json::array();
+      for (double v : RecipeValues(c.recipe, i, Numel(in.shape), in.dtype)) {
+        char buf[40];
+        std::snprintf(buf, sizeof(buf), "%a", v);
+        list.push_back(buf);
+      }
+      j["values"].push_back(list);
+    }
+  }
   std::cout << j.dump(2) << "\n";
   return kExitOk;
 }

@@ -48,6 +48,11 @@ int main(int argc, char** argv) {
                   "Instead of a program: how often each op, dtype, dtype pairing, device, layout feature and value "
                   "class appears in this many programs (seeds from --seed on)");
   gen->add_flag("--json", stats_json, "With --stats: print JSON");
+  bool gen_case = false, gen_values = false;
+  gen->add_flag("--case", gen_case,
+                "Print the whole test case: {\"program\", \"inputs\"} (the input recipe); `mmdiff run` takes it");
+  gen->add_flag("--values", gen_values,
+                "With the case, print every input's values (before the conversion to its dtype) as hex floats");
 
   std::string mutate_file, cross_file, mutate_policy;
   uint64_t mutate_seed = 1;
@@ -96,7 +101,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : mmdiff::cli::kExitUsage;
   }
   if (*gen && stats > 0) return mmdiff::cli::GenStats(seed, stats, policy_file, stats_json);
-  if (*gen) return mmdiff::cli::Gen(seed, policy_file, dump_policy);
+  if (*gen) return mmdiff::cli::Gen(seed, policy_file, dump_policy, gen_case || gen_values, gen_values);
   if (*mutate) return mmdiff::cli::Mutate(mutate_file, cross_file, mutate_seed, mutate_policy);
   if (*run) return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json, run_out);
   if (*fuzz) return mmdiff::cli::Fuzz(time_s, cases, fuzz_seed, out_dir, fuzz_opts);

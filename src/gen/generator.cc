@@ -120,12 +120,11 @@ class Builder {
     return MaybeCast(RawInput(shape, dtype));
   }
 
-  // An input made on another device and moved to the program's with .to(device). From meta that
-  // is a contract violation (a meta tensor has no data to copy).
+  // An input made on another device and moved to the program's with .to(device): cpu to meta or
+  // cuda, or cuda to cpu (moving out of meta is a contract violation; the mutator makes those).
   Value Moved(const Shape& shape, DType dtype) {
-    Device from = device_ != Device::kCpu                             ? Device::kCpu
-                  : c_.Coin(p_.p_cuda / std::max(p_.p_cuda + p_.p_meta, 1e-9)) ? Device::kCuda
-                                                                           : Device::kMeta;
+    if (device_ == Device::kCpu && p_.p_cuda == 0) return RawInput(shape, dtype);
+    Device from = device_ != Device::kCpu ? Device::kCpu : Device::kCuda;
     Value in = RawInput(shape, dtype, from);
     return Emit(OpKind::kToDevice, {in}, shape, dtype, [&](Node& n) { n.device = device_; });
   }

@@ -45,9 +45,10 @@ void RenameEverywhere(Program& p, const std::string& from, const std::string& to
   Rename(p.outputs, from, to);
 }
 
-DType OtherFloat(ChoiceSource& c, DType not_this) {
+// Another dtype: mostly a float one, sometimes an integer one (bool only as a rare violation).
+DType OtherDType(ChoiceSource& c, DType not_this) {
   std::vector<DType> others;
-  for (DType d : kFloats)
+  for (DType d : c.Coin(0.8) ? kFloats : AllDTypes())
     if (d != not_this) others.push_back(d);
   return c.Pick(others);
 }
@@ -58,7 +59,7 @@ std::optional<std::string> ChangeDType(Program& p, ChoiceSource& c, const GenPol
   if (p.inputs.empty()) return std::nullopt;
   InputSpec& in = p.inputs[static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.inputs.size()) - 1))];
   DType before = in.dtype;
-  in.dtype = OtherFloat(c, before);
+  in.dtype = OtherDType(c, before);
   return in.name + ": " + std::string(DTypeName(before)) + " -> " + std::string(DTypeName(in.dtype));
 }
 
@@ -70,7 +71,7 @@ std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPoli
   size_t at = c.Pick(targets);
   Node& user = p.nodes[at];
   size_t arg = static_cast<size_t>(c.Int(0, static_cast<int64_t>(user.args.size()) - 1));
-  Node cast{FreshName(Names(p), "m"), OpKind::kCast, {user.args[arg]}, c.Pick(kFloats)};
+  Node cast{FreshName(Names(p), "m"), OpKind::kCast, {user.args[arg]}, c.Coin(0.8) ? c.Pick(kFloats) : c.Pick(AllDTypes())};
   user.args[arg] = cast.name;
   std::string detail = cast.name + " = " + cast.args[0] + ".to(" + std::string(DTypeName(*cast.dtype)) + ") before " +
                        user.name;
@@ -129,11 +130,43 @@ std::optional<std::string> SwapOp(Program& p, ChoiceSource& c, const GenPolicy&)
         (*types.at(n.args[0]).shape)[0] == (*types.at(n.args[1]).shape)[0])
       swaps.push_back({i, OpKind::kBmm});
   }
-  if (swaps.empty()) return std::nullopt;
+  // mm(a, b) / matmul(a, b) with b 2-D is linear(a, b.T); linear(x, w) without bias with x and w
+  // 2-D is mm(x, w.T). The transpose is a node of its own in front of the swapped op.
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const Node& n = p.nodes[i];
+    if ((n.op == OpKind::kMm || n.op == OpKind::kMatmul) && rank(n.args[0]) >= 1 && rank(n.args[1]) == 2)
+      swaps.push_back({i, OpKind::kLinear});
+    if (n.op == OpKind::kLinear && n.args.size() == 2 && rank(n.args[0]) == 2 && rank(n.args[1]) == 2)
+      swaps.push_back({i, OpKind::kMm});
+  }
+  if (swaps.empty() || p.nodes.size() >= kMaxNodes) return std::nullopt;
   auto [at, to] = c.Pick(swaps);
   std::string detail = p.nodes[at].name + ": " + std::string(GetOpSpec(p.nodes[at].op).name) + " -> " +
                        std::string(GetOpSpec(to).name);
+  if ((to == OpKind::kLinear) != (p.nodes[at].op == OpKind::kLinear)) {
+    Node t{FreshName(Names(p), "t"), OpKind::kTranspose, {p.nodes[at].args[1]}};
+    t.ints = {0, 1};
+    p.nodes[at].args[1] = t.name;
+    detail += " with " + t.name + " = " + t.args[0] + ".transpose(0, 1)";
+    p.nodes.insert(p.nodes.begin() + static_cast<long>(at), t);
+    ++at;
+  }
   p.nodes[at].op = to;
+  return detail;
+}
+
+std::optional<std::string> MoveDevice(Program& p, ChoiceSource& c, const GenPolicy&) {
+  if (p.nodes.empty() || p.nodes.size() >= kMaxNodes) return std::nullopt;
+  size_t at = static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.nodes.size()) - 1));
+  Node& user = p.nodes[at];
+  size_t arg = static_cast<size_t>(c.Int(0, static_cast<int64_t>(user.args.size()) - 1));
+  static const std::vector<Device> kDevices = {Device::kCpu, Device::kMeta, Device::kCuda};
+  Node move{FreshName(Names(p), "d"), OpKind::kToDevice, {user.args[arg]}};
+  move.device = c.Pick(kDevices);
+  user.args[arg] = move.name;
+  std::string detail = move.name + " = " + move.args[0] + ".to(" + std::string(DeviceName(*move.device)) + ") before " +
+                       user.name;
+  p.nodes.insert(p.nodes.begin() + static_cast<long>(at), move);
   return detail;
 }
 
@@ -214,9 +247,9 @@ std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPoli
 }  // namespace
 
 std::string_view MutationName(MutationKind k) {
-  static constexpr std::array<std::string_view, 8> kNames = {"change_dtype", "insert_cast", "remove_cast",
+  static constexpr std::array<std::string_view, 9> kNames = {"change_dtype", "insert_cast", "remove_cast",
                                                              "flip_layout",  "perturb_dim", "swap_op",
-                                                             "add_node",     "remove_node"};
+                                                             "add_node",     "remove_node", "move_device"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -237,6 +270,13 @@ Program Legalize(Program p) {
     defined.insert(n.name);
   }
   p.nodes = kept;
+  // view's contract needs a contiguous operand (see the verifier); reshape has the same shape rule.
+  for (auto& n : p.nodes) {
+    if (n.op != OpKind::kView) continue;
+    const InputSpec* in = p.FindInput(n.args[0]);
+    const Node* src = p.FindNode(n.args[0]);
+    if (!(in && in->layout == Layout::kContiguous) && !(src && src->op == OpKind::kContiguous)) n.op = OpKind::kReshape;
+  }
   std::vector<std::string> outputs;
   for (const auto& o : p.outputs)
     if (defined.count(o) && std::find(outputs.begin(), outputs.end(), o) == outputs.end()) outputs.push_back(o);
@@ -250,8 +290,8 @@ Program Legalize(Program p) {
 }
 
 Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy) {
-  static const std::array<Attempt, 8> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout,
-                                                   PerturbDim,  SwapOp,     AddNode,    RemoveNode};
+  static const std::array<Attempt, 9> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout, PerturbDim,
+                                                   SwapOp,      AddNode,    RemoveNode, MoveDevice};
   size_t first = static_cast<size_t>(choices.Int(0, static_cast<int64_t>(kAttempts.size()) - 1));
   for (size_t k = 0; k < kAttempts.size(); ++k) {
     size_t which = (first + k) % kAttempts.size();

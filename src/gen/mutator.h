@@ -17,9 +17,11 @@ enum class MutationKind {
   kRemoveCast,      // a cast node bypassed and dropped
   kFlipLayout,      // an input between contiguous and transposed storage
   kPerturbDim,      // one size changed everywhere it occurs (shared dims stay shared)
-  kSwapOp,          // mm <-> matmul (2-D operands), bmm <-> matmul (3-D operands)
+  kSwapOp,          // mm <-> matmul (2-D operands), bmm <-> matmul (3-D operands), mm/matmul <-> linear
+                    // (with a transpose of the weight)
   kAddNode,         // a freshly generated op appended, possibly consuming an existing value
   kRemoveNode,      // a node dropped, its uses rewired to a value of the same shape when one exists
+  kMoveDevice,      // a .to(device) in front of one argument of a node, to another device
 };
 std::string_view MutationName(MutationKind k);
 
@@ -38,7 +40,8 @@ Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy
 Program CrossOver(const Program& a, const Program& b, ChoiceSource& choices);
 
 // Re-legalisation: drops nodes whose arguments are undefined or whose arity is wrong, drops
-// transposed layouts of rank < 2, keeps outputs that exist and adds the last node if none is left.
+// transposed layouts of rank < 2, turns a view of an operand not known to be contiguous into a
+// reshape, keeps outputs that exist and adds the last node if none is left.
 Program Legalize(Program p);
 
 }  // namespace mmdiff

@@ -30,7 +30,7 @@ TEST(Mutator, MutateThenFixAlwaysVerifiesAndEveryKindHappens) {
       p = m.program;
     }
   }
-  for (int k = 0; k < 8; ++k) EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k))) << MutationName(static_cast<MutationKind>(k));
+  for (int k = 0; k < 9; ++k) EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k))) << MutationName(static_cast<MutationKind>(k));
 }
 
 TEST(Mutator, SameSeedSameMutation) {
@@ -42,22 +42,52 @@ TEST(Mutator, SameSeedSameMutation) {
   EXPECT_EQ(ma.detail, mb.detail);
 }
 
-TEST(Mutator, SwapOpTurnsMmIntoMatmulAndBack) {
+TEST(Mutator, SwapOpTurnsMmIntoMatmulOrLinearAndBack) {
   Program p;
   p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 4}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
   p.outputs = {"v0"};
   GenPolicy policy;
-  bool swapped = false;
-  for (uint64_t seed = 0; seed < 200 && !swapped; ++seed) {
+  bool to_matmul = false, to_linear = false, back_to_mm = false;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
     SeededChoices c(seed);
     Mutation m = Mutate(p, c, policy);
-    if (m.kind == MutationKind::kSwapOp) {
-      EXPECT_EQ(m.program.nodes[0].op, OpKind::kMatmul);
-      swapped = true;
+    if (m.kind != MutationKind::kSwapOp) continue;
+    const Node& last = m.program.nodes.back();
+    if (last.op == OpKind::kMatmul) to_matmul = true;
+    if (last.op == OpKind::kLinear) {
+      // linear(a, b.T): the weight is a transpose node of b
+      ASSERT_EQ(m.program.nodes.size(), 2u);
+      EXPECT_EQ(m.program.nodes[0].op, OpKind::kTranspose);
+      EXPECT_EQ(m.program.nodes[0].args[0], "b");
+      EXPECT_EQ(last.args[1], m.program.nodes[0].name);
+      to_linear = true;
+      for (uint64_t s2 = 0; s2 < 200 && !back_to_mm; ++s2) {
+        SeededChoices c2(s2);
+        Mutation back = Mutate(m.program, c2, policy);
+        back_to_mm |= back.kind == MutationKind::kSwapOp && back.program.nodes.back().op == OpKind::kMm;
+      }
     }
   }
-  EXPECT_TRUE(swapped);
+  EXPECT_TRUE(to_matmul);
+  EXPECT_TRUE(to_linear);
+  EXPECT_TRUE(back_to_mm);
+}
+
+TEST(Mutator, MoveDeviceInsertsAToDeviceNode) {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  std::set<Device> targets;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    SeededChoices c(seed);
+    Mutation m = Mutate(p, c, GenPolicy{});
+    if (m.kind != MutationKind::kMoveDevice) continue;
+    ASSERT_EQ(m.program.nodes.front().op, OpKind::kToDevice);
+    targets.insert(*m.program.nodes.front().device);
+  }
+  EXPECT_EQ(targets.size(), 3u);  // cpu, meta and cuda
 }
 
 TEST(Mutator, CrossOverKeepsBothOutputsAndVerifies) {

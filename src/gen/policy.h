@@ -30,7 +30,8 @@ struct GenPolicy {
   double p_meta = 0.1;
   double p_cuda = 0.05;
   double p_device_mismatch = 0.03;
-  double p_move = 0.05;             // a fresh operand is made on another device and moved with .to(device)
+  double p_move = 0.05;             // a fresh operand is made on another device and moved with .to(device):
+                                    // cpu to a meta or cuda program; cuda (if p_cuda > 0) to a cpu program
   // Layouts: a drawn dim is 0 with p_zero_dim; a contracted dim K is large (128 to 4097) with p_large_k.
   double p_zero_dim = 0.02;
   double p_large_k = 0.04;
