@@ -30,6 +30,11 @@ const ContractRule kShape{
     "contracted dims equal, matmul batch dims broadcast, bias expandable to the product)",
     "RuntimeError", "aten/src/ATen/native/LinearAlgebra.cpp shape checks; torch.matmul docs"};
 
+const ContractRule kCudaIntegers{
+    "cuda_integer_matmul", "the matmul family on cuda", "a floating dtype: cuBLAS paths have no integer kernels",
+    "NotImplementedError",
+    "aten/src/ATen/native/cuda/Blas.cpp dispatches over floating types: '\"addmm_cuda\" not implemented for "
+    "'Int'' (widely reported; not probed here: no GPU was available)"};
 const ContractRule kDimRange{
     "dim_range", "transpose, permute, narrow", "dims within [-rank, rank)", "IndexError",
     "c10/core/WrapDimMinimal.h: 'Dimension out of range' raises c10::IndexError"};
@@ -86,7 +91,7 @@ const std::vector<ContractRule>& ContractRules() {
   static const std::vector<ContractRule> kRules = {kSameDevice,    kSameDType,    kSupportedDType, kShape,
                                                    kDimRange,      kView,         kSdpaDType,      kSdpaArgs,
                                                    kSoftmaxDType,  kMetaCopy,     kIntScalarEmpty, kScalarRange,
-                                                   kEmptyBmm};
+                                                   kEmptyBmm,      kCudaIntegers};
   return kRules;
 }
 
@@ -154,6 +159,8 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     }
   } else if (matmul_family && args[0].dtype == DType::kBool) {
     return fail(kSupportedDType, "not implemented for bool");
+  } else if (matmul_family && args[0].device == Device::kCuda && !IsFloating(args[0].dtype)) {
+    return fail(kCudaIntegers, "\"addmm_cuda\" not implemented for " + std::string(DTypeName(args[0].dtype)));
   }
   std::vector<Shape> shapes;
   for (const auto& a : args) shapes.push_back(a.shape);

@@ -45,6 +45,68 @@ TEST(Contract, ShapeDeviceAndBoolRules) {
   EXPECT_EQ(b.violation.error_class, "NotImplementedError");
 }
 
+TEST(Contract, AttentionSoftmaxIntegerAndMoveRules) {
+  Program p;
+  p.inputs = {{"q", {1, 2, 3, 4}, DType::kFloat16}, {"k", {1, 2, 5, 4}, DType::kFloat16},
+              {"v", {1, 2, 5, 6}, DType::kFloat16}, {"m", {3, 5}, DType::kFloat16}};
+  p.nodes = {{"a", OpKind::kSdpa, {"q", "k", "v", "m"}}};
+  p.outputs = {"a"};
+  Expectation ok = Expect(p);
+  ASSERT_FALSE(ok.rejects) << ok.violation.message;
+  EXPECT_EQ(ok.outputs[0], (ValueType{{1, 2, 3, 6}, DType::kFloat16, Device::kCpu}));
+  p.inputs[3].dtype = DType::kFloat64;  // neither bool, float32 nor q's dtype
+  EXPECT_EQ(Expect(p).violation.rule, "sdpa_dtype");
+  p.inputs[3].dtype = DType::kBool;
+  p.nodes[0].is_causal = true;  // a mask and is_causal together
+  EXPECT_EQ(Expect(p).violation.rule, "sdpa_args");
+
+  Program s;
+  s.inputs = {{"x", {2, 3}, DType::kInt32}};
+  s.nodes = {{"p", OpKind::kSoftmax, {"x"}}};
+  s.nodes[0].ints = {-1};
+  s.outputs = {"p"};
+  EXPECT_EQ(Expect(s).violation.error_class, "NotImplementedError");
+  s.nodes[0].dtype = DType::kFloat32;  // softmax(x, dim=-1, dtype=torch.float32) is fine
+  EXPECT_EQ(Expect(s).outputs.at(0).dtype, DType::kFloat32);
+  s.nodes[0] = {"p", OpKind::kMulScalar, {"x"}};
+  s.nodes[0].alpha = 0.5;  // int * 0.5 is float32
+  EXPECT_EQ(Expect(s).outputs.at(0).dtype, DType::kFloat32);
+
+  Program mv;
+  mv.inputs = {{"x", {2, 3}, DType::kFloat32, Device::kMeta}};
+  mv.nodes = {{"c", OpKind::kToDevice, {"x"}}};
+  mv.nodes[0].device = Device::kCpu;
+  mv.outputs = {"c"};
+  EXPECT_EQ(Expect(mv).violation.rule, "meta_copy_out");
+  mv.inputs[0].device = Device::kCpu;
+  mv.nodes[0].device = Device::kMeta;
+  EXPECT_EQ(Expect(mv).outputs.at(0).device, Device::kMeta);
+}
+
+TEST(Contract, IntegerAddmmScalarsAndEmptyProducts) {
+  Program p;
+  p.inputs = {{"b", {2, 5}, DType::kUInt8}, {"x", {2, 3}, DType::kUInt8}, {"y", {3, 5}, DType::kUInt8}};
+  p.nodes = {{"v0", OpKind::kAddmm, {"b", "x", "y"}}};
+  p.nodes[0].beta = -1.0;  // a negative float does not fit uint8
+  p.outputs = {"v0"};
+  EXPECT_EQ(Expect(p).violation.rule, "scalar_range");
+  p.nodes[0].beta = 0.5;  // fits, and is truncated
+  EXPECT_FALSE(Expect(p).rejects);
+  p.inputs[1].shape = {2, 0};
+  p.inputs[2].shape = {0, 5};  // K = 0 with a float beta other than 0
+  EXPECT_EQ(Expect(p).violation.rule, "int_scalar_empty_k");
+  p.inputs[1].device = p.inputs[2].device = p.inputs[0].device = Device::kCuda;
+  p.inputs[1].shape = {2, 3};
+  p.inputs[2].shape = {3, 5};
+  EXPECT_EQ(Expect(p).violation.rule, "cuda_integer_matmul");
+
+  Program e = Matmul(DType::kFloat16, DType::kFloat32, {2, 0, 3}, {2, 3, 4});  // an empty bmm-path product
+  Expectation ee = Expect(e);
+  ASSERT_FALSE(ee.rejects) << ee.violation.message;
+  EXPECT_EQ(ee.outputs[0].dtype, DType::kFloat32);  // the second matrix's dtype
+  EXPECT_TRUE(Expect(Matmul(DType::kFloat16, DType::kFloat32, {2, 1, 3}, {2, 3, 4})).rejects);
+}
+
 TEST(Contract, AddmmBiasDtypeCountsAndCastsFixMismatches) {
   Program p;
   p.inputs = {{"b", {5}, DType::kFloat32}, {"x", {2, 3}, DType::kFloat16}, {"y", {3, 5}, DType::kFloat16}};

@@ -207,7 +207,11 @@ class Builder {
   Value MaybeCast(Value v) {
     if (!c_.Coin(p_.p_cast)) return v;
     DType to = BaseDType();
-    return Emit(OpKind::kCast, {v}, v.shape, to, [&](Node& n) { n.dtype = to; });
+    bool method = CastMethodName(to) && c_.Coin(0.3);  // x.float() / x.half() as users write it
+    return Emit(OpKind::kCast, {v}, v.shape, to, [&](Node& n) {
+      n.dtype = to;
+      n.method_spelling = method;
+    });
   }
 
   template <typename F>

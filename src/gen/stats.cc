@@ -45,6 +45,7 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     if (n.op == OpKind::kSoftmax) f["attention"].insert(n.dtype ? "softmax_dtype_" + std::string(DTypeName(*n.dtype)) : "softmax_same_dtype");
     if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) f["layout"].insert("permuted_view");
     if (n.op == OpKind::kCast) f["dtype"].insert(std::string(DTypeName(*n.dtype)));
+    if (n.op == OpKind::kCast) f["cast"].insert(n.method_spelling ? "method_spelling" : "to_dtype");
     if (n.op == OpKind::kCast || n.op == OpKind::kToDevice || IsView(n.op)) continue;
     std::string pairing;
     std::set<DType> distinct;

@@ -48,6 +48,16 @@ const std::vector<DType>& AllDTypes() {
 bool IsFloating(DType d) { return Info(d).floating; }
 double UnitRoundoff(DType d) { return Info(d).unit_roundoff; }
 double MaxFinite(DType d) { return Info(d).max_finite; }
+std::optional<std::string_view> CastMethodName(DType d) {
+  switch (d) {
+    case DType::kFloat64: return "double";
+    case DType::kFloat32: return "float";
+    case DType::kFloat16: return "half";
+    case DType::kBFloat16: return "bfloat16";
+    default: return std::nullopt;
+  }
+}
+
 double MinSubnormal(DType d) { return Info(d).min_subnormal; }
 
 std::optional<DType> PromoteTypes(DType a, DType b) {

@@ -19,6 +19,8 @@ bool IsFloating(DType d);
 double UnitRoundoff(DType d);
 // Largest finite value of a floating dtype.
 double MaxFinite(DType d);
+// The Tensor method that casts to d, where there is one: "double", "float", "half", "bfloat16".
+std::optional<std::string_view> CastMethodName(DType d);
 // Smallest positive subnormal of a floating dtype (0 for integers).
 double MinSubnormal(DType d);
 // torch's promote_types (the lattice eager uses when it promotes); nullopt where the result

@@ -32,6 +32,7 @@ json ProgramToJson(const Program& p) {
     }
     if (n.op == OpKind::kMulScalar) jn["alpha"] = n.alpha;
     if (n.device) jn["device"] = DeviceName(*n.device);
+    if (n.method_spelling) jn["spelling"] = "method";
     if (n.op == OpKind::kSdpa) {
       jn["is_causal"] = n.is_causal;
       jn["enable_gqa"] = n.enable_gqa;
@@ -128,6 +129,11 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
     if (!j.contains(key)) continue;
     if (!j[key].is_boolean()) return Status::Error(where + ": \"" + key + "\" must be true or false");
     (std::string(key) == "is_causal" ? n.is_causal : n.enable_gqa) = j[key].get<bool>();
+  }
+  if (j.contains("spelling")) {
+    if (j["spelling"] != "method" && j["spelling"] != "to")
+      return Status::Error(where + ": \"spelling\" must be \"method\" or \"to\"");
+    n.method_spelling = j["spelling"] == "method";
   }
   if (j.contains("device")) {
     auto device = GetParsed(j, "device", where, ParseDevice, "device");

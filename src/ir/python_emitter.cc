@@ -49,7 +49,8 @@ std::string EmitFunction(const Program& p, const std::string& name) {
     const OpSpec& spec = GetOpSpec(n.op);
     o << "    " << n.name << " = ";
     if (n.op == OpKind::kCast) {
-      o << n.args[0] << ".to(" << TorchDType(*n.dtype) << ")\n";
+      if (n.method_spelling && CastMethodName(*n.dtype)) o << n.args[0] << "." << *CastMethodName(*n.dtype) << "()\n";
+      else o << n.args[0] << ".to(" << TorchDType(*n.dtype) << ")\n";
       continue;
     }
     if (n.op == OpKind::kToDevice) {

@@ -58,6 +58,35 @@ TEST(PythonEmitter, ReproComparesEagerWithTheChosenBackendAndSetsKnobs) {
 namespace mmdiff {
 namespace {
 
+TEST(PythonEmitter, CastsAttentionMovesAndSlices) {
+  Program p;
+  p.inputs = {{"q", {1, 2, 3, 4}, DType::kFloat16}, {"m", {3, 3}, DType::kBool}};
+  Node half{"c", OpKind::kCast, {"q"}, DType::kFloat32};
+  half.method_spelling = true;
+  Node to{"d", OpKind::kCast, {"q"}, DType::kInt8};
+  Node move{"e", OpKind::kToDevice, {"q"}};
+  move.device = Device::kMeta;
+  Node slice{"s", OpKind::kSlice, {"q"}};
+  slice.ints = {-2, 0, 3, 2};
+  Node sdpa{"a", OpKind::kSdpa, {"q", "q", "q", "m"}};
+  sdpa.scale = 0.5;
+  sdpa.enable_gqa = true;
+  Node soft{"p", OpKind::kSoftmax, {"q"}, DType::kFloat32};
+  soft.ints = {-1};
+  p.nodes = {half, to, move, slice, sdpa, soft};
+  p.outputs = {"a"};
+  std::string f = EmitFunction(p, "g");
+  EXPECT_NE(f.find("    c = q.float()\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    d = q.to(torch.int8)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    e = q.to(\"meta\")\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    s = q[..., 0:3:2, :]\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    a = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=m, scale=0.5, "
+                   "enable_gqa=True)\n"),
+            std::string::npos)
+      << f;
+  EXPECT_NE(f.find("    p = torch.softmax(q, dim=-1, dtype=torch.float32)\n"), std::string::npos) << f;
+}
+
 TEST(PythonEmitter, LinearUsesTheFunctionalFormWithOptionalBias) {
   Program p;
   p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};

@@ -76,6 +76,8 @@ Status Verify(const Program& p) {
     if (n.op != OpKind::kSdpa && (n.is_causal || n.enable_gqa || n.scale))
       return Status::Error(where + ": is_causal, enable_gqa and scale belong to scaled_dot_product_attention");
     if (n.scale && !std::isfinite(*n.scale)) return Status::Error(where + ": scale must be finite");
+    if (n.method_spelling && (n.op != OpKind::kCast || !n.dtype || !CastMethodName(*n.dtype)))
+      return Status::Error(where + ": the method spelling exists for casts to float64, float32, float16 and bfloat16 only");
     if (n.op == OpKind::kSlice &&
         (n.ints.size() != 4 || n.ints[1] < 0 || n.ints[2] < n.ints[1] || n.ints[3] < 1))
       return Status::Error(where + ": ints must be {dim, start, end, step} with 0 <= start <= end and step >= 1");
