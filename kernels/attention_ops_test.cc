@@ -101,3 +101,22 @@ TEST(Attention, FullyMaskedRowsGiveZeroAndGqaRepeatsHeads) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(Attention, NoKeysGiveZerosButANaNQueryLeavesThemUnjudged) {
+  RefTensor q = MakeExact({1, 2, 3}, {1, 2, 3, 4, 5, 6}), k = MakeExact({1, 0, 3}, {}), v = MakeExact({1, 0, 2}, {});
+  RefTensor r = ScaledDotProductAttention(q, k, v, AttentionArgs{}, Arith{Format::kF16, Format::kF32});
+  ASSERT_EQ(r.shape, (std::vector<int64_t>{1, 2, 2}));
+  for (size_t i = 0; i < r.val.size(); ++i) {
+    EXPECT_EQ(r.val[i], 0.0);
+    EXPECT_FALSE(std::isinf(r.err[i]));
+  }
+  q.val[4] = NAN;  // torch's kernels give NaN everywhere here (2.15.0 cpu), the sum over no key is 0
+  RefTensor n = ScaledDotProductAttention(q, k, v, AttentionArgs{}, Arith{Format::kF16, Format::kF32});
+  for (double e : n.err) EXPECT_TRUE(std::isinf(e));
+}
+
+}  // namespace
+}  // namespace mmref

@@ -2,6 +2,7 @@
 #include "src/backends/eager_backend.h"
 
 #include "src/backends/aten_program.h"
+#include "src/backends/embedded_python.h"
 
 namespace mmdiff {
 
@@ -10,7 +11,15 @@ class EagerBackend : public Backend {
  public:
   std::string name() const override { return "eager"; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
-    return RunAtenPath(p, r, stages, AtenRunOptions{});
+    // `import torch` registers meta kernels and decompositions written in Python (addbmm, dot and
+    // where on meta, among others); without it LibTorch alone raises NotImplementedError for them.
+    // Eager must be the eager a Python user gets, so the interpreter is started first (once per
+    // worker); where it cannot start, eager runs on LibTorch alone and says so.
+    static const std::string python_problem = EnsurePython();
+    PathResult res = RunAtenPath(p, r, stages, AtenRunOptions{});
+    if (!python_problem.empty() && res.kind == OutcomeKind::kError)
+      res.message += " [eager ran without torch's Python registrations: " + python_problem + "]";
+    return res;
   }
 };
 }  // namespace

@@ -72,6 +72,23 @@ TEST(Report, SameViolationInABiggerProgramIsTheSameBucket) {
             BucketSignature(f.program, f.contract, f.results, f.verdict));
 }
 
+TEST(Report, MetaAndWrongDeviceViolationsIgnoreOperandDtypes) {
+  // Meta skips most dtype checks and a wrong-device operand is one bug: the dtypes of the operands
+  // would split each of them into dozens of buckets.
+  auto signature = [](DType a, Device da, Device db) {
+    Program p = Seed();
+    p.inputs[0].dtype = a;
+    p.inputs[0].device = da;
+    p.inputs[1].device = db;
+    CaseRun c = MakeCaseRun(p, {"grid16", 1}, SeedResults());
+    return BucketSignature(c.program, c.contract, c.results, c.verdict);
+  };
+  EXPECT_EQ(signature(DType::kFloat16, Device::kMeta, Device::kMeta), signature(DType::kBFloat16, Device::kMeta, Device::kMeta));
+  EXPECT_EQ(signature(DType::kFloat16, Device::kCpu, Device::kMeta), signature(DType::kInt8, Device::kCpu, Device::kMeta));
+  EXPECT_NE(signature(DType::kFloat16, Device::kCpu, Device::kMeta), signature(DType::kFloat16, Device::kMeta, Device::kCpu));
+  EXPECT_NE(signature(DType::kFloat16, Device::kCpu, Device::kCpu), signature(DType::kBFloat16, Device::kCpu, Device::kCpu));
+}
+
 TEST(Report, WriteFindingWritesAllThreeFiles) {
   auto dir = std::filesystem::temp_directory_path() / ("mmdiff_report_test_" + std::to_string(getpid()));
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
