@@ -53,6 +53,8 @@ std::string Blame(const Expectation& c, const PathResult& a, const PathResult& b
 void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& b, Verdict& v) {
   auto add = [&](DivergenceKind k, std::string detail) {
     v.divergences.push_back({k, {a.path, b.path}, Blame(c, a, b), std::move(detail)});
+    // A compiled path that breaks the contract where eager keeps it is a compiler bug report.
+    if (v.divergences.back().blamed == b.path) v.divergences.back().classification = "filable";
   };
   if (a.ok() != b.ok()) {
     std::string contract = c.rejects ? "the contract says it must raise " + c.violation.error_class + " (" +
@@ -85,6 +87,11 @@ struct ValueCheck {
   bool judged = false;
   Divergence worst{DivergenceKind::kValue};
   double worst_ratio = 0;
+  // Root-mean-square error against the reference over the elements both hold finite values for.
+  double squared_error = 0;
+  int64_t counted = 0;
+  bool low_precision = false;  // a float16/bfloat16 output
+  double Rmse() const { return counted ? std::sqrt(squared_error / static_cast<double>(counted)) : 0; }
 };
 
 // Every element of `r` against the reference: |got - expected| <= AllowedError, NaN and infinities
@@ -96,7 +103,12 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
     const TensorValue &e = ref.outputs[o], &g = r.outputs[o];
     if (e.shape != g.shape || e.dtype != g.dtype || g.data.size() != e.data.size() || g.data.empty()) continue;
     out.judged = true;
+    out.low_precision |= g.dtype == DType::kFloat16 || g.dtype == DType::kBFloat16;
     for (size_t i = 0; i < g.data.size(); ++i) {
+      if (std::isfinite(g.data[i]) && std::isfinite(e.data[i])) {
+        out.squared_error += (g.data[i] - e.data[i]) * (g.data[i] - e.data[i]);
+        ++out.counted;
+      }
       double allowed = AllowedError(g.dtype, e.data[i], e.bound.empty() ? 0 : e.bound[i]);
       if (std::isinf(allowed)) continue;
       double got = g.data[i], want = e.data[i];
@@ -128,6 +140,9 @@ std::string ValueDetail(const std::string& path, const Divergence& w) {
 
 }  // namespace
 
+// torch._dynamo.utils.same's default tol, used with its fp64 reference rule.
+constexpr double kSameTolerance = 1e-4;
+
 Verdict Judge(const Expectation& contract, const std::vector<PathResult>& results) {
   Verdict v;
   for (const auto& r : results) {
@@ -151,8 +166,10 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
                              "eager disagrees with the contract: " + Describe(*eager) + "; " + Describe(*ref)});
   }
   bool eager_values_ok = true;
+  ValueCheck ev_all;
   if (Judgeable(eager) && Judgeable(ref)) {
     ValueCheck ev = CheckValues(*ref, *eager);
+    ev_all = ev;
     eager_values_ok = ev.within;
     if (!ev.within) {
       Divergence d = ev.worst;
@@ -171,6 +188,12 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
     Divergence d = xv.worst;
     d.paths = {kEagerPath, r.path};
     d.blamed = eager_values_ok ? r.path : "";
+    if (ev_all.judged && xv.counted > 0) {  // PyTorch's rule for compiler accuracy reports
+      d.eager_rmse = ev_all.Rmse();
+      d.path_rmse = xv.Rmse();
+      double m = xv.low_precision || xv.counted < 1000 ? 3.0 : 2.0;
+      d.classification = d.path_rmse > m * d.eager_rmse + kSameTolerance / 10 ? "filable" : "precision-only";
+    }
     d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound" : "; eager is also outside the bound");
     v.divergences.push_back(d);
   }

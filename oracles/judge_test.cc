@@ -41,6 +41,7 @@ TEST(Judge, SeedBugIsAnErrorBehaviourDivergenceBlamedOnTheCompiledPath) {
   EXPECT_EQ(v.divergences[0].blamed, "inductor");
   EXPECT_EQ(v.divergences[0].paths, (std::vector<std::string>{"eager", "inductor"}));
   EXPECT_NE(v.divergences[0].detail.find("same_dtype"), std::string::npos);
+  EXPECT_EQ(v.divergences[0].classification, "filable");  // inductor breaks the contract eager keeps
 }
 
 Program Legal() {
@@ -73,6 +74,35 @@ TEST(Judge, ValueBeyondTheBoundIsBlamedOnTheOutlier) {
                 Ok("inductor", DType::kFloat32, {1, 1}, {1.0})});
   ASSERT_GE(v.divergences.size(), 1u);
   EXPECT_EQ(v.divergences[0].blamed, "eager");
+}
+
+TEST(Judge, CompiledWorseThanEagerIsFilableOtherwisePrecisionOnly) {
+  // PyTorch's rule (torch._dynamo.utils.same with an fp64 reference): file a compiler accuracy bug
+  // only when the compiled result is worse than eager against the high-precision reference.
+  Program p;
+  p.inputs = {{"x0", {2000, 1}, DType::kFloat32}, {"x1", {1}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMv, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  Expectation c = Expect(p);
+  std::vector<double> ref(2000, 1.0), bound(2000, 1e-6), eager(2000, 1.0), inductor(2000, 1.0);
+  auto judge = [&] {
+    return Judge(c, {Ok("reference", DType::kFloat32, {2000}, ref, bound), Ok("eager", DType::kFloat32, {2000}, eager),
+                     Ok("inductor", DType::kFloat32, {2000}, inductor)});
+  };
+  inductor[7] = 1.5;  // eager exact, inductor off: filable
+  Verdict v = judge();
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].classification, "filable");
+  EXPECT_GT(v.divergences[0].path_rmse, 0);
+  EXPECT_EQ(v.divergences[0].eager_rmse, 0);
+  for (double& x : eager) x = 1.01;  // eager is further off everywhere: inductor's one outlier is
+  v = judge();                        // outside the bound but not worse than eager by PyTorch's rule
+  const Divergence* d = nullptr;
+  for (const auto& x : v.divergences)
+    if (x.blamed != "eager" && x.paths[1] == "inductor") d = &x;
+  ASSERT_NE(d, nullptr) << VerdictToJson(v).dump();
+  EXPECT_EQ(d->classification, "precision-only");
+  EXPECT_EQ(VerdictToJson(v)["divergences"][1]["classification"], "precision-only");
 }
 
 TEST(Judge, NaNWhereTheReferenceIsFiniteIsADivergence) {

@@ -29,6 +29,11 @@ nlohmann::json Num(double x) {
 }
 }  // namespace
 
+std::string BlameLabel(const Divergence& d) {
+  if (d.blamed.empty()) return "";
+  return " [blamed: " + d.blamed + (d.classification.empty() ? "" : ", " + d.classification) + "]";
+}
+
 nlohmann::json VerdictToJson(const Verdict& v) {
   nlohmann::json j = {{"result", v.diverges() ? "diverge" : "agree"}, {"divergences", nlohmann::json::array()}};
   for (const auto& d : v.divergences) {
@@ -39,7 +44,9 @@ nlohmann::json VerdictToJson(const Verdict& v) {
     if (d.kind == DivergenceKind::kValue) {
       jd["worst"] = {{"output", d.output}, {"element", d.element}, {"got", Num(d.got)},
                      {"expected", Num(d.expected)}, {"allowed_error", Num(d.allowed)}};
+      if (d.path_rmse >= 0) jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
     }
+    if (!d.classification.empty()) jd["classification"] = d.classification;
     j["divergences"].push_back(jd);
   }
   if (!v.notes.empty()) j["notes"] = v.notes;

@@ -27,6 +27,13 @@ struct Divergence {
   std::vector<std::string> paths;  // the paths that disagree (two, or one for crash/timeout)
   std::string blamed;              // the path that is wrong per contract/reference; "" if unknown
   std::string detail;              // one human sentence
+  // PyTorch's rule for compiler bug reports: "filable" when a compiled path breaks the contract or
+  // is numerically worse than eager against a higher-precision reference (torch._dynamo.utils.same
+  // with fp64_ref: RMSE(compiled) > m * RMSE(eager) + tol/10, m = 3 for float16/bfloat16 or fewer
+  // than 1,000 elements, else 2; tol = 1e-4); "precision-only" when it is outside mmdiff's bound but
+  // not worse than eager by that rule; "" where the rule does not apply (eager's own bugs, crashes).
+  std::string classification;
+  double eager_rmse = -1, path_rmse = -1;  // kValue against the reference, where measured
   // kValue: the worst element.
   int output = -1;
   int64_t element = -1;
@@ -40,5 +47,7 @@ struct Verdict {
 };
 
 nlohmann::json VerdictToJson(const Verdict& v);
+// " [blamed: inductor, filable]", " [blamed: eager]", or "" when nobody is blamed.
+std::string BlameLabel(const Divergence& d);
 
 }  // namespace mmdiff

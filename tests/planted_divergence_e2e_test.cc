@@ -63,7 +63,7 @@ TEST(PlantedDivergenceE2E, FuzzFindsBlamesAndReportsThePlantedPath) {
   // The report replays: same program, same inputs, same verdict (exit code 1: diverges).
   auto replay = e2e::RunMmdiff("run " + finding + "/report.json --test-paths --paths reference,eager,planted_promote");
   EXPECT_EQ(replay.exit_code, 1) << replay.output;
-  EXPECT_NE(replay.output.find("[blamed: planted_promote]"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("[blamed: planted_promote, filable]"), std::string::npos) << replay.output;
 
   // repro.py runs with plain python and a stock torch (the planted path is not in torch, so it
   // compares eager with inductor and shows both outcomes).

@@ -126,7 +126,7 @@ void PrintTable(const CaseRun& c) {
   std::printf("\nverdict: %s\n", c.verdict.diverges() ? "DIVERGE" : "agree");
   for (const auto& d : c.verdict.divergences)
     std::printf("  %s%s: %s\n", std::string(DivergenceKindName(d.kind)).c_str(),
-                d.blamed.empty() ? "" : (" [blamed: " + d.blamed + "]").c_str(), d.detail.c_str());
+                BlameLabel(d).c_str(), d.detail.c_str());
   for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
 }
 

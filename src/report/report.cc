@@ -40,7 +40,7 @@ CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResu
 std::string Headline(const CaseRun& c) {
   if (!c.verdict.diverges()) return "all paths agree";
   const Divergence& d = c.verdict.divergences.front();
-  std::string who = d.blamed.empty() ? "" : " [blamed: " + d.blamed + "]";
+  std::string who = BlameLabel(d);
   std::string detail = d.detail.size() > 300 ? d.detail.substr(0, 300) + "..." : d.detail;
   return std::string(DivergenceKindName(d.kind)) + who + ": " + detail;
 }
