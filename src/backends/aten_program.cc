@@ -1,8 +1,10 @@
 // ATen execution of programs.
 #include "src/backends/aten_program.h"
 
+#include <ATen/Parallel.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -66,11 +68,22 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
   for (const auto& n : p.nodes) {
     std::vector<at::Tensor> a;
     for (const auto& name : n.args) a.push_back(env.at(name));
-    if (o.promote_mismatched_dtypes && IsMatmulFamily(n.op)) {
+    if (o.fault == PlantedFault::kPromote && IsMatmulFamily(n.op)) {
       at::ScalarType common = a[0].scalar_type();
       for (const auto& t : a) common = at::promote_types(common, t.scalar_type());
       for (auto& t : a) t = t.to(common);
     }
+    bool plain_product = n.op == OpKind::kMm || n.op == OpKind::kBmm || n.op == OpKind::kMatmul;
+    if (o.fault == PlantedFault::kDropK && plain_product && a[0].dim() >= 1 && a[1].dim() >= 1 &&
+        a[0].size(-1) >= 2 && a[0].size(-1) == a[1].size(a[1].dim() >= 2 ? -2 : -1)) {
+      int64_t k = a[0].size(-1);
+      a[0] = a[0].narrow(-1, 0, k - 1);
+      a[1] = a[1].narrow(a[1].dim() >= 2 ? -2 : -1, 0, k - 1);
+    }
+    bool half = o.fault == PlantedFault::kHalfAccumulate && IsMatmulFamily(n.op) &&
+                std::all_of(a.begin(), a.end(), [](const at::Tensor& t) { return t.scalar_type() == at::kFloat; });
+    if (half)
+      for (auto& t : a) t = t.to(at::kHalf);
     at::Tensor r;
     switch (n.op) {
       case OpKind::kMm: r = at::mm(a[0], a[1]); break;
@@ -105,10 +118,17 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kSlice: r = a[0].slice(n.ints.at(0), n.ints.at(1), n.ints.at(2), n.ints.at(3)); break;
       case OpKind::kView: r = a[0].view(n.ints); break;
     }
+    if (half) r = r.to(at::kFloat);
     env[n.name] = r;
   }
   std::vector<at::Tensor> outs;
-  for (const auto& name : p.outputs) outs.push_back(env.at(name));
+  for (const auto& name : p.outputs) {
+    at::Tensor t = env.at(name);
+    if (o.fault == PlantedFault::kWrongDType && t.scalar_type() == at::kFloat) t = t.to(at::kDouble);
+    if (o.fault == PlantedFault::kNanToNumber && t.is_floating_point() && !t.is_meta())
+      t = at::where(at::isnan(t), at::zeros_like(t), t);
+    outs.push_back(t);
+  }
   return outs;
 }
 
@@ -162,6 +182,13 @@ PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& st
     res.message = why;
     return res;
   }
+  struct Threads {  // ATen's thread count for this run only
+    int before = at::get_num_threads();
+    explicit Threads(int n) {
+      if (n > 0) at::set_num_threads(n);
+    }
+    ~Threads() { at::set_num_threads(before); }
+  } threads(o.threads);
   try {
     stages.Stage("inputs");
     std::vector<at::Tensor> in = MakeInputs(p, r);

@@ -20,10 +20,20 @@ std::string MissingDevice(const Program& p);
 // The program's inputs as ATen tensors (shape, dtype, device, layout), from the recipe's values.
 std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r);
 
+// Deliberately wrong paths for tests and `mmdiff selftest`; each is a plausible compiler bug.
+enum class PlantedFault {
+  kNone,
+  kPromote,         // cast mismatched operands of the matmul family to their promoted dtype, as the
+                    // buggy Inductor lowering of pytorch#177630 does, instead of letting ATen raise
+  kDropK,           // mm/bmm/matmul leave out the last k-term (K >= 2)
+  kHalfAccumulate,  // matmul-family ops on float32 operands compute in float16
+  kWrongDType,      // float32 results come back as float64
+  kNanToNumber,     // NaN in a result becomes 0
+};
+
 struct AtenRunOptions {
-  // Planted fault for tests: cast mismatched operands to their promoted dtype, as the buggy
-  // Inductor lowering of pytorch#177630 does, instead of letting ATen raise.
-  bool promote_mismatched_dtypes = false;
+  PlantedFault fault = PlantedFault::kNone;
+  int threads = 0;  // > 0: ATen's intra-op thread count for this run (restored afterwards)
 };
 std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs, const AtenRunOptions& o);
 

@@ -13,15 +13,19 @@ namespace mmdiff {
 
 namespace {
 
-class PlantedPromote : public Backend {
+// Eager with one of the planted faults of PlantedFault, or eager with another thread count.
+class AtenVariant : public Backend {
  public:
-  std::string name() const override { return "planted_promote"; }
+  AtenVariant(std::string name, AtenRunOptions o) : name_(std::move(name)), o_(o) {}
+  std::string name() const override { return name_; }
   bool test_only() const override { return true; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
-    AtenRunOptions o;
-    o.promote_mismatched_dtypes = true;
-    return RunAtenPath(p, r, stages, o);
+    return RunAtenPath(p, r, stages, o_);
   }
+
+ private:
+  std::string name_;
+  AtenRunOptions o_;
 };
 
 // Dies in stage "compile" in the given way.
@@ -45,7 +49,19 @@ class Crasher : public Backend {
 
 std::vector<std::unique_ptr<Backend>> MakeTestBackends() {
   std::vector<std::unique_ptr<Backend>> v;
-  v.push_back(std::make_unique<PlantedPromote>());
+  auto planted = [&](const char* name, PlantedFault f) {
+    AtenRunOptions o;
+    o.fault = f;
+    v.push_back(std::make_unique<AtenVariant>(name, o));
+  };
+  planted("planted_promote", PlantedFault::kPromote);
+  planted("planted_drop_k", PlantedFault::kDropK);
+  planted("planted_half_accumulate", PlantedFault::kHalfAccumulate);
+  planted("planted_wrong_dtype", PlantedFault::kWrongDType);
+  planted("planted_nan_to_number", PlantedFault::kNanToNumber);
+  AtenRunOptions one_thread;
+  one_thread.threads = 1;
+  v.push_back(std::make_unique<AtenVariant>("eager_1thread", one_thread));
   v.push_back(std::make_unique<Crasher>("crash_segv", [] { raise(SIGSEGV); }));
   v.push_back(std::make_unique<Crasher>("crash_abort", [] { std::abort(); }));
   v.push_back(std::make_unique<Crasher>("crash_sigkill", [] { raise(SIGKILL); }));

@@ -13,6 +13,7 @@
 
 #include "mmdiff/build_info.h"
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/selftest.h"
 #include "src/gen/generator.h"
 #include "src/gen/mutator.h"
 #include "src/gen/stats.h"
@@ -107,7 +108,7 @@ void PrintTable(const CaseRun& c) {
                 c.contract.violation.message.c_str());
   else
     std::printf("contract: eager must succeed\n");
-  std::printf("\n%-16s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
+  std::printf("\n%-24s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
   for (const auto& r : c.results) {
     std::string detail;
     if (r.kind == OutcomeKind::kOk) {
@@ -120,7 +121,7 @@ void PrintTable(const CaseRun& c) {
       detail = (r.stage.empty() ? "" : "stage " + r.stage + ": ") + r.message.substr(0, r.message.find('\n'));
     }
     if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
-    std::printf("%-16s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
+    std::printf("%-24s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
                 detail.c_str());
   }
   std::printf("\nverdict: %s\n", c.verdict.diverges() ? "DIVERGE" : "agree");
@@ -219,6 +220,33 @@ int Mutate(const std::string& program_file, const std::string& cross_with, uint6
   return kExitOk;
 }
 
+int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed, double timeout_s) {
+  CommonOptions o;
+  o.test_paths = true;
+  o.timeout_s = timeout_s;
+  std::string log = (fs::temp_directory_path() / ("mmdiff-selftest-" + std::to_string(getpid()) + ".log")).string();
+  Supervisor sup(MakeSupervisorOptions(o, log));
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff selftest: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  SelftestOptions so;
+  so.programs = full ? 20000 : programs;
+  so.compiled_programs = full ? 20000 : compiled_programs;
+  so.seed = seed;
+  bool aot = false;
+  for (const auto& p : sup.paths()) aot |= p.name == "aot_eager" && p.available;
+  if (!aot) {
+    std::cerr << "mmdiff selftest: aot_eager is not available here; its check is skipped\n";
+    so.compiled_programs = 0;
+  }
+  SelftestResult r = RunSelftest(sup, so);
+  nlohmann::json j = SelftestToJson(r);
+  j["versions"] = sup.versions();
+  std::cout << (json ? j.dump(2) + "\n" : SelftestToText(r));
+  return r.Passed() ? kExitOk : kExitDiverged;
+}
+
 int Paths(bool json, bool test_paths) {
   CommonOptions o;
   o.test_paths = test_paths;
@@ -240,9 +268,9 @@ int Paths(bool json, bool test_paths) {
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
-  std::printf("%-16s %-10s %s\n", "path", "available", "notes");
+  std::printf("%-24s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
-    std::printf("%-16s %-10s %s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
+    std::printf("%-24s %-10s %s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
                 p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),

@@ -1,0 +1,197 @@
+// The self-test: planted faults and false-alarm checks.
+#include "src/campaign/selftest.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "src/gen/generator.h"
+#include "src/report/report.h"
+
+namespace mmdiff {
+
+namespace {
+
+InputSpec In(const std::string& name, Shape shape, DType d) { return {name, std::move(shape), d}; }
+
+Program OneNode(std::vector<InputSpec> inputs, OpKind op) {
+  Program p;
+  p.inputs = std::move(inputs);
+  Node n{"v0", op, {}};
+  for (const auto& in : p.inputs) n.args.push_back(in.name);
+  p.nodes = {n};
+  p.outputs = {"v0"};
+  return p;
+}
+
+struct Planted {
+  std::string path, fault;
+  Program program;
+  InputRecipe recipe;
+};
+
+std::vector<Planted> PlantedFaults() {
+  InputRecipe uniform{"uniform", 1};
+  InputRecipe normal{"normal", 2};
+  InputRecipe nans{"uniform", 3};
+  nans.special = 0.5;  // NaN among other special values: NaN + x is exactly NaN
+  return {
+      {"planted_drop_k", "mm leaves out the last k-term",
+       OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)}, OpKind::kMm), uniform},
+      {"planted_half_accumulate", "a float32 matmul computed in float16",
+       OneNode({In("a", {8, 64}, DType::kFloat32), In("b", {64, 8}, DType::kFloat32)}, OpKind::kMm), normal},
+      {"planted_wrong_dtype", "a float32 result returned as float64",
+       OneNode({In("a", {4, 5}, DType::kFloat32), In("b", {5, 3}, DType::kFloat32)}, OpKind::kMm), {"grid16", 4}},
+      {"planted_promote", "a float16 @ float32 batched matmul accepted (pytorch#177630)",
+       OneNode({In("a", {2, 4, 8, 8}, DType::kFloat16), In("b", {2, 4, 8, 16}, DType::kFloat32)}, OpKind::kMatmul),
+       {"grid16", 5}},
+      {"planted_nan_to_number", "NaN in a result turned into 0",
+       OneNode({In("a", {64}, DType::kFloat32), In("b", {64}, DType::kFloat32)}, OpKind::kAdd), nans},
+  };
+}
+
+bool SameBits(const PathResult& a, const PathResult& b) {
+  if (!a.ok() || !b.ok() || a.outputs.size() != b.outputs.size()) return false;
+  for (size_t o = 0; o < a.outputs.size(); ++o) {
+    const auto &x = a.outputs[o].data, &y = b.outputs[o].data;
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!(std::isnan(x[i]) && std::isnan(y[i])) && std::memcmp(&x[i], &y[i], sizeof(double)) != 0) return false;
+  }
+  return true;
+}
+
+const PathResult* Find(const std::vector<PathResult>& rs, const std::string& path) {
+  for (const auto& r : rs)
+    if (r.path == path) return &r;
+  return nullptr;
+}
+
+// Runs `programs` valid programs through the reference, eager and `other`, half of them with
+// exact values, and fills one check for eager vs reference (when other is eager_1thread) and one
+// for eager vs other, per value mode.
+void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, uint64_t seed,
+                 std::vector<FalseAlarmCheck>& out) {
+  GenPolicy policy = SelftestPolicy();
+  bool with_reference_check = other == "eager_1thread";
+  for (bool exact : {false, true}) {
+    FalseAlarmCheck vs_ref{"eager vs reference", exact ? "exact" : "random value classes"};
+    FalseAlarmCheck vs_other{"eager vs " + std::string(other == "eager_1thread" ? "eager on 1 thread" : other),
+                             vs_ref.values};
+    for (int64_t i = 0; i < programs / 2; ++i) {
+      uint64_t s = seed + static_cast<uint64_t>(i) * 2 + (exact ? 1 : 0);
+      GeneratedCase c = GenerateCaseFromSeed(s, policy);
+      if (exact) c.recipe = InputRecipe{"exact", c.recipe.seed};
+      CaseRun run = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", other}));
+      ++vs_ref.programs;
+      ++vs_other.programs;
+      for (const auto& d : run.verdict.divergences) {
+        if (d.kind != DivergenceKind::kValue) continue;
+        bool against_other = d.paths.size() == 2 && d.paths[1] == other;
+        FalseAlarmCheck& check = against_other ? vs_other : vs_ref;
+        ++check.numeric_findings;
+        if (check.examples.size() < 5) check.examples.push_back("seed " + std::to_string(s) + ": " + d.detail);
+      }
+      bool simple = c.program.nodes.size() == 1 && IsMatmulFamily(c.program.nodes[0].op);
+      const PathResult *e = Find(run.results, "eager"), *x = Find(run.results, other);
+      if (exact && simple && e && x && e->ok() && x->ok()) {
+        ++vs_other.bitwise_compared;
+        if (!SameBits(*e, *x)) {
+          ++vs_other.bitwise_different;
+          if (vs_other.examples.size() < 5)
+            vs_other.examples.push_back("seed " + std::to_string(s) + ": exact values differ bitwise");
+        }
+      }
+    }
+    if (with_reference_check) out.push_back(vs_ref);
+    out.push_back(vs_other);
+  }
+}
+
+}  // namespace
+
+GenPolicy SelftestPolicy() {
+  GenPolicy p;
+  p.p_shape_violation = p.p_mixed_dtype = p.p_device_mismatch = 0;
+  p.w_bool = 0;
+  p.p_meta = p.p_cuda = 0;
+  p.w_bfloat16 = 0;
+  p.p_mask_float32 = 0;
+  return p;
+}
+
+bool SelftestResult::Passed() const {
+  for (const auto& p : planted)
+    if (!p.caught || !p.blamed) return false;
+  for (const auto& c : checks)
+    if (c.numeric_findings > 0 || c.bitwise_different > 0) return false;
+  return true;
+}
+
+SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
+  SelftestResult res;
+  for (const Planted& f : PlantedFaults()) {
+    PlantedCheck check{f.path, f.fault, f.program.Summary()};
+    CaseRun run = MakeCaseRun(f.program, f.recipe, sup.Run(f.program, f.recipe, {"reference", "eager", f.path}));
+    for (const auto& d : run.verdict.divergences) {
+      bool involves = std::find(d.paths.begin(), d.paths.end(), f.path) != d.paths.end();
+      if (!involves) continue;
+      check.caught = true;
+      check.blamed |= d.blamed == f.path;
+      check.detail = std::string(DivergenceKindName(d.kind)) + BlameLabel(d) + ": " + d.detail;
+    }
+    if (!check.caught) check.detail = "no divergence involving " + f.path + " (" + VerdictToJson(run.verdict).dump() + ")";
+    res.planted.push_back(check);
+  }
+  FalseAlarms(sup, "eager_1thread", o.programs, o.seed, res.checks);
+  if (o.compiled_programs > 0) FalseAlarms(sup, "aot_eager", o.compiled_programs, o.seed + 1000003, res.checks);
+  return res;
+}
+
+nlohmann::json SelftestToJson(const SelftestResult& r) {
+  nlohmann::json j = {{"format", "mmdiff.selftest"}, {"version", 1}, {"passed", r.Passed()}};
+  j["planted"] = nlohmann::json::array();
+  for (const auto& p : r.planted)
+    j["planted"].push_back({{"path", p.path}, {"fault", p.fault}, {"program", p.program}, {"caught", p.caught},
+                            {"blamed", p.blamed}, {"detail", p.detail}});
+  j["false_alarm_checks"] = nlohmann::json::array();
+  for (const auto& c : r.checks)
+    j["false_alarm_checks"].push_back({{"pair", c.pair},
+                                       {"values", c.values},
+                                       {"programs", c.programs},
+                                       {"numeric_findings", c.numeric_findings},
+                                       {"bitwise_compared", c.bitwise_compared},
+                                       {"bitwise_different", c.bitwise_different},
+                                       {"examples", c.examples}});
+  return j;
+}
+
+std::string SelftestToText(const SelftestResult& r) {
+  std::ostringstream o;
+  char line[256];
+  o << "planted faults (each must be caught and blamed on its own path):\n";
+  std::snprintf(line, sizeof line, "  %-24s %-7s %-7s %s\n", "path", "caught", "blamed", "fault");
+  o << line;
+  for (const auto& p : r.planted) {
+    std::snprintf(line, sizeof line, "  %-24s %-7s %-7s %s\n", p.path.c_str(), p.caught ? "yes" : "NO",
+                  p.blamed ? "yes" : "NO", p.fault.c_str());
+    o << line;
+  }
+  o << "\nfalse-alarm checks (random valid programs; numeric findings must be 0):\n";
+  std::snprintf(line, sizeof line, "  %-28s %-22s %9s %9s %s\n", "pair", "values", "programs", "findings",
+                "bitwise (exact, one op)");
+  o << line;
+  for (const auto& c : r.checks) {
+    std::string bits = c.bitwise_compared ? std::to_string(c.bitwise_compared - c.bitwise_different) + "/" +
+                                                std::to_string(c.bitwise_compared) + " identical"
+                                          : "-";
+    std::snprintf(line, sizeof line, "  %-28s %-22s %9lld %9lld %s\n", c.pair.c_str(), c.values.c_str(),
+                  static_cast<long long>(c.programs), static_cast<long long>(c.numeric_findings), bits.c_str());
+    o << line;
+    for (const auto& e : c.examples) o << "      " << e << "\n";
+  }
+  o << "\nselftest: " << (r.Passed() ? "PASSED" : "FAILED") << "\n";
+  return o.str();
+}
+
+}  // namespace mmdiff
