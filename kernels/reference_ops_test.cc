@@ -256,3 +256,62 @@ TEST(ReferenceOpsInteger, FloatToIntegerCastsTruncateAndOutOfRangeIsUnknown) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+// Hand-computed bounds: |correct - val| <= (gamma_K(u_acc) + gamma_K(u_64)) * sum|a||b|
+//                                           + u_out * (|val| + that) + smallest subnormal of out.
+double HandBound(double val, double mag, long k, Format acc, Format out) {
+  double before = (Gamma(k, UnitRoundoff(acc)) + Gamma(k, UnitRoundoff(Format::kF64))) * mag;
+  return before + UnitRoundoff(out) * (std::fabs(val) + before) + MinSubnormal(out);
+}
+
+TEST(ReferenceBound, KZeroIsAnExactZero) {
+  RefTensor r = Matmul(MakeExact({2, 0}, {}), MakeExact({0, 3}, {}), Arith{Format::kF16, Format::kF32});
+  ASSERT_EQ(r.val.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(r.val[i], 0.0);
+    EXPECT_EQ(r.err[i], MinSubnormal(Format::kF16));  // only the (empty) rounding slack
+  }
+}
+
+TEST(ReferenceBound, KOneIsOneProductAndOneRounding) {
+  // 1.5 * 1.25 = 1.875: exact in float16, so only the output rounding term matters.
+  RefTensor r = Matmul(MakeExact({1, 1}, {1.5}), MakeExact({1, 1}, {1.25}), Arith{Format::kF16, Format::kF32});
+  EXPECT_EQ(r.val[0], 1.875);
+  EXPECT_DOUBLE_EQ(r.err[0], HandBound(1.875, 1.875, 1, Format::kF32, Format::kF16));
+  EXPECT_LT(r.err[0], 2 * std::ldexp(1.875, -11) + 1e-6);  // about one float16 half-ulp
+}
+
+TEST(ReferenceBound, GrowsWithKAndWithACoarserAccumulator) {
+  auto bound = [](int64_t k, Arith arith) {
+    std::vector<double> ones(static_cast<size_t>(k), 1.0);
+    RefTensor r = Matmul(MakeExact({1, k}, ones), MakeExact({k, 1}, ones), arith);
+    EXPECT_EQ(r.val[0], static_cast<double>(k));
+    return r.err[0];
+  };
+  Arith f32{Format::kF32, Format::kF32}, f16_out{Format::kF16, Format::kF32}, bf16_out{Format::kBF16, Format::kF32};
+  EXPECT_DOUBLE_EQ(bound(4096, f32), HandBound(4096, 4096, 4096, Format::kF32, Format::kF32));
+  // The accumulation part grows like K^2 here (gamma_K * sum|ab| with sum|ab| = K): 4x K, ~16x.
+  double b1 = bound(1024, f32), b4 = bound(4096, f32);
+  EXPECT_GT(b4 / b1, 15.0);
+  EXPECT_LT(b4 / b1, 17.0);
+  // Same accumulation, coarser output: the output rounding dominates.
+  EXPECT_NEAR(bound(16, f16_out), std::ldexp(16.0, -11), 1e-3);
+  EXPECT_NEAR(bound(16, bf16_out), std::ldexp(16.0, -8), 1e-2);
+  // A float16 accumulator (what a planted or buggy path would use) is far coarser than float32.
+  EXPECT_GT(bound(256, Arith{Format::kF16, Format::kF16}), 10 * bound(256, f16_out));
+}
+
+TEST(ReferenceBound, MixedPrecisionInputsCarryTheirErrorIntoTheProduct) {
+  // An inexact operand (a float32 product already rounded) adds |b| * err(a) to the bound.
+  RefTensor a = MakeExact({1, 1}, {3.0});
+  a.err[0] = 1e-3;
+  RefTensor r = Matmul(a, MakeExact({1, 1}, {2.0}), Arith{Format::kF32, Format::kF32});
+  EXPECT_GE(r.err[0], 2.0 * 1e-3);
+  EXPECT_LT(r.err[0], 2.0 * 1e-3 + 1e-5);
+}
+
+}  // namespace
+}  // namespace mmref
