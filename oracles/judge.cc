@@ -82,6 +82,23 @@ void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& 
   if (device) add(DivergenceKind::kDevice, "result device differs: " + Describe(a) + "; " + Describe(b));
 }
 
+// Eager on meta must predict eager on cpu: the same outcome, error class, dtypes and shapes (meta
+// holds no values and lives on another device). Where it does not, meta is wrong: cpu computed.
+void CompareMeta(const PathResult& cpu, const PathResult& meta, Verdict& v) {
+  std::string what;
+  if (cpu.ok() != meta.ok()) what = "outcome";
+  else if (!cpu.ok() && cpu.error_class != meta.error_class) what = "error class";
+  else if (cpu.ok() && cpu.outputs.size() != meta.outputs.size()) what = "number of outputs";
+  for (size_t i = 0; what.empty() && cpu.ok() && i < cpu.outputs.size(); ++i) {
+    if (cpu.outputs[i].dtype != meta.outputs[i].dtype) what = "result dtype";
+    else if (cpu.outputs[i].shape != meta.outputs[i].shape) what = "result shape";
+  }
+  if (what.empty()) return;
+  v.divergences.push_back({DivergenceKind::kMeta, {kEagerPath, kEagerMetaPath}, kEagerMetaPath,
+                           "eager on meta predicts another " + what + " than eager on cpu: " + Describe(cpu) + "; on meta " +
+                               Describe(meta)});
+}
+
 struct ValueCheck {
   bool within = true;
   bool judged = false;
@@ -181,6 +198,10 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
   }
   for (const auto& r : results) {
     if (r.path == kReferencePath || r.path == kEagerPath || !Judgeable(&r)) continue;
+    if (r.path == kEagerMetaPath) {
+      if (Judgeable(eager)) CompareMeta(*eager, r, v);
+      continue;
+    }
     if (Judgeable(eager)) CompareShapes(contract, *eager, r, v);
     if (!Judgeable(ref)) continue;
     ValueCheck xv = CheckValues(*ref, r);

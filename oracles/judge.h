@@ -13,6 +13,7 @@ namespace mmdiff {
 
 inline constexpr const char* kReferencePath = "reference";
 inline constexpr const char* kEagerPath = "eager";
+inline constexpr const char* kEagerMetaPath = "eager_meta";
 
 // Pairs judged: (reference, eager) for contract gaps and eager's own numeric errors, then
 // (eager, X) for every other path X. Value judgements use the reference's per-element bounds and

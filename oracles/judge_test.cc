@@ -105,6 +105,29 @@ TEST(Judge, CompiledWorseThanEagerIsFilableOtherwisePrecisionOnly) {
   EXPECT_EQ(VerdictToJson(v)["divergences"][1]["classification"], "precision-only");
 }
 
+TEST(Judge, MetaMustPredictCpuOutcomeDtypeAndShape) {
+  Expectation c = Expect(Legal());
+  PathResult meta{"eager_meta", OutcomeKind::kOk};
+  meta.outputs.push_back({DType::kFloat32, {1, 1}, Device::kMeta, {}, {}});
+  std::vector<PathResult> agree = {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),
+                                   Ok("eager", DType::kFloat32, {1, 1}, {1.0}), meta};
+  EXPECT_FALSE(Judge(c, agree).diverges()) << VerdictToJson(Judge(c, agree)).dump();  // device and data may differ
+  agree[2].outputs[0].dtype = DType::kFloat16;
+  Verdict v = Judge(c, agree);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kMeta);
+  EXPECT_EQ(v.divergences[0].blamed, "eager_meta");
+  EXPECT_NE(v.divergences[0].detail.find("result dtype"), std::string::npos);
+  // Meta accepting what cpu rejects (meta skips most dtype checks).
+  Expectation seed = Expect(SeedProgram());
+  PathResult meta_ok{"eager_meta", OutcomeKind::kOk};
+  meta_ok.outputs.push_back({DType::kFloat16, {2, 4, 8, 64}, Device::kMeta, {}, {}});
+  v = Judge(seed, {Error("reference", "RuntimeError"), Error("eager", "RuntimeError"), meta_ok});
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kMeta);
+  EXPECT_NE(v.divergences[0].detail.find("outcome"), std::string::npos);
+}
+
 TEST(Judge, NaNWhereTheReferenceIsFiniteIsADivergence) {
   Expectation c = Expect(Legal());
   Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),

@@ -16,6 +16,7 @@ std::string_view DivergenceKindName(DivergenceKind k) {
     case DivergenceKind::kContract: return "contract";
     case DivergenceKind::kCrash: return "crash";
     case DivergenceKind::kTimeout: return "timeout";
+    case DivergenceKind::kMeta: return "meta";
   }
   return "?";
 }

@@ -17,6 +17,7 @@ enum class DivergenceKind {
   kDevice,
   kValue,           // a value beyond what correct floating-point arithmetic allows
   kContract,        // eager itself disagrees with mmdiff's contract (a contract gap or an eager bug)
+  kMeta,            // eager on meta tensors disagrees with eager on cpu (outcome, error class, dtype, shape)
   kCrash,           // the worker died while running this path
   kTimeout,
 };

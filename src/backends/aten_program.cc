@@ -50,14 +50,14 @@ std::string MissingDevice(const Program& p) {
   return "";
 }
 
-std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r) {
+std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta) {
   std::vector<at::Tensor> out;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const InputSpec& in = p.inputs[i];
     std::vector<double> values = RecipeValues(r, i, Numel(in.shape), in.dtype);
     at::Tensor t = at::tensor(values, at::kDouble).reshape(in.shape);
     if (in.layout == Layout::kTransposed) t = t.transpose(-1, -2).contiguous().transpose(-1, -2);
-    out.push_back(t.to(ToScalarType(in.dtype)).to(ToAtenDevice(in.device)));
+    out.push_back(t.to(ToScalarType(in.dtype)).to(on_meta ? at::Device(at::kMeta) : ToAtenDevice(in.device)));
   }
   return out;
 }
@@ -114,7 +114,7 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
         r = at::scaled_dot_product_attention(a[0], a[1], a[2], a.size() == 4 ? std::optional<at::Tensor>(a[3]) : std::nullopt,
                                              0.0, n.is_causal, n.scale, n.enable_gqa);
         break;
-      case OpKind::kToDevice: r = a[0].to(ToAtenDevice(*n.device)); break;
+      case OpKind::kToDevice: r = o.on_meta ? a[0] : a[0].to(ToAtenDevice(*n.device)); break;
       case OpKind::kSlice: r = a[0].slice(n.ints.at(0), n.ints.at(1), n.ints.at(2), n.ints.at(3)); break;
       case OpKind::kView: r = a[0].view(n.ints); break;
     }
@@ -191,7 +191,7 @@ PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& st
   } threads(o.threads);
   try {
     stages.Stage("inputs");
-    std::vector<at::Tensor> in = MakeInputs(p, r);
+    std::vector<at::Tensor> in = MakeInputs(p, r, o.on_meta);
     stages.Stage("run");
     std::vector<at::Tensor> outs = RunAten(p, in, o);
     stages.Stage("results");

@@ -18,7 +18,7 @@ DType FromScalarType(at::ScalarType s);  // throws std::invalid_argument for unm
 std::string MissingDevice(const Program& p);
 
 // The program's inputs as ATen tensors (shape, dtype, device, layout), from the recipe's values.
-std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r);
+std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta = false);
 
 // Deliberately wrong paths for tests and `mmdiff selftest`; each is a plausible compiler bug.
 enum class PlantedFault {
@@ -33,6 +33,8 @@ enum class PlantedFault {
 
 struct AtenRunOptions {
   PlantedFault fault = PlantedFault::kNone;
+  // Run a cpu program on meta tensors: inputs are made on meta and moves to cpu stay on meta.
+  bool on_meta = false;
   int threads = 0;  // > 0: ATen's intra-op thread count for this run (restored afterwards)
 };
 std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs, const AtenRunOptions& o);

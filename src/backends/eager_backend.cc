@@ -22,8 +22,33 @@ class EagerBackend : public Backend {
     return res;
   }
 };
+// The same program with every tensor on meta: what eager predicts about dtypes, shapes and errors
+// without computing, and what torch.compile's fake-tensor tracing relies on. Cpu programs only.
+class EagerMetaBackend : public Backend {
+ public:
+  std::string name() const override { return "eager_meta"; }
+  PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
+    static const std::string python_problem = EnsurePython();  // Python-registered meta kernels
+    for (const auto& in : p.inputs)
+      if (in.device != Device::kCpu) return Unsupported("the program has " + std::string(DeviceName(in.device)) + " inputs");
+    for (const auto& n : p.nodes)
+      if (n.op == OpKind::kToDevice && *n.device != Device::kCpu) return Unsupported("the program moves values off cpu");
+    AtenRunOptions o;
+    o.on_meta = true;
+    return RunAtenPath(p, r, stages, o);
+  }
+
+ private:
+  static PathResult Unsupported(std::string why) {
+    PathResult res;
+    res.kind = OutcomeKind::kUnsupported;
+    res.message = "eager_meta runs cpu programs only: " + why;
+    return res;
+  }
+};
 }  // namespace
 
 std::unique_ptr<Backend> MakeEagerBackend() { return std::make_unique<EagerBackend>(); }
+std::unique_ptr<Backend> MakeEagerMetaBackend() { return std::make_unique<EagerMetaBackend>(); }
 
 }  // namespace mmdiff

@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   std::vector<std::unique_ptr<Backend>> v;
   v.push_back(MakeReferenceBackend());
   v.push_back(MakeEagerBackend());
+  v.push_back(MakeEagerMetaBackend());
   v.push_back(MakeCompiledBackend("inductor"));
   v.push_back(MakeCompiledBackend("aot_eager"));
   v.push_back(MakeCompiledBackend("eager"));

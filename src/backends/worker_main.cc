@@ -3,9 +3,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "mmdiff/build_info.h"
+#include "src/backends/embedded_python.h"
 #include "src/backends/registry.h"
 #include "src/exec/worker_loop.h"
 
@@ -31,6 +33,10 @@ int main(int argc, char** argv) {
   close(devnull);
   dup2(2, 1);
   auto backends = mmdiff::MakeBackends(test_paths);
+  // Eager needs torch's Python registrations (see eager_backend.cc): start the interpreter now,
+  // before the first request, so that its import time never counts against a stage's timeout.
+  if (std::string why = mmdiff::EnsurePython(); !why.empty())
+    std::fprintf(stderr, "mmdiff-worker: embedded Python unavailable: %s\n", why.c_str());
   nlohmann::json versions = {{"mmdiff", mmdiff::build_info::kMmdiffVersion},
                              {"torch", mmdiff::build_info::kTorchVersion},
                              {"python", mmdiff::build_info::kPythonVersion}};

@@ -21,7 +21,7 @@ struct SupervisorOptions {
   std::string worker_binary;              // the mmdiff-worker executable
   std::vector<std::string> worker_args;   // e.g. {"--test-paths"}
   double stage_timeout_s = 300;           // a path is timed out after this long without progress
-  double startup_timeout_s = 180;         // for the worker's hello (imports torch lazily, so short)
+  double startup_timeout_s = 180;         // for the worker's hello (includes starting Python and importing torch)
   std::string log_path;                   // worker stderr is appended here; "" -> /dev/null
 };
 

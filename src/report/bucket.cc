@@ -39,9 +39,12 @@ std::string BucketSignature(const Program& p, const Expectation& contract, const
       devices.push_back(std::string(DeviceName(t.device)));
       max_rank = std::max(max_rank, t.shape.size());
     }
-    // Meta skips most of cpu's dtype checks, and a wrong-device operand is one bug whatever the
-    // dtypes: there, the operand dtypes would split one eager inconsistency into dozens of buckets.
-    bool dtypes_matter = contract.violation.rule != "same_device" &&
+    // Meta skips most of cpu's dtype checks (on meta programs and on the eager_meta path), and a
+    // wrong-device operand is one bug whatever the dtypes: there, the operand dtypes would split one
+    // eager inconsistency into dozens of buckets.
+    bool only_meta = std::all_of(v.divergences.begin(), v.divergences.end(),
+                                 [](const Divergence& d) { return d.kind == DivergenceKind::kMeta; });
+    bool dtypes_matter = contract.violation.rule != "same_device" && !only_meta &&
                          std::find(devices.begin(), devices.end(), "meta") == devices.end();
     where = "|rule=" + contract.violation.rule + "|op=" + std::string(GetOpSpec(n->op).name) +
             (max_rank >= 3 ? "(batched)" : "") + "|operands=" + (dtypes_matter ? join(dtypes) : "*") +
