@@ -255,7 +255,18 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
 
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
                 Arith arith) {
-  return AddScaled(bias, Matmul(a, b, arith), alpha, beta, arith);
+  RefTensor r = AddScaled(bias, Matmul(a, b, arith), alpha, beta, arith);
+  if (IsInteger(arith.out)) return r;
+  // Kernels may fold alpha into an operand or into each product before summing (BLAS does): then
+  // alpha * |a| * |b| summed must stay clear of overflow too, not only the final value.
+  double amax = 0, bmax = 0;
+  for (size_t i = 0; i < a.val.size(); ++i) amax = std::max(amax, std::fabs(a.val[i]) + a.err[i]);
+  for (size_t i = 0; i < b.val.size(); ++i) bmax = std::max(bmax, std::fabs(b.val[i]) + b.err[i]);
+  int64_t k = a.shape.empty() ? 0 : a.shape.back();
+  double worst = std::fabs(alpha) * std::max({amax, bmax, amax * bmax * static_cast<double>(k)});
+  if (!(worst < MaxFinite(arith.acc) / 4))
+    for (double& e : r.err) e = kInf;
+  return r;
 }
 
 RefTensor TransposeLast2(const RefTensor& a) {

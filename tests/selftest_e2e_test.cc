@@ -4,6 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "oracles/metamorphic.h"
+#include "src/exec/supervisor.h"
+#include "src/report/regression_entry.h"
+#include "src/support/files.h"
 #include "tests/e2e_util.h"
 
 namespace mmdiff {
@@ -26,11 +30,46 @@ TEST(SelftestE2E, PlantedFaultsAreCaughtAndCorrectPathsRaiseNoFalseAlarm) {
     if (c["pair"] == "eager vs aot_eager") compiled_programs += c["programs"].get<int64_t>();
     bitwise += c["bitwise_compared"].get<int64_t>();
   }
+  ASSERT_EQ(j["metamorphic_relations"].size(), 1u);
+  EXPECT_GE(j["metamorphic_relations"][0]["programs"].get<int64_t>(), 1000);
+  EXPECT_EQ(j["metamorphic_relations"][0]["violations"], 0) << j["metamorphic_relations"].dump();
   EXPECT_GE(eager_programs, 5000);
   EXPECT_GE(compiled_programs, 300);
   EXPECT_GT(bitwise, 100);
   EXPECT_TRUE(j["passed"].get<bool>());
   EXPECT_EQ(r.exit_code, 0);
+}
+
+TEST(SelftestE2E, AMetamorphicRelationCatchesARealEagerBugWithoutReferenceValues) {
+  // bfloat16 addmv with alpha = 0 returns the bias instead of beta * bias (corpus/regression): the
+  // rewrite beta * c + alpha * mv(a, v) run by eager itself disagrees with it.
+  auto text = ReadFile(std::string(MMDIFF_SOURCE_DIR) + "/corpus/regression/eager-addmv-bfloat16-alpha0-ignores-beta.json");
+  ASSERT_TRUE(text.ok());
+  auto entry = ParseRegressionEntry(text.value());
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  auto variants = MetamorphicVariants(entry.value().program);
+  ASSERT_EQ(variants.size(), 1u);
+  SupervisorOptions o;
+  o.worker_binary = e2e::WorkerBinary();
+  o.log_path = e2e::ScratchDir("metamorphic") + "/worker.log";
+  Supervisor sup(o);
+  ASSERT_TRUE(sup.Hello().ok());
+  const InputRecipe& r = entry.value().recipe;
+  auto a = sup.Run(entry.value().program, r, {"reference", "eager"});
+  auto b = sup.Run(variants[0].program, r, {"reference", "eager"});
+  MetamorphicCheck m = CheckMetamorphic(variants[0].relation, a[1], b[1], a[0], b[0]);
+  EXPECT_FALSE(m.holds);
+  EXPECT_NE(m.detail.find("split_scaling"), std::string::npos) << m.detail;
+  // And the same relation holds where eager is right (64 rows).
+  Program ok = entry.value().program;
+  for (auto& in : ok.inputs)
+    for (auto& d : in.shape)
+      if (d == 65) d = 64;
+  auto vs = MetamorphicVariants(ok);
+  ASSERT_EQ(vs.size(), 1u);
+  auto c = sup.Run(ok, r, {"reference", "eager"});
+  auto d = sup.Run(vs[0].program, r, {"reference", "eager"});
+  EXPECT_TRUE(CheckMetamorphic(vs[0].relation, c[1], d[1], c[0], d[0]).holds);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "oracles/metamorphic.h"
 #include "src/gen/generator.h"
 #include "src/report/report.h"
 
@@ -108,6 +109,33 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
   }
 }
 
+// Metamorphic relations on eager: one-op programs of mm, bmm, addmm, addmv and baddbmm in one
+// floating dtype, rewritten (transposed product, split scaling, stacked mms) and compared.
+RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
+  GenPolicy policy = SelftestPolicy();
+  policy.max_ops = 1;
+  policy.p_cast = policy.p_view = policy.p_glue = policy.p_move = 0;
+  policy.p_zero_dim = 0;  // eager's addmv with a 0-d bias and K = 0 returns a 0-d tensor (a real bug)
+  policy.w_matmul = policy.w_mv = policy.w_dot = policy.w_addbmm = policy.w_linear = 0;
+  policy.w_sdpa = policy.w_attention = 0;
+  policy.w_int8 = policy.w_uint8 = policy.w_int32 = policy.w_int64 = 0;
+  RelationCheck check{"eager"};
+  for (int64_t i = 0; i < programs; ++i) {
+    uint64_t s = seed + static_cast<uint64_t>(i);
+    GeneratedCase c = GenerateCaseFromSeed(s, policy);
+    for (const auto& v : MetamorphicVariants(c.program)) {
+      ++check.programs;
+      std::vector<PathResult> a = sup.Run(c.program, c.recipe, {"reference", "eager"});
+      std::vector<PathResult> b = sup.Run(v.program, c.recipe, {"reference", "eager"});
+      MetamorphicCheck m = CheckMetamorphic(v.relation, a[1], b[1], a[0], b[0]);
+      if (m.holds) continue;
+      ++check.violations;
+      if (check.examples.size() < 5) check.examples.push_back("seed " + std::to_string(s) + ": " + m.detail);
+    }
+  }
+  return check;
+}
+
 }  // namespace
 
 GenPolicy SelftestPolicy() {
@@ -125,6 +153,8 @@ bool SelftestResult::Passed() const {
     if (!p.caught || !p.blamed) return false;
   for (const auto& c : checks)
     if (c.numeric_findings > 0 || c.bitwise_different > 0) return false;
+  for (const auto& c : relations)
+    if (c.violations > 0) return false;
   return true;
 }
 
@@ -145,6 +175,7 @@ SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
   }
   FalseAlarms(sup, "eager_1thread", o.programs, o.seed, res.checks);
   if (o.compiled_programs > 0) FalseAlarms(sup, "aot_eager", o.compiled_programs, o.seed + 1000003, res.checks);
+  if (o.relation_programs > 0) res.relations.push_back(Relations(sup, o.relation_programs, o.seed + 2000003));
   return res;
 }
 
@@ -163,6 +194,10 @@ nlohmann::json SelftestToJson(const SelftestResult& r) {
                                        {"bitwise_compared", c.bitwise_compared},
                                        {"bitwise_different", c.bitwise_different},
                                        {"examples", c.examples}});
+  j["metamorphic_relations"] = nlohmann::json::array();
+  for (const auto& c : r.relations)
+    j["metamorphic_relations"].push_back({{"path", c.path}, {"programs", c.programs}, {"violations", c.violations},
+                                          {"examples", c.examples}});
   return j;
 }
 
@@ -187,6 +222,13 @@ std::string SelftestToText(const SelftestResult& r) {
                                           : "-";
     std::snprintf(line, sizeof line, "  %-28s %-22s %9lld %9lld %s\n", c.pair.c_str(), c.values.c_str(),
                   static_cast<long long>(c.programs), static_cast<long long>(c.numeric_findings), bits.c_str());
+    o << line;
+    for (const auto& e : c.examples) o << "      " << e << "\n";
+  }
+  o << "\nmetamorphic relations on one-op programs ((AB)^T = B^T A^T, addmm = beta C + alpha AB, bmm = stacked mm):\n";
+  for (const auto& c : r.relations) {
+    std::snprintf(line, sizeof line, "  %-28s %9lld programs %9lld violations\n", c.path.c_str(),
+                  static_cast<long long>(c.programs), static_cast<long long>(c.violations));
     o << line;
     for (const auto& e : c.examples) o << "      " << e << "\n";
   }

@@ -17,6 +17,7 @@ namespace mmdiff {
 struct SelftestOptions {
   int64_t programs = 5000;           // reference vs eager vs eager on one thread
   int64_t compiled_programs = 300;   // reference vs eager vs aot_eager (0: skip)
+  int64_t relation_programs = 1000;  // one-op programs for the metamorphic relations on eager
   uint64_t seed = 1;
 };
 
@@ -39,9 +40,18 @@ struct FalseAlarmCheck {
   std::vector<std::string> examples;  // the first few findings, for the report
 };
 
+// A metamorphic relation over one-op programs, checked on one path without reference values.
+struct RelationCheck {
+  std::string path;
+  int64_t programs = 0;  // programs the relation applied to
+  int64_t violations = 0;
+  std::vector<std::string> examples;
+};
+
 struct SelftestResult {
   std::vector<PlantedCheck> planted;
   std::vector<FalseAlarmCheck> checks;
+  std::vector<RelationCheck> relations;
   bool Passed() const;
 };
 

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -233,6 +234,7 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
   SelftestOptions so;
   so.programs = full ? 20000 : programs;
   so.compiled_programs = full ? 20000 : compiled_programs;
+  so.relation_programs = full ? 20000 : std::max<int64_t>(programs / 5, 0);
   so.seed = seed;
   bool aot = false;
   for (const auto& p : sup.paths()) aot |= p.name == "aot_eager" && p.available;
