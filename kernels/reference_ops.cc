@@ -1,6 +1,8 @@
 // Reference matmul family: obviously-correct loops, float64 compensated accumulation, error bounds.
 #include "kernels/reference_ops.h"
 
+#include "kernels/dot_math.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -23,31 +25,18 @@ std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const s
   return st;
 }
 
-// Per-element accumulation: the reference value (compensated sum), the bound propagated from the
-// operands' own errors, and the magnitude sum Σ(|a|+ea)(|b|+eb) that rounding errors scale with.
-// A non-finite operand or an unbounded operand error leaves the element unjudged (see Matmul).
-struct Dot {
-  double val = 0, comp = 0, propagated = 0, mag = 0;
-  bool unknown = false;
-  void Add(double a, double ea, double b, double eb) {
-    if (std::isinf(ea) || std::isinf(eb) || !std::isfinite(a) || !std::isfinite(b)) {
-      unknown = true;
-      return;
-    }
-    double p = a * b;
-    double t = val + p;  // Neumaier's variant of Kahan summation
-    comp += std::fabs(val) >= std::fabs(p) ? (val - t) + p : (p - t) + val;
-    val = t;
-    propagated += std::fabs(a) * eb + ea * std::fabs(b) + ea * eb;
-    mag += (std::fabs(a) + ea) * (std::fabs(b) + eb);
-  }
-  double Value() const { return unknown ? std::numeric_limits<double>::quiet_NaN() : val + comp; }
+// Per-element accumulation (kernels/dot_math.h, shared with the CUDA kernel).
+struct Dot : DotAcc {
+  void Add(double a, double ea, double b, double eb) { DotAdd(*this, a, ea, b, eb); }
+  double Value() const { return DotValue(*this); }
 };
+
+}  // namespace
 
 // Final bound of one output element: error inherited from the operands, accumulation rounding
 // (gamma_K in the accumulation format, plus float64's own), and the final rounding to `out`.
 // Infinite when the element may overflow somewhere along the way: then anything goes.
-double Bound(const Dot& d, double value, long k, Arith arith) {
+double MatmulBound(const DotAcc& d, double value, long k, Arith arith) {
   if (d.unknown) return kInf;
   double acc = (Gamma(k, UnitRoundoff(arith.acc)) + Gamma(k, UnitRoundoff(Format::kF64))) * d.mag;
   double before_round = d.propagated + acc;
@@ -57,6 +46,8 @@ double Bound(const Dot& d, double value, long k, Arith arith) {
   if (std::fabs(value) + bound > MaxFinite(arith.out)) return kInf;  // may overflow: anything goes
   return bound;
 }
+
+namespace {
 
 // Integer accumulation: exact, wrapping modulo 2^64 (and then to the output format), which is
 // what any order of wrapping integer arithmetic gives.
@@ -185,7 +176,7 @@ RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {
   ForEachDot<Dot>(a, b, p, [&](int64_t o, const Dot& d, bool special) {
     // The unrounded value: the bound covers the rounding to arith.out a correct path performs.
     r.val[o] = d.Value();
-    r.err[o] = Bound(d, r.val[o], static_cast<long>(p.k), arith);
+    r.err[o] = MatmulBound(d, r.val[o], static_cast<long>(p.k), arith);
     // Blocked BLAS kernels let a NaN or an infinity reach elements whose own row and column are
     // finite (observed: float64 baddbmm on torch 2.15.0 cpu); IEEE propagation is not promised
     // across elements, so such a batch is not judged element by element.

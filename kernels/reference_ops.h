@@ -2,6 +2,7 @@
 // Callers check the contract (shapes, dtypes) first; these functions assume legal arguments.
 #pragma once
 
+#include "kernels/dot_math.h"
 #include "kernels/precision.h"
 #include "kernels/ref_tensor.h"
 
@@ -13,6 +14,10 @@ struct Arith {
   Format out;
   Format acc;
 };
+
+// The bound of one matmul output element from its accumulation over k terms (see Matmul).
+// Infinite where the element may overflow somewhere along the way.
+double MatmulBound(const DotAcc& d, double value, long k, Arith arith);
 
 // torch.matmul semantics at every rank (1-D promotion, broadcast batch dims); covers mm and bmm.
 // Values are accumulated in float64 with a compensated (Kahan-Babuska) sum.

@@ -7,6 +7,9 @@
 
 #include "kernels/attention_ops.h"
 #include "kernels/reference_ops.h"
+#ifdef MMDIFF_WITH_CUDA
+#include "kernels/cuda/matmul_cuda.h"
+#endif
 #include "oracles/contract.h"
 
 namespace mmdiff {
@@ -40,7 +43,8 @@ int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(r
 // One node in the reference engine; `out` is the node's result format and `shape` its result shape,
 // both per the contract.
 mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env,
-                          const std::vector<mmref::Format>& in, mmref::Format out, const Shape& shape) {
+                          const std::vector<mmref::Format>& in, mmref::Format out, const Shape& shape,
+                          [[maybe_unused]] bool on_cuda) {
   auto arg = [&](size_t i) -> const mmref::RefTensor& { return env.at(n.args[i]); };
   size_t rank = arg(0).shape.size();
   // Integer tensors take float alpha and beta truncated toward zero, each on its own (torch 2.15.0).
@@ -101,8 +105,15 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kBmm:
     case OpKind::kMatmul:
     case OpKind::kMv:
-    case OpKind::kDot:
+    case OpKind::kDot: {
+#ifdef MMDIFF_WITH_CUDA
+      // A cuda program's product on the GPU, with the same per-element math (kernels/dot_math.h);
+      // the CPU loops wherever that is not possible.
+      mmref::RefTensor gpu;
+      if (on_cuda && mmref::MatmulOnCuda(arg(0), arg(1), ArithFor(out), gpu, nullptr)) return gpu;
+#endif
       return mmref::Matmul(arg(0), arg(1), ArithFor(out));
+    }
     case OpKind::kAddmm:
     case OpKind::kAddmv:
     case OpKind::kBaddbmm:
@@ -150,7 +161,8 @@ class ReferenceBackend : public Backend {
     for (const auto& n : p.nodes) {
       std::vector<mmref::Format> in;
       for (const auto& a : n.args) in.push_back(ToFormat(e.types.at(a).dtype));
-      env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype), e.types.at(n.name).shape);
+      env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype), e.types.at(n.name).shape,
+                             e.types.at(n.name).device == Device::kCuda);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {
