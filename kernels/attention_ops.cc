@@ -66,12 +66,6 @@ void SoftmaxRow(const RefTensor& a, RefTensor& r, int64_t off, int64_t stride, i
   }
 }
 
-bool AnySpecial(const RefTensor& t) {
-  for (size_t i = 0; i < t.val.size(); ++i)
-    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i])) return true;
-  return false;
-}
-
 // k or v with its heads (dim rank-3) repeated to `heads` (repeat_interleave), for enable_gqa.
 RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
   size_t rank = t.shape.size();
@@ -172,7 +166,7 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   RefTensor out = Matmul(probs, vv, arith);
   // With no key (S = 0) or an empty head dim the products are empty, yet torch's kernels still
   // touch q: a NaN or an infinity there gives NaN outputs (torch 2.15.0 cpu, math and fused kernels).
-  if ((s == 0 || e == 0) && (AnySpecial(q) || AnySpecial(k) || AnySpecial(v)))
+  if ((s == 0 || e == 0) && (HasSpecial(q) || HasSpecial(k) || HasSpecial(v)))
     for (double& err : out.err) err = kInf;
   return out;
 }

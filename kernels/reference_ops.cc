@@ -106,13 +106,6 @@ MatmulPlan Plan(const RefTensor& a, const RefTensor& b) {
   return p;
 }
 
-// True when a matrix (m x k at `off`, row-major) holds a non-finite value or an unbounded error.
-bool HasSpecial(const RefTensor& t, int64_t off, int64_t count) {
-  for (int64_t i = off; i < off + count; ++i)
-    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i])) return true;
-  return false;
-}
-
 // True when no element of the matrix (count values at `off`) carries an error.
 bool NoErrors(const RefTensor& t, int64_t off, int64_t count) {
   for (int64_t i = off; i < off + count; ++i)
@@ -238,6 +231,12 @@ RefTensor MakeExact(std::vector<int64_t> shape, std::vector<double> values) {
   t.err.assign(values.size(), 0.0);
   t.val = std::move(values);
   return t;
+}
+
+bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count) {
+  for (int64_t i = offset; i < offset + count; ++i)
+    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i])) return true;
+  return false;
 }
 
 RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {

@@ -15,6 +15,11 @@ struct Arith {
   Format acc;
 };
 
+// True when one of `count` elements from `offset` is NaN or infinite, or has an unbounded error:
+// the matmul and attention leave what such values touch unjudged (see Matmul).
+bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count);
+inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast<int64_t>(t.val.size())); }
+
 // The bound of one matmul output element from its accumulation over k terms (see Matmul).
 // Infinite where the element may overflow somewhere along the way.
 double MatmulBound(const DotAcc& d, double value, long k, Arith arith);

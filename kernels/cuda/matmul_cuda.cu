@@ -49,12 +49,6 @@ struct DeviceBuffers {
   }
 };
 
-bool HasSpecial(const RefTensor& t, size_t off, size_t count) {
-  for (size_t i = off; i < off + count; ++i)
-    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i])) return true;
-  return false;
-}
-
 }  // namespace
 
 bool CudaDeviceAvailable(std::string* why) {
@@ -120,8 +114,7 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
   // Finish on the host exactly as Matmul does: bounds, and whole batches with a NaN or an infinity
   // in an operand matrix left unjudged.
   for (long long bi = 0; bi < batches; ++bi) {
-    bool special = HasSpecial(ea, static_cast<size_t>(bi * m * k), static_cast<size_t>(m * k)) ||
-                   HasSpecial(eb, static_cast<size_t>(bi * k * n), static_cast<size_t>(k * n));
+    bool special = HasSpecial(ea, bi * m * k, m * k) || HasSpecial(eb, bi * k * n, k * n);
     for (long long o = bi * m * n; o < (bi + 1) * m * n; ++o) {
       out.val[o] = DotValue(sums[o]);
       out.err[o] = special ? std::numeric_limits<double>::infinity() : MatmulBound(sums[o], out.val[o], static_cast<long>(k), arith);
