@@ -136,3 +136,23 @@ TEST(CliE2E, GenStatsCountsEveryOp) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(CliE2E, CudaProgramsWithoutAGpuAreCountedNeverSilentlyDropped) {
+  auto paths = nlohmann::json::parse(e2e::RunMmdiff("paths --json").output);
+  bool gpu = paths["devices"]["cuda"].get<bool>();
+  std::string dir = e2e::ScratchDir("cli-cuda");
+  std::ofstream(dir + "/cuda.json") << R"({"p_cuda": 1, "p_meta": 0})";
+  auto r = e2e::RunMmdiff("fuzz --cases 20 --time 120 --paths reference,eager --policy " + dir + "/cuda.json --out " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto j = nlohmann::json::parse(ReadFile(dir + "/summary.json").value());
+  EXPECT_EQ(j["cases"], 20);
+  EXPECT_EQ(j["cuda_cases_without_gpu"], gpu ? 0 : 20) << "GPU present: " << gpu;
+  EXPECT_NE(r.output.find("cuda programs skipped for want of a GPU: " + std::string(gpu ? "0" : "20")), std::string::npos)
+      << r.output;
+}
+
+}  // namespace
+}  // namespace mmdiff

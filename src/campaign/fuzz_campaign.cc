@@ -28,7 +28,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
                        {"first_found_s", b.first_found_s}});
   return {{"format", "mmdiff.fuzz-summary"}, {"version", 1},   {"seed", o.seed},
           {"cases", s.cases},               {"diverging_cases", s.diverging_cases},
-          {"skipped_paths", s.skipped_paths}, {"worker_restarts", s.restarts},
+          {"skipped_paths", s.skipped_paths}, {"cuda_cases_without_gpu", s.cuda_cases_without_gpu},
+          {"worker_restarts", s.restarts},
           {"elapsed_s", s.elapsed_s},       {"interrupted", s.interrupted},       {"paths", o.paths}, {"buckets", buckets}};
 }
 
@@ -60,7 +61,13 @@ Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunCont
                    sum.cases, last_progress, sum.cases / std::max(last_progress, 1e-9), sum.diverging_cases,
                    sum.buckets.size(), sup.restarts());
     }
-    for (const auto& r : c.results) sum.skipped_paths += r.kind == OutcomeKind::kUnsupported;
+    for (const auto& r : c.results) {
+      sum.skipped_paths += r.kind == OutcomeKind::kUnsupported;
+      // Counted, never silent: a cuda program on a machine without a GPU checks nothing but the
+      // reference's contract.
+      if (r.path == "eager" && r.kind == OutcomeKind::kUnsupported && r.message.find("no GPU") != std::string::npos)
+        ++sum.cuda_cases_without_gpu;
+    }
     if (!c.verdict.diverges()) continue;
     ++sum.diverging_cases;
     std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);

@@ -34,6 +34,7 @@ struct FuzzSummary {
   int64_t cases = 0;
   int64_t diverging_cases = 0;
   int64_t skipped_paths = 0;  // path runs reported unsupported
+  int64_t cuda_cases_without_gpu = 0;  // cuda programs eager could not run: this machine has no GPU
   int restarts = 0;
   bool interrupted = false;   // stopped by RequestFuzzStop (e.g. Ctrl-C)
   double elapsed_s = 0;

@@ -355,10 +355,10 @@ int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir
   const FuzzSummary& s = sum.value();
   std::printf("\n=== mmdiff fuzz summary ===\n");
   std::printf("cases: %lld in %.1f s (%.2f cases/s); diverging: %lld; unique buckets: %zu; worker restarts: %d; "
-              "skipped path runs: %lld\n",
+              "skipped path runs: %lld; cuda programs skipped for want of a GPU: %lld\n",
               static_cast<long long>(s.cases), s.elapsed_s, s.cases / std::max(s.elapsed_s, 1e-9),
               static_cast<long long>(s.diverging_cases), s.buckets.size(), s.restarts,
-              static_cast<long long>(s.skipped_paths));
+              static_cast<long long>(s.skipped_paths), static_cast<long long>(s.cuda_cases_without_gpu));
   for (const auto& [hash, b] : s.buckets)
     std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b.count),
                 b.headline.substr(0, 200).c_str(), b.first_found_s, static_cast<unsigned long long>(b.first_seed),
