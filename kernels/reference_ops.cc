@@ -146,8 +146,9 @@ void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&&
 }
 
 // The float path of Matmul, row by row: for one row i of a batch, the sums of all n columns advance
-// together over k (the same DotAdd steps in the same k order as one element at a time, so the same
-// results), which keeps b's rows contiguous in the inner loop. Rows are split over threads.
+// together over k (the same DotAdd/DotAddPlain steps in the same k order as one element at a time,
+// so the same results), which keeps b's rows contiguous in the inner loop. Rows are split over
+// threads.
 void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith, RefTensor& r) {
   int64_t batches = 1;
   for (int64_t d : p.batch) batches *= d;
@@ -166,6 +167,8 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
       idx[d] = 0;
     }
   }
+  // Compensated sums where the operands are float64; narrower operands multiply exactly in float64.
+  const bool compensate = arith.acc == Format::kF64;
   auto rows = [&](int64_t first, int64_t last) {
     std::vector<DotAcc> acc(static_cast<size_t>(p.n));
     std::vector<double> val(static_cast<size_t>(p.n)), comp(val.size()), mag(val.size());
@@ -180,11 +183,18 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
         for (int64_t kk = 0; kk < p.k; ++kk) {
           const double av = a.val[a_off[bi] + i * p.a_rs + kk * p.a_cs], aa = std::fabs(av);
           const double* bv = &b.val[b_off[bi] + kk * p.b_rs];
-          for (int64_t j = 0; j < p.n; ++j) {
-            double prod = av * bv[j], t = val[j] + prod;
-            comp[j] += std::fabs(val[j]) >= std::fabs(prod) ? (val[j] - t) + prod : (prod - t) + val[j];
-            val[j] = t;
-            mag[j] += aa * std::fabs(bv[j]);
+          if (compensate) {
+            for (int64_t j = 0; j < p.n; ++j) {
+              double prod = av * bv[j], t = val[j] + prod;
+              comp[j] += std::fabs(val[j]) >= std::fabs(prod) ? (val[j] - t) + prod : (prod - t) + val[j];
+              val[j] = t;
+              mag[j] += aa * std::fabs(bv[j]);
+            }
+          } else {
+            for (int64_t j = 0; j < p.n; ++j) {
+              val[j] += av * bv[j];
+              mag[j] += aa * std::fabs(bv[j]);
+            }
           }
         }
         for (int64_t j = 0; j < p.n; ++j) acc[j] = DotAcc{val[j], comp[j], 0.0, mag[j], false};
@@ -195,7 +205,8 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
           const double av = a.val[ia], ae = a.err[ia];
           const double* bv = &b.val[b_off[bi] + kk * p.b_rs];
           const double* be = &b.err[b_off[bi] + kk * p.b_rs];
-          for (int64_t j = 0; j < p.n; ++j) DotAdd(acc[j], av, ae, bv[j], be[j]);
+          for (int64_t j = 0; j < p.n; ++j)
+            compensate ? DotAdd(acc[j], av, ae, bv[j], be[j]) : DotAddPlain(acc[j], av, ae, bv[j], be[j]);
         }
       }
       for (int64_t j = 0; j < p.n; ++j) {

@@ -25,7 +25,8 @@ inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast
 double MatmulBound(const DotAcc& d, double value, long k, Arith arith);
 
 // torch.matmul semantics at every rank (1-D promotion, broadcast batch dims); covers mm and bmm.
-// Values are accumulated in float64 with a compensated (Kahan-Babuska) sum.
+// Values are accumulated in float64, with a compensated (Kahan-Babuska) sum when the arithmetic is
+// float64; narrower operands multiply exactly in float64 and the plain sum's error is in the bound.
 RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith);
 // beta * bias + alpha * product, bias broadcast to the product's shape; beta == 0 ignores the bias
 // (NaN included), as the addmm family does. The bound allows fused or unfused evaluation.

@@ -15,16 +15,17 @@ namespace mmref {
 namespace {
 
 // One thread per output element of a batched product a (batches, m, k) @ b (batches, k, n), both
-// contiguous: the same DotAdd the CPU loops use.
+// contiguous: the same DotAdd / DotAddPlain steps the CPU loops use.
 __global__ void BatchedDots(const double* av, const double* ae, const double* bv, const double* be, long long batches,
-                            long long m, long long k, long long n, DotAcc* out) {
+                            long long m, long long k, long long n, bool compensate, DotAcc* out) {
   long long idx = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= batches * m * n) return;
   long long bi = idx / (m * n), i = (idx / n) % m, j = idx % n;
   DotAcc d;
   for (long long kk = 0; kk < k; ++kk) {
     long long ia = (bi * m + i) * k + kk, ib = (bi * k + kk) * n + j;
-    DotAdd(d, av[ia], ae[ia], bv[ib], be[ib]);
+    if (compensate) DotAdd(d, av[ia], ae[ia], bv[ib], be[ib]);
+    else DotAddPlain(d, av[ia], ae[ia], bv[ib], be[ib]);
   }
   out[idx] = d;
 }
@@ -106,7 +107,7 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
   buf.ptrs.push_back(dev_out);
   int threads = 256;
   long long blocks = (static_cast<long long>(total) + threads - 1) / threads;
-  BatchedDots<<<static_cast<unsigned>(blocks), threads>>>(av, ae, bv, be, batches, m, k, n, dev_out);
+  BatchedDots<<<static_cast<unsigned>(blocks), threads>>>(av, ae, bv, be, batches, m, k, n, arith.acc == Format::kF64, dev_out);
   if ((e = cudaGetLastError()) != cudaSuccess) return Fail(why, "launching the kernel", e);
   std::vector<DotAcc> sums(total);
   if ((e = cudaMemcpy(sums.data(), dev_out, total * sizeof(DotAcc), cudaMemcpyDeviceToHost)) != cudaSuccess)
