@@ -106,6 +106,7 @@ MatmulPlan Plan(const RefTensor& a, const RefTensor& b) {
   return p;
 }
 
+
 // True when no element of the matrix (count values at `off`) carries an error.
 bool NoErrors(const RefTensor& t, int64_t off, int64_t count) {
   for (int64_t i = off; i < off + count; ++i)
@@ -149,11 +150,14 @@ void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&&
 // together over k (the same DotAdd/DotAddPlain steps in the same k order as one element at a time,
 // so the same results), which keeps b's rows contiguous in the inner loop. Rows are split over
 // threads.
-void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith, RefTensor& r) {
+void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith, bool exact_results,
+                 RefTensor& r) {
   int64_t batches = 1;
   for (int64_t d : p.batch) batches *= d;
   std::vector<int64_t> a_off(static_cast<size_t>(batches)), b_off(static_cast<size_t>(batches));
   std::vector<char> special(static_cast<size_t>(batches)), exact(static_cast<size_t>(batches));
+  // Every product of the batch is a multiple of quantum[bi] (0: unknown).
+  std::vector<double> quantum(static_cast<size_t>(batches));
   std::vector<int64_t> idx(p.batch.size(), 0);
   for (int64_t bi = 0; bi < batches; ++bi) {
     for (size_t d = 0; d < idx.size(); ++d) {
@@ -162,6 +166,7 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
     }
     special[bi] = HasSpecial(a, a_off[bi], p.m * p.k) || HasSpecial(b, b_off[bi], p.k * p.n);
     exact[bi] = NoErrors(a, a_off[bi], p.m * p.k) && NoErrors(b, b_off[bi], p.k * p.n);
+    quantum[bi] = exact_results && exact[bi] && !special[bi] ? Quantum(a, a_off[bi], p.m * p.k) * Quantum(b, b_off[bi], p.k * p.n) : 0;
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < p.batch[d]) break;
       idx[d] = 0;
@@ -214,6 +219,7 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
         // The unrounded value: the bound covers the rounding to arith.out a correct path performs.
         r.val[o] = DotValue(acc[j]);
         r.err[o] = MatmulBound(acc[j], r.val[o], static_cast<long>(p.k), arith);
+        if (exact_results) ApplyExactness(quantum[bi], acc[j], arith, r.val[o], r.err[o]);
         // Blocked BLAS kernels let a NaN or an infinity reach elements whose own row and column
         // are finite (observed: float64 baddbmm on torch 2.15.0 cpu); IEEE propagation is not
         // promised across elements, so such a batch is not judged element by element.
@@ -250,7 +256,29 @@ bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count) {
   return false;
 }
 
-RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {
+double Quantum(const RefTensor& t, int64_t offset, int64_t count) {
+  double q = kInf;
+  for (int64_t i = offset; i < offset + count; ++i) {
+    double v = t.val[i];
+    if (v == 0) continue;
+    int e;
+    double m = std::frexp(std::fabs(v), &e);  // v = m * 2^e, m in [0.5, 1)
+    int bits = 53;
+    while (bits > 0 && std::ldexp(m, bits - 1) == std::trunc(std::ldexp(m, bits - 1))) --bits;  // shortest
+    q = std::min(q, std::ldexp(1.0, e - bits));
+  }
+  return q;
+}
+
+void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err) {
+  if (!(quantum > 0) || std::isinf(quantum) || std::isinf(err) || d.unknown) return;
+  if (d.mag / quantum > 1.0 / (2 * UnitRoundoff(arith.acc))) return;
+  val = RoundTo(arith.out, val);
+  err = std::isinf(val) ? kInf : 0.0;
+}
+
+namespace {
+RefTensor MatmulImpl(const RefTensor& a, const RefTensor& b, Arith arith, bool exact_results) {
   MatmulPlan p = Plan(a, b);
   RefTensor r;
   r.shape = p.out_shape;
@@ -263,9 +291,13 @@ RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {
     });
     return r;
   }
-  FloatMatmul(a, b, p, arith, r);
+  FloatMatmul(a, b, p, arith, exact_results, r);
   return r;
 }
+}  // namespace
+
+RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, false); }
+RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, true); }
 
 namespace {
 // One element of beta * c + alpha * p (see AddScaled).

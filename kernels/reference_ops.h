@@ -20,6 +20,16 @@ struct Arith {
 bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count);
 inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast<int64_t>(t.val.size())); }
 
+// The smallest power of two every nonzero value among `count` from `offset` is a multiple of
+// (+inf when all are zero): a finite double is m * 2^e with m odd, and 2^e is its quantum.
+double Quantum(const RefTensor& t, int64_t offset, int64_t count);
+
+// Exact operands whose products are all multiples of `quantum`, with Σ|a·b| / quantum within 2^p of
+// the accumulation format: every partial sum, in any order, is an exactly representable multiple of
+// the quantum, so every correct implementation computes the sum exactly and rounds it once. Then
+// `val` becomes RoundTo(out, sum) and `err` 0: bit for bit. Otherwise nothing changes.
+void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err);
+
 // The bound of one matmul output element from its accumulation over k terms (see Matmul).
 // Infinite where the element may overflow somewhere along the way.
 double MatmulBound(const DotAcc& d, double value, long k, Arith arith);
@@ -28,6 +38,10 @@ double MatmulBound(const DotAcc& d, double value, long k, Arith arith);
 // Values are accumulated in float64, with a compensated (Kahan-Babuska) sum when the arithmetic is
 // float64; narrower operands multiply exactly in float64 and the plain sum's error is in the bound.
 RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith);
+// Matmul as the final value of a product node (mm, bmm, matmul, mv, dot), which every path rounds
+// once to arith.out: where ApplyExactness holds, the value is that rounded result and the bound 0.
+// (Inside addmm, linear or attention the product is not rounded on its own: use Matmul there.)
+RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith);
 // beta * bias + alpha * product, bias broadcast to the product's shape; beta == 0 ignores the bias
 // (NaN included), as the addmm family does. The bound allows fused or unfused evaluation.
 RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith);

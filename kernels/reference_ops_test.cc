@@ -276,9 +276,16 @@ TEST(ReferenceBound, KZeroIsAnExactZero) {
   }
 }
 
+// Operands with a negligible error: not "exact", so the general bound applies.
+RefTensor NearlyExact(std::vector<int64_t> shape, std::vector<double> values) {
+  RefTensor t = MakeExact(std::move(shape), std::move(values));
+  for (double& e : t.err) e = 1e-300;
+  return t;
+}
+
 TEST(ReferenceBound, KOneIsOneProductAndOneRounding) {
   // 1.5 * 1.25 = 1.875: exact in float16, so only the output rounding term matters.
-  RefTensor r = Matmul(MakeExact({1, 1}, {1.5}), MakeExact({1, 1}, {1.25}), Arith{Format::kF16, Format::kF32});
+  RefTensor r = Matmul(NearlyExact({1, 1}, {1.5}), NearlyExact({1, 1}, {1.25}), Arith{Format::kF16, Format::kF32});
   EXPECT_EQ(r.val[0], 1.875);
   EXPECT_DOUBLE_EQ(r.err[0], HandBound(1.875, 1.875, 1, Format::kF32, Format::kF16));
   EXPECT_LT(r.err[0], 2 * std::ldexp(1.875, -11) + 1e-6);  // about one float16 half-ulp
@@ -287,7 +294,7 @@ TEST(ReferenceBound, KOneIsOneProductAndOneRounding) {
 TEST(ReferenceBound, GrowsWithKAndWithACoarserAccumulator) {
   auto bound = [](int64_t k, Arith arith) {
     std::vector<double> ones(static_cast<size_t>(k), 1.0);
-    RefTensor r = Matmul(MakeExact({1, k}, ones), MakeExact({k, 1}, ones), arith);
+    RefTensor r = Matmul(NearlyExact({1, k}, ones), NearlyExact({k, 1}, ones), arith);
     EXPECT_EQ(r.val[0], static_cast<double>(k));
     return r.err[0];
   };
@@ -302,6 +309,25 @@ TEST(ReferenceBound, GrowsWithKAndWithACoarserAccumulator) {
   EXPECT_NEAR(bound(16, bf16_out), std::ldexp(16.0, -8), 1e-2);
   // A float16 accumulator (what a planted or buggy path would use) is far coarser than float32.
   EXPECT_GT(bound(256, Arith{Format::kF16, Format::kF16}), 10 * bound(256, f16_out));
+}
+
+TEST(ReferenceBound, ExactOperandsWithExactPartialSumsInAnyOrderGiveBitForBitResults) {
+  // Small dyadic values: every partial sum, in any order, is exact in float32, so every correct
+  // path returns RoundTo(out, sum) exactly; the bound is 0.
+  RefTensor a = MakeExact({1, 3}, {0.5, 3.0, -1.25}), b = MakeExact({3, 1}, {2.0, 0.75, 4.0});
+  RefTensor r = MatmulResult(a, b, Arith{Format::kF16, Format::kF32});
+  EXPECT_EQ(r.val[0], 1.0 + 2.25 - 5.0);
+  EXPECT_EQ(r.err[0], 0.0);
+  EXPECT_GT(Matmul(a, b, Arith{Format::kF16, Format::kF32}).err[0], 0.0);  // inside addmm: not rounded alone
+  // float16 output of an exact float32 sum that float16 cannot hold: rounded once, still exact.
+  RefTensor c = MatmulResult(MakeExact({1, 2}, {2049.0, 1.0}), MakeExact({2, 1}, {1.0, 0.0}), Arith{Format::kF16, Format::kF32});
+  EXPECT_EQ(c.val[0], 2048.0);  // 2049 rounds to even in float16
+  EXPECT_EQ(c.err[0], 0.0);
+  // 2^24 + 1 - 2^24: exact left to right in float64 but not in every float32 order: the general bound.
+  RefTensor d = MatmulResult(MakeExact({1, 3}, {16777216.0, 1.0, -16777216.0}), MakeExact({3, 1}, {1.0, 1.0, 1.0}),
+                       Arith{Format::kF32, Format::kF32});
+  EXPECT_EQ(d.val[0], 1.0);
+  EXPECT_GT(d.err[0], 1.0);  // gamma_3(float32) * 2^25: a float32 path may well return 0 or 2
 }
 
 TEST(ReferenceBound, MixedPrecisionInputsCarryTheirErrorIntoTheProduct) {

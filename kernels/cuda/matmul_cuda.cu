@@ -112,13 +112,18 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
   std::vector<DotAcc> sums(total);
   if ((e = cudaMemcpy(sums.data(), dev_out, total * sizeof(DotAcc), cudaMemcpyDeviceToHost)) != cudaSuccess)
     return Fail(why, "copying results back", e);
-  // Finish on the host exactly as Matmul does: bounds, and whole batches with a NaN or an infinity
-  // in an operand matrix left unjudged.
+  // Finish on the host exactly as Matmul does: bounds, exact sums, and whole batches with a NaN or
+  // an infinity in an operand matrix left unjudged.
   for (long long bi = 0; bi < batches; ++bi) {
     bool special = HasSpecial(ea, bi * m * k, m * k) || HasSpecial(eb, bi * k * n, k * n);
+    bool exact = !special && std::all_of(ea.err.begin() + bi * m * k, ea.err.begin() + (bi + 1) * m * k,
+                                         [](double e) { return e == 0; }) &&
+                 std::all_of(eb.err.begin() + bi * k * n, eb.err.begin() + (bi + 1) * k * n, [](double e) { return e == 0; });
+    double quantum = exact ? Quantum(ea, bi * m * k, m * k) * Quantum(eb, bi * k * n, k * n) : 0;
     for (long long o = bi * m * n; o < (bi + 1) * m * n; ++o) {
       out.val[o] = DotValue(sums[o]);
       out.err[o] = special ? std::numeric_limits<double>::infinity() : MatmulBound(sums[o], out.val[o], static_cast<long>(k), arith);
+      ApplyExactness(quantum, sums[o], arith, out.val[o], out.err[o]);
     }
   }
   return true;

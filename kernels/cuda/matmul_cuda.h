@@ -11,8 +11,8 @@ namespace mmref {
 // True when a CUDA device can be used; otherwise `why` says why not (no driver, no device, ...).
 bool CudaDeviceAvailable(std::string* why);
 
-// Matmul (torch.matmul semantics, both operands of rank >= 2) with the per-element sums computed on
-// the GPU and the bounds finished on the host exactly as Matmul does. Returns false, with `why`,
+// MatmulResult (torch.matmul semantics, both operands of rank >= 2) with the per-element sums
+// computed on the GPU and the bounds finished on the host exactly as MatmulResult does. Returns false, with `why`,
 // when there is no device or an operand is 1-D (use Matmul then).
 bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor& out, std::string* why);
 

@@ -28,7 +28,7 @@ TEST(MatmulCuda, MatchesTheCpuReferenceIncludingBroadcastAndSpecialBatches) {
   a.val[5] = NAN;  // batch 0 of a: those products are unjudged on both sides
   RefTensor gpu;
   ASSERT_TRUE(MatmulOnCuda(a, b, arith, gpu, &why)) << why;
-  RefTensor cpu = Matmul(a, b, arith);
+  RefTensor cpu = MatmulResult(a, b, arith);
   ASSERT_EQ(gpu.shape, cpu.shape);
   for (size_t i = 0; i < cpu.val.size(); ++i) {
     if (std::isnan(cpu.val[i])) {

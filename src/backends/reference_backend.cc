@@ -112,7 +112,7 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       mmref::RefTensor gpu;
       if (on_cuda && mmref::MatmulOnCuda(arg(0), arg(1), ArithFor(out), gpu, nullptr)) return gpu;
 #endif
-      return mmref::Matmul(arg(0), arg(1), ArithFor(out));
+      return mmref::MatmulResult(arg(0), arg(1), ArithFor(out));
     }
     case OpKind::kAddmm:
     case OpKind::kAddmv:
