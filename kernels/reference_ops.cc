@@ -146,6 +146,19 @@ void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&&
   }
 }
 
+// One k step of a row's plain sums: val += a * b_row, mag += |a| * |b_row|. Built for AVX2 as well
+// where the CPU has it (no FMA: the separate multiply and add keep the results identical).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void PlainRowStep(double* __restrict val, double* __restrict mag, double a, double abs_a, const double* __restrict b,
+                  int64_t n) {
+  for (int64_t j = 0; j < n; ++j) {
+    val[j] += a * b[j];
+    mag[j] += abs_a * std::fabs(b[j]);
+  }
+}
+
 // The float path of Matmul, row by row: for one row i of a batch, the sums of all n columns advance
 // together over k (the same DotAdd/DotAddPlain steps in the same k order as one element at a time,
 // so the same results), which keeps b's rows contiguous in the inner loop. Rows are split over
@@ -196,10 +209,7 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
               mag[j] += aa * std::fabs(bv[j]);
             }
           } else {
-            for (int64_t j = 0; j < p.n; ++j) {
-              val[j] += av * bv[j];
-              mag[j] += aa * std::fabs(bv[j]);
-            }
+            PlainRowStep(val.data(), mag.data(), av, aa, bv, p.n);
           }
         }
         for (int64_t j = 0; j < p.n; ++j) acc[j] = DotAcc{val[j], comp[j], 0.0, mag[j], false};
