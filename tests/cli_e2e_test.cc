@@ -156,3 +156,29 @@ TEST(CliE2E, CudaProgramsWithoutAGpuAreCountedNeverSilentlyDropped) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(CliE2E, InductorValueFindingsAreRerunWithTheMitigationKnobs) {
+  // inductor's bfloat16 mv rounds its products (a precision-only finding); the report says which
+  // of PyTorch's mitigation knobs remove it.
+  auto r = e2e::RunMmdiff("run --json " + std::string(MMDIFF_SOURCE_DIR) +
+                          "/corpus/regression/inductor-mv-bfloat16-rounds-products.json --paths reference,eager,inductor");
+  ASSERT_EQ(r.exit_code, 1) << r.output;  // diverges
+  auto j = nlohmann::json::parse(r.output.substr(r.output.find('{')));
+  ASSERT_TRUE(j.contains("mitigations")) << j.dump(2);
+  ASSERT_EQ(j["mitigations"].size(), 2u);
+  EXPECT_EQ(j["mitigations"][0]["knob"], "torch._inductor.config.emulate_precision_casts = True");
+  EXPECT_EQ(j["mitigations"][1]["knob"], "torch._inductor.config.fallback_random = True");
+  for (const auto& m : j["mitigations"]) {
+    bool removes = m["removes_divergence"].get<bool>();
+    EXPECT_EQ(removes, m["detail"].get<std::string>().find("got") == std::string::npos) << m.dump();
+  }
+  EXPECT_FALSE(j["mitigations"][1]["removes_divergence"].get<bool>());  // no randomness involved
+  if (std::string(build_info::kTorchVersion).rfind("2.15", 0) == 0)
+    EXPECT_TRUE(j["mitigations"][0]["removes_divergence"].get<bool>());  // observed on 2.15.0
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -57,8 +57,13 @@ std::string Str(PyObject* o) {
 
 class CompiledBackend : public Backend {
  public:
-  explicit CompiledBackend(std::string backend) : backend_(std::move(backend)) {}
-  std::string name() const override { return backend_ == "eager" ? "compile_eager" : backend_; }
+  explicit CompiledBackend(std::string backend, std::string path = "", std::string knob = "")
+      : backend_(std::move(backend)), path_(std::move(path)), knob_(std::move(knob)) {}
+  std::string name() const override {
+    if (!path_.empty()) return path_;
+    return backend_ == "eager" ? "compile_eager" : backend_;
+  }
+  bool variant() const override { return !knob_.empty(); }
   std::string Unavailable() const override {
     // Checked without starting Python, so that `mmdiff paths` stays fast.
     const char* exe = std::getenv("MMDIFF_PYTHON") ? std::getenv("MMDIFF_PYTHON") : build_info::kVenvPython;
@@ -99,7 +104,8 @@ class CompiledBackend : public Backend {
       PyList_SET_ITEM(args.p, static_cast<Py_ssize_t>(i), THPVariable_Wrap(inputs[i]));  // steals
     // torch.compile is lazy: the first call traces, compiles and runs.
     stages.Stage("compile+run");
-    Ref out(PyObject_CallFunctionObjArgs(call, fn.p, args.p, nullptr));
+    Ref knob(PyUnicode_FromString(knob_.c_str()));
+    Ref out(PyObject_CallFunctionObjArgs(call, fn.p, args.p, knob.p, nullptr));
     if (!out.p || !PyTuple_Check(out.p)) return Internal(res, "helper failed: " + PyErrText());
     std::string kind = Str(PyTuple_GetItem(out.p, 0));
     if (kind == "error") {
@@ -137,12 +143,17 @@ class CompiledBackend : public Backend {
   }
 
   std::string backend_;
+  std::string path_, knob_;  // a knob variant: its path name and the torch._inductor.config knob set to True
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> MakeCompiledBackend(const std::string& torch_backend) {
   return std::make_unique<CompiledBackend>(torch_backend);
+}
+
+std::unique_ptr<Backend> MakeInductorVariant(const std::string& path, const std::string& knob) {
+  return std::make_unique<CompiledBackend>("inductor", path, knob);
 }
 
 }  // namespace mmdiff

@@ -11,5 +11,8 @@ namespace mmdiff {
 
 // backend: "inductor" (the main target), "aot_eager" or "eager" (ablation controls).
 std::unique_ptr<Backend> MakeCompiledBackend(const std::string& torch_backend);
+// A knob variant of Inductor: `path` runs torch.compile(backend="inductor") with one
+// torch._inductor.config setting (`knob` = True) in force while it compiles and runs.
+std::unique_ptr<Backend> MakeInductorVariant(const std::string& path, const std::string& knob);
 
 }  // namespace mmdiff

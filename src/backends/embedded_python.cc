@@ -32,9 +32,14 @@ def _mmdiff_compile(source, backend):
     torch._dynamo.reset()
     return torch.compile(ns["f"], backend=backend, fullgraph=True)
 
-def _mmdiff_call(fn, args):
+def _mmdiff_call(fn, args, knob=""):
+    # torch.compile is lazy: a knob must be in force during the first call, which compiles.
+    import contextlib
+    import torch._inductor.config
+    patch = torch._inductor.config.patch({knob: True}) if knob else contextlib.nullcontext()
     try:
-        out = fn(*args)
+        with patch:
+            out = fn(*args)
     except Exception as e:
         return ("error",) + _mmdiff_root(e)
     return ("ok", list(out))

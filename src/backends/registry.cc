@@ -16,6 +16,9 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   v.push_back(MakeCompiledBackend("inductor"));
   v.push_back(MakeCompiledBackend("aot_eager"));
   v.push_back(MakeCompiledBackend("eager"));
+  // Mitigations PyTorch asks about in accuracy reports, run on demand for inductor's value findings.
+  v.push_back(MakeInductorVariant("inductor_emulate_precision_casts", "emulate_precision_casts"));
+  v.push_back(MakeInductorVariant("inductor_fallback_random", "fallback_random"));
   if (with_test_paths)
     for (auto& b : MakeTestBackends()) v.push_back(std::move(b));
   return v;

@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "src/campaign/mitigations.h"
 #include "src/gen/generator.h"
 #include "src/report/bucket.h"
 #include "src/support/files.h"
@@ -79,6 +80,7 @@ Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunCont
       b.first_seed = case_seed;
       b.first_found_s = elapsed();
       b.finding_dir = "findings/" + hash;
+      c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
       Status w = WriteFinding((fs::path(o.out_dir) / b.finding_dir).string(), c, ctx);
       if (!w.ok()) return w;
       spdlog::info("new bucket {} after {:.1f} s (case seed {}): {}", hash, b.first_found_s, case_seed, b.headline);

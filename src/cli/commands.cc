@@ -14,6 +14,7 @@
 
 #include "mmdiff/build_info.h"
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/mitigations.h"
 #include "src/campaign/selftest.h"
 #include "src/gen/generator.h"
 #include "src/gen/mutator.h"
@@ -58,7 +59,7 @@ Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const Common
   std::vector<std::string> out;
   if (o.paths.empty()) {
     for (const auto& p : sup.paths())
-      if (p.available && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
+      if (p.available && !p.variant && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
     return out;
   }
   std::stringstream ss(o.paths);
@@ -130,6 +131,10 @@ void PrintTable(const CaseRun& c) {
     std::printf("  %s%s: %s\n", std::string(DivergenceKindName(d.kind)).c_str(),
                 BlameLabel(d).c_str(), d.detail.c_str());
   for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
+  if (c.mitigations.is_array())
+    for (const auto& m : c.mitigations)
+      std::printf("  mitigation %s: %s\n", m.value("knob", "").c_str(),
+                  m.value("removes_divergence", false) ? "removes the divergence" : ("does not help: " + m.value("detail", "")).c_str());
 }
 
 std::string TempLog() {
@@ -266,14 +271,14 @@ int Paths(bool json, bool test_paths) {
     nlohmann::json j = {{"versions", sup.versions()}, {"paths", nlohmann::json::array()},
                         {"devices", {{"cpu", true}, {"meta", true}, {"cuda", gpu}}}};
     for (const auto& p : sup.paths())
-      j["paths"].push_back({{"name", p.name}, {"available", p.available}, {"why", p.why}, {"test_only", p.test_only}});
+      j["paths"].push_back({{"name", p.name}, {"available", p.available}, {"why", p.why}, {"test_only", p.test_only}, {"variant", p.variant}});
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
   std::printf("%-24s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
-    std::printf("%-24s %-10s %s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
-                p.why.c_str());
+    std::printf("%-24s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
+                p.variant ? "variant, run on demand " : "", p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
               sup.versions().value("python", std::string("?")).c_str());
@@ -307,6 +312,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
   std::vector<std::string> paths;
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
   CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths));
+  c.mitigations = TryMitigations(sup, c);
   std::remove(log.c_str());
   RunContext ctx = Context(sup);
   if (json)

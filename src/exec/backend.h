@@ -24,6 +24,9 @@ class Backend {
   virtual std::string Unavailable() const { return ""; }
   // Test-only paths (planted faults, crashers) are hidden unless asked for.
   virtual bool test_only() const { return false; }
+  // A variant of another path (a knob setting) run on demand, e.g. to check a mitigation; not part
+  // of the default path set.
+  virtual bool variant() const { return false; }
   // Runs the program on inputs made from the recipe. Never throws: errors are outcomes.
   virtual PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) = 0;
 };

@@ -130,7 +130,8 @@ Status Supervisor::Hello() {
   versions_ = r.message["versions"];
   paths_.clear();
   for (const auto& p : r.message["paths"])
-    paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""), p.value("test_only", false)});
+    paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""), p.value("test_only", false),
+                      p.value("variant", false)});
   return Status::Ok();
 }
 

@@ -30,6 +30,7 @@ struct PathInfo {
   bool available = false;
   std::string why;  // when unavailable
   bool test_only = false;
+  bool variant = false;  // a knob variant, run on demand only
 };
 
 class Supervisor {

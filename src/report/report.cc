@@ -58,7 +58,7 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
     contract["message"] = c.contract.violation.message;
     contract["source"] = c.contract.violation.source;
   }
-  return {{"format", "mmdiff.report"},
+  nlohmann::json report = {{"format", "mmdiff.report"},
           {"version", kReportFormatVersion},
           {"id", HashHex(program.dump() + RecipeToJson(c.recipe).dump())},
           {"created", NowIso()},
@@ -73,6 +73,8 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
           {"paths", paths},
           {"verdict", VerdictToJson(c.verdict)},
           {"repro", "repro.py"}};
+  if (!c.mitigations.is_null()) report["mitigations"] = c.mitigations;
+  return report;
 }
 
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {

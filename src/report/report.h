@@ -25,6 +25,9 @@ struct CaseRun {
   Expectation contract;
   std::vector<PathResult> results;
   Verdict verdict;
+  // Reruns with mitigation knobs for compiled value findings (src/campaign/mitigations.h); null when
+  // none were tried.
+  nlohmann::json mitigations;
 };
 
 struct RunContext {
