@@ -107,15 +107,9 @@ MatmulPlan Plan(const RefTensor& a, const RefTensor& b) {
 }
 
 
-// True when no element of the matrix (count values at `off`) carries an error.
-bool NoErrors(const RefTensor& t, int64_t off, int64_t count) {
-  for (int64_t i = off; i < off + count; ++i)
-    if (t.err[i] != 0) return false;
-  return true;
-}
 
-// Calls f(out_index, Acc, special) for each output element of a broadcast matmul; `special` says
-// that one of the two matrices of its batch holds a NaN or an infinity.
+// Calls f(out_index, Acc) for each output element of a broadcast matmul (the integer path; the
+// float one is FloatMatmul).
 template <typename Acc, typename F>
 void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&& f) {
   int64_t batches = 1;
@@ -128,7 +122,6 @@ void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&&
       a_off += idx[d] * p.a_bstride[d];
       b_off += idx[d] * p.b_bstride[d];
     }
-    bool special = HasSpecial(a, a_off, p.m * p.k) || HasSpecial(b, b_off, p.k * p.n);
     for (int64_t i = 0; i < p.m; ++i) {
       for (int64_t j = 0; j < p.n; ++j) {
         Acc dot;
@@ -136,7 +129,7 @@ void ForEachDot(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, F&&
           int64_t ia = a_off + i * p.a_rs + kk * p.a_cs, ib = b_off + kk * p.b_rs + j * p.b_cs;
           dot.Add(a.val[ia], a.err[ia], b.val[ib], b.err[ib]);
         }
-        f(out++, dot, special);
+        f(out++, dot);
       }
     }
     for (size_t d = idx.size(); d-- > 0;) {
@@ -266,6 +259,12 @@ bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count) {
   return false;
 }
 
+bool NoErrors(const RefTensor& t, int64_t offset, int64_t count) {
+  for (int64_t i = offset; i < offset + count; ++i)
+    if (t.err[i] != 0) return false;
+  return true;
+}
+
 double Quantum(const RefTensor& t, int64_t offset, int64_t count) {
   double q = kInf;
   for (int64_t i = offset; i < offset + count; ++i) {
@@ -295,7 +294,7 @@ RefTensor MatmulImpl(const RefTensor& a, const RefTensor& b, Arith arith, bool e
   r.val.resize(static_cast<size_t>(r.numel()));
   r.err.resize(r.val.size());
   if (IsInteger(arith.out)) {
-    ForEachDot<IntDot>(a, b, p, [&](int64_t o, const IntDot& d, bool) {
+    ForEachDot<IntDot>(a, b, p, [&](int64_t o, const IntDot& d) {
       SetInteger(static_cast<int64_t>(d.sum), arith.out, r.val[o], r.err[o]);
       if (d.unknown) r.err[o] = kInf;
     });

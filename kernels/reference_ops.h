@@ -20,6 +20,9 @@ struct Arith {
 bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count);
 inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast<int64_t>(t.val.size())); }
 
+// True when none of `count` elements from `offset` carries an error (exact operands).
+bool NoErrors(const RefTensor& t, int64_t offset, int64_t count);
+
 // The smallest power of two every nonzero value among `count` from `offset` is a multiple of
 // (+inf when all are zero): a finite double is m * 2^e with m odd, and 2^e is its quantum.
 double Quantum(const RefTensor& t, int64_t offset, int64_t count);

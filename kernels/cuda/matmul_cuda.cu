@@ -116,9 +116,7 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
   // an infinity in an operand matrix left unjudged.
   for (long long bi = 0; bi < batches; ++bi) {
     bool special = HasSpecial(ea, bi * m * k, m * k) || HasSpecial(eb, bi * k * n, k * n);
-    bool exact = !special && std::all_of(ea.err.begin() + bi * m * k, ea.err.begin() + (bi + 1) * m * k,
-                                         [](double e) { return e == 0; }) &&
-                 std::all_of(eb.err.begin() + bi * k * n, eb.err.begin() + (bi + 1) * k * n, [](double e) { return e == 0; });
+    bool exact = !special && NoErrors(ea, bi * m * k, m * k) && NoErrors(eb, bi * k * n, k * n);
     double quantum = exact ? Quantum(ea, bi * m * k, m * k) * Quantum(eb, bi * k * n, k * n) : 0;
     for (long long o = bi * m * n; o < (bi + 1) * m * n; ++o) {
       out.val[o] = DotValue(sums[o]);
