@@ -12,60 +12,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// One softmax row: n values at data[off + i * stride].
-void SoftmaxRow(const RefTensor& a, RefTensor& r, int64_t off, int64_t stride, int64_t n, Arith arith) {
-  auto at = [&](int64_t i) { return off + i * stride; };
-  bool unknown = false, nan_row = true;
-  double m = -kInf, delta = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double x = a.val[at(i)], e = a.err[at(i)];
-    if (std::isinf(e)) unknown = true;
-    if (std::isnan(x) || x == kInf) {
-      nan_row = true;
-      m = kNaN;
-      break;
-    }
-    if (x != -kInf) {
-      nan_row = false;
-      m = std::max(m, x);
-      delta = std::max(delta, e);
-    }
-  }
-  if (n == 0) return;
-  if (unknown || nan_row || std::isnan(m)) {
-    for (int64_t i = 0; i < n; ++i) {
-      r.val[at(i)] = kNaN;
-      r.err[at(i)] = unknown ? kInf : 0.0;
-    }
-    return;
-  }
-  double sum = 0, spread = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double x = a.val[at(i)];
-    double w = x == -kInf ? 0.0 : std::exp(x - m);
-    r.val[at(i)] = w;
-    sum += w;
-    if (x != -kInf) spread = std::max(spread, m - x);
-  }
-  // Relative error of each probability: the operands' errors (each logit within delta moves every
-  // ratio by at most e^(2 delta)), the rounding of x - m and of exp, the sum and the division in the
-  // accumulation format, and float64's own.
-  double u = UnitRoundoff(arith.acc);
-  double rel = std::expm1(2 * delta) + (static_cast<double>(n) + 8 + 2 * spread) * u * (1 + std::expm1(2 * delta)) +
-               1e-15 * static_cast<double>(n);
-  for (int64_t i = 0; i < n; ++i) {
-    double x = a.val[at(i)];
-    double p = r.val[at(i)] / sum;
-    r.val[at(i)] = p;
-    if (x == -kInf) {  // exactly 0 in every correct implementation
-      r.err[at(i)] = 0;
-      continue;
-    }
-    double before = p * rel + static_cast<double>(n) * MinSubnormal(arith.acc);
-    r.err[at(i)] = before + UnitRoundoff(arith.out) * (p + before) + MinSubnormal(arith.out);
-  }
-}
-
 // k or v with its heads (dim rank-3) repeated to `heads` (repeat_interleave), for enable_gqa.
 RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
   size_t rank = t.shape.size();
@@ -90,22 +36,34 @@ RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
 
 }  // namespace
 
+SoftmaxRounding SoftmaxRoundingFor(Arith arith) {
+  return SoftmaxRounding{UnitRoundoff(arith.acc), UnitRoundoff(arith.out), MinSubnormal(arith.acc),
+                         MinSubnormal(arith.out)};
+}
+
+SoftmaxRows SoftmaxRowsOf(const RefTensor& a, int64_t dim) {
+  if (a.shape.empty()) return SoftmaxRows{1, 1, 1};  // a 0-d tensor: softmax of one element
+  SoftmaxRows rows{a.shape[dim], 1, 1};
+  for (size_t i = static_cast<size_t>(dim) + 1; i < a.shape.size(); ++i) rows.inner *= a.shape[i];
+  for (size_t i = 0; i < static_cast<size_t>(dim); ++i) rows.outer *= a.shape[i];
+  return rows;
+}
+
 RefTensor Softmax(const RefTensor& a, int64_t dim, Arith arith) {
   RefTensor r = a;
-  if (a.shape.empty()) {  // a 0-d tensor: softmax of one element
-    SoftmaxRow(a, r, 0, 1, 1, arith);
-    return r;
-  }
-  int64_t n = a.shape[dim], inner = 1, outer = 1;
-  for (size_t i = static_cast<size_t>(dim) + 1; i < a.shape.size(); ++i) inner *= a.shape[i];
-  for (size_t i = 0; i < static_cast<size_t>(dim); ++i) outer *= a.shape[i];
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t in = 0; in < inner; ++in) SoftmaxRow(a, r, o * n * inner + in, inner, n, arith);
+  SoftmaxRows rows = SoftmaxRowsOf(a, dim);
+  SoftmaxRounding rounding = SoftmaxRoundingFor(arith);
+  for (int64_t o = 0; o < rows.outer; ++o)
+    for (int64_t in = 0; in < rows.inner; ++in)
+      SoftmaxRowMath(a.val.data(), a.err.data(), r.val.data(), r.err.data(), o * rows.n * rows.inner + in,
+                     rows.inner, rows.n, rounding);
   return r;
 }
 
 RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, const RefTensor& v,
-                                    const AttentionArgs& args, Arith arith) {
+                                    const AttentionArgs& args, Arith arith, const Stages& stages) {
+  auto matmul = stages.matmul ? stages.matmul : Matmul;
+  auto softmax = stages.softmax ? stages.softmax : Softmax;
   int64_t e = q.shape.back();
   double scale = args.scale ? *args.scale : 1.0 / std::sqrt(static_cast<double>(e));
   double root = std::sqrt(std::fabs(scale));
@@ -118,7 +76,7 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   // The math kernel scales q and k by sqrt(scale) in the input dtype; Scale's bound covers that
   // rounding, and its value is the fused kernel's exact product.
   RefTensor qs = Scale(q, root, arith.out), ks = Scale(kk, scale < 0 ? -root : root, arith.out);
-  RefTensor scores = Matmul(qs, TransposeLast2(ks), arith);
+  RefTensor scores = matmul(qs, TransposeLast2(ks), arith);
   size_t rank = scores.shape.size();
   int64_t l = scores.shape[rank - 2], s = scores.shape[rank - 1];
   if (args.mask && !args.mask_is_bool) {
@@ -151,7 +109,7 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
       scores.err[row * s + j] = kInf;
     }
   }
-  RefTensor probs = Softmax(scores, static_cast<int64_t>(rank) - 1, arith);
+  RefTensor probs = softmax(scores, static_cast<int64_t>(rank) - 1, arith);
   // A row with no key left to attend is 0 in torch's attention kernels (softmax alone gives NaN).
   for (int64_t row = 0; s > 0 && row * s < static_cast<int64_t>(probs.val.size()); ++row) {
     bool all_masked = true;
@@ -163,7 +121,7 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
       probs.err[row * s + j] = 0;
     }
   }
-  RefTensor out = Matmul(probs, vv, arith);
+  RefTensor out = matmul(probs, vv, arith);
   // With no key (S = 0) or an empty head dim the products are empty, yet torch's kernels still
   // touch q: a NaN or an infinity there gives NaN outputs (torch 2.15.0 cpu, math and fused kernels).
   if ((s == 0 || e == 0) && (HasSpecial(q) || HasSpecial(k) || HasSpecial(v)))

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "kernels/reference_ops.h"
+#include "kernels/softmax_math.h"
 
 namespace mmref {
 
@@ -13,6 +14,13 @@ namespace mmref {
 // Rows with NaN or +inf, or with every entry -inf, are NaN exactly (as torch's kernels give); -inf
 // entries of other rows are exactly 0.
 RefTensor Softmax(const RefTensor& a, int64_t dim, Arith arith);
+// The rounding constants SoftmaxRowMath needs for `arith`.
+SoftmaxRounding SoftmaxRoundingFor(Arith arith);
+// A softmax over `dim` as outer x inner rows of n elements, element i of a row `inner` apart.
+struct SoftmaxRows {
+  int64_t n, inner, outer;
+};
+SoftmaxRows SoftmaxRowsOf(const RefTensor& a, int64_t dim);
 
 struct AttentionArgs {
   const RefTensor* mask = nullptr;  // additive (float) or, with mask_is_bool, true = attend
@@ -25,7 +33,8 @@ struct AttentionArgs {
 // torch.nn.functional.scaled_dot_product_attention: softmax(q kᵀ * scale + mask) v, batch dims
 // broadcast; rows with no key left to attend give 0. The bound allows the math kernel (q and k
 // pre-scaled by sqrt(scale) and every stage rounded to arith.out) and the fused one (float32 throughout).
+// `stages` may supply the products and the softmax (the CUDA kernels do).
 RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, const RefTensor& v,
-                                    const AttentionArgs& args, Arith arith);
+                                    const AttentionArgs& args, Arith arith, const Stages& stages = {});
 
 }  // namespace mmref

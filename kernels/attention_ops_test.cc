@@ -118,5 +118,34 @@ TEST(Attention, NoKeysGiveZerosButANaNQueryLeavesThemUnjudged) {
   for (double e : n.err) EXPECT_TRUE(std::isinf(e));
 }
 
+// Stages substitute the products and the softmax inside composite ops (the CUDA build does):
+// these stand-ins count their calls and double their results, so the plumbing is observable.
+int product_calls = 0, softmax_calls = 0;
+RefTensor DoubledProduct(const RefTensor& a, const RefTensor& b, Arith arith) {
+  ++product_calls;
+  RefTensor r = Matmul(a, b, arith);
+  for (double& x : r.val) x *= 2;
+  return r;
+}
+RefTensor CountedSoftmax(const RefTensor& a, int64_t dim, Arith arith) {
+  ++softmax_calls;
+  return Softmax(a, dim, arith);
+}
+
+TEST(Stages, AttentionAndAddmmRunTheirProductsAndSoftmaxThroughTheGivenStages) {
+  RefTensor q = MakeExact({2, 2}, {1, 0, 0, 1}), k = MakeExact({2, 2}, {1, 0, 0, 1}), v = MakeExact({2, 2}, {1, 2, 3, 4});
+  Stages stages{DoubledProduct, CountedSoftmax};
+  RefTensor plain = ScaledDotProductAttention(q, k, v, AttentionArgs{}, kF32);
+  RefTensor staged = ScaledDotProductAttention(q, k, v, AttentionArgs{}, kF32, stages);
+  EXPECT_EQ(product_calls, 2);
+  EXPECT_EQ(softmax_calls, 1);
+  ASSERT_EQ(staged.val.size(), plain.val.size());
+  EXPECT_NE(staged.val[0], plain.val[0]);  // the doubled scores and output show through
+  RefTensor bias = MakeExact({2}, {0, 0});
+  RefTensor sum = Addmm(bias, q, v, 1.0, 1.0, kF32, stages);
+  EXPECT_EQ(product_calls, 3);
+  EXPECT_EQ(sum.val, (std::vector<double>{2, 4, 6, 8}));
+}
+
 }  // namespace
 }  // namespace mmref

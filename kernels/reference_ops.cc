@@ -368,8 +368,8 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
 }
 
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
-                Arith arith) {
-  RefTensor r = AddScaled(bias, Matmul(a, b, arith), alpha, beta, arith);
+                Arith arith, const Stages& stages) {
+  RefTensor r = AddScaled(bias, (stages.matmul ? stages.matmul : Matmul)(a, b, arith), alpha, beta, arith);
   if (IsInteger(arith.out)) return r;
   // Kernels may fold alpha into an operand or into each product before summing (BLAS does): then
   // alpha * |a| * |b| summed must stay clear of overflow too, not only the final value.

@@ -48,9 +48,15 @@ RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith);
 // beta * bias + alpha * product, bias broadcast to the product's shape; beta == 0 ignores the bias
 // (NaN included), as the addmm family does. The bound allows fused or unfused evaluation.
 RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith);
+// The inner stages a composite op (addmm, attention) is built from; null means the CPU loops
+// (Matmul, Softmax). The CUDA build substitutes its kernels.
+struct Stages {
+  RefTensor (*matmul)(const RefTensor& a, const RefTensor& b, Arith arith) = nullptr;
+  RefTensor (*softmax)(const RefTensor& a, int64_t dim, Arith arith) = nullptr;
+};
 // beta * bias + alpha * (a @ b): addmm, addmv, baddbmm, and linear with a bias.
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
-                Arith arith);
+                Arith arith, const Stages& stages = {});
 // Swaps the last two dims (a 1-D tensor is returned as is), as .mT / w.T in linear.
 RefTensor TransposeLast2(const RefTensor& a);
 // addbmm's sum over the batch as one long product: a (b, n, k) -> (n, b*k); b (b, k, p) -> (b*k, p).

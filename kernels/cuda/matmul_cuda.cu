@@ -1,5 +1,5 @@
 // The reference matmul's accumulation on a CUDA GPU.
-#include "kernels/cuda/matmul_cuda.h"
+#include "kernels/cuda/cuda_reference.h"
 
 #include <cuda_runtime.h>
 
@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/cuda/device_buffers.h"
 #include "kernels/dot_math.h"
 
 namespace mmref {
@@ -30,40 +31,10 @@ __global__ void BatchedDots(const double* av, const double* ae, const double* bv
   out[idx] = d;
 }
 
-bool Fail(std::string* why, const std::string& what, cudaError_t e) {
-  if (why) *why = what + ": " + cudaGetErrorString(e);
-  return false;
-}
-
-// Device buffers freed on every path out.
-struct DeviceBuffers {
-  std::vector<void*> ptrs;
-  ~DeviceBuffers() {
-    for (void* p : ptrs) cudaFree(p);
-  }
-  template <typename T>
-  cudaError_t Copy(const std::vector<T>& host, T** dev) {
-    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(dev), std::max<size_t>(host.size(), 1) * sizeof(T));
-    if (e != cudaSuccess) return e;
-    ptrs.push_back(*dev);
-    return cudaMemcpy(*dev, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
-  }
-};
-
 }  // namespace
 
-bool CudaDeviceAvailable(std::string* why) {
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) return Fail(why, "no usable CUDA device", e);
-  if (count == 0) {
-    if (why) *why = "no CUDA device";
-    return false;
-  }
-  return true;
-}
-
-bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor& out, std::string* why) {
+bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor& out, std::string* why,
+                  bool final_product) {
   if (a.shape.size() < 2 || b.shape.size() < 2) {
     if (why) *why = "1-D operands are left to the CPU";
     return false;
@@ -102,9 +73,7 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
       (e = buf.Copy(eb.val, &bv)) != cudaSuccess || (e = buf.Copy(eb.err, &be)) != cudaSuccess)
     return Fail(why, "copying operands to the GPU", e);
   DotAcc* dev_out;
-  if ((e = cudaMalloc(reinterpret_cast<void**>(&dev_out), total * sizeof(DotAcc))) != cudaSuccess)
-    return Fail(why, "allocating results", e);
-  buf.ptrs.push_back(dev_out);
+  if ((e = buf.Alloc(total, &dev_out)) != cudaSuccess) return Fail(why, "allocating results", e);
   int threads = 256;
   long long blocks = (static_cast<long long>(total) + threads - 1) / threads;
   BatchedDots<<<static_cast<unsigned>(blocks), threads>>>(av, ae, bv, be, batches, m, k, n, arith.acc == Format::kF64, dev_out);
@@ -112,11 +81,11 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
   std::vector<DotAcc> sums(total);
   if ((e = cudaMemcpy(sums.data(), dev_out, total * sizeof(DotAcc), cudaMemcpyDeviceToHost)) != cudaSuccess)
     return Fail(why, "copying results back", e);
-  // Finish on the host exactly as Matmul does: bounds, exact sums, and whole batches with a NaN or
+  // Finish on the host exactly as Matmul does: bounds, exact sums (for a final product), and whole batches with a NaN or
   // an infinity in an operand matrix left unjudged.
   for (long long bi = 0; bi < batches; ++bi) {
     bool special = HasSpecial(ea, bi * m * k, m * k) || HasSpecial(eb, bi * k * n, k * n);
-    bool exact = !special && NoErrors(ea, bi * m * k, m * k) && NoErrors(eb, bi * k * n, k * n);
+    bool exact = final_product && !special && NoErrors(ea, bi * m * k, m * k) && NoErrors(eb, bi * k * n, k * n);
     double quantum = exact ? Quantum(ea, bi * m * k, m * k) * Quantum(eb, bi * k * n, k * n) : 0;
     for (long long o = bi * m * n; o < (bi + 1) * m * n; ++o) {
       out.val[o] = DotValue(sums[o]);

@@ -8,7 +8,7 @@
 #include "kernels/attention_ops.h"
 #include "kernels/reference_ops.h"
 #ifdef MMDIFF_WITH_CUDA
-#include "kernels/cuda/matmul_cuda.h"
+#include "kernels/cuda/cuda_reference.h"
 #endif
 #include "oracles/contract.h"
 
@@ -44,12 +44,22 @@ int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(r
 // both per the contract.
 mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env,
                           const std::vector<mmref::Format>& in, mmref::Format out, const Shape& shape,
-                          [[maybe_unused]] bool on_cuda) {
+                          bool on_cuda) {
   auto arg = [&](size_t i) -> const mmref::RefTensor& { return env.at(n.args[i]); };
   size_t rank = arg(0).shape.size();
   // Integer tensors take float alpha and beta truncated toward zero, each on its own (torch 2.15.0).
   double alpha = mmref::IsInteger(out) ? std::trunc(n.alpha) : n.alpha;
   double beta = mmref::IsInteger(out) ? std::trunc(n.beta) : n.beta;
+  // A cuda program's products and softmax run on the GPU, with the same per-element math
+  // (kernels/dot_math.h, kernels/softmax_math.h); the CPU loops wherever that is not possible.
+  mmref::Stages stages;
+#ifdef MMDIFF_WITH_CUDA
+  if (on_cuda) stages = mmref::CudaStages();
+#else
+  (void)on_cuda;
+#endif
+  auto matmul = stages.matmul ? stages.matmul : mmref::Matmul;
+  auto softmax = stages.softmax ? stages.softmax : mmref::Softmax;
   switch (n.op) {
     case OpKind::kTranspose: {
       if (rank == 0) return arg(0);
@@ -74,7 +84,7 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kToDevice:
       return arg(0);
     case OpKind::kSoftmax:  // with dtype=, the input is converted first
-      return mmref::Softmax(mmref::Cast(arg(0), out, in[0]), rank == 0 ? 0 : Wrap(n.ints[0], rank), ArithFor(out));
+      return softmax(mmref::Cast(arg(0), out, in[0]), rank == 0 ? 0 : Wrap(n.ints[0], rank), ArithFor(out));
     case OpKind::kSdpa: {
       mmref::AttentionArgs a;
       if (n.args.size() == 4) {
@@ -84,7 +94,7 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       a.is_causal = n.is_causal;
       a.scale = n.scale;
       a.enable_gqa = n.enable_gqa;
-      return mmref::ScaledDotProductAttention(arg(0), arg(1), arg(2), a, ArithFor(out));
+      return mmref::ScaledDotProductAttention(arg(0), arg(1), arg(2), a, ArithFor(out), stages);
     }
     case OpKind::kExpand:
       return mmref::Expand(arg(0), shape);
@@ -107,8 +117,6 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kMv:
     case OpKind::kDot: {
 #ifdef MMDIFF_WITH_CUDA
-      // A cuda program's product on the GPU, with the same per-element math (kernels/dot_math.h);
-      // the CPU loops wherever that is not possible.
       mmref::RefTensor gpu;
       if (on_cuda && mmref::MatmulOnCuda(arg(0), arg(1), ArithFor(out), gpu, nullptr)) return gpu;
 #endif
@@ -117,16 +125,16 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kAddmm:
     case OpKind::kAddmv:
     case OpKind::kBaddbmm:
-      return mmref::Addmm(arg(0), arg(1), arg(2), alpha, beta, ArithFor(out));
+      return mmref::Addmm(arg(0), arg(1), arg(2), alpha, beta, ArithFor(out), stages);
     case OpKind::kAddbmm: {
       // Eager on CPU adds the batches one at a time into the output, rounding to the output dtype
       // each time: the bound assumes accumulation in the output format.
       mmref::RefTensor a, b;
       mmref::FoldBatchIntoK(arg(1), arg(2), a, b);
-      return mmref::Addmm(arg(0), a, b, alpha, beta, mmref::Arith{out, out});
+      return mmref::Addmm(arg(0), a, b, alpha, beta, mmref::Arith{out, out}, stages);
     }
     case OpKind::kLinear: {
-      mmref::RefTensor prod = mmref::Matmul(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out));
+      mmref::RefTensor prod = matmul(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out));
       return n.args.size() == 3 ? mmref::AddScaled(arg(2), prod, 1.0, 1.0, ArithFor(out)) : prod;
     }
   }
