@@ -310,8 +310,8 @@ RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith) { re
 
 namespace {
 // One element of beta * c + alpha * p (see AddScaled).
-void ScaledSum(double c, double ec, double p, double ep, double alpha, double beta, Arith arith, double& v,
-               double& bound) {
+void ScaledSum(double c, double ec, double p, double ep, double alpha, double beta, Arith arith, bool exact_terms,
+               double& v, double& bound) {
   if (beta == 0) c = ec = 0;  // beta == 0 ignores the bias, NaN included
   if (IsInteger(arith.out)) {
     if (ec != 0 || ep != 0 || !(std::fabs(c) < 0x1p62) || !(std::fabs(p) < 0x1p62)) {
@@ -345,10 +345,18 @@ void ScaledSum(double c, double ec, double p, double ep, double alpha, double be
   double before_round = std::fabs(beta) * ec + std::fabs(alpha) * ep + Gamma(2, UnitRoundoff(arith.acc)) * terms;
   bound = before_round + UnitRoundoff(arith.out) * (std::fabs(v) + before_round) + MinSubnormal(arith.out);
   if (std::fabs(v) + bound > MaxFinite(arith.out)) bound = kInf;
+  if (exact_terms && std::isfinite(bound)) {
+    // p is the exact sum (see AddmmTermsExact). When p, both terms and their sum are representable
+    // in the output format, every evaluation order, fused or not, rounds nothing: bit for bit.
+    double s = tc + tp, back = s - tc, lost = (tc - (s - back)) + (tp - back);  // TwoSum: s + lost = tc + tp
+    if (lost == 0 && RoundTo(arith.out, p) == p && RoundTo(arith.out, tc) == tc && RoundTo(arith.out, tp) == tp &&
+        RoundTo(arith.out, s) == s)
+      bound = 0;
+  }
 }
-}  // namespace
 
-RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith) {
+RefTensor AddScaledImpl(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith,
+                        bool exact_terms) {
   RefTensor r;
   r.shape = product.shape;
   r.val.resize(product.val.size());
@@ -358,7 +366,8 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
   for (size_t o = 0; o < r.val.size(); ++o) {
     int64_t bi = 0;
     for (size_t d = 0; d < idx.size(); ++d) bi += idx[d] * bst[d];
-    ScaledSum(bias.val[bi], bias.err[bi], product.val[o], product.err[o], alpha, beta, arith, r.val[o], r.err[o]);
+    ScaledSum(bias.val[bi], bias.err[bi], product.val[o], product.err[o], alpha, beta, arith, exact_terms, r.val[o],
+              r.err[o]);
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < r.shape[d]) break;
       idx[d] = 0;
@@ -367,9 +376,50 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
   return r;
 }
 
+// 0 and ±2^e: scaling by them is exact (away from the subnormal range, checked by the caller).
+bool PowerOfTwoOrZero(double x) {
+  int e;
+  return x == 0 || (std::isfinite(x) && std::frexp(std::fabs(x), &e) == 0.5);
+}
+
+// True when the addmm's float64 product values are the exact sums and every correct kernel computes
+// every partial sum exactly, however it orders, blocks or fuses them: exact operands, alpha and beta
+// 0 or powers of two, and every product, scaled product, scaled bias and partial sum a multiple of one
+// quantum q (none lost below the subnormal range) with magnitudes within 2^p q of the accumulation format.
+bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
+                     Arith arith) {
+  bool use_bias = beta != 0;
+  if (!PowerOfTwoOrZero(alpha) || !PowerOfTwoOrZero(beta)) return false;
+  if (!NoErrors(a) || !NoErrors(b) || HasSpecial(a) || HasSpecial(b)) return false;
+  if (use_bias && (!NoErrors(bias) || HasSpecial(bias))) return false;
+  double qa = Quantum(a), qb = Quantum(b), qc = use_bias ? Quantum(bias) : kInf;
+  double amax = 0, bmax = 0, cmax = 0;
+  for (double x : a.val) amax = std::max(amax, std::fabs(x));
+  for (double x : b.val) bmax = std::max(bmax, std::fabs(x));
+  if (use_bias)
+    for (double x : bias.val) cmax = std::max(cmax, std::fabs(x));
+  double al = std::fabs(alpha), be = std::fabs(beta);
+  double qp = alpha == 0 ? kInf : al * qa * qb, qt = use_bias ? be * qc : kInf, q = std::min(qp, qt);
+  if (std::isinf(q)) return false;  // every term 0: the default bound is tight enough
+  // alpha may be folded into an operand (in the output format) or into each product (in acc).
+  if (alpha != 0 && (std::min(al, 1.0) * std::min(qa, qb) < MinSubnormal(arith.out) || qp < MinSubnormal(arith.acc)))
+    return false;
+  if (use_bias && qt < MinSubnormal(arith.out)) return false;
+  int64_t k = a.shape.empty() ? 0 : a.shape.back();
+  double mag = be * cmax + al * amax * bmax * static_cast<double>(k);
+  return mag / q <= 1.0 / (2 * UnitRoundoff(arith.acc));
+}
+}  // namespace
+
+RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith) {
+  return AddScaledImpl(bias, product, alpha, beta, arith, false);
+}
+
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
                 Arith arith, const Stages& stages) {
-  RefTensor r = AddScaled(bias, (stages.matmul ? stages.matmul : Matmul)(a, b, arith), alpha, beta, arith);
+  RefTensor product = (stages.matmul ? stages.matmul : Matmul)(a, b, arith);
+  bool exact = !IsInteger(arith.out) && AddmmTermsExact(bias, a, b, alpha, beta, arith);
+  RefTensor r = AddScaledImpl(bias, product, alpha, beta, arith, exact);
   if (IsInteger(arith.out)) return r;
   // Kernels may fold alpha into an operand or into each product before summing (BLAS does): then
   // alpha * |a| * |b| summed must stay clear of overflow too, not only the final value.

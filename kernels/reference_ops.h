@@ -22,10 +22,12 @@ inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast
 
 // True when none of `count` elements from `offset` carries an error (exact operands).
 bool NoErrors(const RefTensor& t, int64_t offset, int64_t count);
+inline bool NoErrors(const RefTensor& t) { return NoErrors(t, 0, static_cast<int64_t>(t.val.size())); }
 
 // The smallest power of two every nonzero value among `count` from `offset` is a multiple of
 // (+inf when all are zero): a finite double is m * 2^e with m odd, and 2^e is its quantum.
 double Quantum(const RefTensor& t, int64_t offset, int64_t count);
+inline double Quantum(const RefTensor& t) { return Quantum(t, 0, static_cast<int64_t>(t.val.size())); }
 
 // Exact operands whose products are all multiples of `quantum`, with Σ|a·b| / quantum within 2^p of
 // the accumulation format: every partial sum, in any order, is an exactly representable multiple of
@@ -54,7 +56,9 @@ struct Stages {
   RefTensor (*matmul)(const RefTensor& a, const RefTensor& b, Arith arith) = nullptr;
   RefTensor (*softmax)(const RefTensor& a, int64_t dim, Arith arith) = nullptr;
 };
-// beta * bias + alpha * (a @ b): addmm, addmv, baddbmm, and linear with a bias.
+// beta * bias + alpha * (a @ b): addmm, addmv, baddbmm, and linear with a bias. With exact operands,
+// alpha and beta 0 or powers of two, and every partial sum exact in any order (as for MatmulResult),
+// an element whose product, scaled terms and sum are representable in arith.out gets bound 0: bit for bit.
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
                 Arith arith, const Stages& stages = {});
 // Swaps the last two dims (a 1-D tensor is returned as is), as .mT / w.T in linear.

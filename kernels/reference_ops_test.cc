@@ -330,6 +330,31 @@ TEST(ReferenceBound, ExactOperandsWithExactPartialSumsInAnyOrderGiveBitForBitRes
   EXPECT_GT(d.err[0], 1.0);  // gamma_3(float32) * 2^25: a float32 path may well return 0 or 2
 }
 
+TEST(ReferenceBound, AddmmOfExactTermsIsBitForBitOnlyWhereNoEvaluationOrderRounds) {
+  Arith f16{Format::kF16, Format::kF32};
+  RefTensor a = MakeExact({2, 2}, {1, 2, 3, 4}), b = MakeExact({2, 2}, {0.5, -1, 2, 8}), bias = MakeExact({2}, {3, -0.25});
+  // 2 * bias + 0.5 * (a @ b): small dyadic terms, every sum representable in float16.
+  RefTensor r = Addmm(bias, a, b, 0.5, 2.0, f16);
+  EXPECT_EQ(r.val, (std::vector<double>{6 + 0.5 * 4.5, -0.5 + 0.5 * 15, 6 + 0.5 * 9.5, -0.5 + 0.5 * 29}));
+  for (double e : r.err) EXPECT_EQ(e, 0.0);
+  // alpha = 0.3 is not a power of two: scaling rounds, so the general bound.
+  for (double e : Addmm(bias, a, b, 0.3, 2.0, f16).err) EXPECT_GT(e, 0.0);
+  // A bias that already carries an error.
+  RefTensor rounded = bias;
+  rounded.err[0] = 1e-3;
+  EXPECT_GT(Addmm(rounded, a, b, 1.0, 1.0, f16).err[0], 0.0);
+  // A product float16 cannot hold (2049): an unfused path rounds it before adding the bias (-1),
+  // a fused one does not; both are correct, so no bit-for-bit demand for that element.
+  RefTensor big = Addmm(MakeExact({1}, {-1}), MakeExact({1, 2}, {2048, 1}), MakeExact({2, 1}, {1, 1}), 1.0, 1.0, f16);
+  EXPECT_EQ(big.val[0], 2048.0);
+  EXPECT_GT(big.err[0], 0.0);
+  // Subnormal float16 operands halved by alpha lose their last bit when alpha is folded in.
+  RefTensor tiny = MakeExact({1, 1}, {std::ldexp(1.0, -24)});
+  EXPECT_GT(Addmm(MakeExact({1}, {0}), tiny, MakeExact({1, 1}, {1}), 0.5, 1.0, f16).err[0], 0.0);
+  // beta = 0 ignores the bias entirely, errors included.
+  for (double e : Addmm(rounded, a, b, 1.0, 0.0, f16).err) EXPECT_EQ(e, 0.0);
+}
+
 TEST(ReferenceBound, MixedPrecisionInputsCarryTheirErrorIntoTheProduct) {
   // An inexact operand (a float32 product already rounded) adds |b| * err(a) to the bound.
   RefTensor a = MakeExact({1, 1}, {3.0});

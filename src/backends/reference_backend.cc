@@ -40,6 +40,18 @@ mmref::Arith ArithFor(mmref::Format out) {
 
 int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(rank) : d; }
 
+// A final product (mm, bmm, matmul, mv, dot, linear without bias), rounded once to arith.out: on
+// the GPU in a cuda program where possible, with the same per-element math.
+mmref::RefTensor Product(const mmref::RefTensor& a, const mmref::RefTensor& b, mmref::Arith arith, bool on_cuda) {
+#ifdef MMDIFF_WITH_CUDA
+  mmref::RefTensor gpu;
+  if (on_cuda && mmref::MatmulOnCuda(a, b, arith, gpu, nullptr)) return gpu;
+#else
+  (void)on_cuda;
+#endif
+  return mmref::MatmulResult(a, b, arith);
+}
+
 // One node in the reference engine; `out` is the node's result format and `shape` its result shape,
 // both per the contract.
 mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env,
@@ -58,7 +70,6 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
 #else
   (void)on_cuda;
 #endif
-  auto matmul = stages.matmul ? stages.matmul : mmref::Matmul;
   auto softmax = stages.softmax ? stages.softmax : mmref::Softmax;
   switch (n.op) {
     case OpKind::kTranspose: {
@@ -115,13 +126,8 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kBmm:
     case OpKind::kMatmul:
     case OpKind::kMv:
-    case OpKind::kDot: {
-#ifdef MMDIFF_WITH_CUDA
-      mmref::RefTensor gpu;
-      if (on_cuda && mmref::MatmulOnCuda(arg(0), arg(1), ArithFor(out), gpu, nullptr)) return gpu;
-#endif
-      return mmref::MatmulResult(arg(0), arg(1), ArithFor(out));
-    }
+    case OpKind::kDot:
+      return Product(arg(0), arg(1), ArithFor(out), on_cuda);
     case OpKind::kAddmm:
     case OpKind::kAddmv:
     case OpKind::kBaddbmm:
@@ -134,8 +140,8 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       return mmref::Addmm(arg(0), a, b, alpha, beta, mmref::Arith{out, out}, stages);
     }
     case OpKind::kLinear: {
-      mmref::RefTensor prod = matmul(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out));
-      return n.args.size() == 3 ? mmref::AddScaled(arg(2), prod, 1.0, 1.0, ArithFor(out)) : prod;
+      if (n.args.size() == 3) return mmref::Addmm(arg(2), arg(0), mmref::TransposeLast2(arg(1)), 1.0, 1.0, ArithFor(out), stages);
+      return Product(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out), on_cuda);
     }
   }
   return arg(0);
