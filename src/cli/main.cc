@@ -1,15 +1,18 @@
 // mmdiff: command-line entry point.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
+#include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 
 namespace {
 
 constexpr const char* kExitCodes =
     "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or invalid input "
-    "file; 3 environment problem (worker cannot start, output folder not writable).";
+    "file; 3 environment problem (worker cannot start, output folder not writable); 4 replay: an expected "
+    "divergence is gone (fixed upstream?); 5 replay: a verdict changed in another way (new behaviour).";
 
 void AddCommon(CLI::App* app, mmdiff::cli::CommonOptions& o) {
   app->add_option("--paths", o.paths,
@@ -114,6 +117,12 @@ int main(int argc, char** argv) {
   selftest->add_option("--seed", selftest_seed, "First program seed")->capture_default_str();
   selftest->add_option("--timeout", selftest_timeout, "Seconds a path may spend in one stage")->capture_default_str();
 
+  // Subcommands from their own *_command.cc files, in name order.
+  std::vector<std::pair<CLI::App*, std::function<int()>>> registered;
+  auto& registry = mmdiff::cli::CommandRegistry();
+  std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (auto& c : registry) registered.push_back(c.add(app));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -129,5 +138,7 @@ int main(int argc, char** argv) {
   if (*selftest)
     return mmdiff::cli::Selftest(selftest_json, selftest_full, selftest_programs, selftest_compiled, selftest_seed,
                                  selftest_timeout);
+  for (auto& [sub, action] : registered)
+    if (*sub) return action();
   return mmdiff::cli::kExitUsage;
 }
