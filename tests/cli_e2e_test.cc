@@ -87,8 +87,9 @@ namespace {
 
 TEST(CliE2E, SigtermStopsACampaignCleanlyWithItsSummary) {
   std::string dir = e2e::ScratchDir("cli-term");
-  auto r = e2e::RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --time 300 --paths reference,eager --out " + dir +
-                         " & pid=$!; sleep 4; kill -TERM $pid; wait $pid; echo rc=$?");
+  auto r = e2e::RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --time 300 --jobs 1 --paths reference,eager --out " + dir +
+                         " & pid=$!; for i in $(seq 600); do sleep 0.1; grep -q '\"cases\": [1-9]' " + dir +
+                         "/summary.json 2>/dev/null && break; done; kill -TERM $pid; wait $pid; echo rc=$?");
   EXPECT_NE(r.output.find("rc=0"), std::string::npos) << r.output;
   auto s = ReadFile(dir + "/summary.json");
   ASSERT_TRUE(s.ok()) << r.output;

@@ -2,10 +2,14 @@
 #include "src/backends/test_backends.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <memory>
 
 #include "src/backends/aten_program.h"
 
@@ -65,6 +69,20 @@ std::vector<std::unique_ptr<Backend>> MakeTestBackends() {
   v.push_back(std::make_unique<Crasher>("crash_segv", [] { raise(SIGSEGV); }));
   v.push_back(std::make_unique<Crasher>("crash_abort", [] { std::abort(); }));
   v.push_back(std::make_unique<Crasher>("crash_sigkill", [] { raise(SIGKILL); }));
+  v.push_back(std::make_unique<Crasher>("oom", [] {
+    // Takes memory until an allocation fails (with a memory limit, the uncaught std::bad_alloc ends
+    // the worker). Without a limit it would take the machine's memory: it refuses.
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_DATA, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+      std::fprintf(stderr, "oom: refusing to run without a worker memory limit\n");
+      std::abort();
+    }
+    std::vector<std::unique_ptr<char[]>> held;
+    for (;;) {
+      held.emplace_back(new char[64 << 20]);
+      std::memset(held.back().get(), 1, 64 << 20);
+    }
+  }));
   v.push_back(std::make_unique<Crasher>("hang", [] {
     volatile unsigned long spin = 0;
     for (;;) spin = spin + 1;  // an endless loop, not a sleep: only a kill ends it

@@ -1,13 +1,21 @@
-// Fuzz loop.
+// Fuzz loop: jobs threads, each driving its own worker, share one schedule and one summary.
 #include "src/campaign/fuzz_campaign.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
+#include <climits>
+#include <set>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
+#include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
+#include "src/campaign/progress.h"
 #include "src/gen/generator.h"
 #include "src/report/bucket.h"
 #include "src/support/files.h"
@@ -15,86 +23,231 @@
 
 namespace mmdiff {
 
+namespace fs = std::filesystem;
+
 namespace {
 std::atomic<bool> g_stop{false};
 }  // namespace
 
 void RequestFuzzStop() { g_stop = true; }
 
-nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
-  nlohmann::json buckets = nlohmann::json::array();
-  for (const auto& [hash, b] : s.buckets)
-    buckets.push_back({{"hash", hash}, {"signature", b.signature}, {"headline", b.headline},
-                       {"finding", b.finding_dir}, {"count", b.count}, {"first_seed", b.first_seed},
-                       {"first_found_s", b.first_found_s}});
-  return {{"format", "mmdiff.fuzz-summary"}, {"version", 1},   {"seed", o.seed},
-          {"cases", s.cases},               {"diverging_cases", s.diverging_cases},
-          {"skipped_paths", s.skipped_paths}, {"cuda_cases_without_gpu", s.cuda_cases_without_gpu},
-          {"worker_restarts", s.restarts},
-          {"elapsed_s", s.elapsed_s},       {"interrupted", s.interrupted},       {"paths", o.paths}, {"buckets", buckets}};
+namespace {
+
+// Keeps the kBucketExamples smallest seeds, sorted: the same set whatever the order of the cases.
+void AddExample(BucketStats& b, uint64_t seed) {
+  auto at = std::lower_bound(b.example_seeds.begin(), b.example_seeds.end(), seed);
+  if (at != b.example_seeds.end() && *at == seed) return;
+  b.example_seeds.insert(at, seed);
+  if (b.example_seeds.size() > kBucketExamples) b.example_seeds.pop_back();
 }
 
-Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunContext& ctx) {
-  namespace fs = std::filesystem;
-  Status s = MakeWritableDir(o.out_dir);
-  if (!s.ok()) return s;
-  FuzzSummary sum;
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  std::string summary_path = (fs::path(o.out_dir) / "summary.json").string();
-  double last_progress = 0;
-  g_stop = false;
-  for (int64_t i = 0; (o.max_cases < 0 || i < o.max_cases) && elapsed() < o.time_s; ++i) {
+// Everything the jobs share, under one lock.
+class Campaign {
+ public:
+  Campaign(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx, FuzzSummary start)
+      : o_(o), workers_(workers), ctx_(ctx), sum_(std::move(start)), schedule_(o.shard, o.max_cases),
+        summary_path_((fs::path(o.out_dir) / "summary.json").string()), elapsed_before_(sum_.elapsed_s) {
+    schedule_.Restore(sum_.done_below, sum_.done_extra);
+  }
+
+  // Folders written after the last summary: their cases count as done, with their bucket.
+  void Adopt(const std::vector<FindingCase>& found) {
+    for (const auto& f : found) {
+      auto it = sum_.buckets.find(f.hash);
+      if (it != sum_.buckets.end()) {
+        if (it->second.finding_dir.empty()) it->second.finding_dir = "findings/" + f.hash;
+        continue;
+      }
+      if (schedule_.IsDone(f.index)) continue;  // counted already (its bucket was merged away?)
+      BucketStats& b = sum_.buckets[f.hash];
+      b = {f.signature, f.headline, "findings/" + f.hash, 1, f.index, f.seed, f.found_s, {f.seed}};
+      schedule_.MarkDone(f.index);
+      ++sum_.cases;
+      ++sum_.diverging_cases;
+      spdlog::info("resume: adopted finding {} (case {}) written after the last checkpoint", f.hash, f.index);
+    }
+  }
+
+  Status Run() {
+    start_ = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (size_t j = 0; j < workers_.size(); ++j) threads.emplace_back([this, j] { Job(*workers_[j]); });
+    Progress progress(o_.progress_line);
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      auto last_save = std::chrono::steady_clock::now();
+      while (finished_threads_ < threads.size()) {
+        if (done_cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return finished_threads_ == threads.size(); }))
+          break;
+        Refresh();
+        progress.Update(Snapshot());
+        if (std::chrono::steady_clock::now() - last_save >= std::chrono::seconds(1)) {
+          if (Status s = SaveLocked(); !s.ok()) error_ = s;
+          last_save = std::chrono::steady_clock::now();
+        }
+      }
+    }
+    for (auto& t : threads) t.join();
+    progress.Finish();
+    std::lock_guard<std::mutex> lock(mu_);
+    Refresh();
+    if (Status s = SaveLocked(); !s.ok()) return s;
+    return error_;
+  }
+
+  const FuzzSummary& summary() const { return sum_; }
+
+ private:
+  double Elapsed() const {
+    return elapsed_before_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  ProgressSnapshot Snapshot() const {
+    return {sum_.cases, sum_.diverging_cases, static_cast<int64_t>(sum_.buckets.size()), sum_.restarts,
+            Elapsed(),  o_.time_s,            sum_.cases - cases_at_start_};
+  }
+
+  // Worker counters into the summary (they only grow).
+  void Refresh() {
+    int restarts = 0, recycles = 0;
+    for (Supervisor* w : workers_) {
+      restarts += w->restarts();
+      recycles += w->recycles();
+    }
+    sum_.restarts = restarts_before_ + restarts;
+    sum_.recycles = recycles_before_ + recycles;
+    sum_.elapsed_s = Elapsed();
+  }
+
+  Status SaveLocked() {
+    sum_.done_below = schedule_.done_below();
+    sum_.done_extra = schedule_.done_extra();
+    if (!error_.ok()) return error_;
+    return WriteFileAtomic(summary_path_, SummaryToJson(sum_, o_).dump(2) + "\n");
+  }
+
+  bool NextCase(int64_t* index) {
+    std::lock_guard<std::mutex> lock(mu_);
     if (g_stop) {
-      sum.interrupted = true;
-      spdlog::warn("interrupted: stopping after {} cases", sum.cases);
-      break;
+      if (!sum_.interrupted) spdlog::warn("interrupted: stopping after the cases under way");
+      sum_.interrupted = true;
+      return false;
     }
-    uint64_t case_seed = o.seed + static_cast<uint64_t>(i);
-    GeneratedCase gc = GenerateCaseFromSeed(case_seed, o.policy);
-    const Program& p = gc.program;
-    const InputRecipe& recipe = gc.recipe;
-    CaseRun c = MakeCaseRun(p, recipe, sup.Run(p, recipe, o.paths));
-    ++sum.cases;
-    if (elapsed() - last_progress >= 15) {
-      last_progress = elapsed();
-      spdlog::info("progress: {} cases in {:.0f} s ({:.2f}/s), {} diverging, {} buckets, {} worker restarts",
-                   sum.cases, last_progress, sum.cases / std::max(last_progress, 1e-9), sum.diverging_cases,
-                   sum.buckets.size(), sup.restarts());
-    }
+    if (!error_.ok() || Elapsed() >= o_.time_s) return false;
+    return schedule_.Next(index);
+  }
+
+  void Job(Supervisor& sup) {
+    int64_t index;
+    while (NextCase(&index)) RunCase(sup, index);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++finished_threads_;
+    done_cv_.notify_all();
+  }
+
+  // A case's counts go into the summary together with marking it done, so that a summary saved at
+  // any moment counts exactly the cases a resume will not run again.
+  void CountDone(const CaseRun& c, int64_t index, BucketStats* b) {
+    ++sum_.cases;
     for (const auto& r : c.results) {
-      sum.skipped_paths += r.kind == OutcomeKind::kUnsupported;
+      sum_.skipped_paths += r.kind == OutcomeKind::kUnsupported;
       // Counted, never silent: a cuda program on a machine without a GPU checks nothing but the
       // reference's contract.
       if (r.path == "eager" && r.kind == OutcomeKind::kUnsupported && r.message.find("no GPU") != std::string::npos)
-        ++sum.cuda_cases_without_gpu;
+        ++sum_.cuda_cases_without_gpu;
     }
-    if (!c.verdict.diverges()) continue;
-    ++sum.diverging_cases;
-    std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
-    std::string hash = HashHex(signature);
-    BucketStats& b = sum.buckets[hash];
-    if (b.count++ == 0) {
-      b.signature = signature;
-      b.headline = Headline(c);
-      b.first_seed = case_seed;
-      b.first_found_s = elapsed();
-      b.finding_dir = "findings/" + hash;
-      c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
-      Status w = WriteFinding((fs::path(o.out_dir) / b.finding_dir).string(), c, ctx);
-      if (!w.ok()) return w;
-      spdlog::info("new bucket {} after {:.1f} s (case seed {}): {}", hash, b.first_found_s, case_seed, b.headline);
+    if (b) {
+      ++sum_.diverging_cases;
+      ++b->count;
+      AddExample(*b, o_.seed + static_cast<uint64_t>(index));
     }
-    sum.restarts = sup.restarts();
-    sum.elapsed_s = elapsed();
-    Status ws = WriteFileAtomic(summary_path, SummaryToJson(sum, o).dump(2) + "\n");
-    if (!ws.ok()) return ws;
+    schedule_.MarkDone(index);
   }
-  sum.restarts = sup.restarts();
-  sum.elapsed_s = elapsed();
-  Status ws = WriteFileAtomic(summary_path, SummaryToJson(sum, o).dump(2) + "\n");
-  if (!ws.ok()) return ws;
-  return sum;
+
+  void RunCase(Supervisor& sup, int64_t index) {
+    uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
+    GeneratedCase gc = GenerateCaseFromSeed(case_seed, o_.policy);
+    CaseRun c = MakeCaseRun(gc.program, gc.recipe, sup.Run(gc.program, gc.recipe, o_.paths));
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!c.verdict.diverges()) {
+      CountDone(c, index, nullptr);
+      return;
+    }
+    std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
+    FindingCase fc{HashHex(signature), signature, Headline(c), index, case_seed, Elapsed()};
+    BucketStats& b = sum_.buckets[fc.hash];
+    // The bucket's report is always its smallest case index, whatever order the jobs finish in, so
+    // that shards and job counts give the same reports.
+    auto claim = claims_.find(fc.hash);
+    int64_t first = claim != claims_.end() ? claim->second : b.count > 0 ? b.first_index : INT64_MAX;
+    if (b.count > 0 && b.first_index < first) first = b.first_index;
+    if (index > first) {
+      CountDone(c, index, &b);
+      return;
+    }
+    claims_[fc.hash] = index;
+    if (b.count == 0 && claim == claims_.end())
+      spdlog::info("new bucket {} after {:.1f} s (case seed {}): {}", fc.hash, fc.found_s, case_seed, fc.headline);
+    // Write the folder unless a smaller case of the same bucket claims it meanwhile.
+    write_cv_.wait(lock, [&] { return !writing_.count(fc.hash); });
+    if (claims_[fc.hash] != index) {
+      CountDone(c, index, &b);
+      return;
+    }
+    writing_.insert(fc.hash);
+    lock.unlock();
+    c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
+    Status w = StoreFinding(o_.out_dir, fc, c, ctx_);
+    lock.lock();
+    writing_.erase(fc.hash);
+    write_cv_.notify_all();
+    if (!w.ok()) {
+      error_ = w;
+      return;
+    }
+    if (claims_[fc.hash] == index) claims_.erase(fc.hash);
+    if (b.count == 0) {
+      b.signature = signature;
+      b.headline = fc.headline;
+      b.first_found_s = fc.found_s;
+    }
+    b.first_index = index;
+    b.first_seed = case_seed;
+    b.finding_dir = "findings/" + fc.hash;
+    CountDone(c, index, &b);
+    Refresh();
+    if (Status s = SaveLocked(); !s.ok()) error_ = s;  // a new bucket is never only in memory
+  }
+
+  const FuzzOptions& o_;
+  std::vector<Supervisor*> workers_;
+  const RunContext& ctx_;
+  FuzzSummary sum_;
+  CaseSchedule schedule_;
+  std::string summary_path_;
+  double elapsed_before_;
+  int restarts_before_ = sum_.restarts, recycles_before_ = sum_.recycles;
+  int64_t cases_at_start_ = sum_.cases;
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mu_;
+  std::condition_variable done_cv_, write_cv_;
+  std::set<std::string> writing_;           // buckets whose folder is being written
+  std::map<std::string, int64_t> claims_;   // bucket -> the smallest case index about to write it
+  size_t finished_threads_ = 0;
+  Status error_ = Status::Ok();
+};
+
+}  // namespace
+
+Result<FuzzSummary> RunFuzz(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx,
+                            FuzzSummary start) {
+  Status s = MakeWritableDir(o.out_dir);
+  if (!s.ok()) return s;
+  start.interrupted = false;  // (a stop requested before this point still counts)
+  Campaign campaign(o, workers, ctx, std::move(start));
+  campaign.Adopt(RecoverFindings(o.out_dir));
+  if (Status r = campaign.Run(); !r.ok()) return r;
+  return campaign.summary();
 }
 
 }  // namespace mmdiff

@@ -1,11 +1,15 @@
-// The fuzz loop: generate, run through the supervisor, judge, keep one report per bucket.
+// The fuzz campaign: generate, run on parallel workers, judge, keep one report per bucket; resumable
+// after a kill, and splittable into shards that merge into what one machine would have found.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "src/campaign/case_schedule.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
 #include "src/report/report.h"
@@ -13,41 +17,65 @@
 namespace mmdiff {
 
 struct FuzzOptions {
-  double time_s = 60;      // stop starting new cases after this long
-  int64_t max_cases = -1;  // and/or after this many cases (-1: no limit)
-  uint64_t seed = 1;       // case i uses program seed and input seed `seed + i`
+  double time_s = 60;      // stop starting new cases after this long (in total, across resumes)
+  int64_t max_cases = -1;  // case indices below this (-1: no limit); a shard runs its share of them
+  uint64_t seed = 1;       // case index i uses program and input seed `seed + i`
+  Shard shard;
+  int jobs = 1;            // parallel workers
   std::string out_dir;
   GenPolicy policy;
   std::vector<std::string> paths;
+  bool progress_line = false;  // a live line on a terminal instead of periodic log lines
+  // How the workers were started, kept so that --resume starts them the same way.
+  bool test_paths = false;
+  double stage_timeout_s = 300;
 };
 
 struct BucketStats {
   std::string signature;
   std::string headline;
-  std::string finding_dir;  // relative to out_dir
+  std::string finding_dir;  // relative to out_dir; "" until written
   int64_t count = 0;
+  int64_t first_index = -1;  // the smallest case index in the bucket: its case is the report
   uint64_t first_seed = 0;
   double first_found_s = 0;  // seconds into the campaign
+  // The smallest case seeds in the bucket (at most kBucketExamples, the report's first): more
+  // examples to rerun with `mmdiff gen --seed`.
+  std::vector<uint64_t> example_seeds;
 };
+
+inline constexpr size_t kBucketExamples = 5;
 
 struct FuzzSummary {
   int64_t cases = 0;
   int64_t diverging_cases = 0;
-  int64_t skipped_paths = 0;  // path runs reported unsupported
+  int64_t skipped_paths = 0;           // path runs reported unsupported
   int64_t cuda_cases_without_gpu = 0;  // cuda programs eager could not run: this machine has no GPU
-  int restarts = 0;
-  bool interrupted = false;   // stopped by RequestFuzzStop (e.g. Ctrl-C)
+  int restarts = 0;                    // workers restarted after a crash or hang
+  int recycles = 0;                    // workers replaced to contain leaks
+  int resumes = 0;                     // times the campaign was resumed
+  bool interrupted = false;            // stopped by RequestFuzzStop (e.g. Ctrl-C)
   double elapsed_s = 0;
   std::map<std::string, BucketStats> buckets;  // by bucket hash
+  // Resume state: the schedule's done set.
+  int64_t done_below = 0;
+  std::vector<int64_t> done_extra;
 };
 
+// summary.json: the user-facing summary plus everything --resume needs (options, policy, done set).
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o);
+// Reads a summary.json written by SummaryToJson back, for --resume: the options it ran with and
+// its progress. Errors name what is wrong (not a summary, another version or generator version).
+Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s);
 
-// Asks a running RunFuzz to stop after the current case (async-signal-safe).
+// Asks a running RunFuzz to stop after the current cases (async-signal-safe).
 void RequestFuzzStop();
 
-// Writes DIR/findings/<bucket-hash>/ for each new bucket and DIR/summary.json (after every
-// divergence and at the end). Returns an error only if the output folder is unusable.
-Result<FuzzSummary> RunFuzz(const FuzzOptions& o, Supervisor& sup, const RunContext& ctx);
+// Writes DIR/findings/<bucket-hash>/ (complete or not at all) for each new bucket, and
+// DIR/summary.json (at every new bucket, every second and at the end). With `resume`, `start` is the
+// summary read back and finding folders written after its last save are adopted, not duplicated.
+// One supervisor per job, each already started. Returns an error only if the output folder is unusable.
+Result<FuzzSummary> RunFuzz(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx,
+                            FuzzSummary start = {});
 
 }  // namespace mmdiff

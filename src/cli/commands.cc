@@ -1,5 +1,6 @@
 // Subcommand implementations.
 #include "src/cli/commands.h"
+#include "src/cli/cli_support.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -27,80 +28,6 @@ namespace mmdiff::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string WorkerBinary() {
-  if (const char* w = std::getenv("MMDIFF_WORKER")) return w;
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return (self.parent_path() / "mmdiff-worker").string();
-}
-
-Result<GenPolicy> LoadPolicy(const std::string& file) {
-  if (file.empty()) return GenPolicy{};
-  auto text = ReadFile(file);
-  if (!text.ok()) return text.status();
-  auto j = nlohmann::json::parse(text.value(), nullptr, false);
-  if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
-  auto p = PolicyFromJson(j);
-  if (!p.ok()) return Status::Error(file + ": " + p.error());
-  return p;
-}
-
-RunContext Context(const Supervisor& sup) {
-  RunContext ctx;
-  ctx.versions = sup.versions();
-  ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"},
-               {"torch.compile", "fullgraph=True, torch._dynamo.reset() before each program"}};
-  return ctx;
-}
-
-// Resolves --paths against what the worker offers. Returns an error naming unknown paths.
-Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o) {
-  std::vector<std::string> out;
-  if (o.paths.empty()) {
-    for (const auto& p : sup.paths())
-      if (p.available && !p.variant && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
-    return out;
-  }
-  std::stringstream ss(o.paths);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
-    bool known = false;
-    for (const auto& p : sup.paths()) known |= p.name == name;
-    if (!known) {
-      std::string all;
-      for (const auto& p : sup.paths()) all += " " + p.name;
-      return Status::Error("unknown path \"" + name + "\"; this worker offers:" + all +
-                           (o.test_paths ? "" : " (test-only paths need --test-paths)"));
-    }
-    out.push_back(name);
-  }
-  return out;
-}
-
-SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path) {
-  SupervisorOptions s;
-  s.worker_binary = WorkerBinary();
-  if (o.test_paths) s.worker_args.push_back("--test-paths");
-  s.stage_timeout_s = o.timeout_s;
-  s.log_path = log_path;
-  return s;
-}
-
-// Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
-int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, std::vector<std::string>& paths) {
-  if (Status s = sup.Hello(); !s.ok()) {
-    std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  auto selected = SelectPaths(sup, o);
-  if (!selected.ok()) {
-    std::cerr << "mmdiff " << command << ": " << selected.error() << "\n";
-    return kExitUsage;
-  }
-  paths = selected.value();
-  return kExitOk;
-}
 
 void PrintTable(const CaseRun& c) {
   std::printf("program: %s\n", c.program.Summary().c_str());
@@ -327,51 +254,6 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
     }
   }
   return c.verdict.diverges() ? kExitDiverged : kExitOk;
-}
-
-int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir, const CommonOptions& o) {
-  auto policy = LoadPolicy(o.policy_file);
-  if (!policy.ok()) {
-    std::cerr << "mmdiff fuzz: " << policy.error() << "\n";
-    return kExitUsage;
-  }
-  if (Status s = MakeWritableDir(out_dir); !s.ok()) {
-    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  Supervisor sup(MakeSupervisorOptions(o, (fs::path(out_dir) / "worker.log").string()));
-  FuzzOptions fo;
-  if (int code = StartWorker(sup, o, "fuzz", fo.paths); code != kExitOk) return code;
-  fo.time_s = time_s;
-  fo.max_cases = cases;
-  fo.seed = seed;
-  fo.out_dir = out_dir;
-  fo.policy = policy.value();
-  std::string joined;
-  for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
-  spdlog::info("fuzzing for {} s (seed {}) on paths: {}; output in {}", time_s, seed, joined, out_dir);
-  // Ctrl-C or SIGTERM: finish the current case, write the summary, exit normally.
-  signal(SIGINT, [](int) { RequestFuzzStop(); });
-  signal(SIGTERM, [](int) { RequestFuzzStop(); });
-  auto sum = RunFuzz(fo, sup, Context(sup));
-  if (!sum.ok()) {
-    std::cerr << "mmdiff fuzz: " << sum.error() << "\n";
-    return kExitEnvironment;
-  }
-  const FuzzSummary& s = sum.value();
-  std::printf("\n=== mmdiff fuzz summary ===\n");
-  std::printf("cases: %lld in %.1f s (%.2f cases/s); diverging: %lld; unique buckets: %zu; worker restarts: %d; "
-              "skipped path runs: %lld; cuda programs skipped for want of a GPU: %lld\n",
-              static_cast<long long>(s.cases), s.elapsed_s, s.cases / std::max(s.elapsed_s, 1e-9),
-              static_cast<long long>(s.diverging_cases), s.buckets.size(), s.restarts,
-              static_cast<long long>(s.skipped_paths), static_cast<long long>(s.cuda_cases_without_gpu));
-  for (const auto& [hash, b] : s.buckets)
-    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b.count),
-                b.headline.substr(0, 200).c_str(), b.first_found_s, static_cast<unsigned long long>(b.first_seed),
-                out_dir.c_str(), b.finding_dir.c_str());
-  if (s.interrupted) std::printf("(interrupted before the budget was spent)\n");
-  std::printf("summary: %s/summary.json\n", out_dir.c_str());
-  return kExitOk;
 }
 
 }  // namespace mmdiff::cli

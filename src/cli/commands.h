@@ -29,7 +29,6 @@ int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, bool 
 int Mutate(const std::string& program_file, const std::string& cross_with, uint64_t seed, const std::string& policy_file);
 int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, const CommonOptions& o, bool json,
         const std::string& out_dir);
-int Fuzz(double time_s, int64_t cases, uint64_t seed, const std::string& out_dir, const CommonOptions& o);
 int Paths(bool json, bool test_paths);
 // `mmdiff selftest`: exit 0 when every planted fault is caught and no false alarm is raised, 1 otherwise.
 int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed, double timeout_s);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 
@@ -13,19 +14,6 @@ constexpr const char* kExitCodes =
     "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or invalid input "
     "file; 3 environment problem (worker cannot start, output folder not writable); 4 replay: an expected "
     "divergence is gone (fixed upstream?); 5 replay: a verdict changed in another way (new behaviour).";
-
-void AddCommon(CLI::App* app, mmdiff::cli::CommonOptions& o) {
-  app->add_option("--paths", o.paths,
-                  "Comma-separated paths to run (see `mmdiff paths`); default: every available non-test path");
-  app->add_option("--policy", o.policy_file, "Generation policy JSON (see `mmdiff gen --dump-policy`)")
-      ->check(CLI::ExistingFile);
-  app->add_flag("--test-paths", o.test_paths,
-                "Offer the test-only paths: planted_promote (a deliberately wrong path that promotes mismatched "
-                "dtypes) and the crashers crash_segv, crash_abort, crash_sigkill, hang");
-  app->add_option("--timeout", o.timeout_s, "Seconds a path may spend in one stage before its worker is killed")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-}
 
 }  // namespace
 
@@ -76,21 +64,7 @@ int main(int argc, char** argv) {
   auto* seed_opt = run->add_option("--input-seed", input_seed, "Seed of the input values (default: the report's, else 0)");
   run->add_flag("--json", json, "Print the report JSON instead of a table");
   run->add_option("--out", run_out, "Also write report.json, program.json and repro.py to this folder");
-  AddCommon(run, run_opts);
-
-  mmdiff::cli::CommonOptions fuzz_opts;
-  double time_s = 60;
-  int64_t cases = -1;
-  uint64_t fuzz_seed = 1;
-  std::string out_dir = "mmdiff-out";
-  auto* fuzz = app.add_subcommand("fuzz", "Generate and run programs until the time or case budget is spent");
-  fuzz->add_option("--time", time_s, "Time budget in seconds (a case already running finishes)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  fuzz->add_option("--cases", cases, "Case budget (default: unlimited)");
-  fuzz->add_option("--seed", fuzz_seed, "Campaign seed: case i uses seed + i")->capture_default_str();
-  fuzz->add_option("--out", out_dir, "Output folder: findings/<bucket>/ and summary.json")->capture_default_str();
-  AddCommon(fuzz, fuzz_opts);
+  mmdiff::cli::AddCommonOptions(run, run_opts);
 
   bool paths_json = false, paths_test = false;
   auto* paths = app.add_subcommand("paths", "List the paths this machine can run, and why others cannot");
@@ -133,7 +107,6 @@ int main(int argc, char** argv) {
   if (*gen) return mmdiff::cli::Gen(seed, policy_file, dump_policy, gen_case || gen_values, gen_values);
   if (*mutate) return mmdiff::cli::Mutate(mutate_file, cross_file, mutate_seed, mutate_policy);
   if (*run) return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json, run_out);
-  if (*fuzz) return mmdiff::cli::Fuzz(time_s, cases, fuzz_seed, out_dir, fuzz_opts);
   if (*paths) return mmdiff::cli::Paths(paths_json, paths_test);
   if (*selftest)
     return mmdiff::cli::Selftest(selftest_json, selftest_full, selftest_programs, selftest_compiled, selftest_seed,

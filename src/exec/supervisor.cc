@@ -4,11 +4,16 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <sstream>
 
@@ -19,11 +24,56 @@
 
 namespace mmdiff {
 
+namespace {
+
+// Runs `spawn` on a thread that lives until the process exits: a worker's PR_SET_PDEATHSIG fires
+// when the thread that forked it ends, and campaign jobs or start-up threads end early.
+pid_t SpawnFromLongLivedThread(const std::function<pid_t()>& spawn) {
+  // Never destroyed: the thread still waits on them while static destructors run at exit.
+  struct Spawner {
+    std::mutex mu, one_at_a_time;
+    std::condition_variable cv;
+    const std::function<pid_t()>* request = nullptr;
+    pid_t answer = 0;
+    bool answered = false;
+  };
+  static Spawner* const sp = [] {
+    auto* state = new Spawner;
+    std::thread([state] {
+      std::unique_lock<std::mutex> lock(state->mu);
+      for (;;) {
+        state->cv.wait(lock, [state] { return state->request != nullptr; });
+        state->answer = (*state->request)();
+        if (state->answer < 0) state->answer = -errno;
+        state->request = nullptr;
+        state->answered = true;
+        state->cv.notify_all();
+      }
+    }).detach();
+    return state;
+  }();
+  std::lock_guard<std::mutex> serial(sp->one_at_a_time);
+  std::unique_lock<std::mutex> lock(sp->mu);
+  sp->request = &spawn;
+  sp->answered = false;
+  sp->cv.notify_all();
+  sp->cv.wait(lock, [] { return sp->answered; });
+  if (sp->answer < 0) {
+    errno = -sp->answer;
+    return -1;
+  }
+  return sp->answer;
+}
+
+}  // namespace
+
 Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options)) {
   signal(SIGPIPE, SIG_IGN);  // a dead worker must not take the supervisor with it
 }
 
-Supervisor::~Supervisor() {
+Supervisor::~Supervisor() { Stop(); }
+
+void Supervisor::Stop() {
   if (pid_ > 0) {
     WriteFrame(to_worker_, {{"type", "exit"}});
     close(to_worker_);
@@ -40,6 +90,7 @@ Supervisor::~Supervisor() {
     if (pid_ > 0) Reap(true, &sig);
   }
   if (from_worker_ >= 0) close(from_worker_);
+  from_worker_ = -1;
 }
 
 Status Supervisor::Start() {
@@ -51,32 +102,50 @@ Status Supervisor::Start() {
   if (log_fd < 0) return Status::Error("cannot open worker log " + options_.log_path + ": " + std::strerror(errno));
   struct stat st;
   log_offset_ = fstat(log_fd, &st) == 0 ? static_cast<long>(st.st_size) : 0;
+  // Everything the child needs is prepared before fork: between fork and exec a child of a
+  // multi-threaded process may only make async-signal-safe calls (no allocation).
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(options_.worker_binary.c_str()));
+  for (auto& a : options_.worker_args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  struct rlimit rl;
+  rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(options_.memory_limit_mb) << 20;
+  bool limit = options_.memory_limit_mb > 0;
+  std::string cannot = "mmdiff: cannot start worker " + options_.worker_binary + ": ";
   pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid < 0) return Status::Error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    // Child: the worker dies with the supervisor, whatever kills the supervisor.
+  pid_t pid = SpawnFromLongLivedThread([&]() -> pid_t {
+    pid_t child = fork();
+    if (child != 0) return child;
+    // Child: the worker dies with the supervisor, whatever kills the supervisor. (The death signal
+    // follows the thread that forked, hence a thread that lives as long as the process.)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
     dup2(to[0], 0);
     dup2(from[1], 1);
     dup2(log_fd, 2);
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(options_.worker_binary.c_str()));
-    for (auto& a : options_.worker_args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
+    // RLIMIT_DATA counts the heap and private writable mappings, not address space a GPU runtime
+    // only reserves, so it bounds what the worker really uses.
+    if (limit) setrlimit(RLIMIT_DATA, &rl);
     execv(argv[0], argv.data());
-    dprintf(2, "mmdiff: cannot start worker %s: %s\n", argv[0], std::strerror(errno));
+    const char* why = errno == ENOENT ? "No such file or directory\n"
+                      : errno == EACCES ? "Permission denied\n"
+                                        : "exec failed\n";
+    (void)!write(2, cannot.data(), cannot.size());
+    (void)!write(2, why, std::strlen(why));
     _exit(127);
-  }
+  });
+  if (pid < 0) return Status::Error(std::string("fork: ") + std::strerror(errno));
   close(to[0]);
   close(from[1]);
   close(log_fd);
   pid_ = pid;
   to_worker_ = to[1];
   from_worker_ = from[0];
-  if (started_once_) ++restarts_;
+  if (started_once_ && !recycling_) ++restarts_;
   started_once_ = true;
+  recycling_ = false;
+  runs_since_start_ = 0;
+  awaiting_first_reply_ = true;
   return Status::Ok();
 }
 
@@ -122,6 +191,7 @@ Status Supervisor::Hello() {
   }
   Status w = WriteFrame(to_worker_, {{"type", "hello"}});
   ReadResult r = ReadFrame(from_worker_, static_cast<int>(options_.startup_timeout_s * 1000));
+  awaiting_first_reply_ = false;
   if (!w.ok() || r.state != ReadState::kOk || r.message.value("type", "") != "hello") {
     int sig = 0;
     std::string how = Reap(true, &sig);
@@ -138,6 +208,11 @@ Status Supervisor::Hello() {
 std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
                                         const std::vector<std::string>& paths) {
   std::vector<PathResult> results;
+  if (options_.recycle_after > 0 && pid_ > 0 && runs_since_start_ >= options_.recycle_after) {
+    Stop();
+    recycling_ = true;
+    ++recycles_;
+  }
   size_t next = 0;  // index of the first path without a result
   while (next < paths.size()) {
     if (pid_ <= 0) {
@@ -160,7 +235,11 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     bool finished = false;
     if (WriteFrame(to_worker_, req).ok()) {
       while (true) {
-        ReadResult m = ReadFrame(from_worker_, static_cast<int>(options_.stage_timeout_s * 1000));
+        // A freshly started worker first imports torch: that is start-up time, not the path's.
+        double wait_s = awaiting_first_reply_ ? std::max(options_.stage_timeout_s, options_.startup_timeout_s)
+                                              : options_.stage_timeout_s;
+        ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
+        awaiting_first_reply_ = false;
         if (m.state == ReadState::kOk) {
           std::string type = m.message.value("type", "");
           if (type == "stage") {
@@ -216,6 +295,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     }
     if (finished) break;
   }
+  ++runs_since_start_;
   return results;
 }
 

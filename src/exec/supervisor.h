@@ -23,6 +23,8 @@ struct SupervisorOptions {
   double stage_timeout_s = 300;           // a path is timed out after this long without progress
   double startup_timeout_s = 180;         // for the worker's hello (includes starting Python and importing torch)
   std::string log_path;                   // worker stderr is appended here; "" -> /dev/null
+  int64_t recycle_after = 0;              // start a fresh worker after this many programs (0: never), to contain leaks
+  int64_t memory_limit_mb = 0;            // the worker's RLIMIT_DATA (0: none): running out becomes a crash result
 };
 
 struct PathInfo {
@@ -48,19 +50,28 @@ class Supervisor {
   // One result per requested path, in order. Never throws; worker deaths become results.
   std::vector<PathResult> Run(const Program& p, const InputRecipe& r, const std::vector<std::string>& paths);
 
+  // Workers started again after one died or hung (not counting recycling).
   int restarts() const { return restarts_; }
+  // Workers replaced after recycle_after programs.
+  int recycles() const { return recycles_; }
 
  private:
   Status Start();
   // Kills the worker (if alive) and returns a description of how it ended, and the signal.
   std::string Reap(bool kill_first, int* signal);
+  // Asks the worker to exit, waits a little, then kills it.
+  void Stop();
   std::string StderrTail();
 
   SupervisorOptions options_;
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
   int restarts_ = 0;
+  int recycles_ = 0;
+  int64_t runs_since_start_ = 0;
   bool started_once_ = false;
+  bool recycling_ = false;
+  bool awaiting_first_reply_ = false;  // started, no frame read yet
   long log_offset_ = 0;
   std::vector<PathInfo> paths_;
   nlohmann::json versions_;

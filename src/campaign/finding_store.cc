@@ -1,0 +1,78 @@
+// Finding folders, written atomically and recoverable after a kill.
+#include "src/campaign/finding_store.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <spdlog/spdlog.h>
+
+#include "src/support/files.h"
+
+namespace mmdiff {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kTmpSuffix = ".tmp";
+constexpr const char* kOldSuffix = ".old";
+}  // namespace
+
+Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx) {
+  fs::path findings = fs::path(out_dir) / "findings";
+  fs::path final_dir = findings / fc.hash;
+  fs::path tmp = findings / (fc.hash + kTmpSuffix + std::to_string(getpid()));
+  fs::path old = findings / (fc.hash + kOldSuffix);
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+  if (Status s = WriteFinding(tmp.string(), c, ctx); !s.ok()) return s;
+  nlohmann::json cj = {{"hash", fc.hash},   {"signature", fc.signature}, {"headline", fc.headline},
+                       {"index", fc.index}, {"seed", fc.seed},           {"found_s", fc.found_s}};
+  if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok()) return s;
+  // Replace: move the old folder aside, move the new one in, drop the old one. A kill in between
+  // leaves the old folder under .old, which RecoverFindings puts back.
+  if (fs::exists(final_dir)) {
+    fs::remove_all(old, ec);
+    fs::rename(final_dir, old, ec);
+    if (ec) return Status::Error("cannot replace " + final_dir.string() + ": " + ec.message());
+  }
+  fs::rename(tmp, final_dir, ec);
+  if (ec) return Status::Error("cannot move " + tmp.string() + " into place: " + ec.message());
+  fs::remove_all(old, ec);
+  return Status::Ok();
+}
+
+std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
+  std::vector<FindingCase> out;
+  fs::path findings = fs::path(out_dir) / "findings";
+  std::error_code ec;
+  if (!fs::is_directory(findings, ec)) return out;
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(findings, ec)) entries.push_back(e.path());
+  for (const auto& p : entries) {
+    std::string name = p.filename().string();
+    if (name.find(kTmpSuffix) != std::string::npos) {
+      fs::remove_all(p, ec);  // never renamed into place: incomplete
+    } else if (name.size() > 4 && name.substr(name.size() - 4) == kOldSuffix) {
+      fs::path final_dir = findings / name.substr(0, name.size() - 4);
+      if (fs::exists(final_dir)) fs::remove_all(p, ec);
+      else fs::rename(p, final_dir, ec);
+    }
+  }
+  for (const auto& e : fs::directory_iterator(findings, ec)) {
+    std::ifstream in(e.path() / "case.json");
+    if (!in) continue;
+    try {
+      nlohmann::json j = nlohmann::json::parse(in);
+      out.push_back({j.at("hash").get<std::string>(), j.at("signature").get<std::string>(),
+                     j.at("headline").get<std::string>(), j.at("index").get<int64_t>(), j.at("seed").get<uint64_t>(),
+                     j.value("found_s", 0.0)});
+    } catch (const std::exception& ex) {
+      spdlog::warn("ignoring {}: unreadable case.json ({})", e.path().string(), ex.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace mmdiff

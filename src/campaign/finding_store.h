@@ -1,0 +1,32 @@
+// A campaign's finding folders: written whole or not at all (a temporary folder renamed into place),
+// with the case that produced them recorded, so that a resumed campaign can adopt folders written
+// after its last checkpoint instead of losing or duplicating them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/report/report.h"
+
+namespace mmdiff {
+
+// What a finding folder records about its case (DIR/findings/<hash>/case.json).
+struct FindingCase {
+  std::string hash;
+  std::string signature;
+  std::string headline;
+  int64_t index = -1;
+  uint64_t seed = 0;
+  double found_s = 0;
+};
+
+// Writes out_dir/findings/<hash>/ with report.json, program.json, repro.py and case.json, replacing
+// an earlier folder for the same bucket atomically.
+Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx);
+
+// Finishes or removes what a kill left behind (temporary and replaced folders) and lists every
+// complete finding folder with its case.
+std::vector<FindingCase> RecoverFindings(const std::string& out_dir);
+
+}  // namespace mmdiff

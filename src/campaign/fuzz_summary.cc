@@ -1,0 +1,106 @@
+// summary.json of a campaign: written for users and read back by --resume.
+#include <cmath>
+#include <limits>
+
+#include "src/campaign/fuzz_campaign.h"
+#include "src/gen/generator.h"
+
+namespace mmdiff {
+
+namespace {
+constexpr const char* kFormat = "mmdiff.fuzz-summary";
+constexpr int kVersion = 1;
+}  // namespace
+
+nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
+  nlohmann::json buckets = nlohmann::json::array();
+  for (const auto& [hash, b] : s.buckets) {
+    if (b.count == 0) continue;  // claimed, its report not written yet
+    buckets.push_back({{"hash", hash}, {"signature", b.signature}, {"headline", b.headline},
+                       {"finding", b.finding_dir}, {"count", b.count}, {"first_index", b.first_index},
+                       {"first_seed", b.first_seed}, {"first_found_s", b.first_found_s},
+                       {"example_seeds", b.example_seeds}});
+  }
+  nlohmann::json budget = {{"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
+                           {"cases", o.max_cases}};
+  return {{"format", kFormat},
+          {"version", kVersion},
+          {"seed", o.seed},
+          {"shard", ShardText(o.shard)},
+          {"jobs", o.jobs},
+          {"budget", budget},
+          {"cases", s.cases},
+          {"diverging_cases", s.diverging_cases},
+          {"skipped_paths", s.skipped_paths},
+          {"cuda_cases_without_gpu", s.cuda_cases_without_gpu},
+          {"worker_restarts", s.restarts},
+          {"worker_recycles", s.recycles},
+          {"resumes", s.resumes},
+          {"elapsed_s", s.elapsed_s},
+          {"interrupted", s.interrupted},
+          {"paths", o.paths},
+          {"buckets", buckets},
+          {"resume",
+           {{"generator_version", kGeneratorVersion},
+            {"policy", PolicyToJson(o.policy)},
+            {"test_paths", o.test_paths},
+            {"stage_timeout_s", o.stage_timeout_s},
+            {"done_below", s.done_below},
+            {"done_extra", s.done_extra}}}};
+}
+
+Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) {
+  try {
+    if (j.value("format", "") != kFormat) return Status::Error("not a campaign summary (format is not " + std::string(kFormat) + ")");
+    if (j.value("version", 0) != kVersion)
+      return Status::Error("summary version " + j.at("version").dump() + " is not supported (this mmdiff reads " +
+                           std::to_string(kVersion) + ")");
+    if (!j.contains("resume")) return Status::Error("the summary has no resume state (written by an older mmdiff)");
+    const auto& r = j.at("resume");
+    if (r.at("generator_version").get<int>() != kGeneratorVersion)
+      return Status::Error("the campaign was made with generator version " + r.at("generator_version").dump() +
+                           "; this mmdiff generates version " + std::to_string(kGeneratorVersion) +
+                           " programs, so its cases would differ");
+    auto policy = PolicyFromJson(r.at("policy"));
+    if (!policy.ok()) return Status::Error("policy: " + policy.error());
+    o.policy = policy.value();
+    o.test_paths = r.at("test_paths").get<bool>();
+    o.stage_timeout_s = r.at("stage_timeout_s").get<double>();
+    o.seed = j.at("seed").get<uint64_t>();
+    auto shard = ParseShard(j.at("shard").get<std::string>());
+    if (!shard.ok()) return shard.status();
+    o.shard = shard.value();
+    o.jobs = j.at("jobs").get<int>();
+    const auto& budget = j.at("budget");
+    o.time_s = budget.at("time_s").is_null() ? std::numeric_limits<double>::infinity() : budget.at("time_s").get<double>();
+    o.max_cases = budget.at("cases").get<int64_t>();
+    o.paths = j.at("paths").get<std::vector<std::string>>();
+    s = FuzzSummary{};
+    s.cases = j.at("cases").get<int64_t>();
+    s.diverging_cases = j.at("diverging_cases").get<int64_t>();
+    s.skipped_paths = j.at("skipped_paths").get<int64_t>();
+    s.cuda_cases_without_gpu = j.at("cuda_cases_without_gpu").get<int64_t>();
+    s.restarts = j.at("worker_restarts").get<int>();
+    s.recycles = j.value("worker_recycles", 0);
+    s.resumes = j.value("resumes", 0);
+    s.elapsed_s = j.at("elapsed_s").get<double>();
+    s.done_below = r.at("done_below").get<int64_t>();
+    s.done_extra = r.at("done_extra").get<std::vector<int64_t>>();
+    for (const auto& b : j.at("buckets")) {
+      BucketStats& bs = s.buckets[b.at("hash").get<std::string>()];
+      bs.signature = b.at("signature").get<std::string>();
+      bs.headline = b.at("headline").get<std::string>();
+      bs.finding_dir = b.at("finding").get<std::string>();
+      bs.count = b.at("count").get<int64_t>();
+      bs.first_index = b.at("first_index").get<int64_t>();
+      bs.first_seed = b.at("first_seed").get<uint64_t>();
+      bs.first_found_s = b.at("first_found_s").get<double>();
+      bs.example_seeds = b.at("example_seeds").get<std::vector<uint64_t>>();
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed summary: ") + e.what());
+  }
+  return Status::Ok();
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,103 @@
+// Helpers every subcommand shares: finding the worker, loading a policy, starting workers and
+// resolving --paths, the common options.
+#include "src/cli/cli_support.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "src/support/files.h"
+
+namespace mmdiff::cli {
+
+namespace fs = std::filesystem;
+
+std::string WorkerBinary() {
+  if (const char* w = std::getenv("MMDIFF_WORKER")) return w;
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return (self.parent_path() / "mmdiff-worker").string();
+}
+
+Result<GenPolicy> LoadPolicy(const std::string& file) {
+  if (file.empty()) return GenPolicy{};
+  auto text = ReadFile(file);
+  if (!text.ok()) return text.status();
+  auto j = nlohmann::json::parse(text.value(), nullptr, false);
+  if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
+  auto p = PolicyFromJson(j);
+  if (!p.ok()) return Status::Error(file + ": " + p.error());
+  return p;
+}
+
+RunContext Context(const Supervisor& sup) {
+  RunContext ctx;
+  ctx.versions = sup.versions();
+  ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+               {"torch.compile", "fullgraph=True, torch._dynamo.reset() before each program"}};
+  return ctx;
+}
+
+// Resolves --paths against what the worker offers. Returns an error naming unknown paths.
+Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o) {
+  std::vector<std::string> out;
+  if (o.paths.empty()) {
+    for (const auto& p : sup.paths())
+      if (p.available && !p.variant && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
+    return out;
+  }
+  std::stringstream ss(o.paths);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    bool known = false;
+    for (const auto& p : sup.paths()) known |= p.name == name;
+    if (!known) {
+      std::string all;
+      for (const auto& p : sup.paths()) all += " " + p.name;
+      return Status::Error("unknown path \"" + name + "\"; this worker offers:" + all +
+                           (o.test_paths ? "" : " (test-only paths need --test-paths)"));
+    }
+    out.push_back(name);
+  }
+  return out;
+}
+
+SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path) {
+  SupervisorOptions s;
+  s.worker_binary = WorkerBinary();
+  if (o.test_paths) s.worker_args.push_back("--test-paths");
+  s.stage_timeout_s = o.timeout_s;
+  s.log_path = log_path;
+  return s;
+}
+
+// Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
+int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, std::vector<std::string>& paths) {
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  auto selected = SelectPaths(sup, o);
+  if (!selected.ok()) {
+    std::cerr << "mmdiff " << command << ": " << selected.error() << "\n";
+    return kExitUsage;
+  }
+  paths = selected.value();
+  return kExitOk;
+}
+
+void AddCommonOptions(CLI::App* app, CommonOptions& o) {
+  app->add_option("--paths", o.paths,
+                  "Comma-separated paths to run (see `mmdiff paths`); default: every available non-test path");
+  app->add_option("--policy", o.policy_file, "Generation policy JSON (see `mmdiff gen --dump-policy`)")
+      ->check(CLI::ExistingFile);
+  app->add_flag("--test-paths", o.test_paths,
+                "Offer the test-only paths: planted_promote (a deliberately wrong path that promotes mismatched "
+                "dtypes) and the crashers crash_segv, crash_abort, crash_sigkill, hang, oom");
+  app->add_option("--timeout", o.timeout_s, "Seconds a path may spend in one stage before its worker is killed")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
+}  // namespace mmdiff::cli

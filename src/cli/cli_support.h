@@ -1,0 +1,30 @@
+// Helpers every subcommand shares: finding the worker, loading a policy, starting workers and
+// resolving --paths, the common options (--paths, --policy, --test-paths, --timeout).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "src/cli/commands.h"
+#include "src/exec/supervisor.h"
+#include "src/gen/policy.h"
+#include "src/report/report.h"
+
+namespace mmdiff::cli {
+
+// The mmdiff-worker next to this executable ($MMDIFF_WORKER overrides).
+std::string WorkerBinary();
+// The default policy for "", else the file's (errors name the file).
+Result<GenPolicy> LoadPolicy(const std::string& file);
+// Versions and knobs recorded in reports.
+RunContext Context(const Supervisor& sup);
+// Resolves --paths against what the worker offers. Returns an error naming unknown paths.
+Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o);
+SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);
+// Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
+int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, std::vector<std::string>& paths);
+void AddCommonOptions(CLI::App* app, CommonOptions& o);
+
+}  // namespace mmdiff::cli

@@ -1,0 +1,203 @@
+// `mmdiff fuzz`: a campaign on parallel workers, resumable, shardable.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "src/campaign/fuzz_campaign.h"
+#include "src/cli/cli_support.h"
+#include "src/cli/command_registry.h"
+#include "src/support/files.h"
+
+namespace mmdiff::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FuzzArgs {
+  CommonOptions common;
+  double time_s = 60;
+  int64_t cases = -1;
+  uint64_t seed = 1;
+  std::string out_dir = "mmdiff-out";
+  int jobs = 0;  // 0: the number of cores
+  std::string shard = "0/1";
+  std::string resume;
+  int64_t recycle_after = 1000;
+  int64_t memory_mb = -1;  // -1: a share of the machine's memory
+  bool time_given = false, cases_given = false;
+};
+
+int64_t DefaultMemoryMb(int jobs) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  int64_t total_mb = static_cast<int64_t>(pages) * page >> 20;
+  return std::max<int64_t>(2048, total_mb * 3 / 4 / std::max(jobs, 1));
+}
+
+void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
+  std::printf("\n=== mmdiff fuzz summary ===\n");
+  std::printf("cases: %lld in %.1f s (%.2f cases/s over all runs; shard %s, %d jobs); diverging: %lld; unique "
+              "buckets: %zu; worker restarts: %d; recycled: %d; skipped path runs: %lld; cuda programs skipped for "
+              "want of a GPU: %lld\n",
+              static_cast<long long>(s.cases), s.elapsed_s, s.cases / std::max(s.elapsed_s, 1e-9),
+              ShardText(o.shard).c_str(), o.jobs, static_cast<long long>(s.diverging_cases), s.buckets.size(),
+              s.restarts, s.recycles, static_cast<long long>(s.skipped_paths),
+              static_cast<long long>(s.cuda_cases_without_gpu));
+  for (const auto& [hash, b] : s.buckets) {
+    if (b.count == 0) continue;
+    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b.count),
+                b.headline.substr(0, 200).c_str(), b.first_found_s, static_cast<unsigned long long>(b.first_seed),
+                o.out_dir.c_str(), b.finding_dir.c_str());
+  }
+  if (s.interrupted) std::printf("(interrupted before the budget was spent: `mmdiff fuzz --resume %s` continues)\n", o.out_dir.c_str());
+  std::printf("summary: %s/summary.json\n", o.out_dir.c_str());
+}
+
+int Fuzz(FuzzArgs a) {
+  FuzzOptions fo;
+  FuzzSummary start;
+  if (!a.resume.empty()) {
+    // Everything comes from the campaign's summary; --time/--cases replace its budget.
+    fs::path summary = fs::path(a.resume) / "summary.json";
+    auto text = ReadFile(summary.string());
+    if (!text.ok()) {
+      std::cerr << "mmdiff fuzz --resume: " << text.error() << "\n";
+      return kExitUsage;
+    }
+    auto j = nlohmann::json::parse(text.value(), nullptr, false);
+    if (j.is_discarded()) {
+      std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": malformed JSON\n";
+      return kExitUsage;
+    }
+    if (Status s = SummaryFromJson(j, fo, start); !s.ok()) {
+      std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": " << s.message() << "\n";
+      return kExitUsage;
+    }
+    ++start.resumes;
+    fo.out_dir = a.resume;
+    a.common.test_paths = fo.test_paths;
+    a.common.timeout_s = fo.stage_timeout_s;
+    a.common.paths.clear();
+    for (const auto& p : fo.paths) a.common.paths += (a.common.paths.empty() ? "" : ",") + p;
+    if (a.time_given) fo.time_s = a.time_s;
+    if (a.cases_given) fo.max_cases = a.cases;
+    if (a.jobs > 0) fo.jobs = a.jobs;
+  } else {
+    auto policy = LoadPolicy(a.common.policy_file);
+    if (!policy.ok()) {
+      std::cerr << "mmdiff fuzz: " << policy.error() << "\n";
+      return kExitUsage;
+    }
+    auto shard = ParseShard(a.shard);
+    if (!shard.ok()) {
+      std::cerr << "mmdiff fuzz: " << shard.error() << "\n";
+      return kExitUsage;
+    }
+    if (fs::exists(fs::path(a.out_dir) / "summary.json")) {
+      std::cerr << "mmdiff fuzz: " << a.out_dir << " already holds a campaign; continue it with `mmdiff fuzz --resume "
+                << a.out_dir << "` or choose another --out\n";
+      return kExitUsage;
+    }
+    fo.policy = policy.value();
+    fo.shard = shard.value();
+    fo.seed = a.seed;
+    fo.out_dir = a.out_dir;
+    fo.max_cases = a.cases;
+    // A case budget alone runs until it is spent.
+    fo.time_s = a.cases_given && !a.time_given ? std::numeric_limits<double>::infinity() : a.time_s;
+    fo.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    fo.test_paths = a.common.test_paths;
+    fo.stage_timeout_s = a.common.timeout_s;
+  }
+  if (Status s = MakeWritableDir(fo.out_dir); !s.ok()) {
+    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
+  // exit normally.
+  signal(SIGINT, [](int) { RequestFuzzStop(); });
+  signal(SIGTERM, [](int) { RequestFuzzStop(); });
+  std::vector<std::unique_ptr<Supervisor>> owned;
+  std::vector<Supervisor*> workers;
+  std::vector<std::string> paths;
+  for (int j = 0; j < fo.jobs; ++j) {
+    std::string log = (fs::path(fo.out_dir) / (fo.jobs == 1 ? "worker.log" : "worker-" + std::to_string(j) + ".log")).string();
+    SupervisorOptions so = MakeSupervisorOptions(a.common, log);
+    so.recycle_after = a.recycle_after;
+    so.memory_limit_mb = a.memory_mb >= 0 ? a.memory_mb : DefaultMemoryMb(fo.jobs);
+    owned.push_back(std::make_unique<Supervisor>(so));
+    workers.push_back(owned.back().get());
+  }
+  // The first worker resolves --paths (a resumed campaign's own must all still be there); the
+  // others start meanwhile, so that no job waits for its worker in the middle of the campaign.
+  std::vector<std::thread> starting;
+  for (size_t j = 1; j < workers.size(); ++j) starting.emplace_back([w = workers[j]] { (void)w->Hello(); });
+  int code = StartWorker(*workers[0], a.common, "fuzz", paths);
+  for (auto& t : starting) t.join();
+  if (code != kExitOk) return code;
+  fo.paths = paths;
+  fo.progress_line = isatty(STDERR_FILENO);
+  std::string joined;
+  for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
+  spdlog::info("{} campaign (seed {}, shard {}, {} jobs, budget {} s{}) on paths: {}; output in {}",
+               a.resume.empty() ? "starting a" : "resuming the", fo.seed, ShardText(fo.shard), fo.jobs, fo.time_s,
+               fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "", joined, fo.out_dir);
+  auto sum = RunFuzz(fo, workers, Context(*workers[0]), start);
+  if (!sum.ok()) {
+    std::cerr << "mmdiff fuzz: " << sum.error() << "\n";
+    return kExitEnvironment;
+  }
+  PrintSummary(sum.value(), fo);
+  return kExitOk;
+}
+
+const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
+  auto args = std::make_shared<FuzzArgs>();
+  auto* c = app.add_subcommand(
+      "fuzz",
+      "Generate and run programs on parallel workers until the time or case budget is spent; one report per bucket "
+      "(its smallest case), summary.json kept up to date. Case i of a campaign uses seed + i, so a campaign is "
+      "reproducible, resumable after a kill (--resume) and splittable into shards (--shard i/N) whose outputs "
+      "merge (mmdiff triage) into exactly what one machine would find with the same --seed and --cases.");
+  auto* time_opt = c->add_option("--time", args->time_s,
+                                 "Time budget in seconds, in total across resumes (cases already running finish); "
+                                 "default 60, or no limit when only --cases is given")
+                       ->check(CLI::NonNegativeNumber);
+  auto* cases_opt = c->add_option("--cases", args->cases,
+                                  "Case budget: case indices 0..N-1 (a shard runs its share of them); default: unlimited")
+                        ->check(CLI::NonNegativeNumber);
+  c->add_option("--seed", args->seed, "Campaign seed: case i uses seed + i")->capture_default_str();
+  c->add_option("--out", args->out_dir, "Output folder: findings/<bucket>/, summary.json, worker logs; must not hold "
+                                        "another campaign")
+      ->capture_default_str();
+  c->add_option("-j,--jobs", args->jobs, "Parallel workers (default: the number of cores)")->check(CLI::PositiveNumber);
+  c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")->capture_default_str();
+  c->add_option("--resume", args->resume,
+                "Continue the campaign in this folder after an interruption or kill -9, with its own options; "
+                "--time, --cases and --jobs given here replace its budget and job count");
+  c->add_option("--recycle-after", args->recycle_after,
+                "Replace each worker after this many programs, to contain leaks (0: never)")
+      ->capture_default_str();
+  c->add_option("--worker-memory-mb", args->memory_mb,
+                "Memory limit of each worker (RLIMIT_DATA); a worker that runs out is recorded as a crash finding. "
+                "Default: 3/4 of the machine's memory shared by the jobs, at least 2048; 0: no limit");
+  AddCommonOptions(c, args->common);
+  return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
+                          args->time_given = time_opt->count() > 0;
+                          args->cases_given = cases_opt->count() > 0;
+                          return Fuzz(*args);
+                        }));
+}};
+
+}  // namespace
+
+}  // namespace mmdiff::cli

@@ -1,0 +1,167 @@
+// Campaign workflows end to end: parallel jobs, shards that merge, resume after kill -9, worker
+// recycling and memory limits, bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "src/support/files.h"
+#include "tests/e2e_util.h"
+
+namespace mmdiff {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The planted path diverges on many programs (every dtype-mismatched matmul), so a few hundred
+// cases give several buckets.
+const std::string kCampaign = "--seed 1 --test-paths --paths reference,eager,planted_promote";
+
+nlohmann::json Summary(const std::string& dir) {
+  auto s = ReadFile(dir + "/summary.json");
+  if (!s.ok()) return nullptr;
+  return nlohmann::json::parse(s.value(), nullptr, false);
+}
+
+struct Bucket {
+  int64_t count;
+  uint64_t first_seed;
+  std::vector<uint64_t> examples;
+  bool operator==(const Bucket&) const = default;
+};
+
+std::map<std::string, Bucket> Buckets(const nlohmann::json& summary) {
+  std::map<std::string, Bucket> out;
+  for (const auto& b : summary["buckets"]) out[b["hash"]] = {b["count"], b["first_seed"], b["example_seeds"]};
+  return out;
+}
+
+// Every listed bucket has a complete folder, and nothing else is in findings/.
+void ExpectFindingsComplete(const std::string& dir, const nlohmann::json& summary) {
+  std::set<std::string> listed;
+  for (const auto& b : summary["buckets"]) {
+    listed.insert(b["hash"].get<std::string>());
+    for (const char* f : {"report.json", "program.json", "repro.py", "case.json"})
+      EXPECT_TRUE(fs::exists(fs::path(dir) / b["finding"].get<std::string>() / f)) << b["hash"] << " " << f;
+  }
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "findings"))
+    EXPECT_TRUE(listed.count(e.path().filename().string())) << "unlisted or temporary folder " << e.path();
+}
+
+TEST(CampaignE2E, TwoShardsMergeIntoTheSingleCampaignAndJobsDoNotChangeIt) {
+  std::string one = e2e::ScratchDir("campaign-one"), two = e2e::ScratchDir("campaign-jobs");
+  std::string s0 = e2e::ScratchDir("campaign-s0"), s1 = e2e::ScratchDir("campaign-s1");
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 1 " + kCampaign + " --out " + one).exit_code, 0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 2 " + kCampaign + " --out " + two).exit_code, 0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 2 --shard 0/2 " + kCampaign + " --out " + s0).exit_code, 0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 1 --shard 1/2 " + kCampaign + " --out " + s1).exit_code, 0);
+  auto single = Buckets(Summary(one));
+  ASSERT_GE(single.size(), 3u);
+  EXPECT_EQ(Buckets(Summary(two)), single);
+  std::map<std::string, Bucket> merged;
+  int64_t cases = 0;
+  for (const auto& dir : {s0, s1}) {
+    nlohmann::json s = Summary(dir);
+    cases += s["cases"].get<int64_t>();
+    for (const auto& [hash, b] : Buckets(s)) {
+      auto [it, fresh] = merged.try_emplace(hash, b);
+      if (fresh) continue;
+      // Merging: counts add up, the first seed and the examples are the smallest of both.
+      std::vector<uint64_t> ex = it->second.examples;
+      ex.insert(ex.end(), b.examples.begin(), b.examples.end());
+      std::sort(ex.begin(), ex.end());
+      ex.resize(std::min<size_t>(ex.size(), 5));
+      it->second = {it->second.count + b.count, std::min(it->second.first_seed, b.first_seed), ex};
+    }
+  }
+  EXPECT_EQ(cases, 240);
+  EXPECT_EQ(merged, single);
+  // The same case is each bucket's report, whichever shard holds it.
+  for (const auto& [hash, b] : single) {
+    std::string shard = Buckets(Summary(s0)).count(hash) && Buckets(Summary(s0))[hash].first_seed == b.first_seed ? s0 : s1;
+    auto a = ReadFile(one + "/findings/" + hash + "/program.json"), c = ReadFile(shard + "/findings/" + hash + "/program.json");
+    ASSERT_TRUE(a.ok() && c.ok()) << hash;
+    EXPECT_EQ(a.value(), c.value()) << hash;
+  }
+}
+
+TEST(CampaignE2E, ResumeAfterKillNineLosesAndDuplicatesNothing) {
+  std::string whole = e2e::ScratchDir("campaign-whole"), killed = e2e::ScratchDir("campaign-killed");
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 400 --jobs 2 " + kCampaign + " --out " + whole).exit_code, 0);
+  // Kill the whole campaign (the workers die with it) once it has found something.
+  auto r = e2e::RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --cases 400 --jobs 2 " + kCampaign + " --out " +
+                         killed + " >/dev/null 2>&1 & pid=$!; for i in $(seq 200); do sleep 0.1; " +
+                         "grep -q '\"hash\"' " + killed + "/summary.json 2>/dev/null && break; done; sleep 0.5; " +
+                         "kill -9 $pid; wait $pid; echo rc=$?");
+  ASSERT_NE(r.output.find("rc=137"), std::string::npos) << r.output;
+  nlohmann::json before = Summary(killed);
+  ASSERT_FALSE(before.is_null());
+  ASSERT_LT(before["cases"].get<int64_t>(), 400) << "the campaign finished before the kill: the test proves nothing";
+  auto resumed = e2e::RunMmdiff("fuzz --resume " + killed);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  nlohmann::json after = Summary(killed), reference = Summary(whole);
+  EXPECT_EQ(after["cases"], 400);
+  EXPECT_EQ(after["resumes"], 1);
+  EXPECT_EQ(after["diverging_cases"], reference["diverging_cases"]);
+  EXPECT_EQ(Buckets(after), Buckets(reference));
+  ExpectFindingsComplete(killed, after);
+}
+
+TEST(CampaignE2E, WorkersAreRecycledAndAnOutOfMemoryWorkerIsAFindingNotADeadCampaign) {
+  std::string dir = e2e::ScratchDir("campaign-recycle");
+  auto r = e2e::RunMmdiff("fuzz --cases 20 --jobs 1 --recycle-after 5 --paths reference,eager --out " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = Summary(dir);
+  EXPECT_EQ(s["worker_recycles"], 3);  // after programs 5, 10 and 15
+  EXPECT_EQ(s["worker_restarts"], 0);
+
+  std::string oom = e2e::ScratchDir("campaign-oom");
+  r = e2e::RunMmdiff("fuzz --cases 2 --jobs 1 --test-paths --paths reference,oom --worker-memory-mb 1500 --out " + oom);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  s = Summary(oom);
+  EXPECT_EQ(s["cases"], 2);
+  ASSERT_FALSE(s["buckets"].empty());
+  EXPECT_NE(s["buckets"][0]["headline"].get<std::string>().find("crash [blamed: oom]"), std::string::npos);
+  EXPECT_NE(s["buckets"][0]["headline"].get<std::string>().find("bad_alloc"), std::string::npos);
+}
+
+TEST(CampaignE2E, ALiveProgressLineOnATerminalAndLogLinesOtherwise) {
+  std::string dir = e2e::ScratchDir("campaign-tty");
+  // `script` gives the campaign a terminal.
+  auto r = e2e::RunShell("script -qec '" + std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --time 3 --jobs 1 --paths " +
+                         "reference,eager --out " + dir + "' /dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\r\033[K"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cases ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("left"), std::string::npos) << r.output;
+}
+
+TEST(CampaignE2E, BadInputGetsAClearMessageAndExitCodeTwo) {
+  std::string dir = e2e::ScratchDir("campaign-bad");
+  auto r = e2e::RunMmdiff("fuzz --resume " + dir + "/nowhere");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("nowhere"), std::string::npos) << r.output;
+  WriteFileAtomic(dir + "/summary.json", "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 1, \"cas");
+  r = e2e::RunMmdiff("fuzz --resume " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("malformed JSON"), std::string::npos) << r.output;
+  WriteFileAtomic(dir + "/summary.json", "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 99}");
+  r = e2e::RunMmdiff("fuzz --resume " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("version 99 is not supported"), std::string::npos) << r.output;
+  // A folder that holds a campaign is not overwritten by a new one.
+  r = e2e::RunMmdiff("fuzz --cases 1 --out " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
+  EXPECT_EQ(ReadFile(dir + "/summary.json").value(), "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 99}");
+  r = e2e::RunMmdiff("fuzz --cases 1 --shard 2/2 --out " + dir + "/x");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("i/N"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace mmdiff
