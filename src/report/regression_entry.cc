@@ -50,12 +50,24 @@ Result<bool> VersionInRange(const std::string& version, const std::string& range
   return true;
 }
 
+Status CheckRegressionEntryFormat(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("format") || j["format"] != "mmdiff.regression")
+    return Status::Error("not a regression entry: \"format\" must be \"mmdiff.regression\"");
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    return Status::Error("regression entry: \"version\" must be an integer");
+  if (j["version"] != kRegressionFormatVersion)
+    return Status::Error("regression entry format version " + j["version"].dump() +
+                         " is not supported (this mmdiff reads version " + std::to_string(kRegressionFormatVersion) +
+                         ")");
+  return Status::Ok();
+}
+
 Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) return Status::Error("malformed JSON");
-  if (!j.is_object() || j.value("format", "") != "mmdiff.regression")
-    return Status::Error("not a regression entry: \"format\" must be \"mmdiff.regression\"");
-  if (j.value("version", 0) != 1) return Status::Error("regression entry version must be 1");
+  if (Status s = CheckRegressionEntryFormat(j); !s.ok()) return s;
+  for (const char* key : {"title", "found_by", "issue"})
+    if (j.contains(key) && !j[key].is_string()) return Status::Error(std::string("\"") + key + "\" must be a string");
   RegressionEntry e;
   e.title = j.value("title", "");
   auto p = ProgramFromJson(j.value("program", nlohmann::json()));
@@ -77,13 +89,26 @@ Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
       return Status::Error("each expectation needs \"torch\" and \"verdict\"");
     VersionExpectation ve;
     ve.torch = x["torch"];
-    std::string verdict = x.value("verdict", "");
-    if (verdict != "agree" && verdict != "diverge") return Status::Error("verdict must be \"agree\" or \"diverge\"");
-    ve.diverges = verdict == "diverge";
+    if (x["verdict"] != "agree" && x["verdict"] != "diverge")
+      return Status::Error("expectation for torch " + ve.torch + ": verdict must be \"agree\" or \"diverge\"");
+    ve.diverges = x["verdict"] == "diverge";
+    if (x.contains("note") && !x["note"].is_string()) return Status::Error("expectation note must be a string");
     ve.note = x.value("note", "");
     if (auto check = VersionInRange("0.0.0", ve.torch); !check.ok()) return check.status();
-    for (const auto& d : x.value("divergences", nlohmann::json::array()))
-      ve.divergences.push_back({d.value("kind", ""), d.value("blamed", "")});
+    if (x.contains("divergences") && !x["divergences"].is_array())
+      return Status::Error("expectation for torch " + ve.torch + ": \"divergences\" must be an array");
+    for (const auto& d : x.value("divergences", nlohmann::json::array())) {
+      if (!d.is_object() || !d.contains("kind") || !d["kind"].is_string() ||
+          (d.contains("blamed") && !d["blamed"].is_string()))
+        return Status::Error("expectation for torch " + ve.torch +
+                             ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string)");
+      std::string kind = d["kind"];
+      bool known = false;
+      for (int k = 0; k <= static_cast<int>(DivergenceKind::kTimeout); ++k)
+        known |= DivergenceKindName(static_cast<DivergenceKind>(k)) == kind;
+      if (!known) return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" + kind + "\"");
+      ve.divergences.push_back({kind, d.value("blamed", "")});
+    }
     e.expected.push_back(ve);
   }
   return e;

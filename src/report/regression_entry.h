@@ -15,6 +15,8 @@
 
 namespace mmdiff {
 
+inline constexpr int kRegressionFormatVersion = 1;
+
 struct ExpectedDivergence {
   std::string kind;    // DivergenceKindName
   std::string blamed;  // "" = any
@@ -35,6 +37,11 @@ struct RegressionEntry {
   std::vector<VersionExpectation> expected;
 };
 
+// Ok when `j` is a regression entry this mmdiff reads ("format" "mmdiff.regression", "version"
+// kRegressionFormatVersion); otherwise an error saying which.
+Status CheckRegressionEntryFormat(const nlohmann::json& j);
+// Parses and checks an entry; an error names what is wrong (malformed JSON, another format or an
+// unknown version, a bad program, recipe, path list or expectation).
 Result<RegressionEntry> ParseRegressionEntry(const std::string& text);
 
 // True when `version` (e.g. "2.11.0+cu130") satisfies every clause of `range` (>=, >, <=, <, ==).

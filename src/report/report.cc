@@ -8,6 +8,7 @@
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
 #include "src/report/bucket.h"
+#include "src/report/regression_entry.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 
@@ -75,6 +76,26 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
           {"repro", "repro.py"}};
   if (!c.mitigations.is_null()) report["mitigations"] = c.mitigations;
   return report;
+}
+
+Status CheckReportFormat(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("format") || j["format"] != "mmdiff.report")
+    return Status::Error("not an mmdiff report: \"format\" must be \"mmdiff.report\"");
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    return Status::Error("report: \"version\" must be an integer");
+  if (j["version"] != kReportFormatVersion)
+    return Status::Error("report format version " + j["version"].dump() + " is not supported (this mmdiff reads version " +
+                         std::to_string(kReportFormatVersion) + ")");
+  return Status::Ok();
+}
+
+Status CheckCaseFileFormat(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("format")) return Status::Ok();  // e.g. `mmdiff gen --case` output
+  if (j["format"] == "mmdiff.report") return CheckReportFormat(j);
+  if (j["format"] == "mmdiff.regression") return CheckRegressionEntryFormat(j);
+  if (j["format"] == "mmdiff.program") return Status::Ok();
+  return Status::Error("unknown format " + j["format"].dump() +
+                       ": expected an mmdiff program, report or regression entry");
 }
 
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {

@@ -39,6 +39,13 @@ struct RunContext {
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
+// Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" kReportFormatVersion);
+// otherwise an error saying which, e.g. "report format version 2 is not supported (this mmdiff reads version 1)".
+Status CheckReportFormat(const nlohmann::json& j);
+// For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression entry):
+// ok unless the document names a format other than those, or a version of a report or regression
+// entry this mmdiff does not read. The embedded program's own format is checked when it is parsed.
+Status CheckCaseFileFormat(const nlohmann::json& j);
 // One-line description of the main divergence, e.g. "inductor returns float32[...] where eager raises RuntimeError".
 std::string Headline(const CaseRun& c);
 // The repro.py for the case: compares eager with the compiled backend the verdict implicates.
