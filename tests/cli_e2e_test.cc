@@ -68,6 +68,16 @@ TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
   auto no_such_path = e2e::RunMmdiff("run " + dir + "/ok.json --paths eager,warp_drive");
   EXPECT_EQ(no_such_path.exit_code, 2);
   EXPECT_NE(no_such_path.output.find("unknown path \"warp_drive\""), std::string::npos) << no_such_path.output;
+
+  // A report from a future mmdiff is refused, not half-read.
+  auto report = ReadFile(std::string(MMDIFF_SOURCE_DIR) + "/reports/examples/inductor-mm-k1-torch-2.15.0/report.json");
+  ASSERT_TRUE(report.ok());
+  nlohmann::json future = nlohmann::json::parse(report.value());
+  future["version"] = 9;
+  std::ofstream(dir + "/future.json") << future.dump();
+  auto newer = e2e::RunMmdiff("run " + dir + "/future.json");
+  EXPECT_EQ(newer.exit_code, 2);
+  EXPECT_NE(newer.output.find("report format version 9 is not supported"), std::string::npos) << newer.output;
 }
 
 TEST(CliE2E, RunOnALegalProgramAgreesAcrossRealPaths) {

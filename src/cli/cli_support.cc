@@ -20,6 +20,8 @@ std::string WorkerBinary() {
   return (self.parent_path() / "mmdiff-worker").string();
 }
 
+bool GpuPresent() { return fs::exists("/dev/nvidia0") || fs::exists("/dev/nvidiactl"); }
+
 Result<GenPolicy> LoadPolicy(const std::string& file) {
   if (file.empty()) return GenPolicy{};
   auto text = ReadFile(file);

@@ -16,6 +16,8 @@ namespace mmdiff::cli {
 
 // The mmdiff-worker next to this executable ($MMDIFF_WORKER overrides).
 std::string WorkerBinary();
+// Whether this machine has an NVIDIA GPU, from the driver's device files (without loading CUDA).
+bool GpuPresent();
 // The default policy for "", else the file's (errors name the file).
 Result<GenPolicy> LoadPolicy(const std::string& file);
 // Versions and knobs recorded in reports.

@@ -193,7 +193,7 @@ int Paths(bool json, bool test_paths) {
     return kExitEnvironment;
   }
   // The worker answers without loading CUDA, so GPU presence is probed here from the driver's files.
-  bool gpu = fs::exists("/dev/nvidia0") || fs::exists("/dev/nvidiactl");
+  bool gpu = GpuPresent();
   if (json) {
     nlohmann::json j = {{"versions", sup.versions()}, {"paths", nlohmann::json::array()},
                         {"devices", {{"cpu", true}, {"meta", true}, {"cuda", gpu}}}};
@@ -219,13 +219,19 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
     std::cerr << "mmdiff run: " << text.error() << "\n";
     return kExitUsage;
   }
+  auto j = nlohmann::json::parse(text.value(), nullptr, false);
+  if (!j.is_discarded()) {
+    if (Status s = CheckCaseFileFormat(j); !s.ok()) {
+      std::cerr << "mmdiff run: " << program_file << ": " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
   auto program = ParseProgramText(text.value());
   if (!program.ok()) {
     std::cerr << "mmdiff run: " << program_file << ": " << program.error() << "\n";
     return kExitUsage;
   }
   InputRecipe recipe{"grid16", input_seed};
-  auto j = nlohmann::json::parse(text.value(), nullptr, false);
   if (!seed_given && j.is_object() && j.contains("program") && j.contains("inputs")) {
     auto r = RecipeFromJson(j["inputs"]);
     if (!r.ok()) {

@@ -1,0 +1,149 @@
+// `mmdiff replay DIR|FILE...`: replays regression entries on the installed torch and says which
+// verdicts changed.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "mmdiff/build_info.h"
+#include "src/cli/cli_support.h"
+#include "src/cli/command_registry.h"
+#include "src/cli/commands.h"
+#include "src/replay/replay.h"
+#include "src/support/files.h"
+
+namespace mmdiff::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDescription =
+    "Replay regression entries (corpus/regression/*.json) on the installed torch: run each entry's "
+    "program "
+    "through its paths and compare the verdict with the one the entry expects for this torch "
+    "version. Prints a "
+    "table (entry, torch range, expected, observed, status) and a total. Statuses: match; fixed "
+    "(an expected "
+    "divergence is gone and nothing new appeared: fixed upstream?); new-behaviour (a divergence "
+    "the entry does "
+    "not expect, or one where it expects agreement); skipped (no expectation covers this torch "
+    "version, or the "
+    "entry needs a device or path this machine lacks, e.g. cuda without a GPU: listed with the "
+    "reason, never a "
+    "failure); invalid (missing file, malformed or truncated JSON, unknown format version, unknown "
+    "path: the "
+    "replay goes on with the other entries).";
+
+constexpr const char* kFooter =
+    "Exit codes: 0 every entry that ran matches (skipped entries do not fail the replay); 5 some "
+    "verdict changed "
+    "in a new way (takes precedence over everything below); 2 some entry or argument is invalid "
+    "(bad input); "
+    "4 an expected divergence is gone (fixed upstream?); 3 environment problem (the worker cannot "
+    "start, the "
+    "--junit file cannot be written).";
+
+struct ReplayArgs {
+  std::vector<std::string> inputs;
+  std::string junit;
+  bool test_paths = false;
+  double timeout_s = 300;
+};
+
+int ExitCode(const ReplayCounts& n) {
+  if (n.new_behaviour > 0) return kExitNewBehaviour;
+  if (n.invalid > 0) return kExitUsage;
+  if (n.fixed > 0) return kExitFixed;
+  return kExitOk;
+}
+
+int RunReplay(const ReplayArgs& a) {
+  if (!a.junit.empty()) {
+    // Before minutes of running: a --junit file that cannot be written is an environment problem.
+    std::error_code ec;
+    if (fs::is_directory(a.junit, ec)) {
+      std::cerr << "mmdiff replay: --junit " << a.junit << " is a folder; give a file name\n";
+      return kExitUsage;
+    }
+    fs::path parent = fs::path(a.junit).parent_path();
+    if (Status s = MakeWritableDir(parent.empty() ? "." : parent.string()); !s.ok()) {
+      std::cerr << "mmdiff replay: --junit: " << s.message() << "\n";
+      return kExitEnvironment;
+    }
+  }
+  std::vector<ReplayRow> rows;
+  std::vector<std::string> files = CollectReplayFiles(a.inputs, rows);
+  std::string torch = build_info::kTorchVersion;
+  bool gpu = GpuPresent();
+  std::vector<PreparedEntry> entries;
+  bool any_pending = false;
+  for (const auto& f : files) {
+    entries.push_back(PrepareEntry(f, torch, gpu));
+    any_pending |= entries.back().pending;
+  }
+  if (any_pending) {
+    std::string log =
+        (fs::temp_directory_path() / ("mmdiff-replay-" + std::to_string(getpid()) + ".log"))
+            .string();
+    CommonOptions common;
+    common.test_paths = a.test_paths;
+    common.timeout_s = a.timeout_s;
+    Supervisor sup(MakeSupervisorOptions(common, log));
+    if (Status s = sup.Hello(); !s.ok()) {
+      std::cerr << "mmdiff replay: " << s.message() << "\n";
+      return kExitEnvironment;
+    }
+    if (sup.versions().contains("torch") && sup.versions()["torch"].is_string())
+      torch = sup.versions()["torch"];
+    ReplayEnvironment env{torch, gpu, sup.paths(), a.test_paths};
+    auto run = [&sup](const Program& p, const InputRecipe& r,
+                      const std::vector<std::string>& paths) { return sup.Run(p, r, paths); };
+    size_t done = 0, pending = 0;
+    for (const auto& e : entries) pending += e.pending;
+    for (auto& e : entries) {
+      if (!e.pending) continue;
+      RunEntry(e, env, run);
+      std::fprintf(stderr, "[%zu/%zu] %s: %s (%.1f s)\n", ++done, pending, e.row.file.c_str(),
+                   std::string(ReplayStatusName(e.row.status)).c_str(), e.row.seconds);
+    }
+    std::remove(log.c_str());
+  }
+  for (const auto& e : entries) rows.push_back(e.row);
+  std::cout << FormatReplayTable(rows, torch) << std::flush;
+  if (!a.junit.empty()) {
+    if (Status s = WriteFileAtomic(a.junit, ReplayJunitXml(rows, torch)); !s.ok()) {
+      std::cerr << "mmdiff replay: --junit: " << s.message() << "\n";
+      return kExitEnvironment;
+    }
+    std::cout << "junit: " << a.junit << "\n";
+  }
+  return ExitCode(CountRows(rows));
+}
+
+const CommandRegistrar kRegistrar{
+    "replay", [](CLI::App& app) {
+      auto args = std::make_shared<ReplayArgs>();
+      CLI::App* sub = app.add_subcommand("replay", kDescription);
+      sub->footer(kFooter);
+      sub->add_option("entries", args->inputs,
+                      "Regression entry files, or folders whose *.json files are all entries "
+                      "(replayed in name order)")
+          ->required();
+      sub->add_option("--junit", args->junit,
+                      "Also write JUnit XML to this file (one testcase per entry: fixed and "
+                      "new-behaviour are failures, "
+                      "invalid an error, skipped skipped); written atomically");
+      sub->add_flag(
+          "--test-paths", args->test_paths,
+          "Offer the test-only paths (planted_promote, crash_segv, ...) to entries that name them");
+      sub->add_option("--timeout", args->timeout_s,
+                      "Seconds a path may spend in one stage before its worker is killed")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      return std::pair<CLI::App*, std::function<int()>>{sub, [args] { return RunReplay(*args); }};
+    }};
+
+}  // namespace
+}  // namespace mmdiff::cli

@@ -1,0 +1,104 @@
+// Promotion of a report to a regression entry.
+#include "src/replay/promote.h"
+
+#include <set>
+
+#include "src/ir/program_json.h"
+#include "src/ir/verifier.h"
+#include "src/report/regression_entry.h"
+#include "src/report/report.h"
+
+namespace mmdiff {
+
+namespace {
+
+std::string StringField(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+}  // namespace
+
+Result<nlohmann::json> PromoteReport(const std::string& report_text, const PromoteOptions& o) {
+  auto j = nlohmann::json::parse(report_text, nullptr, false);
+  if (j.is_discarded()) return Status::Error("malformed JSON");
+  if (Status s = CheckReportFormat(j); !s.ok()) return s;
+  auto program = ProgramFromJson(j.value("program", nlohmann::json()));
+  if (!program.ok()) return Status::Error("report: program: " + program.error());
+  if (Status s = Verify(program.value()); !s.ok())
+    return Status::Error("report: program: " + s.message());
+  auto recipe = RecipeFromJson(j.value("inputs", nlohmann::json()));
+  if (!recipe.ok()) return Status::Error("report: " + recipe.error());
+
+  nlohmann::json paths = nlohmann::json::array();
+  if (!j.contains("paths") || !j["paths"].is_array() || j["paths"].empty())
+    return Status::Error("report: \"paths\" must be a non-empty array of path results");
+  for (const auto& r : j["paths"]) {
+    std::string name = StringField(r, "path");
+    if (name.empty()) return Status::Error("report: every path result needs a \"path\" name");
+    paths.push_back(name);
+  }
+
+  std::string torch = StringField(j.value("versions", nlohmann::json()), "torch");
+  std::string core = torch.substr(0, torch.find_first_of("+-"));
+  if (core.empty() || !VersionInRange(core, ">=0").ok())
+    return Status::Error(
+        "report: \"versions\".\"torch\" must name the torch version the report was made with");
+  std::string range = o.torch_range.empty() ? "==" + core : o.torch_range;
+  auto check = VersionInRange(core, range);
+  if (!check.ok()) return Status::Error("--torch: " + check.error());
+  if (!check.value())  // the report is the only evidence the expectation has
+    return Status::Error("--torch: \"" + range + "\" does not contain the report's torch " + torch);
+
+  const nlohmann::json verdict = j.value("verdict", nlohmann::json());
+  std::string result = StringField(verdict, "result");
+  if (result != "agree" && result != "diverge")
+    return Status::Error("report: \"verdict\".\"result\" must be \"agree\" or \"diverge\"");
+  nlohmann::json expectation = {{"torch", range}, {"verdict", result}};
+  if (result == "diverge") {
+    nlohmann::json divergences = nlohmann::json::array();
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto& d : verdict.value("divergences", nlohmann::json::array())) {
+      std::string kind = StringField(d, "kind"), blamed = StringField(d, "blamed");
+      if (kind.empty()) return Status::Error("report: every divergence needs a \"kind\"");
+      if (seen.insert({kind, blamed}).second)
+        divergences.push_back({{"kind", kind}, {"blamed", blamed}});
+    }
+    expectation["divergences"] = divergences;
+  }
+  std::string headline = StringField(j, "headline");
+  std::string mmdiff_version = StringField(j["versions"], "mmdiff");
+  expectation["note"] = o.note.empty() ? "observed on torch " + torch + " (mmdiff " +
+                                             mmdiff_version + "): " + headline
+                                       : o.note;
+
+  std::string id = StringField(j, "id"), created = StringField(j, "created");
+  nlohmann::json entry = {
+      {"format", "mmdiff.regression"},
+      {"version", kRegressionFormatVersion},
+      {"title", o.title.empty() ? headline.substr(0, 200) : o.title},
+      {"found_by", "mmdiff promote of report " + id + " (created " + created + " with mmdiff " +
+                       mmdiff_version + " on torch " + torch + ")"},
+      {"promoted_from", {{"report", o.source}, {"id", id}, {"created", created}, {"torch", torch}}},
+      {"program", ProgramToJson(program.value())},
+      {"inputs", RecipeToJson(recipe.value())},
+      {"paths", paths},
+      {"expected", nlohmann::json::array({expectation})}};
+  // What promote writes, replay must read.
+  if (auto back = ParseRegressionEntry(entry.dump()); !back.ok())
+    return Status::Error("the promoted entry does not parse: " + back.error());
+  return entry;
+}
+
+std::string PromotedFileName(const nlohmann::json& entry) {
+  std::string who = "agree", kind;
+  const auto& x = entry["expected"][0];
+  if (x.contains("divergences") && !x["divergences"].empty()) {
+    const auto& d = x["divergences"][0];
+    kind = d["kind"].get<std::string>();
+    who = d["blamed"].get<std::string>().empty() ? "unblamed" : d["blamed"].get<std::string>();
+  }
+  std::string id = entry["promoted_from"]["id"].get<std::string>();
+  return who + (kind.empty() ? "" : "-" + kind) + "-" + (id.empty() ? "report" : id) + ".json";
+}
+
+}  // namespace mmdiff

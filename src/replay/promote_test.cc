@@ -1,0 +1,117 @@
+// Tests for promote (report -> regression entry) and the report format checks it relies on.
+#include "src/replay/promote.h"
+
+#include <gtest/gtest.h>
+
+#include "src/report/regression_entry.h"
+#include "src/report/report.h"
+
+namespace mmdiff {
+namespace {
+
+// A report of a legal float32 mm where eager raises and the reference returns.
+nlohmann::json Report() {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  PathResult ref{"reference", OutcomeKind::kOk};
+  ref.outputs = {{DType::kFloat32, {2, 2}, Device::kCpu, {1, 2, 3, 4}, {0, 0, 0, 0}}};
+  PathResult eager{"eager", OutcomeKind::kError, "RuntimeError", "c10::Error", "boom"};
+  PathResult inductor = ref;
+  inductor.path = "inductor";
+  CaseRun c = MakeCaseRun(p, {"exact", 7}, {ref, eager, inductor});
+  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.15.0+cu132"}, {"python", "3.11.2"}}, {}};
+  return MakeReport(c, ctx);
+}
+
+TEST(Promote, ExpectsTheReportsVerdictOnItsTorchVersionOnly) {
+  nlohmann::json report = Report();
+  ASSERT_EQ(report["verdict"]["result"], "diverge") << report.dump(2);
+  auto entry = PromoteReport(report.dump(), {"findings/x/report.json", "", "", ""});
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  const nlohmann::json& e = entry.value();
+  EXPECT_EQ(e["paths"], nlohmann::json({"reference", "eager", "inductor"}));
+  EXPECT_EQ(e["inputs"], report["inputs"]);
+  EXPECT_EQ(e["program"], report["program"]);
+  EXPECT_EQ(e["title"], report["headline"]);
+  EXPECT_EQ(e["promoted_from"]["report"], "findings/x/report.json");
+  ASSERT_EQ(e["expected"].size(), 1u);
+  EXPECT_EQ(e["expected"][0]["torch"], "==2.15.0");
+  EXPECT_EQ(e["expected"][0]["verdict"], "diverge");
+  ASSERT_EQ(e["expected"][0]["divergences"].size(), report["verdict"]["divergences"].size());
+  EXPECT_EQ(e["expected"][0]["divergences"][0]["kind"],
+            report["verdict"]["divergences"][0]["kind"]);
+  EXPECT_EQ(e["expected"][0]["divergences"][0]["blamed"],
+            report["verdict"]["divergences"][0]["blamed"]);
+
+  auto parsed = ParseRegressionEntry(e.dump());
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_TRUE(ExpectationFor(parsed.value(), "2.15.0+cu132").has_value());
+  EXPECT_FALSE(ExpectationFor(parsed.value(), "2.15.1").has_value());
+  EXPECT_FALSE(ExpectationFor(parsed.value(), "2.14.1").has_value());
+}
+
+TEST(Promote, OptionsSetTitleNoteAndRange) {
+  auto entry = PromoteReport(Report().dump(), {"r.json", "my title", "my note", ">=2.11.0"});
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  EXPECT_EQ(entry.value()["title"], "my title");
+  EXPECT_EQ(entry.value()["expected"][0]["note"], "my note");
+  EXPECT_EQ(entry.value()["expected"][0]["torch"], ">=2.11.0");
+  auto bad = PromoteReport(Report().dump(), {"r.json", "", "", "~2.15"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("--torch"), std::string::npos) << bad.error();
+  auto elsewhere = PromoteReport(Report().dump(), {"r.json", "", "", ">=2.16"});
+  ASSERT_FALSE(elsewhere.ok());
+  EXPECT_EQ(elsewhere.error(),
+            "--torch: \">=2.16\" does not contain the report's torch 2.15.0+cu132");
+}
+
+TEST(Promote, RejectsWhatIsNotAVersion1Report) {
+  nlohmann::json r = Report();
+  r["version"] = 2;
+  auto v2 = PromoteReport(r.dump(), {});
+  ASSERT_FALSE(v2.ok());
+  EXPECT_EQ(v2.error(), "report format version 2 is not supported (this mmdiff reads version 1)");
+  r = Report();
+  r["format"] = "mmdiff.program";
+  EXPECT_NE(PromoteReport(r.dump(), {}).error().find("not an mmdiff report"), std::string::npos);
+  EXPECT_EQ(PromoteReport("{\"format\": \"mmdiff.rep", {}).error(), "malformed JSON");
+  r = Report();
+  r["versions"].erase("torch");
+  EXPECT_NE(PromoteReport(r.dump(), {}).error().find("torch version"), std::string::npos);
+  r = Report();
+  r["program"]["nodes"][0]["args"] = {"a", "ghost"};
+  EXPECT_NE(PromoteReport(r.dump(), {}).error().find("program"), std::string::npos);
+}
+
+TEST(Promote, FileNameNamesTheBlamedPathKindAndId) {
+  auto entry = PromoteReport(Report().dump(), {});
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  const auto& d = entry.value()["expected"][0]["divergences"][0];
+  std::string blamed = d["blamed"].get<std::string>();
+  EXPECT_EQ(PromotedFileName(entry.value()), (blamed.empty() ? "unblamed" : blamed) + "-" +
+                                                 d["kind"].get<std::string>() + "-" +
+                                                 Report()["id"].get<std::string>() + ".json");
+}
+
+TEST(ReportFormat, CaseFilesOfUnknownFormatsOrVersionsAreRejected) {
+  EXPECT_TRUE(CheckReportFormat(Report()).ok());
+  EXPECT_TRUE(CheckCaseFileFormat(Report()).ok());
+  EXPECT_TRUE(
+      CheckCaseFileFormat(nlohmann::json{{"program", {}}, {"inputs", {}}}).ok());  // gen --case
+  EXPECT_TRUE(CheckCaseFileFormat(nlohmann::json{{"format", "mmdiff.program"}}).ok());
+  nlohmann::json r = Report();
+  r["version"] = "1";
+  EXPECT_EQ(CheckCaseFileFormat(r).message(), "report: \"version\" must be an integer");
+  EXPECT_EQ(CheckCaseFileFormat(nlohmann::json{{"format", "mmdiff.regression"}, {"version", 3}})
+                .message(),
+            "regression entry format version 3 is not supported (this mmdiff reads version 1)");
+  EXPECT_NE(CheckCaseFileFormat(nlohmann::json{{"format", "mmdiff.fuzz-summary"}, {"version", 1}})
+                .message()
+                .find("unknown format \"mmdiff.fuzz-summary\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff
