@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 // The planted path diverges on many programs (every dtype-mismatched matmul), so a few hundred
 // cases give several buckets.
-const std::string kCampaign = "--seed 1 --test-paths --paths reference,eager,planted_promote";
+const std::string kCampaign = "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
 
 nlohmann::json Summary(const std::string& dir) {
   auto s = ReadFile(dir + "/summary.json");
@@ -109,6 +109,29 @@ TEST(CampaignE2E, ResumeAfterKillNineLosesAndDuplicatesNothing) {
   EXPECT_EQ(after["diverging_cases"], reference["diverging_cases"]);
   EXPECT_EQ(Buckets(after), Buckets(reference));
   ExpectFindingsComplete(killed, after);
+}
+
+TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
+  std::string dir = e2e::ScratchDir("campaign-reduce");
+  auto r = e2e::RunMmdiff("fuzz --cases 40 --jobs 1 --reduce-budget 40 --seed 1 --test-paths --paths "
+                          "reference,eager,planted_promote --out " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = Summary(dir);
+  ASSERT_FALSE(s["buckets"].empty());
+  int reduced = 0;
+  for (const auto& b : s["buckets"]) {
+    fs::path folder = fs::path(dir) / b["finding"].get<std::string>();
+    if (!fs::exists(folder / "reduced" / "report.json")) continue;
+    ++reduced;
+    auto original = nlohmann::json::parse(ReadFile((folder / "report.json").string()).value());
+    auto smaller = nlohmann::json::parse(ReadFile((folder / "reduced" / "report.json").string()).value());
+    EXPECT_EQ(smaller["bucket"]["hash"], b["hash"]);  // the reduction kept the bucket
+    EXPECT_LE(smaller["program"]["nodes"].size(), original["program"]["nodes"].size());
+    EXPECT_TRUE(fs::exists(folder / "reduced" / "repro.py"));
+    EXPECT_TRUE(fs::exists(folder / "reduced" / "reduction.json"));
+  }
+  EXPECT_GT(reduced, 0) << "no bucket was reduced";
+  ExpectFindingsComplete(dir, s);
 }
 
 TEST(CampaignE2E, WorkersAreRecycledAndAnOutOfMemoryWorkerIsAFindingNotADeadCampaign) {

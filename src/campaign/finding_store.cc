@@ -19,7 +19,8 @@ constexpr const char* kTmpSuffix = ".tmp";
 constexpr const char* kOldSuffix = ".old";
 }  // namespace
 
-Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx) {
+Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx,
+                    const ReducedFinding* reduced) {
   fs::path findings = fs::path(out_dir) / "findings";
   fs::path final_dir = findings / fc.hash;
   fs::path tmp = findings / (fc.hash + kTmpSuffix + std::to_string(getpid()));
@@ -30,6 +31,8 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
   nlohmann::json cj = {{"hash", fc.hash},   {"signature", fc.signature}, {"headline", fc.headline},
                        {"index", fc.index}, {"seed", fc.seed},           {"found_s", fc.found_s}};
   if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok()) return s;
+  if (reduced && reduced->reduction.steps_kept > 0)
+    if (Status s = WriteReducedFinding((tmp / "reduced").string(), *reduced, ctx); !s.ok()) return s;
   // Replace: move the old folder aside, move the new one in, drop the old one. A kill in between
   // leaves the old folder under .old, which RecoverFindings puts back.
   if (fs::exists(final_dir)) {

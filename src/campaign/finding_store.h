@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/campaign/reduce_finding.h"
 #include "src/report/report.h"
 
 namespace mmdiff {
@@ -21,9 +22,11 @@ struct FindingCase {
   double found_s = 0;
 };
 
-// Writes out_dir/findings/<hash>/ with report.json, program.json, repro.py and case.json, replacing
-// an earlier folder for the same bucket atomically.
-Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx);
+// Writes out_dir/findings/<hash>/ with report.json, program.json, repro.py and case.json (and, given
+// a reduction that kept steps, reduced/ with the reduced case), replacing an earlier folder for the
+// same bucket atomically.
+Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx,
+                    const ReducedFinding* reduced = nullptr);
 
 // Finishes or removes what a kill left behind (temporary and replaced folders) and lists every
 // complete finding folder with its case.

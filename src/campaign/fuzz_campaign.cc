@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 #include <climits>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/progress.h"
+#include "src/campaign/reduce_finding.h"
 #include "src/gen/generator.h"
 #include "src/report/bucket.h"
 #include "src/support/files.h"
@@ -197,7 +199,15 @@ class Campaign {
     writing_.insert(fc.hash);
     lock.unlock();
     c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
-    Status w = StoreFinding(o_.out_dir, fc, c, ctx_);
+    std::optional<ReducedFinding> reduced;
+    if (o_.reduce_budget > 0) {
+      ReduceFindingOptions ro;
+      ro.reduce.max_predicate_calls = o_.reduce_budget;
+      ro.keep_going = [this] { return !g_stop && Elapsed() < o_.time_s; };
+      reduced = ReduceFinding(sup, c, o_.paths, ro);
+      if (reduced->reduction.steps_kept > 0) spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
+    }
+    Status w = StoreFinding(o_.out_dir, fc, c, ctx_, reduced ? &*reduced : nullptr);
     lock.lock();
     writing_.erase(fc.hash);
     write_cv_.notify_all();

@@ -29,6 +29,9 @@ struct FuzzOptions {
   // How the workers were started, kept so that --resume starts them the same way.
   bool test_paths = false;
   double stage_timeout_s = 300;
+  // Each new bucket's case is reduced (src/reduce) with at most this many candidate runs before its
+  // folder is written, into findings/<hash>/reduced/; 0: no reduction.
+  int64_t reduce_budget = 50;
 };
 
 struct BucketStats {

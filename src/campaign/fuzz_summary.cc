@@ -45,6 +45,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"policy", PolicyToJson(o.policy)},
             {"test_paths", o.test_paths},
             {"stage_timeout_s", o.stage_timeout_s},
+            {"reduce_budget", o.reduce_budget},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
 }
@@ -66,6 +67,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.policy = policy.value();
     o.test_paths = r.at("test_paths").get<bool>();
     o.stage_timeout_s = r.at("stage_timeout_s").get<double>();
+    o.reduce_budget = r.at("reduce_budget").get<int64_t>();
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();

@@ -33,6 +33,8 @@ struct FuzzArgs {
   std::string resume;
   int64_t recycle_after = 1000;
   int64_t memory_mb = -1;  // -1: a share of the machine's memory
+  int64_t reduce_budget = 50;
+  bool no_reduce = false;
   bool time_given = false, cases_given = false;
 };
 
@@ -117,6 +119,7 @@ int Fuzz(FuzzArgs a) {
     fo.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     fo.test_paths = a.common.test_paths;
     fo.stage_timeout_s = a.common.timeout_s;
+    fo.reduce_budget = a.no_reduce ? 0 : a.reduce_budget;
   }
   if (Status s = MakeWritableDir(fo.out_dir); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
@@ -190,6 +193,12 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
   c->add_option("--worker-memory-mb", args->memory_mb,
                 "Memory limit of each worker (RLIMIT_DATA); a worker that runs out is recorded as a crash finding. "
                 "Default: 3/4 of the machine's memory shared by the jobs, at least 2048; 0: no limit");
+  c->add_option("--reduce-budget", args->reduce_budget,
+                "Reduce each new bucket's case with at most this many candidate runs (each runs every path) "
+                "before writing it; the reduced case goes to findings/<hash>/reduced/")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  c->add_flag("--no-reduce", args->no_reduce, "Do not reduce new buckets (same as --reduce-budget 0)");
   AddCommonOptions(c, args->common);
   return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
                           args->time_given = time_opt->count() > 0;

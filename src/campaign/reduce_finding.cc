@@ -1,0 +1,103 @@
+// Reduction of a diverging case against its bucket, on the real paths.
+#include "src/campaign/reduce_finding.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include "src/campaign/mitigations.h"
+#include "src/report/bucket.h"
+#include "src/support/files.h"
+
+namespace mmdiff {
+
+namespace {
+
+int64_t InputElements(const Program& p) {
+  int64_t total = 0;
+  for (const auto& in : p.inputs) total += std::max<int64_t>(Numel(in.shape), 0);
+  return total;
+}
+
+std::string Signature(const CaseRun& c) {
+  return BucketSignature(c.program, c.contract, c.results, c.verdict);
+}
+
+}  // namespace
+
+ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
+                             const std::vector<std::string>& paths,
+                             const ReduceFindingOptions& options) {
+  ReducedFinding out;
+  out.run = original;
+  out.signature = Signature(original);
+  out.reduction.program = original.program;
+  out.reduction.recipe = original.recipe;
+  if (original.verdict.diverges()) {
+    // The last candidate that kept the bucket, as run: the reduced case needs no extra run.
+    std::optional<CaseRun> last_kept;
+    ReducePredicate same_bucket = [&](const Program& p, const InputRecipe& r) {
+      if (options.keep_going && !options.keep_going()) return false;
+      CaseRun c = MakeCaseRun(p, r, sup.Run(p, r, paths));
+      if (!c.verdict.diverges() || Signature(c) != out.signature) return false;
+      last_kept = std::move(c);
+      return true;
+    };
+    out.reduction = Reduce(original.program, original.recipe, same_bucket, options.reduce);
+    if (last_kept && last_kept->program == out.reduction.program &&
+        last_kept->recipe == out.reduction.recipe) {
+      out.run = std::move(*last_kept);
+      out.run.mitigations =
+          options.try_mitigations ? TryMitigations(sup, out.run) : nlohmann::json();
+    }
+  }
+  out.original_nodes = original.program.nodes.size();
+  out.original_inputs = original.program.inputs.size();
+  out.original_elements = InputElements(original.program);
+  out.reduced_nodes = out.run.program.nodes.size();
+  out.reduced_inputs = out.run.program.inputs.size();
+  out.reduced_elements = InputElements(out.run.program);
+  return out;
+}
+
+nlohmann::json ReductionToJson(const ReducedFinding& r) {
+  return {{"format", "mmdiff.reduction"},
+          {"version", 1},
+          {"bucket", r.signature},
+          {"from",
+           {{"nodes", r.original_nodes},
+            {"inputs", r.original_inputs},
+            {"elements", r.original_elements}}},
+          {"to",
+           {{"nodes", r.reduced_nodes},
+            {"inputs", r.reduced_inputs},
+            {"elements", r.reduced_elements}}},
+          {"predicate_calls", r.reduction.predicate_calls},
+          {"steps_kept", r.reduction.steps_kept},
+          {"budget_exhausted", r.reduction.budget_exhausted},
+          {"steps", r.reduction.steps}};
+}
+
+std::string ReductionSummary(const ReducedFinding& r) {
+  return "reduced from " + std::to_string(r.original_nodes) + " ops to " +
+         std::to_string(r.reduced_nodes) + " (" + std::to_string(r.original_inputs) +
+         " inputs to " + std::to_string(r.reduced_inputs) + ", " +
+         std::to_string(r.original_elements) + " input elements to " +
+         std::to_string(r.reduced_elements) + ") in " +
+         std::to_string(r.reduction.predicate_calls) + " runs" +
+         (r.reduction.budget_exhausted ? " (budget spent: a larger budget may shrink it further)"
+                                       : "");
+}
+
+Status WriteReducedFinding(const std::string& dir, const ReducedFinding& r, const RunContext& ctx) {
+  Status s = MakeWritableDir(dir);
+  if (!s.ok()) return s;
+  // reduction.json first: WriteFinding writes report.json last, so a folder with a report is
+  // complete.
+  s = WriteFileAtomic((std::filesystem::path(dir) / "reduction.json").string(),
+                      ReductionToJson(r).dump(2) + "\n");
+  if (!s.ok()) return s;
+  return WriteFinding(dir, r.run, ctx);
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,54 @@
+// ReduceFinding: shrinks a diverging case with the reducer (src/reduce), asking the real paths
+// whether each candidate still lands in the original's bucket; and the finding folder of the
+// reduced case, with reduction.json recording how much smaller it is than the original.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "src/exec/supervisor.h"
+#include "src/reduce/reduce.h"
+#include "src/report/report.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+struct ReduceFindingOptions {
+  ReduceOptions reduce;         // budget of predicate calls (each one runs every path once), rounds
+  bool try_mitigations = true;  // rerun the reduced case with the inductor knobs (TryMitigations)
+  // Asked before each candidate run; false ends the reduction where it is (e.g. the campaign's time
+  // is up). Empty: always go on.
+  std::function<bool()> keep_going;
+};
+
+struct ReducedFinding {
+  CaseRun run;            // the reduced case as run and judged: same bucket as the original
+  std::string signature;  // that bucket's signature (BucketSignature)
+  size_t original_nodes = 0, reduced_nodes = 0;
+  size_t original_inputs = 0, reduced_inputs = 0;
+  int64_t original_elements = 0, reduced_elements = 0;  // input elements, all inputs together
+  ReduceResult reduction;  // predicate calls, kept steps and what each did
+};
+
+// Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges): each
+// candidate runs through the same paths and is kept when its bucket signature equals the
+// original's. Returns the original unchanged (reduction.steps_kept == 0) when nothing smaller keeps
+// the bucket, or when the original does not diverge.
+ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
+                             const std::vector<std::string>& paths,
+                             const ReduceFindingOptions& options = {});
+
+// {"format": "mmdiff.reduction", "version": 1, "bucket": signature, "from": {"nodes", "inputs",
+//  "elements"}, "to": {...}, "predicate_calls", "steps_kept", "budget_exhausted", "steps": [...]}.
+// A file of its own (reduction.json) because the report schema admits no extra fields.
+nlohmann::json ReductionToJson(const ReducedFinding& r);
+// "reduced from 10 ops to 1 (4 inputs to 2, 1792 input elements to 2) in 23 runs".
+std::string ReductionSummary(const ReducedFinding& r);
+
+// DIR/reduction.json, then WriteFinding (report.json, program.json, repro.py) for the reduced case.
+Status WriteReducedFinding(const std::string& dir, const ReducedFinding& r, const RunContext& ctx);
+
+}  // namespace mmdiff

@@ -1,0 +1,241 @@
+// `mmdiff reduce REPORT`: re-run a report's case, shrink it while it stays in the same bucket, and
+// write the reduced report, program, repro.py and reduction.json.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/campaign/reduce_finding.h"
+#include "src/cli/cli_support.h"
+#include "src/cli/command_registry.h"
+#include "src/cli/commands.h"
+#include "src/ir/program_json.h"
+#include "src/ir/verifier.h"
+#include "src/report/bucket.h"
+#include "src/support/files.h"
+#include "src/support/hash.h"
+
+namespace mmdiff::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kFooter =
+    "The report's case (program and input recipe) is first re-run on the report's paths (or "
+    "--paths); it must "
+    "still land in the report's bucket (with --paths: diverge at all; its bucket becomes the "
+    "target). Each "
+    "candidate (nodes dropped, sizes shrunk, dtypes, devices, layouts, attributes and values "
+    "simplified) is run "
+    "through the same paths and kept when its bucket signature is the same. Output, in --out: "
+    "report.json, "
+    "program.json and repro.py of the reduced case, and reduction.json (sizes before and after, "
+    "the steps kept).\n\n"
+    "Exit codes: 0 reduced (or already minimal) and written; 1 the case no longer diverges, or "
+    "diverges in "
+    "another bucket; 2 bad usage, or the report is missing, malformed or not an mmdiff report, or "
+    "names a path "
+    "the worker does not offer; 3 environment problem (worker cannot start, a path is unavailable "
+    "here, the "
+    "output folder is not writable).";
+
+struct ReduceArgs {
+  std::string report_file;
+  std::string out_dir;
+  int64_t budget = ReduceOptions{}.max_predicate_calls;
+  CommonOptions common;
+};
+
+// What the command needs from a report, or an error naming what is wrong with it.
+struct LoadedReport {
+  Program program;
+  InputRecipe recipe;
+  std::vector<std::string> paths;
+  std::string bucket_hash;
+  std::map<std::string, std::string> knobs;
+};
+
+Result<LoadedReport> LoadReport(const std::string& file) {
+  auto text = ReadFile(file);
+  if (!text.ok()) return text.status();
+  auto j = nlohmann::json::parse(text.value(), nullptr, false);
+  if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
+  if (!j.is_object() || j.value("format", "") != "mmdiff.report")
+    return Status::Error(file + ": not an mmdiff report (\"format\" must be \"mmdiff.report\")");
+  if (!j.contains("version") || j["version"] != kReportFormatVersion)
+    return Status::Error(file + ": report format version " +
+                         (j.contains("version") ? j["version"].dump() : "(none)") +
+                         " is not supported (this mmdiff reads version " +
+                         std::to_string(kReportFormatVersion) + ")");
+  for (const char* key : {"program", "inputs", "paths"})
+    if (!j.contains(key))
+      return Status::Error(file + ": the report has no \"" + std::string(key) + "\"");
+  LoadedReport out;
+  auto program = ProgramFromJson(j["program"]);
+  if (!program.ok()) return Status::Error(file + ": program: " + program.error());
+  if (Status v = Verify(program.value()); !v.ok())
+    return Status::Error(file + ": program: " + v.message());
+  out.program = program.value();
+  auto recipe = RecipeFromJson(j["inputs"]);
+  if (!recipe.ok()) return Status::Error(file + ": inputs: " + recipe.error());
+  out.recipe = recipe.value();
+  if (!j["paths"].is_array()) return Status::Error(file + ": \"paths\" must be an array");
+  for (const auto& p : j["paths"]) {
+    if (!p.is_object() || !p.contains("path") || !p["path"].is_string())
+      return Status::Error(file + ": every entry of \"paths\" needs a \"path\" name");
+    out.paths.push_back(p["path"].get<std::string>());
+  }
+  if (j.contains("bucket") && j["bucket"].is_object() && j["bucket"].contains("hash") &&
+      j["bucket"]["hash"].is_string())
+    out.bucket_hash = j["bucket"]["hash"].get<std::string>();
+  if (j.contains("knobs") && j["knobs"].is_object())
+    for (const auto& [k, v] : j["knobs"].items())
+      if (v.is_string()) out.knobs[k] = v.get<std::string>();
+  return out;
+}
+
+std::vector<std::string> SplitPaths(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  std::string name;
+  while (std::getline(ss, name, ','))
+    if (!name.empty()) out.push_back(name);
+  return out;
+}
+
+// Every path must be one the worker knows (else exit 2) and can run here (else exit 3).
+int CheckPaths(const Supervisor& sup, const std::vector<std::string>& paths, bool test_paths) {
+  for (const auto& name : paths) {
+    const PathInfo* info = nullptr;
+    for (const auto& p : sup.paths())
+      if (p.name == name) info = &p;
+    if (!info) {
+      std::cerr << "mmdiff reduce: unknown path \"" << name << "\""
+                << (test_paths ? ""
+                               : " (test-only paths such as planted_promote need --test-paths)")
+                << "\n";
+      return kExitUsage;
+    }
+    if (!info->available) {
+      std::cerr << "mmdiff reduce: path \"" << name << "\" is not available here: " << info->why
+                << "\n";
+      return kExitEnvironment;
+    }
+  }
+  return kExitOk;
+}
+
+int RunReduce(const ReduceArgs& a) {
+  auto report = LoadReport(a.report_file);
+  if (!report.ok()) {
+    std::cerr << "mmdiff reduce: " << report.error() << "\n";
+    return kExitUsage;
+  }
+  const LoadedReport& rep = report.value();
+  bool paths_given = !a.common.paths.empty();
+  std::vector<std::string> paths = paths_given ? SplitPaths(a.common.paths) : rep.paths;
+  if (paths.empty()) {
+    std::cerr << "mmdiff reduce: no paths to run (the report lists none; give --paths)\n";
+    return kExitUsage;
+  }
+  std::string out_dir =
+      a.out_dir.empty() ? (fs::path(a.report_file).parent_path() / "reduced").string() : a.out_dir;
+  if (Status s = MakeWritableDir(out_dir); !s.ok()) {
+    std::cerr << "mmdiff reduce: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+
+  std::string log =
+      (fs::temp_directory_path() / ("mmdiff-reduce-" + std::to_string(getpid()) + ".log")).string();
+  Supervisor sup(MakeSupervisorOptions(a.common, log));
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff reduce: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  if (int code = CheckPaths(sup, paths, a.common.test_paths); code != kExitOk) return code;
+
+  CaseRun original = MakeCaseRun(rep.program, rep.recipe, sup.Run(rep.program, rep.recipe, paths));
+  std::string signature =
+      BucketSignature(original.program, original.contract, original.results, original.verdict);
+  if (!original.verdict.diverges()) {
+    std::string joined;
+    for (const auto& p : paths) joined += (joined.empty() ? "" : ",") + p;
+    std::cerr << "mmdiff reduce: the case no longer diverges on " << joined
+              << ": all paths agree, nothing to reduce (fixed upstream, or made with other paths "
+                 "or versions?)\n";
+    std::remove(log.c_str());
+    return kExitDiverged;
+  }
+  if (!paths_given && !rep.bucket_hash.empty() && HashHex(signature) != rep.bucket_hash) {
+    std::cerr << "mmdiff reduce: the case now diverges in another bucket (" << HashHex(signature)
+              << ": " << signature << ") than the report's (" << rep.bucket_hash
+              << "); reduce it with --paths to take the new bucket\n";
+    std::remove(log.c_str());
+    return kExitDiverged;
+  }
+
+  ReduceFindingOptions ro;
+  ro.reduce.max_predicate_calls = a.budget;
+  ro.reduce.on_step = [](const std::string& step) { spdlog::info("kept: {}", step); };
+  spdlog::info("reducing {} (bucket {}) with a budget of {} runs", original.program.Summary(),
+               HashHex(signature), a.budget);
+  ReducedFinding r = ReduceFinding(sup, original, paths, ro);
+  std::remove(log.c_str());
+
+  RunContext ctx;
+  ctx.versions = sup.versions();
+  ctx.knobs = rep.knobs;
+  if (Status s = WriteReducedFinding(out_dir, r, ctx); !s.ok()) {
+    std::cerr << "mmdiff reduce: " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  std::printf(
+      "before: %s\nafter:  %s\n%s\nbucket: %s\n  %s\nwritten: %s/{report.json, program.json, "
+      "repro.py, "
+      "reduction.json}\n",
+      original.program.Summary().c_str(), r.run.program.Summary().c_str(),
+      ReductionSummary(r).c_str(), HashHex(r.signature).c_str(), Headline(r.run).c_str(),
+      out_dir.c_str());
+  return kExitOk;
+}
+
+const CommandRegistrar kRegistrar{
+    "reduce", [](CLI::App& app) {
+      auto args = std::make_shared<ReduceArgs>();
+      CLI::App* sub = app.add_subcommand(
+          "reduce",
+          "Shrink a report's case (drop nodes, shrink sizes, simplify dtypes, devices, layouts and "
+          "values) while it stays in the same bucket; write the reduced report, program and "
+          "repro.py");
+      sub->footer(kFooter);
+      sub->add_option("report", args->report_file,
+                      "A report.json (as `mmdiff run --out` and `mmdiff fuzz` write)")
+          ->required();
+      sub->add_option("--out", args->out_dir,
+                      "Output folder (default: <the report's folder>/reduced)");
+      sub->add_option("--budget", args->budget, "Most candidate runs (each runs every path once)")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      sub->add_option("--paths", args->common.paths,
+                      "Comma-separated paths to run (default: the report's paths)");
+      sub->add_flag("--test-paths", args->common.test_paths,
+                    "Offer the test-only paths (planted_promote and the crashers), e.g. for "
+                    "reports made with them");
+      sub->add_option("--timeout", args->common.timeout_s,
+                      "Seconds a path may spend in one stage before its worker is killed")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      return std::make_pair(sub, std::function<int()>([args] { return RunReduce(*args); }));
+    }};
+
+}  // namespace
+}  // namespace mmdiff::cli

@@ -1,0 +1,165 @@
+// The structure-keeping simplification passes.
+#include "src/reduce/simplify_passes.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "src/reduce/program_edits.h"
+
+namespace mmdiff {
+
+namespace {
+
+// The dtypes simpler than d, simplest first.
+std::vector<DType> SimplerDTypes(DType d) {
+  std::vector<DType> out;
+  for (DType e : AllDTypes())
+    if (DTypeRank(e) < DTypeRank(d)) out.push_back(e);
+  std::sort(out.begin(), out.end(), [](DType a, DType b) { return DTypeRank(a) < DTypeRank(b); });
+  return out;
+}
+
+std::string Name(DType d) { return std::string(DTypeName(d)); }
+
+// An edit of one node in place; returns false when it does not apply to the node.
+using NodeEdit = std::function<bool(Node&)>;
+
+// Tries each edit on each node, in order; the edits keep the program's structure, so node indices
+// stay valid after a kept step.
+bool EditNodes(ReduceSession& s, const std::vector<std::pair<std::string, NodeEdit>>& edits) {
+  bool kept = false;
+  for (size_t i = 0; i < s.program().nodes.size() && !s.exhausted(); ++i) {
+    for (const auto& [what, edit] : edits) {
+      Program candidate = s.program();
+      if (!edit(candidate.nodes[i])) continue;
+      std::string description = candidate.nodes[i].name + ": " + what;
+      kept |= s.Try(Tidy(std::move(candidate)), description);
+      if (s.exhausted()) break;
+    }
+  }
+  return kept;
+}
+
+}  // namespace
+
+bool SimplifyDTypes(ReduceSession& s) {
+  bool kept = false;
+  for (size_t i = 0; i < s.program().inputs.size() && !s.exhausted(); ++i) {
+    for (DType to : SimplerDTypes(s.program().inputs[i].dtype)) {
+      Program candidate = s.program();
+      InputSpec& in = candidate.inputs[i];
+      std::string what = in.name + ": dtype " + Name(in.dtype) + " -> " + Name(to);
+      in.dtype = to;
+      if (s.Try(candidate, what)) {
+        kept = true;
+        break;
+      }
+      if (s.exhausted()) break;
+    }
+  }
+  for (size_t i = 0; i < s.program().nodes.size() && !s.exhausted(); ++i) {
+    const Node& n = s.program().nodes[i];
+    if (!n.dtype) continue;
+    std::vector<std::optional<DType>> targets;
+    if (n.op == OpKind::kSoftmax) targets.push_back(std::nullopt);
+    for (DType to : SimplerDTypes(*n.dtype)) targets.push_back(to);
+    for (const auto& to : targets) {
+      Program candidate = s.program();
+      Node& c = candidate.nodes[i];
+      std::string what = c.name + ": dtype " + Name(*c.dtype) + " -> " + (to ? Name(*to) : "none");
+      c.dtype = to;
+      if (s.Try(candidate, what)) {
+        kept = true;
+        break;
+      }
+      if (s.exhausted()) break;
+    }
+  }
+  return kept;
+}
+
+bool SimplifyDevices(ReduceSession& s) {
+  bool kept = false;
+  for (size_t i = 0; i < s.program().inputs.size() && !s.exhausted(); ++i) {
+    if (s.program().inputs[i].device == Device::kCpu) continue;
+    Program candidate = s.program();
+    candidate.inputs[i].device = Device::kCpu;
+    kept |= s.Try(candidate, candidate.inputs[i].name + ": device -> cpu");
+  }
+  kept |= EditNodes(s, {{"moves to cpu", [](Node& n) {
+                           if (n.op != OpKind::kToDevice || !n.device || *n.device == Device::kCpu)
+                             return false;
+                           n.device = Device::kCpu;
+                           return true;
+                         }}});
+  return kept;
+}
+
+bool SimplifyLayouts(ReduceSession& s) {
+  bool kept = false;
+  for (size_t i = 0; i < s.program().inputs.size() && !s.exhausted(); ++i) {
+    if (s.program().inputs[i].layout == Layout::kContiguous) continue;
+    Program candidate = s.program();
+    candidate.inputs[i].layout = Layout::kContiguous;
+    kept |= s.Try(Tidy(candidate), candidate.inputs[i].name + ": layout -> contiguous");
+  }
+  return kept;
+}
+
+bool SimplifyAttributes(ReduceSession& s) {
+  const Node defaults;
+  return EditNodes(
+      s, {{"alpha -> 1",
+           [&](Node& n) {
+             if (n.alpha == defaults.alpha) return false;
+             n.alpha = defaults.alpha;
+             return true;
+           }},
+          {"beta -> 1",
+           [&](Node& n) {
+             if (n.beta == defaults.beta) return false;
+             n.beta = defaults.beta;
+             return true;
+           }},
+          {"spelled .to()", [](Node& n) { return std::exchange(n.method_spelling, false); }},
+          {"is_causal -> False", [](Node& n) { return std::exchange(n.is_causal, false); }},
+          {"enable_gqa -> False", [](Node& n) { return std::exchange(n.enable_gqa, false); }},
+          {"scale -> default",
+           [](Node& n) { return std::exchange(n.scale, std::nullopt).has_value(); }}});
+}
+
+bool SimplifyValues(ReduceSession& s) {
+  bool kept = false;
+  const InputRecipe plain;
+  auto attempt = [&](InputRecipe r, const std::string& what) {
+    if (r.kind != "uniform") r.lo = plain.lo, r.hi = plain.hi;
+    if (r.kind != "normal") r.mean = plain.mean, r.std = plain.std;
+    if (r.kind == "grid16") r.special = 0;  // grid16 has no special values
+    if (!s.exhausted() && s.Try(s.program(), r, what)) kept = true;
+  };
+  if (s.recipe().special > 0) {
+    InputRecipe r = s.recipe();
+    r.special = 0;
+    attempt(r, "special-value rate -> 0");
+  }
+  for (const char* kind : {"exact", "grid16"}) {
+    if (RecipeKindRank(kind) >= RecipeKindRank(s.recipe().kind)) continue;
+    InputRecipe r = s.recipe();
+    std::string what = "value class " + r.kind + " -> " + kind;
+    r.kind = kind;
+    attempt(r, what);
+  }
+  // Parameters the value class does not read, back to their defaults.
+  attempt(s.recipe(), "unused recipe parameters -> defaults");
+  if (s.recipe().seed != 0) {
+    InputRecipe r = s.recipe();
+    r.seed = 0;
+    attempt(r, "input seed -> 0");
+  }
+  return kept;
+}
+
+}  // namespace mmdiff
