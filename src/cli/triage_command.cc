@@ -1,0 +1,116 @@
+// `mmdiff triage DIR...`: merge the reports of campaigns and shards, rank their buckets, and write
+// triage.md and a self-contained triage.html with plots.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/cli/command_registry.h"
+#include "src/cli/commands.h"
+#include "src/triage/triage.h"
+#include "src/triage/triage_markdown.h"
+#include "src/triage/triage_rank.h"
+#include "src/triage/triage_text.h"
+
+namespace mmdiff::cli {
+namespace {
+
+constexpr const char* kDescription =
+    "Merge the findings of one or more fuzz campaigns and shards, bucket and rank them, and write "
+    "a Markdown "
+    "summary and a self-contained HTML page with plots.";
+
+std::string Footer() {
+  return "Inputs: campaign folders (summary.json + findings/<hash>/report.json, as `mmdiff fuzz "
+         "--out` writes), "
+         "folders holding several of them (shards; searched recursively for summary.json and "
+         "report.json), "
+         "report.json files and summary.json files, in any mix. Buckets are merged by the report's "
+         "bucket hash; "
+         "a bucket's count is the sum of its campaigns' summary counts (1 per report without a "
+         "summary); the "
+         "earliest first-found time is kept with its seed and campaign. The same file reached "
+         "twice counts once.\n\n"
+         "Outputs, in --out: triage.md (ranked table: rank, bucket, class, kind, blamed path, "
+         "count, severity, "
+         "campaigns, first seen, headline, links to report.json and repro.py; then details per "
+         "bucket, the "
+         "campaigns and the skipped files) and triage.html (one file, nothing fetched: the same "
+         "table, sortable, "
+         "and three plots: diverging cases by op x input dtype, |got - expected| of value "
+         "divergences against the "
+         "reduction dimension K, and buckets found over time). Files are written atomically.\n\n"
+         "Ranking: " +
+         triage::RankingExplanation() +
+         "\n\n"
+         "Bad input: a report or summary that cannot be read (malformed or truncated JSON, another "
+         "format, an "
+         "unsupported version) is skipped with a warning on stderr and listed in the outputs; the "
+         "run goes on as long as "
+         "something could be read.\n\n"
+         "Exit codes: 0 the outputs were written; 2 an input path does not exist, a folder holds "
+         "no summary.json or "
+         "report.json, or no input file could be read; 3 the output folder cannot be created or "
+         "written.";
+}
+
+int RunTriageCommand(const std::vector<std::string>& inputs, const std::string& out_dir,
+                     size_t examples, size_t top) {
+  triage::TriageOptions o;
+  o.inputs = inputs;
+  o.out_dir = out_dir;
+  o.max_examples = examples;
+  triage::TriageOutcome r = triage::RunTriage(o);
+  for (const auto& s : r.data.skipped)
+    std::cerr << "mmdiff triage: warning: skipped " << s.path << ": " << s.reason << "\n";
+  if (r.failure == triage::TriageFailure::kBadInput) {
+    std::cerr << "mmdiff triage: " << r.message << "\n";
+    return kExitUsage;
+  }
+  if (r.failure == triage::TriageFailure::kOutput) {
+    std::cerr << "mmdiff triage: " << r.message << "\n";
+    return kExitEnvironment;
+  }
+  auto ranked = triage::RankBuckets(r.data);
+  std::cout << ranked.size() << " buckets, " << r.data.TotalCount() << " diverging cases, from "
+            << r.data.campaigns.size() << " campaigns or report folders (" << r.data.reports_read
+            << " reports read, " << r.data.skipped.size() << " files skipped)\n";
+  for (size_t i = 0; i < ranked.size() && i < top; ++i) {
+    const triage::TriageBucket& b = *ranked[i];
+    std::cout << "  " << i + 1 << ". " << b.hash << "  " << triage::BucketClassName(b.cls) << "  x"
+              << b.count << "  " << triage::Clip(b.headline, 110) << "\n";
+  }
+  if (ranked.size() > top) std::cout << "  ... " << ranked.size() - top << " more in triage.md\n";
+  for (const auto& path : r.written) std::cout << "wrote " << path << "\n";
+  return kExitOk;
+}
+
+const CommandRegistrar kRegistrar{
+    "triage", [](CLI::App& app) {
+      struct Args {
+        std::vector<std::string> inputs;
+        std::string out_dir = "triage-out";
+        size_t examples = 3;
+        size_t top = 10;
+      };
+      auto args = std::make_shared<Args>();
+      CLI::App* sub = app.add_subcommand("triage", kDescription);
+      sub->footer(Footer());
+      sub->add_option("inputs", args->inputs,
+                      "Campaign folders, shard folders, report.json or summary.json files")
+          ->required();
+      sub->add_option("--out", args->out_dir, "Output folder for triage.md and triage.html")
+          ->capture_default_str();
+      sub->add_option("--examples", args->examples, "Example reports listed per bucket")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      sub->add_option("--top", args->top, "Buckets printed to the terminal")->capture_default_str();
+      return std::pair<CLI::App*, std::function<int()>>{
+          sub, [args] {
+            return RunTriageCommand(args->inputs, args->out_dir, args->examples, args->top);
+          }};
+    }};
+
+}  // namespace
+}  // namespace mmdiff::cli

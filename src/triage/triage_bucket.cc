@@ -1,0 +1,124 @@
+// Merging sightings of a bucket over campaigns and shards.
+#include "src/triage/triage_bucket.h"
+
+#include <algorithm>
+
+#include "src/triage/triage_rank.h"
+
+namespace mmdiff::triage {
+
+std::string_view BucketClassName(BucketClass c) {
+  switch (c) {
+    case BucketClass::kFilable:
+      return "filable";
+    case BucketClass::kUnclassified:
+      return "unclassified";
+    case BucketClass::kPrecisionOnly:
+      return "precision-only";
+  }
+  return "?";
+}
+
+std::vector<std::string> TriageBucket::Campaigns() const {
+  std::vector<std::string> out;
+  for (const auto& s : sightings)
+    if (std::find(out.begin(), out.end(), s.campaign) == out.end()) out.push_back(s.campaign);
+  return out;
+}
+
+const ProgramFacts* TriageBucket::FactsFor(const Sighting& s) const {
+  if (s.program) return &*s.program;
+  for (const auto& o : sightings)
+    if (o.program) return &*o.program;
+  return nullptr;
+}
+
+int64_t TriageData::TotalCount() const {
+  int64_t n = 0;
+  for (const auto& [hash, b] : buckets) n += b.count;
+  return n;
+}
+
+namespace {
+
+// A summary's headline reads "<kind> [blamed: <path>, <classification>]: <detail>" (the blame
+// label is absent when nobody is blamed). Used only when the bucket's report could not be read.
+void FillFromHeadline(TriageBucket& b, const std::string& headline) {
+  size_t end = headline.find_first_of(" [:");
+  b.kind = headline.substr(0, end == std::string::npos ? headline.size() : end);
+  b.kinds = {b.kind};
+  b.severity = Severity(b.kind);
+  size_t label = headline.find("[blamed: ");
+  size_t colon = headline.find(": ");
+  if (label != std::string::npos && (colon == std::string::npos || label < colon)) {
+    size_t start = label + 9;
+    size_t close = headline.find(']', start);
+    std::string inside =
+        headline.substr(start, close == std::string::npos ? std::string::npos : close - start);
+    size_t comma = inside.find(", ");
+    b.blamed = inside.substr(0, comma);
+    std::string cls = comma == std::string::npos ? "" : inside.substr(comma + 2);
+    if (cls == "filable") b.cls = BucketClass::kFilable;
+    if (cls == "precision-only") b.cls = BucketClass::kPrecisionOnly;
+  }
+}
+
+void FillFromFacts(TriageBucket& b, const ReportFacts& f) {
+  b.signature = f.signature;
+  b.headline = f.headline;
+  b.summary = f.summary;
+  b.kind = f.kind;
+  b.kinds = f.kinds;
+  b.blamed = f.blamed;
+  b.cls = f.cls;
+  b.severity = f.severity;
+  b.from_report = true;
+}
+
+// True when sighting a was seen before sighting b: earlier time; a time beats none; then lower
+// seed.
+bool Earlier(const std::optional<double>& ta, const std::optional<uint64_t>& sa,
+             const std::optional<double>& tb, const std::optional<uint64_t>& sb) {
+  if (ta && tb && *ta != *tb) return *ta < *tb;
+  if (ta.has_value() != tb.has_value()) return ta.has_value();
+  if (sa && sb) return *sa < *sb;
+  return sa.has_value() && !sb.has_value();
+}
+
+}  // namespace
+
+std::vector<const Sighting*> TriageBucket::Examples(size_t max) const {
+  std::vector<const Sighting*> out;
+  for (const auto& s : sightings)
+    if (!s.report_path.empty()) out.push_back(&s);
+  std::stable_sort(out.begin(), out.end(), [](const Sighting* a, const Sighting* b) {
+    return Earlier(a->first_found_s, a->first_seed, b->first_found_s, b->first_seed);
+  });
+  if (out.size() > max) out.resize(max);
+  return out;
+}
+
+void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const ReportFacts* facts,
+                   const std::string& signature, const std::string& headline) {
+  auto [it, is_new] = d.buckets.try_emplace(hash);
+  TriageBucket& b = it->second;
+  if (is_new) {
+    b.hash = hash;
+    b.signature = signature;
+    b.headline = headline;
+    if (!facts) FillFromHeadline(b, headline);
+  }
+  // The first report read decides the bucket's facts; a summary-only bucket takes them from a
+  // report as soon as one turns up.
+  if (facts && !b.from_report) FillFromFacts(b, *facts);
+  b.count += s.count;
+  if (b.sightings.empty() ||
+      Earlier(s.first_found_s, s.first_seed, b.first_found_s, b.first_seed)) {
+    b.first_found_s = s.first_found_s;
+    b.first_seed = s.first_seed;
+    b.first_campaign = s.campaign;
+  }
+  b.sightings.push_back(std::move(s));
+}
+
+}  // namespace mmdiff::triage

@@ -1,0 +1,116 @@
+// The triage data model: what triage reads from a report, merged buckets with the campaigns that
+// saw them, and the samples the plots draw.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mmdiff::triage {
+
+// How a bucket is filed, in rank order: filable first, precision-only last.
+//  kFilable: some divergence is classified "filable" (PyTorch's rule for compiler accuracy
+//  reports). kPrecisionOnly: every divergence is classified "precision-only". kUnclassified:
+//  everything else (eager's own bugs, crashes, contract gaps, meta divergences).
+enum class BucketClass { kFilable, kUnclassified, kPrecisionOnly };
+std::string_view BucketClassName(BucketClass c);  // "filable", "unclassified", "precision-only"
+
+// One value divergence of one report: the worst element's |got - expected| and the reduction
+// dimension K of the matmul-family node behind that output.
+struct ErrorSample {
+  std::string bucket_hash;
+  std::string blamed;
+  BucketClass cls = BucketClass::kUnclassified;  // the divergence's own classification
+  int64_t k = 0;
+  double error = 0;    // |got - expected|, finite and > 0
+  double allowed = 0;  // the bound it exceeded (may be 0: exact products)
+};
+
+// The program facts the op x dtype grid uses: the matmul-family ops (and attention) in program
+// order, without repeats, and the distinct input dtypes, sorted.
+struct ProgramFacts {
+  std::vector<std::string> ops;
+  std::vector<std::string> dtypes;
+};
+
+// What triage reads from one report.json.
+struct ReportFacts {
+  std::string hash, signature, headline, summary;
+  std::string repro;               // the reproducer's file name, next to the report ("" if none)
+  std::string kind, blamed;        // of the first divergence (the one the headline describes)
+  std::vector<std::string> kinds;  // of every divergence
+  BucketClass cls = BucketClass::kUnclassified;
+  int severity = 0;
+  ProgramFacts program;
+  std::vector<ErrorSample> errors;
+  int unplotted_errors = 0;  // value divergences with a non-finite or zero error, or no known K
+  std::optional<uint64_t> input_seed;
+};
+
+// One campaign's (or one loose report's) view of a bucket.
+struct Sighting {
+  std::string campaign;  // the campaign folder (or the loose report's folder), as found
+  int64_t count = 1;     // the summary's count, or 1 for a report without a summary
+  std::optional<double> first_found_s;
+  std::optional<uint64_t> first_seed;
+  std::string report_path;  // "" when the campaign's report.json is missing or could not be read
+  std::string repro_path;   // "" when there is no repro.py next to it
+  std::optional<ProgramFacts> program;  // from that report
+};
+
+// A bucket merged over every input.
+struct TriageBucket {
+  std::string hash, signature, headline, summary, kind, blamed;
+  std::vector<std::string> kinds;
+  BucketClass cls = BucketClass::kUnclassified;
+  int severity = 0;
+  bool from_report = false;  // facts from a report.json; false: only a summary's headline was read
+  int64_t count = 0;         // summed over sightings
+  std::optional<double> first_found_s;  // the earliest over campaigns (seconds into its campaign)
+  std::optional<uint64_t> first_seed;   // the seed of that earliest sighting
+  std::string first_campaign;
+  std::vector<Sighting> sightings;
+
+  // The campaigns that saw it, without repeats, in the order they were read.
+  std::vector<std::string> Campaigns() const;
+  // Up to `max` sightings that have a report.json, the earliest first.
+  std::vector<const Sighting*> Examples(size_t max) const;
+  // The sighting's own program facts, else the first known ones.
+  const ProgramFacts* FactsFor(const Sighting& s) const;
+};
+
+struct CampaignInfo {
+  std::string label;         // the folder
+  bool has_summary = false;  // false: loose reports, one count each
+  std::string shard;         // the summary's "shard" ("i/n"), if any
+  int64_t cases = 0;
+  double elapsed_s = 0;
+  int64_t buckets = 0;
+};
+
+struct SkippedFile {
+  std::string path;
+  std::string reason;
+};
+
+struct TriageData {
+  std::map<std::string, TriageBucket> buckets;  // by hash
+  std::vector<CampaignInfo> campaigns;
+  std::vector<SkippedFile> skipped;  // unreadable or invalid files, left out with a warning
+  std::vector<ErrorSample> errors;
+  int64_t reports_read = 0;
+  int64_t summaries_read = 0;
+  int64_t unplotted_errors = 0;
+  int64_t TotalCount() const;
+};
+
+// Merges one sighting of a bucket into `d`. `facts` is the report read for it, or null when only a
+// summary entry is known (then `signature` and `headline` come from the summary, and kind, blame
+// and class are read from the headline). Keeps the earliest first_found_s with its seed.
+void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const ReportFacts* facts,
+                   const std::string& signature, const std::string& headline);
+
+}  // namespace mmdiff::triage

@@ -1,0 +1,181 @@
+// The triage page.
+#include "src/triage/triage_html.h"
+
+#include <sstream>
+
+#include "src/triage/triage_markdown.h"
+#include "src/triage/triage_plots.h"
+#include "src/triage/triage_rank.h"
+#include "src/triage/triage_text.h"
+
+namespace mmdiff::triage {
+
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; }
+h1 { margin-bottom: 4px; }
+.stats { color: #555; }
+.plots { display: flex; flex-wrap: wrap; gap: 18px; }
+figure.plot { margin: 0; padding: 10px; border: 1px solid #ddd; border-radius: 6px; max-width: 100%; overflow-x: auto; }
+figcaption { max-width: 660px; }
+figcaption { font-size: 13px; color: #444; margin-bottom: 6px; }
+.no-data { color: #777; font-style: italic; padding: 24px; }
+svg text { font: 11px system-ui, sans-serif; fill: #333; }
+svg .legend { font-size: 11px; }
+svg .frame { fill: none; stroke: #999; }
+svg .grid { stroke: #eee; }
+svg .empty { fill: #f4f4f4; }
+svg .cell-label { fill: #111; font-size: 11px; pointer-events: none; }
+svg .bound { stroke: #555; stroke-width: 1.5; }
+svg .step { fill: none; stroke: #555; stroke-width: 1.5; }
+svg .mark { stroke: #fff; stroke-width: 0.8; }
+table { border-collapse: collapse; margin-top: 8px; }
+th, td { border: 1px solid #ddd; padding: 4px 6px; vertical-align: top; text-align: left; }
+th { background: #f3f3f3; cursor: pointer; user-select: none; }
+th[data-dir="asc"]::after { content: " \25B2"; }
+th[data-dir="desc"]::after { content: " \25BC"; }
+td.num { text-align: right; }
+td.headline { max-width: 560px; }
+.badge { color: #fff; border-radius: 4px; padding: 1px 5px; font-size: 12px; white-space: nowrap; }
+code { font-size: 12px; }
+)";
+
+constexpr const char* kScript = R"(
+(function () {
+  var figures = document.querySelectorAll("figure.plot");
+  for (var f = 0; f < figures.length; f++)
+    figures[f].setAttribute("data-marks", String(figures[f].querySelectorAll("svg .mark").length));
+  var table = document.getElementById("buckets");
+  if (table && table.tHead) {
+    var heads = table.tHead.rows[0].cells;
+    var sortBy = function (col) {
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      var asc = heads[col].getAttribute("data-dir") !== "asc";
+      rows.sort(function (a, b) {
+        var x = a.cells[col].getAttribute("data-sort") || a.cells[col].textContent;
+        var y = b.cells[col].getAttribute("data-sort") || b.cells[col].textContent;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+        return asc ? c : -c;
+      });
+      for (var h = 0; h < heads.length; h++) heads[h].removeAttribute("data-dir");
+      heads[col].setAttribute("data-dir", asc ? "asc" : "desc");
+      rows.forEach(function (r) { body.appendChild(r); });
+    };
+    for (var i = 0; i < heads.length; i++)
+      heads[i].addEventListener("click", sortBy.bind(null, i));
+  }
+  document.documentElement.setAttribute("data-triage-ready", "1");
+})();
+)";
+
+std::string Href(const std::string& path, const std::string& out_dir) {
+  std::string rel = RelativeTo(path, out_dir), out;
+  for (char c : rel)
+    out += c == ' ' ? std::string("%20") : c == '#' ? std::string("%23") : std::string(1, c);
+  return HtmlEscape(out);
+}
+
+std::string Link(const std::string& label, const std::string& path, const std::string& out_dir) {
+  if (path.empty()) return "-";
+  return "<a href=\"" + Href(path, out_dir) + "\">" + HtmlEscape(label) + "</a>";
+}
+
+std::string Badge(BucketClass c) {
+  return "<span class=\"badge\" style=\"background:" + ClassColour(c) + "\">" +
+         std::string(BucketClassName(c)) + "</span>";
+}
+
+void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& ranked,
+                 size_t max_examples, const std::string& out_dir) {
+  h << "<h2>Ranked buckets</h2>\n";
+  if (ranked.empty()) {
+    h << "<p class=\"no-data\">No divergences were found.</p>\n";
+    return;
+  }
+  h << "<table "
+       "id=\"buckets\">\n<thead><tr><th>rank</th><th>bucket</th><th>class</th><th>kind</"
+       "th><th>blamed</th>"
+       "<th>count</th><th>severity</th><th>campaigns</th><th>first "
+       "seen</th><th>headline</th><th>report</th>"
+       "<th>repro</th></tr></thead>\n<tbody>\n";
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const TriageBucket& b = *ranked[i];
+    auto examples = b.Examples(max_examples);
+    auto campaigns = b.Campaigns();
+    std::string campaign_list;
+    for (const auto& c : campaigns)
+      campaign_list += (campaign_list.empty() ? "" : "<br>") + HtmlEscape(c);
+    h << "<tr class=\"bucket\" id=\"bucket-" << HtmlEscape(b.hash) << "\">";
+    h << "<td class=\"num\" data-sort=\"" << i + 1 << "\">" << i + 1 << "</td>";
+    h << "<td><code title=\"" << HtmlEscape(b.signature) << "\">" << HtmlEscape(b.hash)
+      << "</code></td>";
+    h << "<td data-sort=\"" << static_cast<int>(b.cls) << "\">" << Badge(b.cls) << "</td>";
+    h << "<td>" << HtmlEscape(b.kind) << "</td><td>"
+      << HtmlEscape(b.blamed.empty() ? "?" : b.blamed) << "</td>";
+    h << "<td class=\"num\" data-sort=\"" << b.count << "\">" << b.count << "</td>";
+    h << "<td class=\"num\" data-sort=\"" << b.severity << "\">" << b.severity << "</td>";
+    h << "<td data-sort=\"" << campaigns.size() << "\">" << campaign_list << "</td>";
+    h << "<td data-sort=\"" << (b.first_found_s ? *b.first_found_s : 1e300) << "\">"
+      << HtmlEscape(Seconds(b.first_found_s))
+      << (b.first_seed ? "<br>seed " + std::to_string(*b.first_seed) : "") << "</td>";
+    h << "<td class=\"headline\" title=\"" << HtmlEscape(b.headline) << "\">"
+      << HtmlEscape(Clip(b.headline, 300));
+    if (!b.summary.empty()) h << "<br><code>" << HtmlEscape(Clip(b.summary, 200)) << "</code>";
+    h << "</td><td>";
+    if (examples.empty()) h << "-";
+    for (size_t e = 0; e < examples.size(); ++e)
+      h << (e ? "<br>" : "")
+        << Link(e ? "example " + std::to_string(e + 1) : "report.json", examples[e]->report_path,
+                out_dir);
+    h << "</td><td>"
+      << Link("repro.py", examples.empty() ? "" : examples.front()->repro_path, out_dir)
+      << "</td></tr>\n";
+  }
+  h << "</tbody>\n</table>\n";
+}
+
+}  // namespace
+
+std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket*>& ranked,
+                       const std::string& out_dir, size_t max_examples) {
+  std::ostringstream h;
+  h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+       "'unsafe-inline'; "
+       "script-src 'unsafe-inline'\">\n"
+    << "<title>mmdiff triage</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
+  h << "<h1>mmdiff triage</h1>\n<p class=\"stats\">" << ranked.size() << " buckets, "
+    << d.TotalCount() << " diverging cases, from " << d.campaigns.size()
+    << " campaigns or report folders (" << d.summaries_read << " summaries and " << d.reports_read
+    << " reports read, " << d.skipped.size() << " files skipped).</p>\n";
+  h << "<p>" << HtmlEscape(RankingExplanation()) << " Click a column header to sort.</p>\n";
+  h << "<div class=\"plots\">\n"
+    << OpDtypePlot(d) << ErrorKPlot(d) << BucketsOverTimePlot(d) << "</div>\n";
+  BucketTable(h, ranked, max_examples, out_dir);
+
+  h << "<h2>Campaigns</h2>\n<table "
+       "id=\"campaigns\"><thead><tr><th>campaign</th><th>summary</th><th>cases</th>"
+       "<th>elapsed</th><th>buckets</th></tr></thead><tbody>\n";
+  for (const auto& c : d.campaigns)
+    h << "<tr><td>" << HtmlEscape(c.label) << "</td><td>"
+      << (c.has_summary ? HtmlEscape(c.shard.empty() ? "yes" : "yes, shard " + c.shard)
+                        : "no (one count per report)")
+      << "</td><td class=\"num\">" << (c.has_summary ? std::to_string(c.cases) : "-")
+      << "</td><td class=\"num\">" << (c.has_summary ? HtmlEscape(Seconds(c.elapsed_s)) : "-")
+      << "</td><td class=\"num\">" << c.buckets << "</td></tr>\n";
+  h << "</tbody></table>\n<h2>Skipped files</h2>\n";
+  if (d.skipped.empty()) h << "<p id=\"skipped\">None.</p>\n";
+  if (!d.skipped.empty()) {
+    h << "<ul id=\"skipped\">\n";
+    for (const auto& s : d.skipped)
+      h << "<li><code>" << HtmlEscape(s.path) << "</code>: " << HtmlEscape(s.reason) << "</li>\n";
+    h << "</ul>\n";
+  }
+  h << "<script>" << kScript << "</script>\n</body>\n</html>\n";
+  return h.str();
+}
+
+}  // namespace mmdiff::triage

@@ -1,0 +1,174 @@
+// Tests for reading and merging triage inputs: shards sum counts and keep the earliest sighting,
+// bad files are skipped and listed, missing paths and unreadable inputs are errors.
+#include "src/triage/triage_input.h"
+
+#include <gtest/gtest.h>
+
+#include "src/support/files.h"
+#include "src/triage/triage_test_util.h"
+
+namespace mmdiff::triage {
+namespace {
+
+using testing::CampaignBucket;
+using testing::Report;
+using testing::TempDir;
+using testing::TestDivergence;
+using testing::WriteCampaign;
+using testing::WriteText;
+
+TEST(TriageInput, TwoShardsSumCountsAndKeepTheEarliestSighting) {
+  auto root = TempDir("two-shards");
+  WriteCampaign(root / "shard-a", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 5, 12.5, 105}},
+                                   {"bbbb", {Report("bbbb", {TestDivergence{}}), 2, 3.0, 103}}});
+  WriteCampaign(root / "shard-b", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 7, 4.25, 207}}});
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  const TriageData& data = d.value();
+  ASSERT_EQ(data.buckets.size(), 2u);
+  const TriageBucket& a = data.buckets.at("aaaa");
+  EXPECT_EQ(a.count, 12);
+  ASSERT_TRUE(a.first_found_s.has_value());
+  EXPECT_DOUBLE_EQ(*a.first_found_s, 4.25);
+  EXPECT_EQ(a.first_seed, 207u);
+  EXPECT_EQ(a.first_campaign, (root / "shard-b").string());
+  EXPECT_EQ(a.Campaigns().size(), 2u);
+  EXPECT_EQ(a.Examples(3).size(), 2u);
+  ASSERT_EQ(a.Examples(1).size(), 1u);
+  EXPECT_EQ(a.Examples(1)[0]->campaign,
+            (root / "shard-b").string());  // the earliest sighting's report first
+  EXPECT_FALSE(a.Examples(3)[0]->repro_path.empty());
+  EXPECT_EQ(data.buckets.at("bbbb").count, 2);
+  EXPECT_EQ(data.TotalCount(), 14);
+  EXPECT_EQ(data.summaries_read, 2);
+  EXPECT_EQ(data.reports_read, 3);
+  EXPECT_TRUE(data.skipped.empty());
+  EXPECT_EQ(data.campaigns.size(), 2u);
+}
+
+TEST(TriageInput, TheSameCampaignNamedTwiceCountsOnce) {
+  auto root = TempDir("twice");
+  WriteCampaign(root / "c", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 5, 1.0, 1}}});
+  auto d = LoadTriageInputs({root.string(), (root / "c").string(),
+                             (root / "c" / "summary.json").string(),
+                             (root / "c" / "findings" / "aaaa" / "report.json").string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d.value().buckets.at("aaaa").count, 5);
+  EXPECT_EQ(d.value().reports_read, 1);
+}
+
+TEST(TriageInput, FollowsFolderLinksOnceEvenInACycle) {
+  auto root = TempDir("links");
+  WriteCampaign(root / "real" / "c", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 5, 1.0, 1}}});
+  std::filesystem::create_directories(root / "shards");
+  std::filesystem::create_directory_symlink(root / "real" / "c", root / "shards" / "s1");
+  std::filesystem::create_directory_symlink(root / "shards", root / "shards" / "loop");
+  auto d = LoadTriageInputs({(root / "shards").string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d.value().buckets.at("aaaa").count, 5);
+  EXPECT_EQ(d.value().campaigns.size(), 1u);
+}
+
+TEST(TriageInput, ALooseReportCountsOnceWithItsInputSeed) {
+  auto root = TempDir("loose");
+  WriteText(root / "r1" / "report.json", Report("cccc", {TestDivergence{}}).dump());
+  WriteText(root / "r2" / "report.json", Report("cccc", {TestDivergence{}}).dump());
+  auto d = LoadTriageInputs({(root / "r1" / "report.json").string(), (root / "r2").string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  const TriageBucket& c = d.value().buckets.at("cccc");
+  EXPECT_EQ(c.count, 2);
+  EXPECT_FALSE(c.first_found_s.has_value());
+  EXPECT_EQ(c.first_seed, 7u);
+  EXPECT_EQ(d.value().summaries_read, 0);
+  EXPECT_TRUE(c.Examples(3)[0]->repro_path.empty());  // no repro.py next to it
+}
+
+TEST(TriageInput, BadReportsAreSkippedAndListedNotFatal) {
+  auto root = TempDir("bad-among-good");
+  WriteCampaign(root / "c", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 1.0, 1}},
+                             {"dddd", {Report("dddd", {TestDivergence{}}), 4, 2.0, 2}}});
+  WriteText(root / "c" / "findings" / "dddd" / "report.json",
+            R"({"format": "mmdiff.report", "version": 1, "buck)");
+  nlohmann::json future = Report("eeee", {TestDivergence{}});
+  future["version"] = 2;
+  WriteText(root / "loose" / "report.json", future.dump());
+  // A summary with a field of the wrong type is skipped; its report still counts, once.
+  WriteCampaign(root / "c2", {{"hhhh", {Report("hhhh", {TestDivergence{}}), 9, 1.0, 1}}});
+  auto summary = nlohmann::json::parse(ReadFile((root / "c2" / "summary.json").string()).value());
+  summary["buckets"][0]["signature"] = 5;
+  WriteText(root / "c2" / "summary.json", summary.dump());
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  const TriageData& data = d.value();
+  ASSERT_EQ(data.skipped.size(), 3u);
+  std::string reasons;
+  for (const auto& s : data.skipped) reasons += s.path + ": " + s.reason + "\n";
+  EXPECT_NE(reasons.find("c2/summary.json: a field has an unexpected type"), std::string::npos)
+      << reasons;
+  EXPECT_EQ(data.buckets.at("hhhh").count, 1);
+  EXPECT_NE(reasons.find("findings/dddd/report.json: malformed JSON"), std::string::npos)
+      << reasons;
+  EXPECT_NE(reasons.find("loose/report.json: unsupported report version 2"), std::string::npos)
+      << reasons;
+  // The summary still counts the bucket whose report is broken, from its headline.
+  ASSERT_TRUE(data.buckets.count("dddd"));
+  EXPECT_EQ(data.buckets.at("dddd").count, 4);
+  EXPECT_FALSE(data.buckets.at("dddd").from_report);
+  EXPECT_EQ(data.buckets.at("dddd").kind, "value");
+  EXPECT_EQ(data.buckets.at("dddd").blamed, "inductor");
+  EXPECT_EQ(data.buckets.at("dddd").cls, BucketClass::kFilable);
+  EXPECT_FALSE(data.buckets.count("eeee"));
+}
+
+TEST(TriageInput, ASummaryEntryWithoutAMatchingReportIsCountedAndListed) {
+  auto root = TempDir("missing-report");
+  WriteCampaign(root, {{"ffff", {nullptr, 6, 1.0, 1}},
+                       {"gggg", {Report("zzzz", {TestDivergence{}}), 2, 1.0, 1}}});
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d.value().buckets.at("ffff").count, 6);
+  EXPECT_EQ(d.value().buckets.at("gggg").count, 2);
+  EXPECT_FALSE(d.value().buckets.count("zzzz"));
+  EXPECT_EQ(d.value().reports_read, 0);
+  ASSERT_EQ(d.value().skipped.size(), 2u);
+  EXPECT_NE(d.value().skipped[0].reason.find("missing"), std::string::npos);
+  EXPECT_NE(d.value().skipped[1].reason.find("bucket hash zzzz differs"), std::string::npos);
+}
+
+TEST(TriageInput, MissingPathsAndUnreadableInputsAreErrors) {
+  auto root = TempDir("errors");
+  auto missing = LoadTriageInputs({(root / "nope").string()});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("no such file or folder: " + (root / "nope").string()),
+            std::string::npos);
+
+  WriteText(root / "empty" / "notes.txt", "hello");
+  auto empty = LoadTriageInputs({(root / "empty").string()});
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().find("no mmdiff campaign"), std::string::npos) << empty.error();
+
+  WriteText(root / "trunc" / "report.json", R"({"format": "mmdiff.report", "vers)");
+  auto truncated = LoadTriageInputs({(root / "trunc" / "report.json").string()});
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_NE(truncated.error().find("no input could be read"), std::string::npos)
+      << truncated.error();
+  EXPECT_NE(truncated.error().find("trunc/report.json: malformed JSON"), std::string::npos)
+      << truncated.error();
+
+  WriteText(root / "other" / "report.json", R"({"format": "something.else", "version": 1})");
+  auto other = LoadTriageInputs({(root / "other").string()});
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().find("not an mmdiff report"), std::string::npos) << other.error();
+}
+
+TEST(TriageInput, ACampaignWithoutFindingsIsValidInput) {
+  auto root = TempDir("no-findings");
+  WriteCampaign(root, {});
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_TRUE(d.value().buckets.empty());
+  EXPECT_EQ(d.value().summaries_read, 1);
+}
+
+}  // namespace
+}  // namespace mmdiff::triage

@@ -1,0 +1,117 @@
+// Markdown triage summary.
+#include "src/triage/triage_markdown.h"
+
+#include <sstream>
+
+#include "src/triage/triage_rank.h"
+#include "src/triage/triage_text.h"
+
+namespace mmdiff::triage {
+
+namespace {
+
+std::string Link(const std::string& label, const std::string& path, const std::string& out_dir) {
+  if (path.empty()) return "-";
+  std::string rel = RelativeTo(path, out_dir);
+  std::string target;
+  for (char c : rel)
+    target += c == ' ' ? std::string("%20") : c == ')' ? std::string("%29") : std::string(1, c);
+  return "[" + MarkdownCell(label) + "](" + target + ")";
+}
+
+std::string FirstSeen(const TriageBucket& b) {
+  std::string s = Seconds(b.first_found_s);
+  if (b.first_seed) s += ", seed " + std::to_string(*b.first_seed);
+  return s + ", " + b.first_campaign;
+}
+
+std::string Join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& x : items) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+}  // namespace
+
+std::string RankingExplanation() {
+  return "Buckets are ranked filable first (a divergence PyTorch's rule for compiler accuracy "
+         "reports "
+         "calls filable), then unclassified ones, then precision-only ones (every divergence "
+         "precision-only); within a class by count (diverging cases, summed over campaigns), then "
+         "by "
+         "severity (" +
+         std::string(SeverityLegend()) + "), then by bucket hash.";
+}
+
+std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBucket*>& ranked,
+                           const std::string& out_dir, size_t max_examples) {
+  std::ostringstream md;
+  md << "# mmdiff triage\n\n";
+  md << ranked.size() << " buckets, " << d.TotalCount() << " diverging cases, from "
+     << d.campaigns.size() << " campaigns or report folders (" << d.summaries_read
+     << " summaries and " << d.reports_read << " reports read, " << d.skipped.size()
+     << " files skipped).\n\n";
+  md << RankingExplanation() << "\n\n";
+  if (ranked.empty()) md << "No divergences were found.\n\n";
+  if (!ranked.empty()) {
+    md << "| rank | bucket | class | kind | blamed | count | severity | campaigns | first seen | "
+          "headline | report | "
+          "repro |\n";
+    md << "|---:|---|---|---|---|---:|---:|---|---|---|---|---|\n";
+  }
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const TriageBucket& b = *ranked[i];
+    auto examples = b.Examples(1);
+    const Sighting* ex = examples.empty() ? nullptr : examples.front();
+    auto campaigns = b.Campaigns();
+    md << "| " << i + 1 << " | `" << b.hash << "` | " << BucketClassName(b.cls) << " | "
+       << MarkdownCell(b.kind) << " | " << MarkdownCell(b.blamed.empty() ? "?" : b.blamed) << " | "
+       << b.count << " | " << b.severity << " | " << campaigns.size() << ": "
+       << MarkdownCell(Join(campaigns, ", ")) << " | " << MarkdownCell(FirstSeen(b)) << " | "
+       << MarkdownCell(Clip(b.headline, 240)) << " | "
+       << Link("report.json", ex ? ex->report_path : "", out_dir) << " | "
+       << Link("repro.py", ex ? ex->repro_path : "", out_dir) << " |\n";
+  }
+
+  if (!ranked.empty()) md << "\n## Buckets\n";
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const TriageBucket& b = *ranked[i];
+    md << "\n### " << i + 1 << ". `" << b.hash << "`: " << MarkdownCell(b.kind) << " ("
+       << BucketClassName(b.cls) << ")\n\n";
+    md << "- headline: " << MarkdownCell(b.headline) << "\n";
+    md << "- signature: " << MarkdownCell(b.signature) << "\n";
+    if (!b.summary.empty()) md << "- program: " << MarkdownCell(b.summary) << "\n";
+    if (!b.from_report)
+      md << "- no report.json could be read: kind, blame and class come from the summary's "
+            "headline\n";
+    md << "- seen by:";
+    for (const auto& s : b.sightings)
+      md << (&s == &b.sightings.front() ? " " : "; ") << MarkdownCell(s.campaign) << " (" << s.count
+         << ", first at " << Seconds(s.first_found_s) << ")";
+    md << "\n- examples:";
+    auto examples = b.Examples(max_examples);
+    if (examples.empty()) md << " none readable";
+    for (const Sighting* s : examples)
+      md << " " << Link(RelativeTo(s->report_path, out_dir), s->report_path, out_dir)
+         << (s->repro_path.empty() ? "" : " (" + Link("repro.py", s->repro_path, out_dir) + ")")
+         << ";";
+    md << "\n";
+  }
+
+  md << "\n## Campaigns\n\n| campaign | summary | cases | elapsed | buckets "
+        "|\n|---|---|---:|---:|---:|\n";
+  for (const auto& c : d.campaigns)
+    md << "| " << MarkdownCell(c.label) << " | "
+       << (c.has_summary ? MarkdownCell(c.shard.empty() ? "yes" : "yes, shard " + c.shard)
+                         : "no (one count per report)")
+       << " | " << (c.has_summary ? std::to_string(c.cases) : "-") << " | "
+       << (c.has_summary ? Seconds(c.elapsed_s) : "-") << " | " << c.buckets << " |\n";
+
+  md << "\n## Skipped files\n\n";
+  if (d.skipped.empty()) md << "None.\n";
+  for (const auto& s : d.skipped)
+    md << "- " << MarkdownCell(s.path) << ": " << MarkdownCell(s.reason) << "\n";
+  return md.str();
+}
+
+}  // namespace mmdiff::triage
