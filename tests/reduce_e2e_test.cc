@@ -4,6 +4,8 @@
 // folder give their documented exit codes.
 #include <gtest/gtest.h>
 
+#include "src/reduce/reduce_test_programs.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -20,41 +22,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPaths = "--test-paths --paths reference,eager,planted_promote";
 
-Node Make(const std::string& name, OpKind op, std::vector<std::string> args) {
-  Node n;
-  n.name = name;
-  n.op = op;
-  n.args = std::move(args);
-  return n;
-}
-
-// Ten cpu ops; n4 multiplies float16 by float32 (eager must raise), with glue before and
-// attention-like ops after it.
-Program BuriedMixedBmm() {
-  Program p;
-  p.inputs = {{"x", {4, 8, 16}, DType::kFloat32},
-              {"w", {16, 16}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
-              {"h", {4, 8, 16}, DType::kFloat16},
-              {"b", {4, 16, 8}, DType::kFloat32}};
-  p.nodes.push_back(Make("n0", OpKind::kMatmul, {"x", "w"}));
-  p.nodes.push_back(Make("n1", OpKind::kMulScalar, {"n0"}));
-  p.nodes.back().alpha = 0.5;
-  p.nodes.push_back(Make("n2", OpKind::kCast, {"n1"}));
-  p.nodes.back().dtype = DType::kFloat16;
-  p.nodes.push_back(Make("n3", OpKind::kAdd, {"n2", "h"}));
-  p.nodes.push_back(Make("n4", OpKind::kBmm, {"n3", "b"}));
-  p.nodes.push_back(Make("n5", OpKind::kSoftmax, {"n4"}));
-  p.nodes.back().ints = {-1};
-  p.nodes.push_back(Make("n6", OpKind::kCast, {"n5"}));
-  p.nodes.back().dtype = DType::kFloat32;
-  p.nodes.push_back(Make("n7", OpKind::kTranspose, {"n6"}));
-  p.nodes.back().ints = {1, 2};
-  p.nodes.push_back(Make("n8", OpKind::kMatmul, {"n7", "x"}));
-  p.nodes.push_back(Make("n9", OpKind::kAdd, {"n8", "n0"}));
-  p.outputs = {"n9"};
-  return p;
-}
-
 nlohmann::json ReadJson(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return nullptr;
@@ -70,7 +37,7 @@ int64_t LargestDim(const Program& p) {
 
 // Runs the program through the planted paths with `mmdiff run --out`, which must find it diverging.
 std::string DivergingReport(const std::string& dir) {
-  Program p = BuriedMixedBmm();
+  Program p = reduce_test::BuriedMixedBmm();
   EXPECT_TRUE(Verify(p).ok()) << Verify(p).message();
   std::ofstream(dir + "/program.json") << ProgramToJson(p).dump(2);
   auto run = e2e::RunMmdiff("run " + dir + "/program.json --out " + dir + "/found " + kPaths);
@@ -163,14 +130,14 @@ TEST(ReduceE2E, BadInputExitsTwoAndAnUnwritableOutputExitsThree) {
   EXPECT_EQ(broken.exit_code, 2) << broken.output;
   EXPECT_NE(broken.output.find("malformed JSON"), std::string::npos) << broken.output;
   // A program is not a report.
-  std::ofstream(dir + "/program.json") << ProgramToJson(BuriedMixedBmm()).dump(2);
+  std::ofstream(dir + "/program.json") << ProgramToJson(reduce_test::BuriedMixedBmm()).dump(2);
   auto program = e2e::RunMmdiff("reduce " + dir + "/program.json");
   EXPECT_EQ(program.exit_code, 2) << program.output;
   EXPECT_NE(program.output.find("not an mmdiff report"), std::string::npos) << program.output;
   // A valid-looking report whose output folder lies under a regular file.
   nlohmann::json fake = {{"format", "mmdiff.report"},
                          {"version", 1},
-                         {"program", ProgramToJson(BuriedMixedBmm())},
+                         {"program", ProgramToJson(reduce_test::BuriedMixedBmm())},
                          {"inputs", {{"kind", "grid16"}, {"seed", 0u}}},
                          {"paths", {{{"path", "reference"}}, {{"path", "eager"}}}}};
   std::ofstream(dir + "/report.json") << fake.dump(2);

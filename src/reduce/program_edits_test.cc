@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "src/reduce/reduce_test_programs.h"
+
 #include "src/ir/verifier.h"
 #include "src/reduce/reduce_session.h"
 #include "src/reduce/shrink_dims.h"
@@ -10,21 +12,13 @@
 namespace mmdiff {
 namespace {
 
-Node Make(const std::string& name, OpKind op, std::vector<std::string> args) {
-  Node n;
-  n.name = name;
-  n.op = op;
-  n.args = std::move(args);
-  return n;
-}
-
 // a, b: float32 [4, 4]; c = a + b; d = c.half(); e = d @ d; g = a @ b (dead unless an output).
 Program Chain() {
   Program p;
   p.inputs = {
       {"a", {4, 4}, DType::kFloat32}, {"b", {4, 4}, DType::kFloat32}, {"u", {2}, DType::kFloat32}};
-  p.nodes = {Make("c", OpKind::kAdd, {"a", "b"}), Make("d", OpKind::kCast, {"c"}),
-             Make("e", OpKind::kMm, {"d", "d"}), Make("g", OpKind::kMm, {"a", "b"})};
+  p.nodes = {reduce_test::MakeNode("c", OpKind::kAdd, {"a", "b"}), reduce_test::MakeNode("d", OpKind::kCast, {"c"}),
+             reduce_test::MakeNode("e", OpKind::kMm, {"d", "d"}), reduce_test::MakeNode("g", OpKind::kMm, {"a", "b"})};
   p.nodes[1].dtype = DType::kFloat16;
   p.outputs = {"e"};
   return p;
@@ -84,7 +78,7 @@ TEST(ProgramEdits, BypassAndKeepOnlyOutput) {
 TEST(ProgramEdits, ReplaceSizeChangesInputsAndSizeAttributes) {
   Program p;
   p.inputs = {{"a", {6, 3}, DType::kFloat32}};
-  p.nodes = {Make("r", OpKind::kReshape, {"a"}), Make("n", OpKind::kNarrow, {"a"})};
+  p.nodes = {reduce_test::MakeNode("r", OpKind::kReshape, {"a"}), reduce_test::MakeNode("n", OpKind::kNarrow, {"a"})};
   p.nodes[0].ints = {3, 6};
   p.nodes[1].ints = {0, 0, 6};
   p.outputs = {"r", "n"};

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "src/reduce/reduce_test_programs.h"
+
 #include "src/gen/generator.h"
 #include "src/ir/program_json.h"
 #include "src/ir/static_types.h"
@@ -13,41 +15,6 @@
 
 namespace mmdiff {
 namespace {
-
-Node Make(const std::string& name, OpKind op, std::vector<std::string> args) {
-  Node n;
-  n.name = name;
-  n.op = op;
-  n.args = std::move(args);
-  return n;
-}
-
-// Ten ops with a float16 @ float32 bmm (n4) in the middle: glue before it, attention-like ops
-// after.
-Program BuriedMixedBmm() {
-  Program p;
-  p.inputs = {{"x", {4, 8, 16}, DType::kFloat32},
-              {"w", {16, 16}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
-              {"h", {4, 8, 16}, DType::kFloat16},
-              {"b", {4, 16, 8}, DType::kFloat32}};
-  p.nodes.push_back(Make("n0", OpKind::kMatmul, {"x", "w"}));
-  p.nodes.push_back(Make("n1", OpKind::kMulScalar, {"n0"}));
-  p.nodes.back().alpha = 0.5;
-  p.nodes.push_back(Make("n2", OpKind::kCast, {"n1"}));
-  p.nodes.back().dtype = DType::kFloat16;
-  p.nodes.push_back(Make("n3", OpKind::kAdd, {"n2", "h"}));
-  p.nodes.push_back(Make("n4", OpKind::kBmm, {"n3", "b"}));
-  p.nodes.push_back(Make("n5", OpKind::kSoftmax, {"n4"}));
-  p.nodes.back().ints = {-1};
-  p.nodes.push_back(Make("n6", OpKind::kCast, {"n5"}));
-  p.nodes.back().dtype = DType::kFloat32;
-  p.nodes.push_back(Make("n7", OpKind::kTranspose, {"n6"}));
-  p.nodes.back().ints = {1, 2};
-  p.nodes.push_back(Make("n8", OpKind::kMatmul, {"n7", "x"}));
-  p.nodes.push_back(Make("n9", OpKind::kAdd, {"n8", "n0"}));
-  p.outputs = {"n9"};
-  return p;
-}
 
 // Interesting iff some bmm multiplies a float16 operand with a float32 one, both of rank 3.
 bool HasMixedBmm(const Program& p, const InputRecipe&) {
@@ -65,7 +32,7 @@ bool HasMixedBmm(const Program& p, const InputRecipe&) {
 }
 
 TEST(Reduce, ShrinksABuriedMixedBmmToAtMostThreeOpsWithUnitDims) {
-  Program p = BuriedMixedBmm();
+  Program p = reduce_test::BuriedMixedBmm();
   ASSERT_TRUE(Verify(p).ok()) << Verify(p).message();
   ASSERT_EQ(p.nodes.size(), 10u);
   ASSERT_TRUE(HasMixedBmm(p, {}));
@@ -91,8 +58,8 @@ TEST(Reduce, ShrinksABuriedMixedBmmToAtMostThreeOpsWithUnitDims) {
 
 TEST(Reduce, IsDeterministic) {
   InputRecipe recipe{"uniform", 3, -2, 2, 0, 1, 0.1};
-  ReduceResult a = Reduce(BuriedMixedBmm(), recipe, HasMixedBmm);
-  ReduceResult b = Reduce(BuriedMixedBmm(), recipe, HasMixedBmm);
+  ReduceResult a = Reduce(reduce_test::BuriedMixedBmm(), recipe, HasMixedBmm);
+  ReduceResult b = Reduce(reduce_test::BuriedMixedBmm(), recipe, HasMixedBmm);
   EXPECT_EQ(a.program, b.program);
   EXPECT_EQ(a.recipe, b.recipe);
   EXPECT_EQ(a.steps, b.steps);
@@ -104,7 +71,7 @@ TEST(Reduce, RespectsTheBudget) {
   ReduceOptions o;
   o.max_predicate_calls = 4;
   ReduceResult r = Reduce(
-      BuriedMixedBmm(), {},
+      reduce_test::BuriedMixedBmm(), {},
       [&](const Program& p, const InputRecipe& ri) {
         ++calls;
         return HasMixedBmm(p, ri);
@@ -118,7 +85,7 @@ TEST(Reduce, RespectsTheBudget) {
 }
 
 TEST(Reduce, ReturnsTheOriginalWhenNoCandidateIsInteresting) {
-  Program p = BuriedMixedBmm();
+  Program p = reduce_test::BuriedMixedBmm();
   InputRecipe recipe{"normal", 9, -1, 1, 0.5, 3, 0.05};
   int64_t calls = 0;
   ReduceResult r = Reduce(p, recipe, [&](const Program&, const InputRecipe&) {
@@ -137,7 +104,7 @@ TEST(Reduce, ReturnsTheOriginalWhenNoCandidateIsInteresting) {
 TEST(Reduce, ShrinksASharedSizeConsistentlyByHalvingThenDecrementing) {
   Program p;
   p.inputs = {{"a", {5, 7}, DType::kFloat32}, {"b", {7, 6}, DType::kFloat32}};
-  p.nodes = {Make("v0", OpKind::kMm, {"a", "b"})};
+  p.nodes = {reduce_test::MakeNode("v0", OpKind::kMm, {"a", "b"})};
   p.outputs = {"v0"};
   // Interesting while K > 2 and the product is shape-valid: K goes 7 -> 3 (1 fails, 7/2 = 3 holds),
   // then 3 -> 1 and 3 -> 2 fail, so K stays 3, the same in both operands.
@@ -157,7 +124,7 @@ TEST(Reduce, SimplifiesDTypesDevicesLayoutsAndAttributes) {
   p.inputs = {{"c", {3, 2}, DType::kBFloat16, Device::kMeta},
               {"a", {3, 4}, DType::kInt64, Device::kMeta, Layout::kTransposed},
               {"b", {4, 2}, DType::kFloat16, Device::kMeta}};
-  p.nodes = {Make("v0", OpKind::kAddmm, {"c", "a", "b"})};
+  p.nodes = {reduce_test::MakeNode("v0", OpKind::kAddmm, {"c", "a", "b"})};
   p.nodes[0].alpha = 2;
   p.nodes[0].beta = 0.5;
   p.outputs = {"v0"};
@@ -184,7 +151,7 @@ TEST(Reduce, SimplifiesDTypesDevicesLayoutsAndAttributes) {
 TEST(Reduce, KeepsWhatThePredicateNeedsInTheValues) {
   Program p;
   p.inputs = {{"a", {2, 2}, DType::kFloat32}, {"b", {2, 2}, DType::kFloat32}};
-  p.nodes = {Make("v0", OpKind::kMm, {"a", "b"})};
+  p.nodes = {reduce_test::MakeNode("v0", OpKind::kMm, {"a", "b"})};
   p.outputs = {"v0"};
   // Interesting only with special values in a class other than exact: ends in grid16? No: grid16
   // has none, so the class stays uniform while the seed still goes to 0.

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "src/replay/replay.h"
+#include "src/support/markup.h"
 
 namespace mmdiff {
 
@@ -18,41 +19,8 @@ std::string Clip(const std::string& s, size_t width) {
   return s.size() <= width ? s : s.substr(0, width - 3) + "...";
 }
 
-// Text for XML attributes and content: escapes markup and drops characters XML 1.0 forbids.
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        if (ch >= 0x20) out += static_cast<char>(ch);
-    }
-  }
-  return out;
-}
+// Text for XML attributes and content.
+std::string XmlEscape(const std::string& s) { return EscapeMarkup(s, /*keep_line_breaks=*/false); }
 
 std::string Seconds(double s) {
   char buf[32];

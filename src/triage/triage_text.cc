@@ -1,5 +1,6 @@
 // Text helpers for the triage outputs.
 #include "src/triage/triage_text.h"
+#include "src/support/markup.h"
 
 #include <cmath>
 #include <cstdio>
@@ -7,32 +8,7 @@
 
 namespace mmdiff::triage {
 
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string HtmlEscape(std::string_view text) { return EscapeMarkup(text); }
 
 std::string MarkdownCell(std::string_view text) {
   std::string out;
