@@ -217,7 +217,7 @@ TEST(TriageE2E, BadInputsGetDocumentedExitCodesAndLeaveOutputsIntact) {
   std::ofstream(dir + "/future.json") << report.dump();
   auto future = e2e::RunMmdiff("triage " + dir + "/future.json --out " + dir + "/out");
   EXPECT_EQ(future.exit_code, 2) << future.output;
-  EXPECT_NE(future.output.find("unsupported report version 99"), std::string::npos)
+  EXPECT_NE(future.output.find("report format version 99 is not supported"), std::string::npos)
       << future.output;
   EXPECT_EQ(Read(dir + "/out/triage.md"), before) << "a failed run damaged the earlier output";
 

@@ -69,13 +69,7 @@ Result<LoadedReport> LoadReport(const std::string& file) {
   if (!text.ok()) return text.status();
   auto j = nlohmann::json::parse(text.value(), nullptr, false);
   if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
-  if (!j.is_object() || j.value("format", "") != "mmdiff.report")
-    return Status::Error(file + ": not an mmdiff report (\"format\" must be \"mmdiff.report\")");
-  if (!j.contains("version") || j["version"] != kReportFormatVersion)
-    return Status::Error(file + ": report format version " +
-                         (j.contains("version") ? j["version"].dump() : "(none)") +
-                         " is not supported (this mmdiff reads version " +
-                         std::to_string(kReportFormatVersion) + ")");
+  if (Status s = CheckReportFormat(j); !s.ok()) return Status::Error(file + ": " + s.message());
   for (const char* key : {"program", "inputs", "paths"})
     if (!j.contains(key))
       return Status::Error(file + ": the report has no \"" + std::string(key) + "\"");

@@ -65,17 +65,7 @@ BucketClass ClassOf(const json& divergences) {
 }  // namespace
 
 Result<ReportFacts> ReadReportFacts(const json& r) {
-  if (!r.is_object()) return Status::Error("not a JSON object");
-  std::string format = StringAt(r, "format");
-  if (format != "mmdiff.report")
-    return Status::Error("not an mmdiff report: \"format\" is " +
-                         (r.contains("format") ? r["format"].dump() : std::string("missing")) +
-                         ", expected \"mmdiff.report\"");
-  if (!r.contains("version") || !r["version"].is_number_integer() ||
-      r["version"].get<int64_t>() != kReportFormatVersion)
-    return Status::Error("unsupported report version " +
-                         (r.contains("version") ? r["version"].dump() : "(missing)") +
-                         ": this mmdiff reads version " + std::to_string(kReportFormatVersion));
+  if (Status s = CheckReportFormat(r); !s.ok()) return s;
   if (!r.contains("bucket") || !r["bucket"].is_object())
     return Status::Error("missing field \"bucket\"");
   ReportFacts f;

@@ -108,7 +108,7 @@ TEST(TriageInput, BadReportsAreSkippedAndListedNotFatal) {
   EXPECT_EQ(data.buckets.at("hhhh").count, 1);
   EXPECT_NE(reasons.find("findings/dddd/report.json: malformed JSON"), std::string::npos)
       << reasons;
-  EXPECT_NE(reasons.find("loose/report.json: unsupported report version 2"), std::string::npos)
+  EXPECT_NE(reasons.find("loose/report.json: report format version 2 is not supported"), std::string::npos)
       << reasons;
   // The summary still counts the bucket whose report is broken, from its headline.
   ASSERT_TRUE(data.buckets.count("dddd"));
