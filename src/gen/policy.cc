@@ -1,4 +1,5 @@
 // GenPolicy JSON.
+#include "src/support/json_guard.h"
 #include "src/gen/policy.h"
 
 #include <functional>
@@ -130,7 +131,8 @@ nlohmann::json PolicyToJson(const GenPolicy& p) {
   return j;
 }
 
-Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
+namespace {
+Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
   if (!j.is_object()) return Status::Error("a policy must be a JSON object");
   GenPolicy p;
   for (const auto& [key, value] : j.items()) {
@@ -151,5 +153,8 @@ Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
     return Status::Error("policy: all value class weights are 0");
   return p;
 }
+}  // namespace
+
+Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) { return GuardJson("policy", [&] { return PolicyFromJsonUnguarded(j); }); }
 
 }  // namespace mmdiff

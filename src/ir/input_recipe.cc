@@ -1,4 +1,5 @@
 // Input recipe values.
+#include "src/support/json_guard.h"
 #include "src/ir/input_recipe.h"
 
 #include <algorithm>
@@ -88,7 +89,8 @@ nlohmann::json RecipeToJson(const InputRecipe& r) {
   return j;
 }
 
-Result<InputRecipe> RecipeFromJson(const nlohmann::json& j) {
+namespace {
+Result<InputRecipe> RecipeFromJsonUnguarded(const nlohmann::json& j) {
   if (!j.is_object()) return Status::Error("input recipe must be an object");
   InputRecipe r;
   const auto& kinds = RecipeKinds();
@@ -111,5 +113,8 @@ Result<InputRecipe> RecipeFromJson(const nlohmann::json& j) {
   if (!(r.std >= 0)) return Status::Error("input recipe: \"std\" must be non-negative");
   return r;
 }
+}  // namespace
+
+Result<InputRecipe> RecipeFromJson(const nlohmann::json& j) { return GuardJson("inputs", [&] { return RecipeFromJsonUnguarded(j); }); }
 
 }  // namespace mmdiff

@@ -1,4 +1,5 @@
 // Program <-> JSON.
+#include "src/support/json_guard.h"
 #include "src/ir/program_json.h"
 
 #include <cmath>
@@ -145,7 +146,8 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
 
 }  // namespace
 
-Result<Program> ProgramFromJson(const json& j) {
+namespace {
+Result<Program> ProgramFromJsonUnguarded(const json& j) {
   if (!j.is_object()) return Status::Error("a program must be a JSON object");
   if (j.value("format", "") != "mmdiff.program")
     return Status::Error("not an mmdiff program: \"format\" must be \"mmdiff.program\"");
@@ -176,8 +178,12 @@ Result<Program> ProgramFromJson(const json& j) {
   }
   return p;
 }
+}  // namespace
 
-Result<Program> ParseProgramText(const std::string& text) {
+Result<Program> ProgramFromJson(const json& j) { return GuardJson("program", [&] { return ProgramFromJsonUnguarded(j); }); }
+
+namespace {
+Result<Program> ParseProgramTextUnguarded(const std::string& text) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Error("malformed JSON");
   // A report or regression entry embeds the program under "program".
@@ -187,6 +193,11 @@ Result<Program> ParseProgramText(const std::string& text) {
   Status s = Verify(p.value());
   if (!s.ok()) return s;
   return p;
+}
+}  // namespace
+
+Result<Program> ParseProgramText(const std::string& text) {
+  return GuardJson("program", [&] { return ParseProgramTextUnguarded(text); });
 }
 
 }  // namespace mmdiff

@@ -57,6 +57,9 @@ TEST(ProgramJson, MalformedOrTruncatedTextIsAnErrorNotACrash) {
   }
   EXPECT_FALSE(ParseProgramText("[1, 2, 3]").ok());
   EXPECT_FALSE(ParseProgramText("{\"format\": \"something-else\"}").ok());
+  // Fields of the wrong JSON type (found by fuzz/loader_fuzzer): errors, not exceptions.
+  EXPECT_FALSE(ParseProgramText("{\"format\": [7, 1], \"version\": 1}").ok());
+  EXPECT_FALSE(ParseProgramText("{\"format\": {}, \"program\": {\"format\": \"mmdiff.program\"}}").ok());
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Regression entries.
+#include "src/support/json_guard.h"
 #include "src/report/regression_entry.h"
 
 #include <sstream>
@@ -62,7 +63,8 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j) {
   return Status::Ok();
 }
 
-Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
+namespace {
+Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) return Status::Error("malformed JSON");
   if (Status s = CheckRegressionEntryFormat(j); !s.ok()) return s;
@@ -112,6 +114,11 @@ Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
     e.expected.push_back(ve);
   }
   return e;
+}
+}  // namespace
+
+Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
+  return GuardJson("regression entry", [&] { return ParseRegressionEntryUnguarded(text); });
 }
 
 std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const std::string& torch_version) {

@@ -1,4 +1,5 @@
 // Report assembly and writing.
+#include "src/support/json_guard.h"
 #include "src/report/report.h"
 
 #include <ctime>
@@ -89,7 +90,8 @@ Status CheckReportFormat(const nlohmann::json& j) {
   return Status::Ok();
 }
 
-Status CheckCaseFileFormat(const nlohmann::json& j) {
+namespace {
+Status CheckCaseFileFormatUnguarded(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("format")) return Status::Ok();  // e.g. `mmdiff gen --case` output
   if (j["format"] == "mmdiff.report") return CheckReportFormat(j);
   if (j["format"] == "mmdiff.regression") return CheckRegressionEntryFormat(j);
@@ -97,6 +99,9 @@ Status CheckCaseFileFormat(const nlohmann::json& j) {
   return Status::Error("unknown format " + j["format"].dump() +
                        ": expected an mmdiff program, report or regression entry");
 }
+}  // namespace
+
+Status CheckCaseFileFormat(const nlohmann::json& j) { return GuardJson("case file", [&] { return CheckCaseFileFormatUnguarded(j); }); }
 
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   ReproOptions o;

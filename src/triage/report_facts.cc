@@ -1,4 +1,5 @@
 // Report facts for triage.
+#include "src/support/json_guard.h"
 #include "src/triage/report_facts.h"
 
 #include <algorithm>
@@ -64,7 +65,8 @@ BucketClass ClassOf(const json& divergences) {
 
 }  // namespace
 
-Result<ReportFacts> ReadReportFacts(const json& r) {
+namespace {
+Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
   if (Status s = CheckReportFormat(r); !s.ok()) return s;
   if (!r.contains("bucket") || !r["bucket"].is_object())
     return Status::Error("missing field \"bucket\"");
@@ -124,5 +126,8 @@ Result<ReportFacts> ReadReportFacts(const json& r) {
   if (f.kinds.empty()) f.kind = "none";
   return f;
 }
+}  // namespace
+
+Result<ReportFacts> ReadReportFacts(const json& r) { return GuardJson("report", [&] { return ReadReportFactsUnguarded(r); }); }
 
 }  // namespace mmdiff::triage
