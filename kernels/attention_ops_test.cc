@@ -146,6 +146,12 @@ TEST(Stages, AttentionAndAddmmRunTheirProductsAndSoftmaxThroughTheGivenStages) {
   EXPECT_EQ(product_calls, 3);
   EXPECT_EQ(sum.val, (std::vector<double>{2, 4, 6, 8}));
 }
+TEST(Softmax, LogitsTooFarApartForTheBoundAreUnjudgedNotNaN) {
+  // Found by fuzz/reference_fuzzer: a spread near 1e308 overflows the relative term; 0 * inf was NaN.
+  RefTensor r = Softmax(MakeExact({1, 2}, {1.875, -1.7e308}), 1, Arith{Format::kF64, Format::kF64});
+  for (double e : r.err) EXPECT_FALSE(std::isnan(e));
+  EXPECT_TRUE(std::isinf(r.err[1]));
+}
 
 }  // namespace
-}  // namespace mmref
+}  // namespace mmdiff

@@ -158,6 +158,7 @@ void PlainRowStep(double* __restrict val, double* __restrict mag, double a, doub
 // threads.
 void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith, bool exact_results,
                  RefTensor& r) {
+  if (r.val.empty()) return;  // no output element (also: no row of b to point into)
   int64_t batches = 1;
   for (int64_t d : p.batch) batches *= d;
   std::vector<int64_t> a_off(static_cast<size_t>(batches)), b_off(static_cast<size_t>(batches));

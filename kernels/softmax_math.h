@@ -68,7 +68,8 @@ MMREF_HD inline void SoftmaxRowMath(const double* val, const double* err, double
       rerr[at] = 0;
       continue;
     }
-    double before = p * rel + nn * r.sub_acc;
+    // Logits ~1e308 apart overflow the relative term: then nothing is promised (not 0 * inf = NaN).
+    double before = isinf(rel) ? INFINITY : p * rel + nn * r.sub_acc;
     rerr[at] = before + r.u_out * (p + before) + r.sub_out;
   }
 }
