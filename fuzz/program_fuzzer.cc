@@ -1,0 +1,200 @@
+// libFuzzer target: the program fuzzer. An input is a test case as JSON ({"program", "inputs"}, what
+// `mmdiff gen --case` prints and `mmdiff run` reads) or, failing that, choice bytes for the
+// generator. Each case runs through the paths in a worker process (LibTorch never enters this
+// binary) and is judged; a divergence in a bucket not seen before writes its finding and aborts,
+// so libFuzzer keeps the input as a crash artifact. Mutation and crossover use mmdiff's IR
+// mutator, so that mutated inputs stay meaningful programs, and what torch did (per path: ops,
+// dtypes, devices and outcome; divergence kinds and blame; contract rules; error bands) is fed back
+// to libFuzzer as extra counters, besides edge coverage of mmdiff's own code.
+//
+// Environment: MMDIFF_WORKER (the mmdiff-worker of a torch build; default: build/ of this
+// checkout), MMDIFF_FUZZ_PATHS (default reference,eager,inductor), MMDIFF_FUZZ_TEST_PATHS=1 (offer
+// the test-only paths), MMDIFF_FUZZ_KNOWN (a file of bucket hashes not to stop on, one per line),
+// MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
+// only), MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
+// on every new bucket; by default only on buckets involving a path other than reference, eager and
+// eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on).
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "src/exec/supervisor.h"
+#include "src/gen/generator.h"
+#include "src/gen/mutator.h"
+#include "src/ir/program_json.h"
+#include "src/report/bucket.h"
+#include "src/report/report.h"
+#include "src/support/hash.h"
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+
+namespace {
+
+using namespace mmdiff;
+
+// libFuzzer's extra counters: one byte per behaviour feature (hashed into the array).
+constexpr size_t kFeatureSlots = 1 << 16;
+__attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t g_features[kFeatureSlots];
+
+struct State {
+  std::unique_ptr<Supervisor> sup;
+  std::vector<std::string> paths;
+  std::set<std::string> known;
+  std::string out_dir = "fuzz-findings";
+  bool feedback = true;
+  bool stop_on_any = false;
+  GenPolicy policy;
+  RunContext ctx;
+};
+State* g = nullptr;
+
+std::string Env(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+[[noreturn]] void Fatal(const std::string& message) {
+  std::fprintf(stderr, "program_fuzzer: %s\n", message.c_str());
+  std::exit(2);
+}
+
+// The case an input stands for: JSON when it parses as one, else the generator driven by the bytes.
+GeneratedCase Decode(const uint8_t* data, size_t size) {
+  if (size == 0) {  // libFuzzer's first input: a plain legal float32 mm, so that the seeds lead
+    Program p;
+    p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 2}, DType::kFloat32}};
+    Node mm;
+    mm.name = "v0";
+    mm.op = OpKind::kMm;
+    mm.args = {"a", "b"};
+    p.nodes = {mm};
+    p.outputs = {"v0"};
+    return {p, InputRecipe{"grid16", 0}};
+  }
+  std::string text(reinterpret_cast<const char*>(data), size);
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_object() && j.contains("program")) {
+    auto p = ParseProgramText(text);
+    auto r = j.contains("inputs") ? RecipeFromJson(j["inputs"]) : Result<InputRecipe>(InputRecipe{});
+    if (p.ok() && r.ok()) return {p.value(), r.value()};
+  }
+  ByteChoices choices(data, size, /*fallback_seed=*/size);
+  return GenerateCase(choices, g->policy);
+}
+
+std::string Encode(const Program& p, const InputRecipe& r) {
+  return nlohmann::json{{"program", ProgramToJson(p)}, {"inputs", RecipeToJson(r)}}.dump();
+}
+
+void Feature(const std::string& f) {
+  if (g->feedback) g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
+}
+
+// What torch did, as features, coarse enough that only new behaviour counts as new: per path and
+// per op of the program, the operand dtype set and device set with the path's outcome and error
+// class; the contract rule; per divergence its kind, blame and class, and for value divergences the
+// error band (log2 of error over allowed error).
+void RecordBehaviour(const CaseRun& c) {
+  std::set<std::string> dtypes, devices;
+  for (const auto& in : c.program.inputs) {
+    dtypes.insert(std::string(DTypeName(in.dtype)));
+    devices.insert(std::string(DeviceName(in.device)));
+  }
+  std::string operands;
+  for (const auto& d : dtypes) operands += d + ",";
+  operands += "|";
+  for (const auto& d : devices) operands += d + ",";
+  std::set<std::string> ops;
+  for (const auto& n : c.program.nodes) ops.insert(std::string(GetOpSpec(n.op).name));
+  for (const auto& r : c.results) {
+    std::string outcome = r.path + "|" + std::string(OutcomeName(r.kind)) + "|" + r.error_class;
+    Feature("outcome|" + outcome);
+    for (const auto& op : ops) Feature("op|" + op + "|" + operands + "|" + outcome);
+  }
+  Feature("contract|" + (c.contract.rejects ? "rejects|" + c.contract.violation.rule : std::string("accepts")));
+  for (const auto& d : c.verdict.divergences) {
+    std::string kind(DivergenceKindName(d.kind));
+    Feature("divergence|" + kind + "|" + d.blamed + "|" + d.classification);
+    if (d.kind == DivergenceKind::kValue && d.allowed > 0 && std::isfinite(d.got) && std::isfinite(d.expected)) {
+      double ratio = std::fabs(d.got - d.expected) / d.allowed;
+      Feature("band|" + kind + "|" + d.blamed + "|" + std::to_string(std::ilogb(std::max(ratio, 1e-300))));
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  g = new State;  // never freed: workers must outlive every input
+  g->feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1") != "0";
+  g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
+  g->stop_on_any = Env("MMDIFF_FUZZ_STOP_ON", "compiled") == "any";
+  SupervisorOptions so;
+  so.worker_binary = Env("MMDIFF_WORKER", MMDIFF_DEFAULT_WORKER);
+  if (access(so.worker_binary.c_str(), X_OK) != 0)
+    Fatal("no worker at " + so.worker_binary + " (build the main build with scripts/setup, or set MMDIFF_WORKER)");
+  if (Env("MMDIFF_FUZZ_TEST_PATHS", "0") == "1") so.worker_args.push_back("--test-paths");
+  so.stage_timeout_s = std::atof(Env("MMDIFF_FUZZ_TIMEOUT", "120").c_str());
+  so.log_path = Env("MMDIFF_FUZZ_WORKER_LOG", "");
+  g->sup = std::make_unique<Supervisor>(so);
+  if (Status s = g->sup->Hello(); !s.ok()) Fatal(s.message());
+  std::stringstream list(Env("MMDIFF_FUZZ_PATHS", "reference,eager,inductor"));
+  for (std::string p; std::getline(list, p, ',');) {
+    bool offered = false;
+    for (const auto& info : g->sup->paths()) offered |= info.name == p && info.available;
+    if (!offered) Fatal("path \"" + p + "\" is not available from this worker (test paths need MMDIFF_FUZZ_TEST_PATHS=1)");
+    g->paths.push_back(p);
+  }
+  std::ifstream known(Env("MMDIFF_FUZZ_KNOWN", "/dev/null"));
+  for (std::string h; known >> h;) g->known.insert(h);
+  g->ctx.versions = g->sup->versions();
+  g->ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"}, {"driver", "fuzz/program_fuzzer (libFuzzer)"}};
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  GeneratedCase gc = Decode(data, size);
+  CaseRun c = MakeCaseRun(gc.program, gc.recipe, g->sup->Run(gc.program, gc.recipe, g->paths));
+  RecordBehaviour(c);
+  if (!c.verdict.diverges()) return 0;
+  std::string hash = HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict));
+  if (!g->known.insert(hash).second) return 0;
+  std::string dir = g->out_dir + "/" + hash;
+  Status w = WriteFinding(dir, c, g->ctx);
+  std::fprintf(stderr, "program_fuzzer: new bucket %s: %s\n  finding: %s (%s)\n", hash.c_str(), Headline(c).c_str(),
+               dir.c_str(), w.ok() ? "written" : w.message().c_str());
+  bool beyond_eager = false;
+  for (const auto& d : c.verdict.divergences)
+    for (const auto& p : d.paths) beyond_eager |= p != "reference" && p != "eager" && p != "eager_meta";
+  if (g->stop_on_any || beyond_eager) std::abort();  // libFuzzer saves this input as a crash artifact
+  return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
+  GeneratedCase c = Decode(data, size);
+  SeededChoices choices(seed);
+  Mutation m = Mutate(c.program, choices, g->policy);
+  if (choices.Int(0, 7) == 0) c.recipe.seed = choices.Next();  // now and then other values too
+  std::string out = Encode(m.program, c.recipe);
+  if (out.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
+  std::memcpy(data, out.data(), out.size());
+  return out.size();
+}
+
+extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1, const uint8_t* data2, size_t size2,
+                                            uint8_t* out, size_t max_out_size, unsigned int seed) {
+  GeneratedCase a = Decode(data1, size1), b = Decode(data2, size2);
+  SeededChoices choices(seed);
+  std::string text = Encode(CrossOver(a.program, b.program, choices), a.recipe);
+  if (text.size() > max_out_size) return 0;
+  std::memcpy(out, text.data(), text.size());
+  return text.size();
+}
