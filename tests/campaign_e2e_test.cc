@@ -182,6 +182,10 @@ TEST(CampaignE2E, BadInputGetsAClearMessageAndExitCodeTwo) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
   EXPECT_EQ(ReadFile(dir + "/summary.json").value(), "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 99}");
+  // A repeated option takes the last value (scripts/fuzz passes defaults before the user's own).
+  r = e2e::RunMmdiff("fuzz --time 600 --time 0 --jobs 1 --paths reference --out " + dir + "/twice");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(Summary(dir + "/twice")["cases"], 0);
   r = e2e::RunMmdiff("fuzz --cases 1 --shard 2/2 --out " + dir + "/x");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("i/N"), std::string::npos) << r.output;

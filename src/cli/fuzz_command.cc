@@ -171,6 +171,8 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
       "(its smallest case), summary.json kept up to date. Case i of a campaign uses seed + i, so a campaign is "
       "reproducible, resumable after a kill (--resume) and splittable into shards (--shard i/N) whose outputs "
       "merge (mmdiff triage) into exactly what one machine would find with the same --seed and --cases.");
+  // The last of a repeated option wins: scripts/fuzz passes defaults that a user's own may override.
+  c->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   auto* time_opt = c->add_option("--time", args->time_s,
                                  "Time budget in seconds, in total across resumes (cases already running finish); "
                                  "default 60, or no limit when only --cases is given")
