@@ -42,6 +42,14 @@ RunContext Context(const Supervisor& sup) {
 }
 
 // Resolves --paths against what the worker offers. Returns an error naming unknown paths.
+std::vector<std::string> SplitPathList(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  for (std::string name; std::getline(ss, name, ',');)
+    if (!name.empty()) out.push_back(name);
+  return out;
+}
+
 Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o) {
   std::vector<std::string> out;
   if (o.paths.empty()) {
@@ -49,9 +57,7 @@ Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const Common
       if (p.available && !p.variant && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
     return out;
   }
-  std::stringstream ss(o.paths);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
+  for (const std::string& name : SplitPathList(o.paths)) {
     bool known = false;
     for (const auto& p : sup.paths()) known |= p.name == name;
     if (!known) {

@@ -22,6 +22,8 @@ bool GpuPresent();
 Result<GenPolicy> LoadPolicy(const std::string& file);
 // Versions and knobs recorded in reports.
 RunContext Context(const Supervisor& sup);
+// "a,b,,c" -> {a, b, c}.
+std::vector<std::string> SplitPathList(const std::string& list);
 // Resolves --paths against what the worker offers. Returns an error naming unknown paths.
 Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o);
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);

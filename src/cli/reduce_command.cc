@@ -8,9 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,8 +16,6 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
-#include "src/ir/program_json.h"
-#include "src/ir/verifier.h"
 #include "src/report/bucket.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -55,55 +51,14 @@ struct ReduceArgs {
   CommonOptions common;
 };
 
-// What the command needs from a report, or an error naming what is wrong with it.
-struct LoadedReport {
-  Program program;
-  InputRecipe recipe;
-  std::vector<std::string> paths;
-  std::string bucket_hash;
-  std::map<std::string, std::string> knobs;
-};
-
-Result<LoadedReport> LoadReport(const std::string& file) {
+Result<ReportCase> LoadReport(const std::string& file) {
   auto text = ReadFile(file);
   if (!text.ok()) return text.status();
   auto j = nlohmann::json::parse(text.value(), nullptr, false);
   if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
-  if (Status s = CheckReportFormat(j); !s.ok()) return Status::Error(file + ": " + s.message());
-  for (const char* key : {"program", "inputs", "paths"})
-    if (!j.contains(key))
-      return Status::Error(file + ": the report has no \"" + std::string(key) + "\"");
-  LoadedReport out;
-  auto program = ProgramFromJson(j["program"]);
-  if (!program.ok()) return Status::Error(file + ": program: " + program.error());
-  if (Status v = Verify(program.value()); !v.ok())
-    return Status::Error(file + ": program: " + v.message());
-  out.program = program.value();
-  auto recipe = RecipeFromJson(j["inputs"]);
-  if (!recipe.ok()) return Status::Error(file + ": inputs: " + recipe.error());
-  out.recipe = recipe.value();
-  if (!j["paths"].is_array()) return Status::Error(file + ": \"paths\" must be an array");
-  for (const auto& p : j["paths"]) {
-    if (!p.is_object() || !p.contains("path") || !p["path"].is_string())
-      return Status::Error(file + ": every entry of \"paths\" needs a \"path\" name");
-    out.paths.push_back(p["path"].get<std::string>());
-  }
-  if (j.contains("bucket") && j["bucket"].is_object() && j["bucket"].contains("hash") &&
-      j["bucket"]["hash"].is_string())
-    out.bucket_hash = j["bucket"]["hash"].get<std::string>();
-  if (j.contains("knobs") && j["knobs"].is_object())
-    for (const auto& [k, v] : j["knobs"].items())
-      if (v.is_string()) out.knobs[k] = v.get<std::string>();
-  return out;
-}
-
-std::vector<std::string> SplitPaths(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream ss(list);
-  std::string name;
-  while (std::getline(ss, name, ','))
-    if (!name.empty()) out.push_back(name);
-  return out;
+  auto c = ReadReportCase(j);
+  if (!c.ok()) return Status::Error(file + ": " + c.error());
+  return c;
 }
 
 // Every path must be one the worker knows (else exit 2) and can run here (else exit 3).
@@ -134,9 +89,9 @@ int RunReduce(const ReduceArgs& a) {
     std::cerr << "mmdiff reduce: " << report.error() << "\n";
     return kExitUsage;
   }
-  const LoadedReport& rep = report.value();
+  const ReportCase& rep = report.value();
   bool paths_given = !a.common.paths.empty();
-  std::vector<std::string> paths = paths_given ? SplitPaths(a.common.paths) : rep.paths;
+  std::vector<std::string> paths = paths_given ? SplitPathList(a.common.paths) : rep.paths;
   if (paths.empty()) {
     std::cerr << "mmdiff reduce: no paths to run (the report lists none; give --paths)\n";
     return kExitUsage;

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "src/ir/program_json.h"
-#include "src/ir/verifier.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
 
@@ -21,22 +20,10 @@ std::string StringField(const nlohmann::json& j, const char* key) {
 Result<nlohmann::json> PromoteReport(const std::string& report_text, const PromoteOptions& o) {
   auto j = nlohmann::json::parse(report_text, nullptr, false);
   if (j.is_discarded()) return Status::Error("malformed JSON");
-  if (Status s = CheckReportFormat(j); !s.ok()) return s;
-  auto program = ProgramFromJson(j.value("program", nlohmann::json()));
-  if (!program.ok()) return Status::Error("report: program: " + program.error());
-  if (Status s = Verify(program.value()); !s.ok())
-    return Status::Error("report: program: " + s.message());
-  auto recipe = RecipeFromJson(j.value("inputs", nlohmann::json()));
-  if (!recipe.ok()) return Status::Error("report: " + recipe.error());
-
-  nlohmann::json paths = nlohmann::json::array();
-  if (!j.contains("paths") || !j["paths"].is_array() || j["paths"].empty())
-    return Status::Error("report: \"paths\" must be a non-empty array of path results");
-  for (const auto& r : j["paths"]) {
-    std::string name = StringField(r, "path");
-    if (name.empty()) return Status::Error("report: every path result needs a \"path\" name");
-    paths.push_back(name);
-  }
+  auto rc = ReadReportCase(j);
+  if (!rc.ok()) return rc.status();
+  const ReportCase& c = rc.value();
+  nlohmann::json paths = c.paths;
 
   std::string torch = StringField(j.value("versions", nlohmann::json()), "torch");
   std::string core = torch.substr(0, torch.find_first_of("+-"));
@@ -79,8 +66,8 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
       {"found_by", "mmdiff promote of report " + id + " (created " + created + " with mmdiff " +
                        mmdiff_version + " on torch " + torch + ")"},
       {"promoted_from", {{"report", o.source}, {"id", id}, {"created", created}, {"torch", torch}}},
-      {"program", ProgramToJson(program.value())},
-      {"inputs", RecipeToJson(recipe.value())},
+      {"program", ProgramToJson(c.program)},
+      {"inputs", RecipeToJson(c.recipe)},
       {"paths", paths},
       {"expected", nlohmann::json::array({expectation})}};
   // What promote writes, replay must read.

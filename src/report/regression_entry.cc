@@ -1,11 +1,11 @@
 // Regression entries.
-#include "src/support/json_guard.h"
 #include "src/report/regression_entry.h"
 
 #include <sstream>
 
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
+#include "src/support/json_guard.h"
 
 namespace mmdiff {
 

@@ -1,5 +1,4 @@
 // Report assembly and writing.
-#include "src/support/json_guard.h"
 #include "src/report/report.h"
 
 #include <ctime>
@@ -8,10 +7,12 @@
 #include "oracles/judge.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
+#include "src/ir/verifier.h"
 #include "src/report/bucket.h"
 #include "src/report/regression_entry.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
+#include "src/support/json_guard.h"
 
 namespace mmdiff {
 
@@ -100,6 +101,33 @@ Status CheckCaseFileFormatUnguarded(const nlohmann::json& j) {
                        ": expected an mmdiff program, report or regression entry");
 }
 }  // namespace
+
+Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
+  if (Status s = CheckReportFormat(j); !s.ok()) return s;
+  return GuardJson("report", [&]() -> Result<ReportCase> {
+    ReportCase out;
+    auto program = ProgramFromJson(j.value("program", nlohmann::json()));
+    if (!program.ok()) return Status::Error("report: program: " + program.error());
+    if (Status v = Verify(program.value()); !v.ok()) return Status::Error("report: program: " + v.message());
+    out.program = program.value();
+    auto recipe = RecipeFromJson(j.value("inputs", nlohmann::json()));
+    if (!recipe.ok()) return Status::Error("report: inputs: " + recipe.error());
+    out.recipe = recipe.value();
+    if (!j.contains("paths") || !j["paths"].is_array() || j["paths"].empty())
+      return Status::Error("report: \"paths\" must be a non-empty array of path results");
+    for (const auto& r : j["paths"]) {
+      if (!r.is_object() || !r.contains("path") || !r["path"].is_string() || r["path"] == "")
+        return Status::Error("report: every path result needs a \"path\" name");
+      out.paths.push_back(r["path"].get<std::string>());
+    }
+    if (j.contains("bucket") && j["bucket"].is_object() && j["bucket"].contains("hash") && j["bucket"]["hash"].is_string())
+      out.bucket_hash = j["bucket"]["hash"].get<std::string>();
+    if (j.contains("knobs") && j["knobs"].is_object())
+      for (const auto& [k, v] : j["knobs"].items())
+        if (v.is_string()) out.knobs[k] = v.get<std::string>();
+    return out;
+  });
+}
 
 Status CheckCaseFileFormat(const nlohmann::json& j) { return GuardJson("case file", [&] { return CheckCaseFileFormatUnguarded(j); }); }
 

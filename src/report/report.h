@@ -42,6 +42,19 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
 // Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" kReportFormatVersion);
 // otherwise an error saying which, e.g. "report format version 2 is not supported (this mmdiff reads version 1)".
 Status CheckReportFormat(const nlohmann::json& j);
+// What a report says about its case, read back (for reduce, promote): the program (verified), its
+// inputs, the paths it ran on, its bucket hash and knobs (the last two "" / empty when absent).
+struct ReportCase {
+  Program program;
+  InputRecipe recipe;
+  std::vector<std::string> paths;
+  std::string bucket_hash;
+  std::map<std::string, std::string> knobs;
+};
+// Errors name what is wrong: the format or version (CheckReportFormat), the program, the inputs,
+// or a paths list that is missing, empty or has a result without a "path" name.
+Result<ReportCase> ReadReportCase(const nlohmann::json& j);
+
 // For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression entry):
 // ok unless the document names a format other than those, or a version of a report or regression
 // entry this mmdiff does not read. The embedded program's own format is checked when it is parsed.
