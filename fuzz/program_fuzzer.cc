@@ -30,6 +30,7 @@
 #include "src/gen/generator.h"
 #include "src/gen/mutator.h"
 #include "src/ir/program_json.h"
+#include "src/ir/verifier.h"
 #include "src/report/bucket.h"
 #include "src/report/report.h"
 #include "src/support/hash.h"
@@ -81,10 +82,10 @@ GeneratedCase Decode(const uint8_t* data, size_t size) {
   }
   std::string text(reinterpret_cast<const char*>(data), size);
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_object() && j.contains("program")) {
-    auto p = ParseProgramText(text);
+  if (j.is_object() && j.contains("program")) {  // parsed once: this runs for every input
+    auto p = ProgramFromJson(j["program"]);
     auto r = j.contains("inputs") ? RecipeFromJson(j["inputs"]) : Result<InputRecipe>(InputRecipe{});
-    if (p.ok() && r.ok()) return {p.value(), r.value()};
+    if (p.ok() && r.ok() && Verify(p.value()).ok()) return {p.value(), r.value()};
   }
   ByteChoices choices(data, size, /*fallback_seed=*/size);
   return GenerateCase(choices, g->policy);

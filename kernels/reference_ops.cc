@@ -387,18 +387,22 @@ bool PowerOfTwoOrZero(double x) {
 // every partial sum exactly, however it orders, blocks or fuses them: exact operands, alpha and beta
 // 0 or powers of two, and every product, scaled product, scaled bias and partial sum a multiple of one
 // quantum q (none lost below the subnormal range) with magnitudes within 2^p q of the accumulation format.
-bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
-                     Arith arith) {
+// max(|x| + err): what an operand can contribute to a product's magnitude.
+double MaxMagnitude(const RefTensor& t) {
+  double m = 0;
+  for (size_t i = 0; i < t.val.size(); ++i) m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
+  return m;
+}
+
+// amax, bmax: MaxMagnitude of a and b.
+bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double amax, double bmax,
+                     double alpha, double beta, Arith arith) {
   bool use_bias = beta != 0;
   if (!PowerOfTwoOrZero(alpha) || !PowerOfTwoOrZero(beta)) return false;
   if (!NoErrors(a) || !NoErrors(b) || HasSpecial(a) || HasSpecial(b)) return false;
   if (use_bias && (!NoErrors(bias) || HasSpecial(bias))) return false;
   double qa = Quantum(a), qb = Quantum(b), qc = use_bias ? Quantum(bias) : kInf;
-  double amax = 0, bmax = 0, cmax = 0;
-  for (double x : a.val) amax = std::max(amax, std::fabs(x));
-  for (double x : b.val) bmax = std::max(bmax, std::fabs(x));
-  if (use_bias)
-    for (double x : bias.val) cmax = std::max(cmax, std::fabs(x));
+  double cmax = use_bias ? MaxMagnitude(bias) : 0;
   double al = std::fabs(alpha), be = std::fabs(beta);
   double qp = alpha == 0 ? kInf : al * qa * qb, qt = use_bias ? be * qc : kInf, q = std::min(qp, qt);
   if (std::isinf(q)) return false;  // every term 0: the default bound is tight enough
@@ -419,14 +423,12 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
 RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
                 Arith arith, const Stages& stages) {
   RefTensor product = (stages.matmul ? stages.matmul : Matmul)(a, b, arith);
-  bool exact = !IsInteger(arith.out) && AddmmTermsExact(bias, a, b, alpha, beta, arith);
-  RefTensor r = AddScaledImpl(bias, product, alpha, beta, arith, exact);
-  if (IsInteger(arith.out)) return r;
+  if (IsInteger(arith.out)) return AddScaledImpl(bias, product, alpha, beta, arith, false);
+  double amax = MaxMagnitude(a), bmax = MaxMagnitude(b);
+  RefTensor r = AddScaledImpl(bias, product, alpha, beta, arith,
+                              AddmmTermsExact(bias, a, b, amax, bmax, alpha, beta, arith));
   // Kernels may fold alpha into an operand or into each product before summing (BLAS does): then
   // alpha * |a| * |b| summed must stay clear of overflow too, not only the final value.
-  double amax = 0, bmax = 0;
-  for (size_t i = 0; i < a.val.size(); ++i) amax = std::max(amax, std::fabs(a.val[i]) + a.err[i]);
-  for (size_t i = 0; i < b.val.size(); ++i) bmax = std::max(bmax, std::fabs(b.val[i]) + b.err[i]);
   int64_t k = a.shape.empty() ? 0 : a.shape.back();
   double worst = std::fabs(alpha) * std::max({amax, bmax, amax * bmax * static_cast<double>(k)});
   if (!(worst < MaxFinite(arith.acc) / 4))

@@ -67,8 +67,6 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
   mmref::Stages stages;
 #ifdef MMDIFF_WITH_CUDA
   if (on_cuda) stages = mmref::CudaStages();
-#else
-  (void)on_cuda;
 #endif
   auto softmax = stages.softmax ? stages.softmax : mmref::Softmax;
   switch (n.op) {
