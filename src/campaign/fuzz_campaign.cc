@@ -60,7 +60,7 @@ class Campaign {
         if (it->second.finding_dir.empty()) it->second.finding_dir = "findings/" + f.hash;
         continue;
       }
-      if (schedule_.IsDone(f.index)) continue;  // counted already (its bucket was merged away?)
+      if (schedule_.IsDone(f.index)) continue;  // its case is counted in the summary already
       BucketStats& b = sum_.buckets[f.hash];
       b = {f.signature, f.headline, "findings/" + f.hash, 1, f.index, f.seed, f.found_s, {f.seed}};
       schedule_.MarkDone(f.index);

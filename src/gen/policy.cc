@@ -1,6 +1,6 @@
 // GenPolicy JSON.
-#include "src/support/json_guard.h"
 #include "src/gen/policy.h"
+#include "src/support/json_guard.h"
 
 #include <functional>
 #include <map>

@@ -1,11 +1,11 @@
 // Input recipe values.
-#include "src/support/json_guard.h"
 #include "src/ir/input_recipe.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "src/support/rng.h"
+#include "src/support/json_guard.h"
 
 namespace mmdiff {
 

@@ -1,10 +1,10 @@
 // Program <-> JSON.
-#include "src/support/json_guard.h"
 #include "src/ir/program_json.h"
 
 #include <cmath>
 
 #include "src/ir/verifier.h"
+#include "src/support/json_guard.h"
 
 namespace mmdiff {
 

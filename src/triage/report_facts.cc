@@ -1,5 +1,4 @@
 // Report facts for triage.
-#include "src/support/json_guard.h"
 #include "src/triage/report_facts.h"
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include "src/report/report.h"
 #include "src/triage/reduction_k.h"
 #include "src/triage/triage_rank.h"
+#include "src/support/json_guard.h"
 
 namespace mmdiff::triage {
 
