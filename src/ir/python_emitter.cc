@@ -38,9 +38,33 @@ std::string PyStr(const std::string& s) {
 
 std::string TorchDType(DType d) { return "torch." + std::string(DTypeName(d)); }
 
+// c10::ScalarType's numbering, which TorchScript uses for dtypes (torch/csrc/api: ScalarType.h).
+int ScalarTypeCode(DType d) {
+  switch (d) {
+    case DType::kUInt8: return 0;
+    case DType::kInt8: return 1;
+    case DType::kInt32: return 3;
+    case DType::kInt64: return 4;
+    case DType::kFloat16: return 5;
+    case DType::kFloat32: return 6;
+    case DType::kFloat64: return 7;
+    case DType::kBool: return 11;
+    case DType::kBFloat16: return 15;
+  }
+  return 6;
+}
+
 }  // namespace
 
-std::string EmitFunction(const Program& p, const std::string& name) {
+std::string EmitFunction(const Program& p, const std::string& name, FunctionDialect dialect) {
+  const bool ts = dialect == FunctionDialect::kTorchScript;
+  auto dtype = [&](DType d) { return ts ? std::to_string(ScalarTypeCode(d)) : TorchDType(d); };
+  auto call = [&](std::string_view torch_call) {  // TorchScript resolves torch.<aten op> only
+    constexpr std::string_view kFunctional = "torch.nn.functional.";
+    if (ts && torch_call.substr(0, kFunctional.size()) == kFunctional)
+      return "torch." + std::string(torch_call.substr(kFunctional.size()));
+    return std::string(torch_call);
+  };
   std::ostringstream o;
   o << "def " << name << "(";
   for (size_t i = 0; i < p.inputs.size(); ++i) o << (i ? ", " : "") << p.inputs[i].name;
@@ -49,8 +73,9 @@ std::string EmitFunction(const Program& p, const std::string& name) {
     const OpSpec& spec = GetOpSpec(n.op);
     o << "    " << n.name << " = ";
     if (n.op == OpKind::kCast) {
-      if (n.method_spelling && CastMethodName(*n.dtype)) o << n.args[0] << "." << *CastMethodName(*n.dtype) << "()\n";
-      else o << n.args[0] << ".to(" << TorchDType(*n.dtype) << ")\n";
+      bool method = n.method_spelling && CastMethodName(*n.dtype) && !(ts && *n.dtype == DType::kBFloat16);
+      if (method) o << n.args[0] << "." << *CastMethodName(*n.dtype) << "()\n";
+      else o << n.args[0] << ".to(" << dtype(*n.dtype) << ")\n";
       continue;
     }
     if (n.op == OpKind::kToDevice) {
@@ -72,12 +97,12 @@ std::string EmitFunction(const Program& p, const std::string& name) {
     }
     if (n.op == OpKind::kSoftmax) {
       o << "torch.softmax(" << n.args[0] << ", dim=" << n.ints[0];
-      if (n.dtype) o << ", dtype=" << TorchDType(*n.dtype);
+      if (n.dtype) o << ", dtype=" << dtype(*n.dtype);
       o << ")\n";
       continue;
     }
     if (n.op == OpKind::kSdpa) {
-      o << spec.torch_call << "(" << n.args[0] << ", " << n.args[1] << ", " << n.args[2];
+      o << call(spec.torch_call) << "(" << n.args[0] << ", " << n.args[1] << ", " << n.args[2];
       if (n.args.size() == 4) o << ", attn_mask=" << n.args[3];
       if (n.is_causal) o << ", is_causal=True";
       if (n.scale) o << ", scale=" << PyFloat(*n.scale);
@@ -95,7 +120,7 @@ std::string EmitFunction(const Program& p, const std::string& name) {
       o << ")\n";
       continue;
     }
-    o << spec.torch_call << "(";
+    o << call(spec.torch_call) << "(";
     for (size_t a = 0; a < n.args.size(); ++a) o << (a ? ", " : "") << n.args[a];
     if (n.op == OpKind::kMulScalar) o << ", " << PyFloat(n.alpha);
     if (spec.has_alpha_beta) o << ", beta=" << PyFloat(n.beta) << ", alpha=" << PyFloat(n.alpha);

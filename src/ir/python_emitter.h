@@ -10,9 +10,17 @@
 
 namespace mmdiff {
 
+// How EmitFunction spells the program. kPython: what repro.py runs and torch.compile gets.
+// kTorchScript: the same operations in a spelling torch::jit::compile accepts without Python, whose
+// native resolver knows only `torch.<aten op>`: torch.linear and torch.scaled_dot_product_attention
+// for the torch.nn.functional calls, dtypes as their c10::ScalarType codes (as TorchScript prints them
+// itself: 6 is torch.float32), and .to(code) for cast methods TorchScript lacks (.bfloat16()).
+enum class FunctionDialect { kPython, kTorchScript };
+
 // "def <name>(x0, x1):\n    v0 = torch.matmul(x0, x1)\n    return (v0,)\n" — the exact function
 // the compiled backends hand to torch.compile, and that repro.py runs.
-std::string EmitFunction(const Program& p, const std::string& name = "f");
+std::string EmitFunction(const Program& p, const std::string& name = "f",
+                         FunctionDialect dialect = FunctionDialect::kPython);
 
 // Helper code defining _mmdiff_values() (the InputRecipe twin) and make_inputs().
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r);

@@ -139,3 +139,38 @@ TEST(PythonEmitter, GlueOps) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// The TorchScript spelling: only torch.<aten op> names, dtypes as ScalarType codes, no .bfloat16().
+// That torch::jit::compile accepts it and computes what eager does is checked on real LibTorch by
+// tests/torchscript_aoti_e2e_test.cc.
+TEST(PythonEmitter, TorchScriptDialectAvoidsWhatTheNativeResolverCannotFind) {
+  Program p;
+  p.inputs = {{"q", {1, 2, 3, 4}, DType::kFloat16}, {"w", {4, 4}, DType::kFloat16}};
+  Node half{"c", OpKind::kCast, {"q"}, DType::kFloat32};
+  half.method_spelling = true;
+  Node bf{"b", OpKind::kCast, {"q"}, DType::kBFloat16};
+  bf.method_spelling = true;
+  Node to{"d", OpKind::kCast, {"q"}, DType::kInt8};
+  Node soft{"p", OpKind::kSoftmax, {"q"}, DType::kFloat64};
+  soft.ints = {-1};
+  Node sdpa{"a", OpKind::kSdpa, {"q", "q", "q"}};
+  sdpa.is_causal = true;
+  p.nodes = {half, bf, to, soft, sdpa, {"l", OpKind::kLinear, {"q", "w"}}};
+  p.outputs = {"a", "l"};
+  std::string f = EmitFunction(p, "f", FunctionDialect::kTorchScript);
+  EXPECT_NE(f.find("    c = q.float()\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    b = q.to(15)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    d = q.to(1)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    p = torch.softmax(q, dim=-1, dtype=7)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    a = torch.scaled_dot_product_attention(q, q, q, is_causal=True)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    l = torch.linear(q, w)\n"), std::string::npos) << f;
+  EXPECT_EQ(f.find("torch.nn"), std::string::npos) << f;
+  // The Python spelling is unchanged.
+  EXPECT_NE(EmitFunction(p).find("b = q.bfloat16()"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff
