@@ -54,7 +54,7 @@ Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const Common
   std::vector<std::string> out;
   if (o.paths.empty()) {
     for (const auto& p : sup.paths())
-      if (p.available && !p.variant && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
+      if (p.available && !p.on_demand && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
     return out;
   }
   for (const std::string& name : SplitPathList(o.paths)) {
@@ -97,7 +97,8 @@ int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, st
 
 void AddCommonOptions(CLI::App* app, CommonOptions& o) {
   app->add_option("--paths", o.paths,
-                  "Comma-separated paths to run (see `mmdiff paths`); default: every available non-test path");
+                  "Comma-separated paths to run (see `mmdiff paths`); default: every available "
+                  "non-test path except those it marks run on demand (variants, aoti)");
   app->add_option("--policy", o.policy_file, "Generation policy JSON (see `mmdiff gen --dump-policy`)")
       ->check(CLI::ExistingFile);
   app->add_flag("--test-paths", o.test_paths,

@@ -198,14 +198,15 @@ int Paths(bool json, bool test_paths) {
     nlohmann::json j = {{"versions", sup.versions()}, {"paths", nlohmann::json::array()},
                         {"devices", {{"cpu", true}, {"meta", true}, {"cuda", gpu}}}};
     for (const auto& p : sup.paths())
-      j["paths"].push_back({{"name", p.name}, {"available", p.available}, {"why", p.why}, {"test_only", p.test_only}, {"variant", p.variant}});
+      j["paths"].push_back({{"name", p.name}, {"available", p.available}, {"why", p.why}, {"test_only", p.test_only}, {"variant", p.variant},
+                            {"on_demand", p.on_demand}});
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
   std::printf("%-24s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
     std::printf("%-24s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
-                p.variant ? "variant, run on demand " : "", p.why.c_str());
+                p.variant ? "variant, run on demand " : p.on_demand ? "slow, run on demand " : "", p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
               sup.versions().value("python", std::string("?")).c_str());

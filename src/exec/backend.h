@@ -27,6 +27,9 @@ class Backend {
   // A variant of another path (a knob setting) run on demand, e.g. to check a mitigation; not part
   // of the default path set.
   virtual bool variant() const { return false; }
+  // Left out of the default path set (run only when --paths names it): variants, and paths too slow
+  // to run on every case of a campaign (aoti compiles a shared library per program).
+  virtual bool on_demand() const { return variant(); }
   // Runs the program on inputs made from the recipe. Never throws: errors are outcomes.
   virtual PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) = 0;
 };

@@ -201,7 +201,7 @@ Status Supervisor::Hello() {
   paths_.clear();
   for (const auto& p : r.message["paths"])
     paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""), p.value("test_only", false),
-                      p.value("variant", false)});
+                      p.value("variant", false), p.value("on_demand", p.value("variant", false))});
   return Status::Ok();
 }
 

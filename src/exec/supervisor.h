@@ -33,6 +33,7 @@ struct PathInfo {
   std::string why;  // when unavailable
   bool test_only = false;
   bool variant = false;  // a knob variant, run on demand only
+  bool on_demand = false;  // not in the default path set (variants, slow paths): run when named
 };
 
 class Supervisor {

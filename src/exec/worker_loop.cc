@@ -74,7 +74,8 @@ int RunWorkerLoop(int in_fd, int out_fd, std::vector<std::unique_ptr<Backend>>& 
       nlohmann::json paths = nlohmann::json::array();
       for (auto& b : backends) {
         std::string why = b->Unavailable();
-        paths.push_back({{"name", b->name()}, {"available", why.empty()}, {"why", why}, {"test_only", b->test_only()}, {"variant", b->variant()}});
+        paths.push_back({{"name", b->name()}, {"available", why.empty()}, {"why", why}, {"test_only", b->test_only()}, {"variant", b->variant()},
+                         {"on_demand", b->on_demand()}});
       }
       WriteFrame(out_fd, {{"type", "hello"}, {"versions", versions}, {"paths", paths}});
     } else if (type == "run") {
