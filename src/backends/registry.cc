@@ -5,6 +5,7 @@
 #include "src/backends/eager_backend.h"
 #include "src/backends/reference_backend.h"
 #include "src/backends/test_backends.h"
+#include "src/backends/torchscript_backend.h"
 
 namespace mmdiff {
 
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   v.push_back(MakeCompiledBackend("inductor"));
   v.push_back(MakeCompiledBackend("aot_eager"));
   v.push_back(MakeCompiledBackend("eager"));
+  v.push_back(MakeTorchScriptBackend());
   // Mitigations PyTorch asks about in accuracy reports, run on demand for inductor's value findings.
   v.push_back(MakeInductorVariant("inductor_emulate_precision_casts", "emulate_precision_casts"));
   v.push_back(MakeInductorVariant("inductor_fallback_random", "fallback_random"));

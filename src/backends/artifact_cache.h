@@ -1,0 +1,56 @@
+// ArtifactCache: the last few compiled programs of a path (a TorchScript CompilationUnit, a loaded
+// AOTInductor package, or the error compiling gave), keyed by what the compilation depends on, so
+// that a program run again with new input values is not compiled again. Counts runs per entry.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <string>
+#include <utility>
+
+namespace mmdiff {
+
+template <typename Artifact>
+class ArtifactCache {
+ public:
+  struct Entry {
+    std::string key;
+    Artifact artifact;
+    int64_t runs = 0;  // runs of this entry so far, the one under way included
+  };
+
+  explicit ArtifactCache(size_t capacity) : capacity_(capacity) {}
+
+  // The entry for `key` (now the most recent, its run counted), or nullptr.
+  Entry* Use(const std::string& key) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+      if (it->key == key) {
+        entries_.splice(entries_.begin(), entries_, it);
+        ++entries_.front().runs;
+        return &entries_.front();
+      }
+    return nullptr;
+  }
+
+  // Adds a freshly compiled artifact as the most recent entry (its first run counted); the least
+  // recently used beyond capacity are dropped, destroying their artifacts.
+  Entry& Add(std::string key, Artifact artifact) {
+    entries_.push_front(Entry{std::move(key), std::move(artifact), 1});
+    while (entries_.size() > capacity_) entries_.pop_back();
+    return entries_.front();
+  }
+
+  size_t size() const { return entries_.size(); }
+
+ private:
+  size_t capacity_;
+  std::list<Entry> entries_;
+};
+
+// What an ok result's message says about the cache, checkable without timing:
+// "cache: compiled" on a program's first run, "cache: reused (run N of this program)" after.
+inline std::string CacheNote(int64_t runs) {
+  return runs <= 1 ? "cache: compiled" : "cache: reused (run " + std::to_string(runs) + " of this program)";
+}
+
+}  // namespace mmdiff

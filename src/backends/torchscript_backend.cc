@@ -1,0 +1,157 @@
+// TorchScript backend: torch::jit::compile on the TorchScript spelling of the program's function.
+#include "src/backends/torchscript_backend.h"
+
+#if __has_include(<torch/jit.h>) && __has_include(<torch/csrc/jit/frontend/error_report.h>)
+#define MMDIFF_HAVE_TORCHSCRIPT 1
+#include <torch/csrc/jit/frontend/error_report.h>
+#include <torch/jit.h>
+#endif
+
+#include "src/backends/artifact_cache.h"
+#include "src/backends/aten_program.h"
+#include "src/backends/embedded_python.h"
+#include "src/backends/torchscript_message.h"
+#include "src/ir/python_emitter.h"
+
+namespace mmdiff {
+
+namespace {
+
+PathResult Unsupported(std::string why) {
+  PathResult r;
+  r.kind = OutcomeKind::kUnsupported;
+  r.message = std::move(why);
+  return r;
+}
+
+#ifdef MMDIFF_HAVE_TORCHSCRIPT
+
+// Maps the exception in flight (call inside a catch block) to an error outcome. The class is
+// RecordCurrentException's (c10 errors keep their Python class; a compile error, an ErrorReport,
+// is the RuntimeError Python raises for it); the message is the operator's or compiler's own line.
+void RecordTorchScriptError(PathResult& r) {
+  std::string what;
+  try {
+    throw;
+  } catch (const torch::jit::ErrorReport& e) {
+    r.kind = OutcomeKind::kError;
+    r.error_class = "RuntimeError";
+    r.error_type = "torch::jit::ErrorReport";
+    r.message = TorchScriptErrorLine(e.what());
+    return;
+  } catch (const c10::Error& e) {
+    what = e.what_without_backtrace();
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  RecordCurrentException(r);
+  if (std::string line = TorchScriptErrorLine(what); !line.empty()) r.message = line;
+}
+
+// Compiles and runs a 2x2 mm once; "" when TorchScript works here.
+std::string Probe() {
+  try {
+    auto unit = torch::jit::compile("def f(x):\n    return (torch.mm(x, x),)\n");
+    c10::IValue out = unit->get_function("f")({at::ones({2, 2})});
+    double sum = out.toTupleRef().elements().at(0).toTensor().sum().item<double>();
+    if (sum != 8) return "TorchScript computed a wrong 2x2 mm in its start-up probe (sum " + std::to_string(sum) + ")";
+    return "";
+  } catch (const std::exception& e) {
+    return "TorchScript does not work in the installed LibTorch: " + TorchScriptErrorLine(e.what());
+  }
+}
+
+// A compiled function, or the error compiling its source gave (so a rejected program is not
+// compiled again either).
+struct Compiled {
+  std::shared_ptr<torch::jit::CompilationUnit> unit;
+  PathResult failure;
+};
+
+class TorchScriptBackend : public Backend {
+ public:
+  std::string name() const override { return "torchscript"; }
+  std::string Unavailable() const override {
+    static const std::string why = Probe();
+    return why;
+  }
+
+  PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
+    return RunSource(EmitFunction(p, "f", FunctionDialect::kTorchScript), p, recipe, stages);
+  }
+
+  PathResult RunSource(const std::string& source, const Program& p, const InputRecipe& recipe, StageReporter& stages) {
+    if (std::string why = Unavailable(); !why.empty()) return Unsupported(why);
+    if (std::string why = MissingDevice(p); !why.empty()) return Unsupported(why);
+    // As for eager: meta kernels and decompositions torch registers from Python must be there.
+    static const std::string python_problem = EnsurePython();
+    PathResult res;
+    std::vector<at::Tensor> inputs;
+    try {
+      stages.Stage("inputs");
+      inputs = MakeInputs(p, recipe);
+    } catch (...) {
+      RecordCurrentException(res);
+      return res;
+    }
+    auto* entry = cache_.Use(source);
+    if (!entry) {
+      stages.Stage("torchscript-compile");
+      Compiled c;
+      try {
+        c.unit = torch::jit::compile(source);
+      } catch (...) {
+        RecordTorchScriptError(c.failure);
+      }
+      entry = &cache_.Add(source, std::move(c));
+    }
+    if (!entry->artifact.unit) return entry->artifact.failure;
+    try {
+      stages.Stage("torchscript-run");
+      std::vector<c10::IValue> stack(inputs.begin(), inputs.end());
+      c10::IValue out = entry->artifact.unit->get_function("f")(std::move(stack));
+      stages.Stage("results");
+      res.kind = OutcomeKind::kOk;
+      for (const auto& v : out.toTupleRef().elements()) res.outputs.push_back(ToTensorValue(v.toTensor()));
+      res.message = CacheNote(entry->runs);
+    } catch (...) {
+      res.outputs.clear();
+      RecordTorchScriptError(res);
+    }
+    return res;
+  }
+
+ private:
+  ArtifactCache<Compiled> cache_{16};
+};
+
+#else  // no TorchScript headers in this LibTorch
+
+class TorchScriptBackend : public Backend {
+ public:
+  std::string name() const override { return "torchscript"; }
+  std::string Unavailable() const override {
+    return "the installed LibTorch has no TorchScript (torch/jit.h is missing)";
+  }
+  PathResult Run(const Program&, const InputRecipe&, StageReporter&) override { return Unsupported(Unavailable()); }
+  PathResult RunSource(const std::string&, const Program&, const InputRecipe&, StageReporter&) {
+    return Unsupported(Unavailable());
+  }
+};
+
+#endif
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeTorchScriptBackend() { return std::make_unique<TorchScriptBackend>(); }
+
+PathResult RunTorchScriptSource(const std::string& source, const Program& p, const InputRecipe& r) {
+  struct : StageReporter {
+    void Stage(const std::string&) override {}
+  } stages;
+  TorchScriptBackend b;
+  return b.RunSource(source, p, r, stages);
+}
+
+}  // namespace mmdiff
