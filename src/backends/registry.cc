@@ -1,6 +1,7 @@
 // Backend registry.
 #include "src/backends/registry.h"
 
+#include "src/backends/aoti_backend.h"
 #include "src/backends/compiled_backend.h"
 #include "src/backends/eager_backend.h"
 #include "src/backends/reference_backend.h"
@@ -18,6 +19,7 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   v.push_back(MakeCompiledBackend("aot_eager"));
   v.push_back(MakeCompiledBackend("eager"));
   v.push_back(MakeTorchScriptBackend());
+  v.push_back(MakeAotiBackend());  // on demand: a compile takes tens of seconds
   // Mitigations PyTorch asks about in accuracy reports, run on demand for inductor's value findings.
   v.push_back(MakeInductorVariant("inductor_emulate_precision_casts", "emulate_precision_casts"));
   v.push_back(MakeInductorVariant("inductor_fallback_random", "fallback_random"));

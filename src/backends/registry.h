@@ -8,7 +8,8 @@
 
 namespace mmdiff {
 
-// reference, eager, inductor, aot_eager, compile_eager; plus the test-only paths when asked.
+// reference, eager, eager_meta, inductor, aot_eager, compile_eager, torchscript, aoti, the inductor
+// knob variants; plus the test-only paths when asked.
 std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths);
 
 }  // namespace mmdiff

@@ -1,0 +1,130 @@
+// AOTInductor backend: Python exports and packages, C++ loads and runs.
+#include "src/backends/aoti_backend.h"
+
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "mmdiff/build_info.h"
+#include "src/backends/aoti_export.h"
+#include "src/backends/aoti_package_dir.h"
+#include "src/backends/artifact_cache.h"
+#include "src/backends/aten_program.h"
+#include "src/backends/embedded_python.h"
+#include "src/ir/program_json.h"
+#include "src/ir/python_emitter.h"
+
+namespace mmdiff {
+
+namespace {
+
+PathResult Unsupported(std::string why) {
+  PathResult r;
+  r.kind = OutcomeKind::kUnsupported;
+  r.message = std::move(why);
+  return r;
+}
+
+// "" when the program touches no meta tensor; otherwise where it does.
+std::string MetaUse(const Program& p) {
+  for (const auto& in : p.inputs)
+    if (in.device == Device::kMeta) return "input " + in.name + " is on meta";
+  for (const auto& n : p.nodes)
+    if (n.op == OpKind::kToDevice && n.device == Device::kMeta) return "node " + n.name + " moves to meta";
+  return "";
+}
+
+bool OnPath(const std::string& exe) {
+  if (exe.find('/') != std::string::npos) return access(exe.c_str(), X_OK) == 0;
+  std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "");
+  for (std::string dir; std::getline(path, dir, ':');)
+    if (!dir.empty() && access((dir + "/" + exe).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// A loaded package, or the error exporting, compiling or loading gave (not retried for the same
+// program: it depends only on what the cache key holds).
+struct Loaded {
+  std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
+  PathResult failure;
+};
+
+class AotiBackend : public Backend {
+ public:
+  std::string name() const override { return "aoti"; }
+  bool on_demand() const override { return true; }
+  std::string Unavailable() const override {
+    // Checked without starting Python, so that `mmdiff paths` stays fast.
+    const char* exe = std::getenv("MMDIFF_PYTHON") ? std::getenv("MMDIFF_PYTHON") : build_info::kVenvPython;
+    if (access(exe, X_OK) != 0) return std::string("the venv interpreter ") + exe + " is missing (run scripts/setup)";
+    const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX") : "g++";  // Inductor's choice
+    if (!OnPath(cxx)) return std::string("AOTInductor needs a C++ compiler and ") + cxx + " is not on PATH";
+    return "";
+  }
+
+  PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
+    if (std::string meta = MetaUse(p); !meta.empty())
+      return Unsupported("aoti compiles programs for cpu and cuda only: " + meta);
+    if (std::string why = MissingDevice(p); !why.empty()) return Unsupported(why);
+    stages.Stage("python");
+    if (std::string err = EnsurePython(); !err.empty()) return Unsupported(err);
+    PathResult res;
+    std::vector<at::Tensor> inputs;
+    try {
+      stages.Stage("inputs");
+      inputs = MakeInputs(p, recipe);
+    } catch (...) {
+      RecordCurrentException(res);
+      return res;
+    }
+    // The package is specialised to the inputs' shapes, dtypes, layouts and devices: all in the JSON.
+    std::string key = ProgramToJson(p).dump();
+    auto* entry = cache_.Use(key);
+    if (!entry) entry = &cache_.Add(key, Build(p, inputs, stages));
+    if (!entry->artifact.loader) return entry->artifact.failure;
+    try {
+      stages.Stage("aoti-run");
+      std::vector<at::Tensor> outs = entry->artifact.loader->run(inputs);
+      stages.Stage("results");
+      res.kind = OutcomeKind::kOk;
+      for (const auto& t : outs) res.outputs.push_back(ToTensorValue(t));
+      res.message = CacheNote(entry->runs);
+    } catch (...) {
+      res.outputs.clear();
+      RecordCurrentException(res);
+    }
+    return res;
+  }
+
+ private:
+  Loaded Build(const Program& p, const std::vector<at::Tensor>& inputs, StageReporter& stages) {
+    Loaded l;
+    Result<std::string> path = dir_.NextPackagePath();
+    if (!path.ok()) {
+      l.failure = Unsupported(path.error());
+      return l;
+    }
+    if (!ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure).empty()) return l;
+    try {
+      stages.Stage("aoti-load");
+      l.loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path.value());
+    } catch (...) {
+      RecordCurrentException(l.failure);
+    }
+    std::error_code ec;
+    std::filesystem::remove(path.value(), ec);  // the loader has extracted what it runs
+    return l;
+  }
+
+  AotiPackageDir dir_;
+  ArtifactCache<Loaded> cache_{4};
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeAotiBackend() { return std::make_unique<AotiBackend>(); }
+
+}  // namespace mmdiff

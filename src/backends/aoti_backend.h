@@ -1,0 +1,18 @@
+// The aoti path: AOTInductor. The program's function is exported (torch.export) and compiled into a
+// .pt2 package in the embedded Python, then loaded and run from C++ with AOTIModelPackageLoader.
+#pragma once
+
+#include <memory>
+
+#include "src/exec/backend.h"
+
+namespace mmdiff {
+
+// Run on demand only (a compile takes tens of seconds). Cpu and cuda programs; meta ones are
+// unsupported. Loaded packages are reused for the same program (same function and input shapes,
+// dtypes, layouts and devices; the last 4 programs); an ok result's message says which
+// ("cache: compiled" or "cache: reused (run N of this program)"). Stages: python, inputs, export,
+// aoti-compile, aoti-load, aoti-run, results.
+std::unique_ptr<Backend> MakeAotiBackend();
+
+}  // namespace mmdiff

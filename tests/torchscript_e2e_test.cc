@@ -1,0 +1,104 @@
+// The torchscript path through the worker: equal to eager on an exact mm, the compiled function
+// reused for new input values, a contract violation an error outcome rather than a crash, and
+// `mmdiff paths` listing it (and aoti) with availability and default-set membership.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "src/exec/supervisor.h"
+#include "src/ir/program_json.h"
+#include "src/report/report.h"
+#include "tests/e2e_util.h"
+
+namespace mmdiff {
+namespace {
+
+SupervisorOptions Options(const std::string& log) {
+  SupervisorOptions o;
+  o.worker_binary = e2e::WorkerBinary();
+  o.log_path = log;
+  return o;
+}
+
+// mm with mismatched inner sizes (17 vs 16): the contract says RuntimeError.
+Program MismatchedMm() {
+  Program p = e2e::LegalMm();
+  p.inputs[1].shape = {16, 3};
+  return p;
+}
+
+TEST(TorchScriptE2E, MmEqualsEagerAndNewInputsReuseTheCompiledFunction) {
+  std::string dir = e2e::ScratchDir("ts-mm");
+  Supervisor sup(Options(dir + "/worker.log"));
+  ASSERT_TRUE(sup.Hello().ok());
+  Program p = e2e::LegalMm();
+  for (uint64_t seed : {3, 4, 5}) {
+    InputRecipe r{"grid16", seed};  // exact sums: every correct path returns the same bits
+    std::vector<PathResult> res = sup.Run(p, r, {"reference", "eager", "torchscript"});
+    ASSERT_EQ(res.size(), 3u);
+    ASSERT_EQ(res[1].kind, OutcomeKind::kOk) << res[1].message;
+    ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].error_class << ": " << res[2].message;
+    ASSERT_EQ(res[2].outputs.size(), 1u);
+    EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat32);
+    EXPECT_EQ(res[2].outputs[0].shape, (Shape{5, 3}));
+    EXPECT_EQ(res[2].outputs[0].data, res[1].outputs[0].data) << "seed " << seed;
+    EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
+    EXPECT_EQ(res[2].message, seed == 3 ? "cache: compiled" : "cache: reused (run " + std::to_string(seed - 2) + " of this program)");
+  }
+  // Another function is compiled afresh.
+  Program q = p;
+  q.nodes[0].op = OpKind::kMatmul;
+  std::vector<PathResult> other = sup.Run(q, {"grid16", 3}, {"torchscript"});
+  ASSERT_EQ(other[0].kind, OutcomeKind::kOk) << other[0].message;
+  EXPECT_EQ(other[0].message, "cache: compiled");
+}
+
+TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
+  std::string dir = e2e::ScratchDir("ts-mismatch");
+  Supervisor sup(Options(dir + "/worker.log"));
+  ASSERT_TRUE(sup.Hello().ok());
+  Program p = MismatchedMm();
+  InputRecipe r{"grid16", 3};
+  std::vector<PathResult> res = sup.Run(p, r, {"reference", "eager", "torchscript"});
+  ASSERT_EQ(res.size(), 3u);
+  EXPECT_EQ(res[1].kind, OutcomeKind::kError);
+  EXPECT_EQ(res[2].kind, OutcomeKind::kError);
+  EXPECT_EQ(res[2].error_class, "RuntimeError");
+  EXPECT_EQ(res[2].error_class, res[1].error_class);
+  // The operator's own line, not the interpreter's "The following operation failed ..." preamble.
+  EXPECT_NE(res[2].message.find("shapes cannot be multiplied (5x17 and 16x3)"), std::string::npos) << res[2].message;
+  EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
+  // The same worker goes on: no crash, no restart.
+  std::vector<PathResult> after = sup.Run(e2e::LegalMm(), r, {"torchscript"});
+  EXPECT_EQ(after[0].kind, OutcomeKind::kOk) << after[0].message;
+  EXPECT_EQ(sup.restarts(), 0);
+}
+
+TEST(TorchScriptE2E, PathsListsTorchScriptByDefaultAndAotiOnDemand) {
+  auto r = e2e::RunMmdiff("paths --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  std::map<std::string, nlohmann::json> paths;
+  for (const auto& p : j["paths"]) paths[p["name"]] = p;
+  ASSERT_TRUE(paths.count("torchscript") && paths.count("aoti")) << r.output;
+  EXPECT_EQ(paths["torchscript"]["available"], true) << paths["torchscript"]["why"];
+  EXPECT_EQ(paths["torchscript"]["on_demand"], false);
+  EXPECT_EQ(paths["aoti"]["available"], true) << paths["aoti"]["why"];
+  EXPECT_EQ(paths["aoti"]["on_demand"], true);
+  auto text = e2e::RunMmdiff("paths");
+  EXPECT_NE(text.output.find("aoti                     yes        slow, run on demand"), std::string::npos) << text.output;
+
+  // Without --paths, a run takes torchscript and leaves aoti out.
+  std::string dir = e2e::ScratchDir("ts-default");
+  std::ofstream(dir + "/mm.json") << ProgramToJson(e2e::LegalMm()).dump();
+  auto run = e2e::RunMmdiff("run " + dir + "/mm.json --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::set<std::string> ran;
+  auto report = nlohmann::json::parse(run.output.substr(run.output.find('{')));
+  for (const auto& p : report["paths"]) ran.insert(p["path"]);
+  EXPECT_TRUE(ran.count("torchscript")) << run.output;
+  EXPECT_FALSE(ran.count("aoti")) << run.output;
+}
+
+}  // namespace
+}  // namespace mmdiff
