@@ -10,7 +10,8 @@ namespace mmdiff {
 namespace {
 
 // Kept apart from embedded_python.cc's helpers, in a namespace of its own; _mmdiff_root (the
-// root-cause rule repro.py also follows) comes from there.
+// root-cause rule repro.py also follows) comes from there. Export and compilation run under
+// torch.no_grad(), as AOTInductor's documentation does for inference.
 constexpr const char* kAotiHelpers = R"PY(
 import torch
 import torch._inductor
@@ -26,13 +27,15 @@ def export(source, args):
             return f(*xs)
 
     try:
-        return ("ok", torch.export.export(Program(), tuple(args)))
+        with torch.no_grad():
+            return ("ok", torch.export.export(Program(), tuple(args)))
     except Exception as e:
         return ("error",) + _mmdiff_root(e)
 
 def package(exported, path):
     try:
-        return ("ok", torch._inductor.aoti_compile_and_package(exported, package_path=path))
+        with torch.no_grad():
+            return ("ok", torch._inductor.aoti_compile_and_package(exported, package_path=path))
     except Exception as e:
         return ("error",) + _mmdiff_root(e)
 )PY";
