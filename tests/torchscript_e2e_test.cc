@@ -74,6 +74,42 @@ TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
   EXPECT_EQ(sup.restarts(), 0);
 }
 
+// A real TorchScript behaviour mmdiff finds: its DecomposeOps pass rewrites addmm with beta = alpha
+// = 1 into mm + add, and add promotes, so a float64 bias with float32 matrices returns float64
+// where eager raises (same program with beta = 0.5: both raise). The repro.py written for it shows
+// the same with plain Python's TorchScript.
+TEST(TorchScriptE2E, AddmmWithUnitScalesPromotesTheBiasWhereEagerRaisesAndTheReproShowsIt) {
+  std::string dir = e2e::ScratchDir("ts-addmm");
+  Supervisor sup(Options(dir + "/worker.log"));
+  ASSERT_TRUE(sup.Hello().ok());
+  Program p;
+  p.inputs = {{"bias", {4, 3}, DType::kFloat64}, {"a", {4, 5}, DType::kFloat32}, {"b", {5, 3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kAddmm, {"bias", "a", "b"}}};  // beta = alpha = 1
+  p.outputs = {"v0"};
+  InputRecipe r{"grid16", 3};
+  std::vector<PathResult> res = sup.Run(p, r, {"reference", "eager", "torchscript"});
+  ASSERT_EQ(res.size(), 3u);
+  EXPECT_EQ(res[1].kind, OutcomeKind::kError);
+  ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].message;
+  EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat64);
+  CaseRun c = MakeCaseRun(p, r, res);
+  ASSERT_EQ(c.verdict.divergences.size(), 1u);
+  EXPECT_EQ(c.verdict.divergences[0].kind, DivergenceKind::kErrorBehaviour);
+  EXPECT_EQ(c.verdict.divergences[0].blamed, "torchscript");
+
+  Program half = p;
+  half.nodes[0].beta = 0.5;
+  std::vector<PathResult> kept = sup.Run(half, r, {"reference", "eager", "torchscript"});
+  EXPECT_EQ(kept[2].kind, OutcomeKind::kError);
+  EXPECT_FALSE(MakeCaseRun(half, r, kept).verdict.diverges());
+
+  ASSERT_TRUE(WriteFinding(dir + "/finding", c, RunContext{}).ok());
+  auto repro = e2e::RunShell(e2e::VenvPython() + " " + dir + "/finding/repro.py");
+  EXPECT_NE(repro.exit_code, 0) << repro.output;
+  EXPECT_NE(repro.output.find("compiled: ('ok', [('torch.float64', (4, 3), 'cpu')])"), std::string::npos) << repro.output;
+  EXPECT_NE(repro.output.find("AssertionError: eager and TorchScript disagree"), std::string::npos) << repro.output;
+}
+
 TEST(TorchScriptE2E, PathsListsTorchScriptByDefaultAndAotiOnDemand) {
   auto r = e2e::RunMmdiff("paths --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -54,6 +54,36 @@ int ScalarTypeCode(DType d) {
   return 6;
 }
 
+// How repro.py compiles f for the compared path: a one-line description, code defining what it
+// needs (ending in a blank line, or ""), and the callable handed to outcome().
+struct ReproCompiled {
+  std::string name, description, setup, callable;
+};
+ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
+  if (backend == "torchscript")
+    return {"TorchScript", "TorchScript (torch.jit.CompilationUnit on the TorchScript spelling of f below)",
+            "TS_SOURCE = \"\"\"\n" + EmitFunction(p, "f", FunctionDialect::kTorchScript) + "\"\"\"\n\n\n",
+            "lambda *args: torch.jit.CompilationUnit(TS_SOURCE).f(*args)"};
+  if (backend == "aoti")
+    return {"AOTInductor", "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
+            "def aoti(fn):\n"
+            "    def run(*args):\n"
+            "        import os\n"
+            "        import tempfile\n\n"
+            "        class Program(torch.nn.Module):\n"
+            "            def forward(self, *xs):\n"
+            "                return fn(*xs)\n\n"
+            "        with torch.no_grad():\n"
+            "            exported = torch.export.export(Program(), tuple(args))\n"
+            "            path = torch._inductor.aoti_compile_and_package(\n"
+            "                exported, package_path=os.path.join(tempfile.mkdtemp(), \"program.pt2\"))\n"
+            "        return torch._inductor.aoti_load_package(path)(*args)\n"
+            "    return run\n\n\n",
+            "aoti(f)"};
+  return {"torch.compile", "torch.compile(backend='" + backend + "')", "",
+          "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};
+}
+
 }  // namespace
 
 std::string EmitFunction(const Program& p, const std::string& name, FunctionDialect dialect) {
@@ -213,8 +243,9 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   o << "#!/usr/bin/env python3\n\"\"\"" << (opt.title.empty() ? "mmdiff reproducer" : opt.title) << "\n\n";
   for (const auto& n : opt.notes) o << n << "\n";
   o << "Program: " << p.Summary() << "\n";
+  const ReproCompiled compiled = ReproCompiledFor(p, opt.backend);
   o << "Runs with plain `python` and a stock torch; exits non-zero while eager and "
-       "torch.compile(backend='" << opt.backend << "') disagree.\n\"\"\"\n"
+    << compiled.description << " disagree.\n\"\"\"\n"
        "import math\nimport platform\n\nimport torch\n\n";
   if (!opt.knobs.empty()) {
     o << "import torch._inductor.config\n";
@@ -236,10 +267,10 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
        "    return (\"ok\", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], outs)\n\n\n"
        "eager = outcome(f)\n"
        "torch._dynamo.reset()\n"
-       "compiled = outcome(torch.compile(f, backend=" << PyStr(opt.backend) << ", fullgraph=True))\n"
+    << compiled.setup << "compiled = outcome(" << compiled.callable << ")\n"
        "print(\"eager:   \", eager[:3] if eager[0] == \"error\" else eager[:2])\n"
        "print(\"compiled:\", compiled[:3] if compiled[0] == \"error\" else compiled[:2])\n"
-       "assert eager[:2] == compiled[:2], \"eager and torch.compile disagree (see above)\"\n";
+       "assert eager[:2] == compiled[:2], \"eager and " << compiled.name << " disagree (see above)\"\n";
   if (opt.value_atol >= 0) {
     o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
          "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() else 0.0\n"

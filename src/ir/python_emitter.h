@@ -28,7 +28,10 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r);
 struct ReproOptions {
   std::string title;                       // first docstring line
   std::vector<std::string> notes;          // more docstring lines (who is wrong, versions seen)
-  std::string backend = "inductor";        // torch.compile backend to compare with eager
+  // What eager is compared with: a torch.compile backend ("inductor", "aot_eager", "eager"), or
+  // "torchscript" (the TorchScript spelling through torch.jit.CompilationUnit, as mmdiff's path
+  // compiles it) or "aoti" (torch.export, aoti_compile_and_package, aoti_load_package).
+  std::string backend = "inductor";
   std::map<std::string, std::string> knobs;  // torch._inductor.config name -> Python literal
   // When >= 0, also compare values and fail beyond this absolute difference.
   double value_atol = -1;

@@ -174,3 +174,26 @@ TEST(PythonEmitter, TorchScriptDialectAvoidsWhatTheNativeResolverCannotFind) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(PythonEmitter, ReprosForTorchScriptAndAotiCompileFTheWayThosePathsDo) {
+  ReproOptions o;
+  o.backend = "torchscript";
+  std::string ts = EmitRepro(Sample(), {"grid16", 1}, o);
+  EXPECT_NE(ts.find("TS_SOURCE = \"\"\"\ndef f(x0, x1, x2):\n    v0 = torch.matmul(x0, x1)\n    v1 = v0.to(15)\n"),
+            std::string::npos) << ts;
+  EXPECT_NE(ts.find("compiled = outcome(lambda *args: torch.jit.CompilationUnit(TS_SOURCE).f(*args))"), std::string::npos);
+  EXPECT_NE(ts.find("\"eager and TorchScript disagree (see above)\""), std::string::npos);
+  EXPECT_EQ(ts.find("torch.compile(f"), std::string::npos);
+  o.backend = "aoti";
+  std::string aoti = EmitRepro(Sample(), {"grid16", 1}, o);
+  EXPECT_NE(aoti.find("exported = torch.export.export(Program(), tuple(args))"), std::string::npos) << aoti;
+  EXPECT_NE(aoti.find("return torch._inductor.aoti_load_package(path)(*args)"), std::string::npos);
+  EXPECT_NE(aoti.find("compiled = outcome(aoti(f))"), std::string::npos);
+  EXPECT_NE(aoti.find("eager and AOTInductor (torch.export"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff

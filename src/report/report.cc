@@ -29,7 +29,9 @@ std::string Field(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "?";
 }
 
-bool IsCompiledPath(const std::string& p) { return p == "inductor" || p == "aot_eager" || p == "compile_eager"; }
+bool IsCompiledPath(const std::string& p) {
+  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" || p == "aoti";
+}
 std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
 
 }  // namespace
