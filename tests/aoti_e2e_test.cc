@@ -18,13 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-SupervisorOptions Options(const std::string& log) {
-  SupervisorOptions o;
-  o.worker_binary = e2e::WorkerBinary();
-  o.log_path = log;
-  return o;
-}
-
 // The pid of a process that has exited and been reaped.
 pid_t DeadPid() {
   pid_t pid = fork();
@@ -47,7 +40,7 @@ TEST(AotiE2E, MmEqualsEagerReusesTheLoadedPackageAndCleansUp) {
   std::ofstream(orphan / "program-0.pt2") << "left by a worker that was killed";
   setenv("MMDIFF_AOTI_DIR", packages.c_str(), 1);  // the worker inherits it
   {
-    Supervisor sup(Options(dir + "/worker.log"));
+    Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
     ASSERT_TRUE(sup.Hello().ok());
     Program p = e2e::LegalMm();
     for (uint64_t seed : {3, 4}) {
@@ -75,7 +68,7 @@ TEST(AotiE2E, MmEqualsEagerReusesTheLoadedPackageAndCleansUp) {
 
 TEST(AotiE2E, AShapeMismatchIsARuntimeErrorFromExportNotACrash) {
   std::string dir = e2e::ScratchDir("aoti-mismatch");
-  Supervisor sup(Options(dir + "/worker.log"));
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
   Program p = e2e::LegalMm();
   p.inputs[1].shape = {16, 3};  // 17 vs 16
@@ -92,7 +85,7 @@ TEST(AotiE2E, AShapeMismatchIsARuntimeErrorFromExportNotACrash) {
 
 TEST(AotiE2E, MetaProgramsAreUnsupportedWithTheReason) {
   std::string dir = e2e::ScratchDir("aoti-meta");
-  Supervisor sup(Options(dir + "/worker.log"));
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
   Program p = e2e::LegalMm();
   p.inputs[0].device = Device::kMeta;

@@ -34,6 +34,13 @@ std::string ScratchDir(const std::string& name) {
 }
 
 std::string WorkerBinary() { return std::string(MMDIFF_BUILD_DIR) + "/mmdiff-worker"; }
+
+SupervisorOptions WorkerOptions(const std::string& log) {
+  SupervisorOptions o;
+  o.worker_binary = WorkerBinary();
+  o.log_path = log;
+  return o;
+}
 std::string VenvPython() { return build_info::kVenvPython; }
 
 Program SeedBugProgram() {

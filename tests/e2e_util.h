@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "src/exec/supervisor.h"
 #include "src/ir/program.h"
 
 namespace mmdiff::e2e {
@@ -19,6 +20,8 @@ CommandResult RunShell(const std::string& command);
 // A fresh empty folder under the temp dir, removed at exit of the process is not attempted.
 std::string ScratchDir(const std::string& name);
 std::string WorkerBinary();
+// Options for a Supervisor of the real worker (no test paths) with its stderr in `log`.
+SupervisorOptions WorkerOptions(const std::string& log);
 std::string VenvPython();
 // fp16 @ fp32 matmul of rank 4, the seed bug's program.
 Program SeedBugProgram();

@@ -13,13 +13,6 @@
 namespace mmdiff {
 namespace {
 
-SupervisorOptions Options(const std::string& log) {
-  SupervisorOptions o;
-  o.worker_binary = e2e::WorkerBinary();
-  o.log_path = log;
-  return o;
-}
-
 // mm with mismatched inner sizes (17 vs 16): the contract says RuntimeError.
 Program MismatchedMm() {
   Program p = e2e::LegalMm();
@@ -29,7 +22,7 @@ Program MismatchedMm() {
 
 TEST(TorchScriptE2E, MmEqualsEagerAndNewInputsReuseTheCompiledFunction) {
   std::string dir = e2e::ScratchDir("ts-mm");
-  Supervisor sup(Options(dir + "/worker.log"));
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
   Program p = e2e::LegalMm();
   for (uint64_t seed : {3, 4, 5}) {
@@ -55,7 +48,7 @@ TEST(TorchScriptE2E, MmEqualsEagerAndNewInputsReuseTheCompiledFunction) {
 
 TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
   std::string dir = e2e::ScratchDir("ts-mismatch");
-  Supervisor sup(Options(dir + "/worker.log"));
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
   Program p = MismatchedMm();
   InputRecipe r{"grid16", 3};
@@ -80,7 +73,7 @@ TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
 // the same with plain Python's TorchScript.
 TEST(TorchScriptE2E, AddmmWithUnitScalesPromotesTheBiasWhereEagerRaisesAndTheReproShowsIt) {
   std::string dir = e2e::ScratchDir("ts-addmm");
-  Supervisor sup(Options(dir + "/worker.log"));
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
   Program p;
   p.inputs = {{"bias", {4, 3}, DType::kFloat64}, {"a", {4, 5}, DType::kFloat32}, {"b", {5, 3}, DType::kFloat32}};

@@ -21,13 +21,6 @@ namespace mmdiff {
 
 namespace {
 
-PathResult Unsupported(std::string why) {
-  PathResult r;
-  r.kind = OutcomeKind::kUnsupported;
-  r.message = std::move(why);
-  return r;
-}
-
 // "" when the program touches no meta tensor; otherwise where it does.
 std::string MetaUse(const Program& p) {
   for (const auto& in : p.inputs)
@@ -67,19 +60,13 @@ class AotiBackend : public Backend {
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     if (std::string meta = MetaUse(p); !meta.empty())
-      return Unsupported("aoti compiles programs for cpu and cuda only: " + meta);
-    if (std::string why = MissingDevice(p); !why.empty()) return Unsupported(why);
+      return UnsupportedResult("aoti compiles programs for cpu and cuda only: " + meta);
+    if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
     stages.Stage("python");
-    if (std::string err = EnsurePython(); !err.empty()) return Unsupported(err);
+    if (std::string err = EnsurePython(); !err.empty()) return UnsupportedResult(err);
     PathResult res;
     std::vector<at::Tensor> inputs;
-    try {
-      stages.Stage("inputs");
-      inputs = MakeInputs(p, recipe);
-    } catch (...) {
-      RecordCurrentException(res);
-      return res;
-    }
+    if (!MakeInputsStage(p, recipe, stages, inputs, res)) return res;
     // The package is specialised to the inputs' shapes, dtypes, layouts and devices: all in the JSON.
     std::string key = ProgramToJson(p).dump();
     auto* entry = cache_.Use(key);
@@ -104,7 +91,7 @@ class AotiBackend : public Backend {
     Loaded l;
     Result<std::string> path = dir_.NextPackagePath();
     if (!path.ok()) {
-      l.failure = Unsupported(path.error());
+      l.failure = UnsupportedResult(path.error());
       return l;
     }
     if (!ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure).empty()) return l;

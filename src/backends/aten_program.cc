@@ -175,6 +175,25 @@ void RecordCurrentException(PathResult& r) {
   }
 }
 
+PathResult UnsupportedResult(std::string why) {
+  PathResult r;
+  r.kind = OutcomeKind::kUnsupported;
+  r.message = std::move(why);
+  return r;
+}
+
+bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
+                     PathResult& error) {
+  try {
+    stages.Stage("inputs");
+    inputs = MakeInputs(p, r);
+    return true;
+  } catch (...) {
+    RecordCurrentException(error);
+    return false;
+  }
+}
+
 PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o) {
   PathResult res;
   if (std::string why = MissingDevice(p); !why.empty()) {

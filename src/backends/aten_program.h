@@ -44,6 +44,14 @@ TensorValue ToTensorValue(const at::Tensor& t);
 // Maps the exception in flight (call inside a catch block) onto error fields of `r`.
 void RecordCurrentException(PathResult& r);
 
+// An unsupported outcome saying why.
+PathResult UnsupportedResult(std::string why);
+
+// Reports the stage "inputs" and makes the program's inputs into `inputs`; when that throws, returns
+// false with the error outcome in `error`.
+bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
+                     PathResult& error);
+
 // The whole eager-style path: inputs, RunAten, results; exceptions become error outcomes.
 PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o);
 

@@ -17,13 +17,6 @@ namespace mmdiff {
 
 namespace {
 
-PathResult Unsupported(std::string why) {
-  PathResult r;
-  r.kind = OutcomeKind::kUnsupported;
-  r.message = std::move(why);
-  return r;
-}
-
 #ifdef MMDIFF_HAVE_TORCHSCRIPT
 
 // Maps the exception in flight (call inside a catch block) to an error outcome. The class is
@@ -82,19 +75,13 @@ class TorchScriptBackend : public Backend {
   }
 
   PathResult RunSource(const std::string& source, const Program& p, const InputRecipe& recipe, StageReporter& stages) {
-    if (std::string why = Unavailable(); !why.empty()) return Unsupported(why);
-    if (std::string why = MissingDevice(p); !why.empty()) return Unsupported(why);
+    if (std::string why = Unavailable(); !why.empty()) return UnsupportedResult(why);
+    if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
     // As for eager: meta kernels and decompositions torch registers from Python must be there.
     static const std::string python_problem = EnsurePython();
     PathResult res;
     std::vector<at::Tensor> inputs;
-    try {
-      stages.Stage("inputs");
-      inputs = MakeInputs(p, recipe);
-    } catch (...) {
-      RecordCurrentException(res);
-      return res;
-    }
+    if (!MakeInputsStage(p, recipe, stages, inputs, res)) return res;
     auto* entry = cache_.Use(source);
     if (!entry) {
       stages.Stage("torchscript-compile");
@@ -134,9 +121,9 @@ class TorchScriptBackend : public Backend {
   std::string Unavailable() const override {
     return "the installed LibTorch has no TorchScript (torch/jit.h is missing)";
   }
-  PathResult Run(const Program&, const InputRecipe&, StageReporter&) override { return Unsupported(Unavailable()); }
+  PathResult Run(const Program&, const InputRecipe&, StageReporter&) override { return UnsupportedResult(Unavailable()); }
   PathResult RunSource(const std::string&, const Program&, const InputRecipe&, StageReporter&) {
-    return Unsupported(Unavailable());
+    return UnsupportedResult(Unavailable());
   }
 };
 
