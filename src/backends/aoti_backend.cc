@@ -54,7 +54,7 @@ class AotiBackend : public Backend {
     const char* exe = std::getenv("MMDIFF_PYTHON") ? std::getenv("MMDIFF_PYTHON") : build_info::kVenvPython;
     if (access(exe, X_OK) != 0) return std::string("the venv interpreter ") + exe + " is missing (run scripts/setup)";
     const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX") : "g++";  // Inductor's choice
-    if (!OnPath(cxx)) return std::string("AOTInductor needs a C++ compiler and ") + cxx + " is not on PATH";
+    if (!OnPath(cxx)) return std::string("AOTInductor needs a C++ compiler: ") + cxx + " is not found (set CXX or install g++)";
     return "";
   }
 
