@@ -15,6 +15,7 @@
 
 #include "mmdiff/build_info.h"
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/ablation.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/selftest.h"
 #include "src/gen/generator.h"
@@ -58,6 +59,13 @@ void PrintTable(const CaseRun& c) {
     std::printf("  %s%s: %s\n", std::string(DivergenceKindName(d.kind)).c_str(),
                 BlameLabel(d).c_str(), d.detail.c_str());
   for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
+  if (c.ablation.is_object()) {
+    std::printf("  ablation (first stage to disagree with eager: %s):\n",
+                c.ablation["first_divergent"].is_string() ? c.ablation["first_divergent"].get<std::string>().c_str() : "none");
+    for (const auto& s : c.ablation["stages"])
+      std::printf("    %-34s %-3s %s\n", s.value("path", "").c_str(), s.value("agrees_with_eager", false) ? "=" : "!=",
+                  s.value("outcome", "").substr(0, 120).c_str());
+  }
   if (c.mitigations.is_array())
     for (const auto& m : c.mitigations)
       std::printf("  mitigation %s: %s\n", m.value("knob", "").c_str(),
@@ -246,6 +254,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
   CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths));
   c.mitigations = TryMitigations(sup, c);
+  c.ablation = RunAblation(sup, c);
   std::remove(log.c_str());
   RunContext ctx = Context(sup);
   if (json)
