@@ -38,7 +38,7 @@ void PrintTable(const CaseRun& c) {
                 c.contract.violation.message.c_str());
   else
     std::printf("contract: eager must succeed\n");
-  std::printf("\n%-24s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
+  std::printf("\n%-32s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
   for (const auto& r : c.results) {
     std::string detail;
     if (r.kind == OutcomeKind::kOk) {
@@ -51,7 +51,7 @@ void PrintTable(const CaseRun& c) {
       detail = (r.stage.empty() ? "" : "stage " + r.stage + ": ") + r.message.substr(0, r.message.find('\n'));
     }
     if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
-    std::printf("%-24s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
+    std::printf("%-32s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
                 detail.c_str());
   }
   std::printf("\nverdict: %s\n", c.verdict.diverges() ? "DIVERGE" : "agree");
@@ -210,9 +210,9 @@ int Paths(bool json, bool test_paths) {
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
-  std::printf("%-24s %-10s %s\n", "path", "available", "notes");
+  std::printf("%-32s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
-    std::printf("%-24s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
+    std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
                 p.variant ? "variant, run on demand " : "", p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
