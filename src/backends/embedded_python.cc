@@ -37,12 +37,15 @@ def _mmdiff_function(source, backend, key):
         _mmdiff_program["source"] = source
         _mmdiff_program["fns"] = {}
     fns = _mmdiff_program["fns"]
-    _mmdiff_program["reused"] = key in fns
-    if key not in fns:
+    # Dynamo runs a function that hit its recompile limit in eager, silently: a function that has
+    # compiled a few times (new sizes, new dtypes in a reduction) is replaced by a fresh one.
+    _mmdiff_program["reused"] = key in fns and fns[key][1] < 4
+    if not _mmdiff_program["reused"]:
         ns = {"torch": torch}
         exec(source, ns)
-        fns[key] = torch.compile(ns["f"], backend=backend, fullgraph=True)
-    return fns[key]
+        fns[key] = [torch.compile(ns["f"], backend=backend, fullgraph=True), 0]
+    _mmdiff_program["key"] = key
+    return fns[key][0]
 
 try:  # Inductor hands each compiled (or cache-loaded) module's source to this hook
     from torch._inductor.graph import GraphLowering
@@ -80,7 +83,10 @@ def _mmdiff_call(fn, args, knob=""):
     except Exception as e:
         result = ("error",) + _mmdiff_root(e)
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
-    info = (counters["stats"]["unique_graphs"] > graphs, _mmdiff_program.get("reused", False),
+    compiled = counters["stats"]["unique_graphs"] > graphs
+    if compiled and _mmdiff_program.get("key") in _mmdiff_program["fns"]:
+        _mmdiff_program["fns"][_mmdiff_program["key"]][1] += 1
+    info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
             delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta))
     return result + (info,)
