@@ -55,7 +55,9 @@ TEST(AotiE2E, MmEqualsEagerReusesTheLoadedPackageAndCleansUp) {
       EXPECT_EQ(res[2].outputs[0].shape, (Shape{5, 3}));
       EXPECT_EQ(res[2].outputs[0].data, res[1].outputs[0].data) << "seed " << seed;
       EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
-      EXPECT_EQ(res[2].message, seed == 3 ? "cache: compiled" : "cache: reused (run 2 of this program)");
+      EXPECT_TRUE(res[2].compile.present);
+      EXPECT_EQ(res[2].compile.compiled, seed == 3);
+      EXPECT_EQ(res[2].compile.reused, seed != 3);
       // The dead worker's folder is gone; this worker's holds no package once it is loaded.
       EXPECT_FALSE(fs::exists(orphan));
       EXPECT_EQ(CountFiles(packages, ".pt2"), 0);

@@ -71,14 +71,18 @@ class AotiBackend : public Backend {
     std::string key = ProgramToJson(p).dump();
     auto* entry = cache_.Use(key);
     if (!entry) entry = &cache_.Add(key, Build(p, inputs, stages));
-    if (!entry->artifact.loader) return entry->artifact.failure;
+    if (!entry->artifact.loader) {
+      PathResult failure = entry->artifact.failure;
+      if (failure.kind == OutcomeKind::kError) failure.compile = CompileInfoFor(entry->runs);
+      return failure;
+    }
+    res.compile = CompileInfoFor(entry->runs);
     try {
       stages.Stage("aoti-run");
       std::vector<at::Tensor> outs = entry->artifact.loader->run(inputs);
       stages.Stage("results");
       res.kind = OutcomeKind::kOk;
       for (const auto& t : outs) res.outputs.push_back(ToTensorValue(t));
-      res.message = CacheNote(entry->runs);
     } catch (...) {
       res.outputs.clear();
       RecordCurrentException(res);

@@ -1,12 +1,15 @@
 // ArtifactCache: the last few compiled programs of a path (a TorchScript CompilationUnit, a loaded
 // AOTInductor package, or the error compiling gave), keyed by what the compilation depends on, so
 // that a program run again with new input values is not compiled again. Counts runs per entry.
+// Header-only, LibTorch-free.
 #pragma once
 
 #include <cstdint>
 #include <list>
 #include <string>
 #include <utility>
+
+#include "src/ir/outcome.h"
 
 namespace mmdiff {
 
@@ -47,10 +50,14 @@ class ArtifactCache {
   std::list<Entry> entries_;
 };
 
-// What an ok result's message says about the cache, checkable without timing:
-// "cache: compiled" on a program's first run, "cache: reused (run N of this program)" after.
-inline std::string CacheNote(int64_t runs) {
-  return runs <= 1 ? "cache: compiled" : "cache: reused (run " + std::to_string(runs) + " of this program)";
+// The compile record of a run served by `entry` (PathResult::compile): compiled on its first run,
+// reused after.
+inline CompileInfo CompileInfoFor(int64_t runs) {
+  CompileInfo c;
+  c.present = true;
+  c.compiled = runs <= 1;
+  c.reused = runs > 1;
+  return c;
 }
 
 }  // namespace mmdiff

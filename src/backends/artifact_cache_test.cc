@@ -26,9 +26,10 @@ TEST(ArtifactCache, ReuseCountsRunsAndTheLeastRecentlyUsedIsDropped) {
   EXPECT_TRUE(a_alive.expired());
 }
 
-TEST(ArtifactCache, NoteSaysCompiledThenReused) {
-  EXPECT_EQ(CacheNote(1), "cache: compiled");
-  EXPECT_EQ(CacheNote(3), "cache: reused (run 3 of this program)");
+TEST(ArtifactCache, TheFirstRunCompilesLaterOnesReuse) {
+  CompileInfo first = CompileInfoFor(1), third = CompileInfoFor(3);
+  EXPECT_TRUE(first.present && first.compiled && !first.reused);
+  EXPECT_TRUE(third.present && !third.compiled && third.reused);
 }
 
 }  // namespace

@@ -201,12 +201,16 @@ PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& st
     res.message = why;
     return res;
   }
-  struct Threads {  // ATen's thread count for this run only
-    int before = at::get_num_threads();
+  struct Threads {  // ATen's thread count for this run only (setting it costs milliseconds: only when asked)
+    int before = 0;
     explicit Threads(int n) {
-      if (n > 0) at::set_num_threads(n);
+      if (n <= 0) return;
+      before = at::get_num_threads();
+      at::set_num_threads(n);
     }
-    ~Threads() { at::set_num_threads(before); }
+    ~Threads() {
+      if (before > 0) at::set_num_threads(before);
+    }
   } threads(o.threads);
   try {
     stages.Stage("inputs");

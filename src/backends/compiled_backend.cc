@@ -94,10 +94,12 @@ class CompiledBackend : public Backend {
     }
     Gil gil;
     PyObject* globals = PyModule_GetDict(PyImport_AddModule("__main__"));
-    PyObject* compile = PyDict_GetItemString(globals, "_mmdiff_compile");  // borrowed
+    PyObject* function = PyDict_GetItemString(globals, "_mmdiff_function");  // borrowed
     PyObject* call = PyDict_GetItemString(globals, "_mmdiff_call");
     stages.Stage("trace");
-    Ref fn(PyObject_CallFunction(compile, "ss", EmitFunction(p, "f").c_str(), backend_.c_str()));
+    // The same program (an input variant) gets the function compiled before, guards permitting.
+    Ref fn(PyObject_CallFunction(function, "sss", EmitFunction(p, "f").c_str(), backend_.c_str(),
+                                 (backend_ + "|" + knob_).c_str()));
     if (!fn.p) return Internal(res, "cannot build the function: " + PyErrText());
     Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -108,6 +110,7 @@ class CompiledBackend : public Backend {
     Ref out(PyObject_CallFunctionObjArgs(call, fn.p, args.p, knob.p, nullptr));
     if (!out.p || !PyTuple_Check(out.p)) return Internal(res, "helper failed: " + PyErrText());
     std::string kind = Str(PyTuple_GetItem(out.p, 0));
+    ReadCompileInfo(PyTuple_GetItem(out.p, PyTuple_Size(out.p) - 1), res.compile);
     if (kind == "error") {
       res.kind = OutcomeKind::kError;
       res.error_class = Str(PyTuple_GetItem(out.p, 1));
@@ -140,6 +143,20 @@ class CompiledBackend : public Backend {
     r.message = msg;
     r.outputs.clear();
     return r;
+  }
+
+  // The helper's (compiled, reused, fx cache hits, fx cache misses, [internals]).
+  static void ReadCompileInfo(PyObject* info, CompileInfo& c) {
+    if (!info || !PyTuple_Check(info) || PyTuple_Size(info) != 5) return;
+    c.present = true;
+    c.compiled = PyObject_IsTrue(PyTuple_GetItem(info, 0)) == 1;
+    c.reused = PyObject_IsTrue(PyTuple_GetItem(info, 1)) == 1;
+    c.fx_cache_hits = static_cast<int>(PyLong_AsLong(PyTuple_GetItem(info, 2)));
+    c.fx_cache_misses = static_cast<int>(PyLong_AsLong(PyTuple_GetItem(info, 3)));
+    PyObject* names = PyTuple_GetItem(info, 4);
+    for (Py_ssize_t i = 0; names && PyList_Check(names) && i < PyList_Size(names); ++i)
+      c.internals.push_back(Str(PyList_GetItem(names, i)));
+    PyErr_Clear();
   }
 
   std::string backend_;

@@ -23,6 +23,10 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   // Mitigations PyTorch asks about in accuracy reports, run on demand for inductor's value findings.
   v.push_back(MakeInductorVariant("inductor_emulate_precision_casts", "emulate_precision_casts"));
   v.push_back(MakeInductorVariant("inductor_fallback_random", "fallback_random"));
+  // Settings users turn on: autotuned kernel choice, constant freezing, the C++ wrapper.
+  v.push_back(MakeInductorVariant("inductor_max_autotune", "max_autotune"));
+  v.push_back(MakeInductorVariant("inductor_freezing", "freezing"));
+  v.push_back(MakeInductorVariant("inductor_cpp_wrapper", "cpp_wrapper"));
   if (with_test_paths)
     for (auto& b : MakeTestBackends()) v.push_back(std::move(b));
   return v;

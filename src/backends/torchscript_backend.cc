@@ -93,7 +93,12 @@ class TorchScriptBackend : public Backend {
       }
       entry = &cache_.Add(source, std::move(c));
     }
-    if (!entry->artifact.unit) return entry->artifact.failure;
+    if (!entry->artifact.unit) {
+      PathResult failure = entry->artifact.failure;
+      failure.compile = CompileInfoFor(entry->runs);
+      return failure;
+    }
+    res.compile = CompileInfoFor(entry->runs);
     try {
       stages.Stage("torchscript-run");
       std::vector<c10::IValue> stack(inputs.begin(), inputs.end());
@@ -101,7 +106,6 @@ class TorchScriptBackend : public Backend {
       stages.Stage("results");
       res.kind = OutcomeKind::kOk;
       for (const auto& v : out.toTupleRef().elements()) res.outputs.push_back(ToTensorValue(v.toTensor()));
-      res.message = CacheNote(entry->runs);
     } catch (...) {
       res.outputs.clear();
       RecordTorchScriptError(res);

@@ -9,8 +9,8 @@
 namespace mmdiff {
 
 // Unavailable (with the reason) when the installed LibTorch cannot compile and run a tiny function.
-// Compiled functions are reused for the same source (the last 16 programs); an ok result's message
-// says which ("cache: compiled" or "cache: reused (run N of this program)", see artifact_cache.h).
+// Compiled functions (or the compile error) are reused for the same source (the last 16 programs);
+// a result's `compile` says whether this run compiled or reused one.
 std::unique_ptr<Backend> MakeTorchScriptBackend();
 
 // What the path does with a program, but on the given TorchScript source (defining f) instead of

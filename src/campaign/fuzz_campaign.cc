@@ -14,14 +14,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include "src/campaign/ablation.h"
 #include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/progress.h"
 #include "src/campaign/reduce_finding.h"
 #include "src/gen/generator.h"
+#include "src/gen/input_variants.h"
 #include "src/report/bucket.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
+#include "src/support/rng.h"
 
 namespace mmdiff {
 
@@ -34,6 +37,26 @@ std::atomic<bool> g_stop{false};
 void RequestFuzzStop() { g_stop = true; }
 
 namespace {
+
+// The case's paths: the campaign's, less aoti on all but policy.aoti_rate of the programs.
+std::vector<std::string> CasePaths(const std::vector<std::string>& paths, uint64_t case_seed, const GenPolicy& policy) {
+  double u = static_cast<double>(SplitMix64(case_seed ^ 0x616f7469ull) >> 11) * 0x1.0p-53;
+  if (u < policy.aoti_rate) return paths;
+  std::vector<std::string> out;
+  for (const auto& p : paths)
+    if (p != "aoti") out.push_back(p);
+  return out;
+}
+
+// After input v, are more inputs worth running? Not when no path computed values (every path
+// raised, or the program is on meta) — except to reach the new-sizes input, which can change that.
+bool MoreInputsMatter(const CaseRun& c, int v) {
+  for (const auto& r : c.results)
+    if (r.ok())
+      for (const auto& t : r.outputs)
+        if (!t.data.empty()) return true;
+  return v < kShapeVariant;
+}
 
 // Keeps the kBucketExamples smallest seeds, sorted: the same set whatever the order of the cases.
 void AddExample(BucketStats& b, uint64_t seed) {
@@ -149,8 +172,9 @@ class Campaign {
 
   // A case's counts go into the summary together with marking it done, so that a summary saved at
   // any moment counts exactly the cases a resume will not run again.
-  void CountDone(const CaseRun& c, int64_t index, BucketStats* b) {
+  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index, BucketStats* b) {
     ++sum_.cases;
+    AddInputs(inputs);
     for (const auto& r : c.results) {
       sum_.skipped_paths += r.kind == OutcomeKind::kUnsupported;
       // Counted, never silent: a cuda program on a machine without a GPU checks nothing but the
@@ -166,13 +190,35 @@ class Campaign {
     schedule_.MarkDone(index);
   }
 
+  void AddInputs(const InputStats& i) {
+    InputStats& t = sum_.inputs;
+    t.checked_inputs += i.checked_inputs;
+    t.shape_variants += i.shape_variants;
+    t.compiles += i.compiles;
+    t.reuses += i.reuses;
+    t.fx_cache_hits += i.fx_cache_hits;
+    t.fx_cache_misses += i.fx_cache_misses;
+  }
+
+  // A case is one program checked on up to inputs_per_program inputs in a row (compile once, run
+  // many), until one diverges: that input is the case's finding.
   void RunCase(Supervisor& sup, int64_t index) {
     uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
     GeneratedCase gc = GenerateCaseFromSeed(case_seed, o_.policy);
-    CaseRun c = MakeCaseRun(gc.program, gc.recipe, sup.Run(gc.program, gc.recipe, o_.paths));
+    std::vector<std::string> paths = CasePaths(o_.paths, case_seed, o_.policy);
+    CaseRun c;
+    InputStats inputs;
+    bool rejects = Expect(gc.program).rejects;
+    auto same_contract = [&](const Program& q) { return Expect(q).rejects == rejects; };
+    for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
+      InputVariant in = MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
+      c = MakeCaseRun(in.program, in.recipe, sup.Run(in.program, in.recipe, paths));
+      inputs.Add(c.results, in.new_shapes);
+      if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
+    }
     std::unique_lock<std::mutex> lock(mu_);
     if (!c.verdict.diverges()) {
-      CountDone(c, index, nullptr);
+      CountDone(c, inputs, index, nullptr);
       return;
     }
     std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
@@ -184,7 +230,7 @@ class Campaign {
     int64_t first = claim != claims_.end() ? claim->second : b.count > 0 ? b.first_index : INT64_MAX;
     if (b.count > 0 && b.first_index < first) first = b.first_index;
     if (index > first) {
-      CountDone(c, index, &b);
+      CountDone(c, inputs, index, &b);
       return;
     }
     claims_[fc.hash] = index;
@@ -193,12 +239,13 @@ class Campaign {
     // Write the folder unless a smaller case of the same bucket claims it meanwhile.
     write_cv_.wait(lock, [&] { return !writing_.count(fc.hash); });
     if (claims_[fc.hash] != index) {
-      CountDone(c, index, &b);
+      CountDone(c, inputs, index, &b);
       return;
     }
     writing_.insert(fc.hash);
     lock.unlock();
     c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
+    c.ablation = RunAblation(sup, c);        // which of torch.compile's stages diverges first
     std::optional<ReducedFinding> reduced;
     if (o_.reduce_budget > 0) {
       ReduceFindingOptions ro;
@@ -224,7 +271,7 @@ class Campaign {
     b.first_index = index;
     b.first_seed = case_seed;
     b.finding_dir = "findings/" + fc.hash;
-    CountDone(c, index, &b);
+    CountDone(c, inputs, index, &b);
     Refresh();
     if (Status s = SaveLocked(); !s.ok()) error_ = s;  // a new bucket is never only in memory
   }

@@ -32,6 +32,8 @@ struct FuzzOptions {
   // Each new bucket's case is reduced (src/reduce) with at most this many candidate runs before its
   // folder is written, into findings/<hash>/reduced/; 0: no reduction.
   int64_t reduce_budget = 50;
+  // Inductor's caches (TORCHINDUCTOR_CACHE_DIR of the workers), relative to out_dir.
+  std::string inductor_cache_dir = "inductor-cache";
 };
 
 struct BucketStats {
@@ -49,6 +51,20 @@ struct BucketStats {
 
 inline constexpr size_t kBucketExamples = 5;
 
+// Compile once, run many: the inputs checked and what the compiled paths did with them.
+struct InputStats {
+  int64_t checked_inputs = 0;  // (program, input) pairs run: each program runs on up to
+                               // policy.inputs_per_program inputs
+  int64_t shape_variants = 0;  // inputs with new sizes for one dimension (dynamic shapes)
+  int64_t compiles = 0;        // compiled-path runs that compiled (dynamo made a graph)
+  int64_t reuses = 0;          // compiled-path runs that ran the graph compiled for an earlier input of
+                               // their program without compiling again
+  int64_t fx_cache_hits = 0, fx_cache_misses = 0;  // Inductor's FX graph cache, in the campaign's folder
+  void Add(const std::vector<PathResult>& results, bool new_shapes);
+  nlohmann::json ToJson() const;
+  static InputStats FromJson(const nlohmann::json& j);
+};
+
 struct FuzzSummary {
   int64_t cases = 0;
   int64_t diverging_cases = 0;
@@ -59,6 +75,7 @@ struct FuzzSummary {
   int resumes = 0;                     // times the campaign was resumed
   bool interrupted = false;            // stopped by RequestFuzzStop (e.g. Ctrl-C)
   double elapsed_s = 0;
+  InputStats inputs;
   std::map<std::string, BucketStats> buckets;  // by bucket hash
   // Resume state: the schedule's done set.
   int64_t done_below = 0;

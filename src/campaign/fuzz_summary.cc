@@ -23,6 +23,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
   }
   nlohmann::json budget = {{"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
                            {"cases", o.max_cases}};
+  nlohmann::json compile = s.inputs.ToJson();
+  compile["cache_dir"] = o.inductor_cache_dir;
   return {{"format", kFormat},
           {"version", kVersion},
           {"seed", o.seed},
@@ -37,6 +39,9 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"worker_recycles", s.recycles},
           {"resumes", s.resumes},
           {"elapsed_s", s.elapsed_s},
+          {"inputs_per_program", o.policy.inputs_per_program},
+          {"checked_inputs", s.inputs.checked_inputs},
+          {"compile", compile},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
           {"buckets", buckets},
@@ -48,6 +53,38 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"reduce_budget", o.reduce_budget},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
+}
+
+void InputStats::Add(const std::vector<PathResult>& results, bool new_shapes) {
+  ++checked_inputs;
+  shape_variants += new_shapes;
+  for (const auto& r : results) {
+    if (!r.compile.present) continue;
+    compiles += r.compile.compiled;
+    reuses += r.compile.reused && !r.compile.compiled;
+    fx_cache_hits += r.compile.fx_cache_hits;
+    fx_cache_misses += r.compile.fx_cache_misses;
+  }
+}
+
+nlohmann::json InputStats::ToJson() const {
+  int64_t lookups = fx_cache_hits + fx_cache_misses;
+  return {{"shape_variants", shape_variants},
+          {"compiles", compiles},
+          {"reuses", reuses},
+          {"fx_cache_hits", fx_cache_hits},
+          {"fx_cache_misses", fx_cache_misses},
+          {"fx_cache_hit_rate", lookups ? nlohmann::json(static_cast<double>(fx_cache_hits) / lookups) : nlohmann::json()}};
+}
+
+InputStats InputStats::FromJson(const nlohmann::json& j) {
+  InputStats s;
+  s.shape_variants = j.value("shape_variants", int64_t{0});
+  s.compiles = j.value("compiles", int64_t{0});
+  s.reuses = j.value("reuses", int64_t{0});
+  s.fx_cache_hits = j.value("fx_cache_hits", int64_t{0});
+  s.fx_cache_misses = j.value("fx_cache_misses", int64_t{0});
+  return s;
 }
 
 Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) {
@@ -86,6 +123,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     s.recycles = j.value("worker_recycles", 0);
     s.resumes = j.value("resumes", 0);
     s.elapsed_s = j.at("elapsed_s").get<double>();
+    s.inputs = InputStats::FromJson(j.value("compile", nlohmann::json::object()));
+    s.inputs.checked_inputs = j.value("checked_inputs", int64_t{0});
     s.done_below = r.at("done_below").get<int64_t>();
     s.done_extra = r.at("done_extra").get<std::vector<int64_t>>();
     for (const auto& b : j.at("buckets")) {

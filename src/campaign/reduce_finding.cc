@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "src/campaign/ablation.h"
 #include "src/campaign/mitigations.h"
 #include "src/report/bucket.h"
 #include "src/support/files.h"
@@ -47,8 +48,10 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
     if (last_kept && last_kept->program == out.reduction.program &&
         last_kept->recipe == out.reduction.recipe) {
       out.run = std::move(*last_kept);
-      out.run.mitigations =
-          options.try_mitigations ? TryMitigations(sup, out.run) : nlohmann::json();
+      if (options.try_mitigations) {
+        out.run.mitigations = TryMitigations(sup, out.run);
+        out.run.ablation = RunAblation(sup, out.run);
+      }
     }
   }
   out.original_nodes = original.program.nodes.size();

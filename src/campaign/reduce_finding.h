@@ -18,7 +18,8 @@ namespace mmdiff {
 
 struct ReduceFindingOptions {
   ReduceOptions reduce;         // budget of predicate calls (each one runs every path once), rounds
-  bool try_mitigations = true;  // rerun the reduced case with the inductor knobs (TryMitigations)
+  bool try_mitigations = true;  // rerun the reduced case with the inductor knobs (TryMitigations) and
+                                // on torch.compile's stages (RunAblation)
   // Asked before each candidate run; false ends the reduction where it is (e.g. the campaign's time
   // is up). Empty: always go on.
   std::function<bool()> keep_going;

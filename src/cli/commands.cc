@@ -15,6 +15,7 @@
 
 #include "mmdiff/build_info.h"
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/ablation.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/selftest.h"
 #include "src/gen/generator.h"
@@ -37,7 +38,7 @@ void PrintTable(const CaseRun& c) {
                 c.contract.violation.message.c_str());
   else
     std::printf("contract: eager must succeed\n");
-  std::printf("\n%-24s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
+  std::printf("\n%-32s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
   for (const auto& r : c.results) {
     std::string detail;
     if (r.kind == OutcomeKind::kOk) {
@@ -50,7 +51,7 @@ void PrintTable(const CaseRun& c) {
       detail = (r.stage.empty() ? "" : "stage " + r.stage + ": ") + r.message.substr(0, r.message.find('\n'));
     }
     if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
-    std::printf("%-24s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
+    std::printf("%-32s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
                 detail.c_str());
   }
   std::printf("\nverdict: %s\n", c.verdict.diverges() ? "DIVERGE" : "agree");
@@ -58,6 +59,13 @@ void PrintTable(const CaseRun& c) {
     std::printf("  %s%s: %s\n", std::string(DivergenceKindName(d.kind)).c_str(),
                 BlameLabel(d).c_str(), d.detail.c_str());
   for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
+  if (c.ablation.is_object()) {
+    std::printf("  ablation (first stage to disagree with eager: %s):\n",
+                c.ablation["first_divergent"].is_string() ? c.ablation["first_divergent"].get<std::string>().c_str() : "none");
+    for (const auto& s : c.ablation["stages"])
+      std::printf("    %-34s %-3s %s\n", s.value("path", "").c_str(), s.value("agrees_with_eager", false) ? "=" : "!=",
+                  s.value("outcome", "").substr(0, 120).c_str());
+  }
   if (c.mitigations.is_array())
     for (const auto& m : c.mitigations)
       std::printf("  mitigation %s: %s\n", m.value("knob", "").c_str(),
@@ -203,9 +211,9 @@ int Paths(bool json, bool test_paths) {
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
-  std::printf("%-24s %-10s %s\n", "path", "available", "notes");
+  std::printf("%-32s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
-    std::printf("%-24s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
+    std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
                 p.variant ? "variant, run on demand " : p.on_demand ? "slow, run on demand " : "", p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
@@ -247,6 +255,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
   CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths));
   c.mitigations = TryMitigations(sup, c);
+  c.ablation = RunAblation(sup, c);
   std::remove(log.c_str());
   RunContext ctx = Context(sup);
   if (json)

@@ -35,6 +35,7 @@ struct FuzzArgs {
   int64_t memory_mb = -1;  // -1: a share of the machine's memory
   int64_t reduce_budget = 50;
   bool no_reduce = false;
+  int inputs_per_program = 0;  // 0: the policy's
   bool time_given = false, cases_given = false;
 };
 
@@ -47,6 +48,15 @@ int64_t DefaultMemoryMb(int jobs) {
 
 void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
   std::printf("\n=== mmdiff fuzz summary ===\n");
+  int64_t runs = s.inputs.compiles + s.inputs.reuses, lookups = s.inputs.fx_cache_hits + s.inputs.fx_cache_misses;
+  std::printf("inputs checked: %lld (%.1f per program; %lld with new sizes); compiled-path runs: %lld compiled, %lld "
+              "reused a compiled graph (%.0f%%); Inductor FX cache: %lld hits, %lld misses (hit rate %s)\n",
+              static_cast<long long>(s.inputs.checked_inputs),
+              static_cast<double>(s.inputs.checked_inputs) / std::max<int64_t>(s.cases, 1),
+              static_cast<long long>(s.inputs.shape_variants), static_cast<long long>(s.inputs.compiles),
+              static_cast<long long>(s.inputs.reuses), runs ? 100.0 * s.inputs.reuses / runs : 0.0,
+              static_cast<long long>(s.inputs.fx_cache_hits), static_cast<long long>(s.inputs.fx_cache_misses),
+              lookups ? (std::to_string(100 * s.inputs.fx_cache_hits / lookups) + "%").c_str() : "n/a");
   std::printf("cases: %lld in %.1f s (%.2f cases/s over all runs; shard %s, %d jobs); diverging: %lld; unique "
               "buckets: %zu; worker restarts: %d; recycled: %d; skipped path runs: %lld; cuda programs skipped for "
               "want of a GPU: %lld\n",
@@ -110,6 +120,7 @@ int Fuzz(FuzzArgs a) {
       return kExitUsage;
     }
     fo.policy = policy.value();
+    if (a.inputs_per_program > 0) fo.policy.inputs_per_program = a.inputs_per_program;
     fo.shard = shard.value();
     fo.seed = a.seed;
     fo.out_dir = a.out_dir;
@@ -125,6 +136,9 @@ int Fuzz(FuzzArgs a) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
     return kExitEnvironment;
   }
+  // Inductor's caches live in the campaign's folder (the workers inherit the variable): compiled
+  // graphs are shared by the jobs and survive worker recycling and --resume.
+  setenv("TORCHINDUCTOR_CACHE_DIR", (fs::absolute(fo.out_dir) / fo.inductor_cache_dir).c_str(), 1);
   // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
   // exit normally.
   signal(SIGINT, [](int) { RequestFuzzStop(); });
@@ -184,6 +198,11 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
   c->add_option("--out", args->out_dir, "Output folder: findings/<bucket>/, summary.json, worker logs; must not hold "
                                         "another campaign")
       ->capture_default_str();
+  c->add_option("--inputs-per-program", args->inputs_per_program,
+                "Compile once, run many: check each program on up to N inputs in a row (new values, and new sizes "
+                "for one dimension through dynamic shapes), each compiled path reusing what it compiled for the "
+                "first; stops at the first diverging input. Default: the policy's inputs_per_program (16)")
+      ->check(CLI::Range(1, 1024));
   c->add_option("-j,--jobs", args->jobs, "Parallel workers (default: the number of cores)")->check(CLI::PositiveNumber);
   c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")->capture_default_str();
   c->add_option("--resume", args->resume,

@@ -208,7 +208,14 @@ Status Supervisor::Hello() {
 std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
                                         const std::vector<std::string>& paths) {
   std::vector<PathResult> results;
-  if (options_.recycle_after > 0 && pid_ > 0 && runs_since_start_ >= options_.recycle_after) {
+  // Input variants of one program (same nodes, maybe new sizes) count as one program and never
+  // trigger recycling midway: the worker holds what it compiled for them.
+  bool new_program = p.nodes != last_nodes_ || p.outputs != last_outputs_;
+  if (new_program) {
+    last_nodes_ = p.nodes;
+    last_outputs_ = p.outputs;
+  }
+  if (new_program && options_.recycle_after > 0 && pid_ > 0 && runs_since_start_ >= options_.recycle_after) {
     Stop();
     recycling_ = true;
     ++recycles_;
@@ -295,7 +302,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     }
     if (finished) break;
   }
-  ++runs_since_start_;
+  if (new_program) ++runs_since_start_;
   return results;
 }
 

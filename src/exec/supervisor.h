@@ -23,7 +23,8 @@ struct SupervisorOptions {
   double stage_timeout_s = 300;           // a path is timed out after this long without progress
   double startup_timeout_s = 180;         // for the worker's hello (includes starting Python and importing torch)
   std::string log_path;                   // worker stderr is appended here; "" -> /dev/null
-  int64_t recycle_after = 0;              // start a fresh worker after this many programs (0: never), to contain leaks
+  int64_t recycle_after = 0;              // start a fresh worker after this many programs (0: never), to contain leaks;
+                                          // input variants of a program (see Run) count once
   int64_t memory_limit_mb = 0;            // the worker's RLIMIT_DATA (0: none): running out becomes a crash result
 };
 
@@ -69,7 +70,9 @@ class Supervisor {
   int to_worker_ = -1, from_worker_ = -1;
   int restarts_ = 0;
   int recycles_ = 0;
-  int64_t runs_since_start_ = 0;
+  int64_t runs_since_start_ = 0;  // programs (input variants of one program count once)
+  std::vector<Node> last_nodes_;
+  std::vector<std::string> last_outputs_;
   bool started_once_ = false;
   bool recycling_ = false;
   bool awaiting_first_reply_ = false;  // started, no frame read yet

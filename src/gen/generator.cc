@@ -34,21 +34,7 @@ class Builder {
   }
 
   // The value class of the inputs, drawn after the program.
-  InputRecipe Recipe() {
-    InputRecipe r;
-    r.kind = RecipeKinds()[c_.Weighted({p_.w_grid16, p_.w_exact, p_.w_uniform, p_.w_normal})];
-    r.seed = c_.Next();
-    if (r.kind == "uniform") {
-      static const std::vector<std::pair<double, double>> kRanges = {{-1, 1}, {0, 1}, {-100, 100}, {-1e-3, 1e-3}, {-8, 8}};
-      std::tie(r.lo, r.hi) = c_.Pick(kRanges);
-    } else if (r.kind == "normal") {
-      static const std::vector<double> kStd = {1, 0.01, 30}, kMean = {0, 0, 1};
-      r.std = c_.Pick(kStd);
-      r.mean = c_.Pick(kMean);
-    }
-    if (r.kind != "grid16" && c_.Coin(p_.p_special)) r.special = p_.special_rate;
-    return r;
-  }
+  InputRecipe Recipe() { return GenerateRecipe(c_, p_); }
 
  private:
   struct Value {
@@ -469,6 +455,22 @@ class Builder {
 };
 
 }  // namespace
+
+InputRecipe GenerateRecipe(ChoiceSource& c, const GenPolicy& p) {
+  InputRecipe r;
+  r.kind = RecipeKinds()[c.Weighted({p.w_grid16, p.w_exact, p.w_uniform, p.w_normal})];
+  r.seed = c.Next();
+  if (r.kind == "uniform") {
+    static const std::vector<std::pair<double, double>> kRanges = {{-1, 1}, {0, 1}, {-100, 100}, {-1e-3, 1e-3}, {-8, 8}};
+    std::tie(r.lo, r.hi) = c.Pick(kRanges);
+  } else if (r.kind == "normal") {
+    static const std::vector<double> kStd = {1, 0.01, 30}, kMean = {0, 0, 1};
+    r.std = c.Pick(kStd);
+    r.mean = c.Pick(kMean);
+  }
+  if (r.kind != "grid16" && c.Coin(p.p_special)) r.special = p.special_rate;
+  return r;
+}
 
 GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy) {
   GeneratedCase c = Builder(choices, policy).Build();

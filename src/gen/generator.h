@@ -25,6 +25,8 @@ struct GeneratedCase {
 
 // The program is always Verify()-clean.
 GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy);
+// The value class of a program's inputs, as GenerateCase draws it after the program.
+InputRecipe GenerateRecipe(ChoiceSource& choices, const GenPolicy& policy);
 Program Generate(ChoiceSource& choices, const GenPolicy& policy);
 inline GeneratedCase GenerateCaseFromSeed(uint64_t seed, const GenPolicy& policy) {
   SeededChoices c(seed);

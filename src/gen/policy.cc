@@ -84,6 +84,8 @@ const std::map<std::string, Field>& Fields() {
       {"p_cast_back", Prob(&GenPolicy::p_cast_back, "p_cast_back")},
       {"p_special", Prob(&GenPolicy::p_special, "p_special")},
       {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
+      {"inputs_per_program", Count(&GenPolicy::inputs_per_program, "inputs_per_program", 1, 1024)},
+      {"aoti_rate", Prob(&GenPolicy::aoti_rate, "aoti_rate")},
       {"w_sdpa", Weight(&GenPolicy::w_sdpa, "w_sdpa")},
       {"w_attention", Weight(&GenPolicy::w_attention, "w_attention")},
       {"w_int8", Weight(&GenPolicy::w_int8, "w_int8")},

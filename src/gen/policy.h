@@ -60,6 +60,12 @@ struct GenPolicy {
   double w_int8 = 0.15, w_uint8 = 0.1, w_int32 = 0.15, w_int64 = 0.15, w_bool = 0.03;
   // Sizes drawn for every dimension: small, awkward and power-of-two values.
   std::vector<int64_t> dims = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33, 63, 65};
+  // Compile once, run many: each program is checked on this many inputs in a row (see
+  // input_variants.h), so that compiled paths reuse what they compiled for the first.
+  int inputs_per_program = 16;
+  // AOTInductor compiles a shared library per program (slow): the share of programs that also run
+  // the aoti path when a campaign asks for it.
+  double aoti_rate = 0.05;
   bool operator==(const GenPolicy&) const = default;
 };
 

@@ -32,6 +32,12 @@ nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
   if (!r.message.empty()) j["message"] = r.message;
   if (!r.stage.empty()) j["stage"] = r.stage;
   if (r.signal) j["signal"] = r.signal;
+  if (r.compile.present)
+    j["compile"] = {{"compiled", r.compile.compiled},
+                    {"reused", r.compile.reused},
+                    {"fx_cache_hits", r.compile.fx_cache_hits},
+                    {"fx_cache_misses", r.compile.fx_cache_misses},
+                    {"internals", r.compile.internals}};
   if (r.kind == OutcomeKind::kOk) {
     j["outputs"] = nlohmann::json::array();
     for (const auto& t : r.outputs) {
@@ -61,6 +67,15 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
     r.message = j.value("message", "");
     r.stage = j.value("stage", "");
     r.signal = j.value("signal", 0);
+    if (j.contains("compile")) {
+      const auto& c = j.at("compile");
+      r.compile.present = true;
+      r.compile.compiled = c.at("compiled").get<bool>();
+      r.compile.reused = c.at("reused").get<bool>();
+      r.compile.fx_cache_hits = c.at("fx_cache_hits").get<int>();
+      r.compile.fx_cache_misses = c.at("fx_cache_misses").get<int>();
+      r.compile.internals = c.at("internals").get<std::vector<std::string>>();
+    }
     if (j.contains("outputs")) {
       for (const auto& jt : j.at("outputs")) {
         TensorValue t;

@@ -25,6 +25,19 @@ struct TensorValue {
   std::vector<double> bound;  // reference only: per-element error bound (+inf: anything goes)
 };
 
+// What a compiled path reports about its compilation, cheaply: whether this run compiled a graph,
+// whether it ran the function compiled for an earlier input of the same program (which compiles
+// again only when its guards fail, e.g. for new sizes), Inductor's FX graph cache
+// hits and misses, and the internals it chose (extern kernels, fused kernels, templates, fallbacks,
+// pattern rewrites), as short names such as "extern:mm" or "pattern:decompose_mm".
+struct CompileInfo {
+  bool present = false;  // false for paths that do not compile
+  bool compiled = false;
+  bool reused = false;
+  int fx_cache_hits = 0, fx_cache_misses = 0;
+  std::vector<std::string> internals;  // sorted, unique
+};
+
 struct PathResult {
   std::string path;
   OutcomeKind kind = OutcomeKind::kUnsupported;
@@ -35,6 +48,7 @@ struct PathResult {
   int signal = 0;           // crash: the signal that killed the worker
   std::vector<TensorValue> outputs;
   double seconds = 0;
+  CompileInfo compile;
   bool ok() const { return kind == OutcomeKind::kOk; }
 };
 

@@ -33,5 +33,26 @@ TEST(Outcome, ErrorsAndCrashesCarryTheirDetails) {
   EXPECT_FALSE(PathResultFromJson(nlohmann::json::array()).ok());
 }
 
+TEST(Outcome, CompileInfoRoundTripsAndIsAbsentForPathsThatDoNotCompile) {
+  PathResult r{"inductor", OutcomeKind::kOk};
+  r.compile.present = true;
+  r.compile.compiled = true;
+  r.compile.reused = true;
+  r.compile.fx_cache_hits = 2;
+  r.compile.fx_cache_misses = 1;
+  r.compile.internals = {"extern:mm", "fused:1"};
+  auto back = PathResultFromJson(PathResultToJson(r, false));
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back.value().compile.present);
+  EXPECT_TRUE(back.value().compile.compiled);
+  EXPECT_TRUE(back.value().compile.reused);
+  EXPECT_EQ(back.value().compile.fx_cache_hits, 2);
+  EXPECT_EQ(back.value().compile.fx_cache_misses, 1);
+  EXPECT_EQ(back.value().compile.internals, r.compile.internals);
+  PathResult eager{"eager", OutcomeKind::kOk};
+  EXPECT_FALSE(PathResultToJson(eager, false).contains("compile"));
+  EXPECT_FALSE(PathResultFromJson(PathResultToJson(eager, false)).value().compile.present);
+}
+
 }  // namespace
 }  // namespace mmdiff

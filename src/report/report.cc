@@ -34,6 +34,21 @@ bool IsCompiledPath(const std::string& p) {
 }
 std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
 
+// The ablation as the table of a PyTorch issue: one row per stage.
+std::vector<std::string> AblationTable(const nlohmann::json& ablation) {
+  std::vector<std::string> lines;
+  if (!ablation.is_object() || !ablation.contains("stages")) return lines;
+  lines.push_back("Ablation (the same inputs on each stage; the first stage that disagrees with eager: " +
+                  (ablation["first_divergent"].is_string() ? ablation["first_divergent"].get<std::string>()
+                                                           : std::string("none")) + "):");
+  lines.push_back("| stage | result | same as eager? |");
+  lines.push_back("|---|---|---|");
+  for (const auto& s : ablation["stages"])
+    lines.push_back("| " + s.value("backend", "") + " | " + s.value("outcome", "") + " | " +
+                    (s.value("agrees_with_eager", false) ? "yes" : "no") + " |");
+  return lines;
+}
+
 }  // namespace
 
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
@@ -79,6 +94,7 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
           {"verdict", VerdictToJson(c.verdict)},
           {"repro", "repro.py"}};
   if (!c.mitigations.is_null()) report["mitigations"] = c.mitigations;
+  if (!c.ablation.is_null()) report["ablation"] = c.ablation;
   return report;
 }
 
@@ -161,6 +177,7 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
     o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +
                       c.contract.violation.rule + ": " + c.contract.violation.message + "). Source: " +
                       c.contract.violation.source);
+  for (const auto& line : AblationTable(c.ablation)) o.notes.push_back(line);
   o.notes.push_back("Found with mmdiff " + Field(ctx.versions, "mmdiff") + " on torch " +
                     Field(ctx.versions, "torch") + ", Python " + Field(ctx.versions, "python") + ".");
   return EmitRepro(c.program, c.recipe, o);

@@ -28,6 +28,8 @@ struct CaseRun {
   // Reruns with mitigation knobs for compiled value findings (src/campaign/mitigations.h); null when
   // none were tried.
   nlohmann::json mitigations;
+  // The case rerun on torch.compile's stages (src/campaign/ablation.h); null when not run.
+  nlohmann::json ablation;
 };
 
 struct RunContext {

@@ -1,0 +1,100 @@
+// Ablation reruns.
+#include "src/campaign/ablation.h"
+
+#include <algorithm>
+
+namespace mmdiff {
+
+const std::vector<AblationStage>& AblationLadder() {
+  static const std::vector<AblationStage> kLadder = {
+      {"compile_eager", "torch.compile(backend=\"eager\"): Dynamo only"},
+      {"aot_eager", "torch.compile(backend=\"aot_eager\"): + AOTAutograd"},
+      {"inductor", "torch.compile(backend=\"inductor\")"},
+  };
+  return kLadder;
+}
+
+const std::vector<AblationStage>& InductorVariantStages() {
+  static const std::vector<AblationStage> kVariants = {
+      {"inductor_emulate_precision_casts", "inductor, emulate_precision_casts=True"},
+      {"inductor_fallback_random", "inductor, fallback_random=True"},
+      {"inductor_max_autotune", "inductor, max_autotune=True"},
+      {"inductor_freezing", "inductor, freezing=True"},
+      {"inductor_cpp_wrapper", "inductor, cpp_wrapper=True"},
+  };
+  return kVariants;
+}
+
+namespace {
+
+bool BeyondEager(const std::string& path) { return !path.empty() && path != "eager" && path != "reference" && path != "eager_meta"; }
+
+std::string OutcomeText(const PathResult& r) {
+  std::string s(OutcomeName(r.kind));
+  if (r.kind == OutcomeKind::kError) s += ": " + r.error_class + ": " + r.message.substr(0, 160);
+  if (r.kind == OutcomeKind::kOk && !r.outputs.empty()) s += " (" + std::string(DTypeName(r.outputs[0].dtype)) + ")";
+  if (r.kind == OutcomeKind::kCrash || r.kind == OutcomeKind::kTimeout || r.kind == OutcomeKind::kUnsupported)
+    s += ": " + r.message.substr(0, 160);
+  return s;
+}
+
+// The first divergence that involves `path`, if any.
+const Divergence* Involving(const Verdict& v, const std::string& path) {
+  for (const auto& d : v.divergences)
+    if (d.blamed == path || std::find(d.paths.begin(), d.paths.end(), path) != d.paths.end()) return &d;
+  return nullptr;
+}
+
+const PathResult* ResultOf(const CaseRun& c, const std::string& path) {
+  for (const auto& r : c.results)
+    if (r.path == path) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
+  std::string blamed;
+  for (const auto& d : c.verdict.divergences) {
+    if (BeyondEager(d.blamed)) blamed = d.blamed;
+    for (const auto& p : d.paths)
+      if (blamed.empty() && BeyondEager(p)) blamed = p;
+    if (!blamed.empty()) break;
+  }
+  if (blamed.empty()) return nullptr;
+  auto available = [&](const std::string& path) {
+    for (const auto& p : sup.paths())
+      if (p.name == path) return p.available;
+    return false;
+  };
+  nlohmann::json stages = nlohmann::json::array();
+  nlohmann::json first = nullptr;
+  if (const PathResult* eager = ResultOf(c, "eager"))
+    stages.push_back({{"path", "eager"}, {"backend", "eager"}, {"outcome", OutcomeText(*eager)},
+                      {"agrees_with_eager", true}, {"detail", ""}});
+  auto run = [&](const AblationStage& s) {
+    if (!available(s.path)) return false;
+    CaseRun rerun = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", s.path}));
+    const Divergence* d = Involving(rerun.verdict, s.path);
+    const PathResult* r = ResultOf(rerun, s.path);
+    stages.push_back({{"path", s.path}, {"backend", s.backend}, {"outcome", r ? OutcomeText(*r) : "not run"},
+                      {"agrees_with_eager", d == nullptr}, {"detail", d ? d->detail : ""}});
+    if (d && first.is_null()) first = s.path;
+    return d != nullptr;
+  };
+  bool inductor_diverges = false, blamed_done = false;
+  for (const auto& s : AblationLadder()) {
+    bool diverges = run(s);
+    inductor_diverges |= s.path == "inductor" && diverges;
+    blamed_done |= s.path == blamed;
+  }
+  if (inductor_diverges || blamed.rfind("inductor_", 0) == 0)
+    for (const auto& s : InductorVariantStages()) {
+      run(s);
+      blamed_done |= s.path == blamed;
+    }
+  if (!blamed_done) run({blamed, blamed});
+  return {{"stages", stages}, {"first_divergent", first}};
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,32 @@
+// Automatic ablation: a case whose divergence involves a path other than eager is rerun on the
+// ladder of torch.compile's stages — Dynamo alone (backend="eager"), + AOTAutograd ("aot_eager"),
+// + Inductor — and, when Inductor diverges, on Inductor's knob variants; the blamed path is added
+// when it is not on the ladder (e.g. torchscript, aoti). The report records, like the table of a
+// PyTorch issue, what each stage did and which stage diverges first.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/exec/supervisor.h"
+#include "src/report/report.h"
+
+namespace mmdiff {
+
+struct AblationStage {
+  std::string path;
+  std::string backend;  // how a PyTorch user spells it
+};
+
+// The ladder, then the Inductor knob variants.
+const std::vector<AblationStage>& AblationLadder();
+const std::vector<AblationStage>& InductorVariantStages();
+
+// {"stages": [{"path", "backend", "outcome", "agrees_with_eager", "detail"}], "first_divergent": path
+// or null} — the first stage is eager itself. Null when no divergence involves a path other than
+// eager and the reference. Stages unavailable in this worker are left out.
+nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c);
+
+}  // namespace mmdiff

@@ -1,0 +1,127 @@
+// Compile once, run many; automatic ablation; `mmdiff bench` — end to end on the real worker and
+// torch.compile.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/ir/program_json.h"
+#include "src/support/files.h"
+#include "tests/e2e_util.h"
+#include "tests/schema_check.h"
+
+namespace mmdiff {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json ReadJson(const std::string& path) {
+  auto s = ReadFile(path);
+  return s.ok() ? nlohmann::json::parse(s.value(), nullptr, false) : nlohmann::json();
+}
+
+// Programs that compute (cpu, no contract violations), so that every input runs.
+std::string ComputingPolicy(const std::string& dir) {
+  std::string file = dir + "/policy.json";
+  std::ofstream(file) << R"({"max_ops": 1, "p_meta": 0, "p_cuda": 0, "p_move": 0, "p_device_mismatch": 0,
+    "p_shape_violation": 0, "p_mixed_dtype": 0, "p_cast": 0, "p_zero_dim": 0, "p_large_k": 0, "p_special": 0,
+    "w_int8": 0, "w_uint8": 0, "w_int32": 0, "w_int64": 0, "w_bool": 0, "w_bfloat16": 0, "w_float16": 0,
+    "w_sdpa": 0, "w_attention": 0})";
+  return file;
+}
+
+TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCampaign) {
+  std::string dir = e2e::ScratchDir("compile-once");
+  std::string policy = ComputingPolicy(dir);
+  std::string many = dir + "/many", one = dir + "/one";
+  auto r = e2e::RunMmdiff("fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
+                          policy + " --inputs-per-program 6 --out " + many);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = ReadJson(many + "/summary.json");
+  ASSERT_TRUE(s.is_object()) << r.output;
+  EXPECT_EQ(s["cases"], 3);
+  EXPECT_EQ(s["inputs_per_program"], 6);
+  EXPECT_EQ(s["diverging_cases"], 0) << r.output;
+  EXPECT_EQ(s["checked_inputs"], 18);  // every input of every program ran
+  // Each program compiled for its first input, and again (dynamic shapes) for its new sizes at
+  // most; every other input reused the compiled function.
+  const auto& c = s["compile"];
+  EXPECT_GE(c["compiles"].get<int>(), 3);
+  EXPECT_LE(c["compiles"].get<int>(), 3 + c["shape_variants"].get<int>());
+  EXPECT_EQ(c["compiles"].get<int>() + c["reuses"].get<int>(), 18);
+  EXPECT_GE(c["reuses"].get<int>(), 12);
+  EXPECT_GE(c["shape_variants"].get<int>(), 1);
+  EXPECT_EQ(c["fx_cache_hits"].get<int>() + c["fx_cache_misses"].get<int>(), c["compiles"].get<int>());
+  EXPECT_EQ(c["cache_dir"], "inductor-cache");
+  EXPECT_TRUE(fs::is_directory(many + "/inductor-cache")) << "Inductor's cache is not in the campaign folder";
+  EXPECT_FALSE(fs::is_empty(many + "/inductor-cache"));
+  auto check = e2e::ValidateJson({many + "/summary.json"});
+  EXPECT_TRUE(check.all_valid()) << check.output;
+  EXPECT_NE(r.output.find("reused a compiled graph"), std::string::npos) << r.output;
+
+  // One input per program: nothing to reuse.
+  r = e2e::RunMmdiff("fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " + policy +
+                     " --inputs-per-program 1 --out " + one);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  s = ReadJson(one + "/summary.json");
+  EXPECT_EQ(s["checked_inputs"], 3);
+  EXPECT_EQ(s["compile"]["reuses"], 0);
+  EXPECT_EQ(s["compile"]["shape_variants"], 0);
+}
+
+TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {
+  std::string dir = e2e::ScratchDir("ablation");
+  std::ofstream(dir + "/mm.json") << ProgramToJson(e2e::LegalMm()).dump();
+  // planted_drop_k (a deliberately wrong path) drops the last term of every product: the ladder's
+  // real stages agree with eager, and the blamed path, added at the end, does not.
+  auto r = e2e::RunMmdiff("run " + dir + "/mm.json --test-paths --paths reference,eager,planted_drop_k --out " + dir + "/f");
+  ASSERT_EQ(r.exit_code, 1) << r.output;  // a divergence
+  nlohmann::json report = ReadJson(dir + "/f/report.json");
+  ASSERT_TRUE(report.contains("ablation")) << report.dump(1);
+  const auto& a = report["ablation"];
+  EXPECT_EQ(a["first_divergent"], "planted_drop_k");
+  std::vector<std::string> order;
+  for (const auto& s : a["stages"]) {
+    order.push_back(s["path"]);
+    EXPECT_EQ(s["agrees_with_eager"], s["path"] != "planted_drop_k") << s.dump();
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"eager", "compile_eager", "aot_eager", "inductor", "planted_drop_k"}));
+  auto repro = ReadFile(dir + "/f/repro.py");
+  ASSERT_TRUE(repro.ok());
+  EXPECT_NE(repro.value().find("| torch.compile(backend=\"aot_eager\"): + AOTAutograd | ok (float32) | yes |"),
+            std::string::npos)
+      << repro.value();
+  EXPECT_NE(r.output.find("ablation (first stage to disagree with eager: planted_drop_k)"), std::string::npos) << r.output;
+  auto check = e2e::ValidateJson({dir + "/f/report.json"});
+  EXPECT_TRUE(check.all_valid()) << check.output;
+
+  // A case where only eager and the reference are involved gets no ablation.
+  r = e2e::RunMmdiff("run " + dir + "/mm.json --paths reference,eager --out " + dir + "/g");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(ReadJson(dir + "/g/report.json").contains("ablation"));
+}
+
+TEST(CompileOnceE2E, BenchReportsEachPathAndTheReuseOfACompiledProgram) {
+  auto r = e2e::RunMmdiff("bench --programs 3 --compiled-programs 1 --aoti-programs 0 --inputs 4");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto start = r.output.find("{\n");
+  ASSERT_NE(start, std::string::npos) << r.output;
+  nlohmann::json b = nlohmann::json::parse(r.output.substr(start), nullptr, false);
+  ASSERT_TRUE(b.is_object()) << r.output;
+  const auto& p = b["paths"];
+  for (const char* path : {"reference", "eager", "eager_meta", "reference+eager"}) {
+    EXPECT_EQ(p[path]["runs"], 3) << path;
+    EXPECT_EQ(p[path]["ok"], 3) << path;  // the programs compute
+    EXPECT_GT(p[path]["per_s"].get<double>(), 0) << path;
+  }
+  EXPECT_EQ(p["inductor (new compile)"]["compiled"], 1);
+  EXPECT_EQ(p["inductor (reused compiled program)"]["runs"], 4);
+  EXPECT_EQ(p["inductor (reused compiled program)"]["reused"], 4);
+  EXPECT_EQ(p["inductor (reused compiled program)"]["compiled"], 0);
+  EXPECT_GT(b["worker_peak_rss_mb"].get<double>(), 100);  // a worker holds LibTorch and Python
+}
+
+}  // namespace
+}  // namespace mmdiff
