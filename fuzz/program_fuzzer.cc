@@ -27,10 +27,8 @@
 #include <string>
 
 #include "src/exec/supervisor.h"
-#include "src/gen/generator.h"
+#include "src/gen/fuzz_input.h"
 #include "src/gen/mutator.h"
-#include "src/ir/program_json.h"
-#include "src/ir/verifier.h"
 #include "src/report/bucket.h"
 #include "src/report/report.h"
 #include "src/support/hash.h"
@@ -67,32 +65,9 @@ std::string Env(const char* name, const std::string& fallback) {
   std::exit(2);
 }
 
-// The case an input stands for: JSON when it parses as one, else the generator driven by the bytes.
+// The case an input stands for (src/gen/fuzz_input.h, shared with `mmdiff replay`).
 GeneratedCase Decode(const uint8_t* data, size_t size) {
-  if (size == 0) {  // libFuzzer's first input: a plain legal float32 mm, so that the seeds lead
-    Program p;
-    p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 2}, DType::kFloat32}};
-    Node mm;
-    mm.name = "v0";
-    mm.op = OpKind::kMm;
-    mm.args = {"a", "b"};
-    p.nodes = {mm};
-    p.outputs = {"v0"};
-    return {p, InputRecipe{"grid16", 0}};
-  }
-  std::string text(reinterpret_cast<const char*>(data), size);
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_object() && j.contains("program")) {  // parsed once: this runs for every input
-    auto p = ProgramFromJson(j["program"]);
-    auto r = j.contains("inputs") ? RecipeFromJson(j["inputs"]) : Result<InputRecipe>(InputRecipe{});
-    if (p.ok() && r.ok() && Verify(p.value()).ok()) return {p.value(), r.value()};
-  }
-  ByteChoices choices(data, size, /*fallback_seed=*/size);
-  return GenerateCase(choices, g->policy);
-}
-
-std::string Encode(const Program& p, const InputRecipe& r) {
-  return nlohmann::json{{"program", ProgramToJson(p)}, {"inputs", RecipeToJson(r)}}.dump();
+  return DecodeFuzzInput({reinterpret_cast<const char*>(data), size}, g->policy).gc;
 }
 
 void Feature(const std::string& f) {
@@ -147,7 +122,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   so.log_path = Env("MMDIFF_FUZZ_WORKER_LOG", "");
   g->sup = std::make_unique<Supervisor>(so);
   if (Status s = g->sup->Hello(); !s.ok()) Fatal(s.message());
-  std::stringstream list(Env("MMDIFF_FUZZ_PATHS", "reference,eager,inductor"));
+  std::stringstream list(Env("MMDIFF_FUZZ_PATHS", kFuzzDefaultPaths));
   for (std::string p; std::getline(list, p, ',');) {
     bool offered = false;
     for (const auto& info : g->sup->paths()) offered |= info.name == p && info.available;
@@ -184,7 +159,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   SeededChoices choices(seed);
   Mutation m = Mutate(c.program, choices, g->policy);
   if (choices.Int(0, 7) == 0) c.recipe.seed = choices.Next();  // now and then other values too
-  std::string out = Encode(m.program, c.recipe);
+  std::string out = EncodeFuzzCase(m.program, c.recipe);
   if (out.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
   std::memcpy(data, out.data(), out.size());
   return out.size();
@@ -194,7 +169,7 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1, 
                                             uint8_t* out, size_t max_out_size, unsigned int seed) {
   GeneratedCase a = Decode(data1, size1), b = Decode(data2, size2);
   SeededChoices choices(seed);
-  std::string text = Encode(CrossOver(a.program, b.program, choices), a.recipe);
+  std::string text = EncodeFuzzCase(CrossOver(a.program, b.program, choices), a.recipe);
   if (text.size() > max_out_size) return 0;
   std::memcpy(out, text.data(), text.size());
   return text.size();
