@@ -20,6 +20,8 @@ CommandResult RunShell(const std::string& command);
 std::string ScratchDir(const std::string& name);
 std::string WorkerBinary();
 std::string VenvPython();
+// The status column of an entry's row in `mmdiff replay`'s table ("(no row)" when it has none).
+std::string ReplayStatusOf(const std::string& output, const std::string& entry);
 // fp16 @ fp32 matmul of rank 4, the seed bug's program.
 Program SeedBugProgram();
 // A small legal float32 mm.

@@ -203,7 +203,8 @@ TEST(ReplayFiles, FoldersAreSortedAndMissingArgumentsInvalid) {
   EXPECT_EQ(files, (std::vector<std::string>{dir + "/a.json", dir + "/b.json", dir + "/a.json"}));
   ASSERT_EQ(invalid.size(), 2u);
   EXPECT_EQ(invalid[0].detail, "no such file or folder");
-  EXPECT_EQ(invalid[1].detail, "the folder holds no *.json regression entries");
+  EXPECT_EQ(invalid[1].detail,
+            "the folder holds no regression entries (*.json) or fuzzer artifacts (crash-*, ...)");
 }
 
 TEST(ReplayOutput, TableAndJunitCountEveryStatus) {
