@@ -13,10 +13,12 @@
 // MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
 // only), MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
-// eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on).
+// eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
+// =never: never stop, for measurements), MMDIFF_FUZZ_DUMP (a file to append each executed input's
+// bucket and behaviour features to, for scripts/bench-feedback).
 #include <unistd.h>
 
-#include <cmath>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +31,7 @@
 #include "src/exec/supervisor.h"
 #include "src/gen/fuzz_input.h"
 #include "src/gen/mutator.h"
+#include "src/report/behaviour.h"
 #include "src/report/bucket.h"
 #include "src/report/report.h"
 #include "src/support/hash.h"
@@ -49,7 +52,8 @@ struct State {
   std::set<std::string> known;
   std::string out_dir = "fuzz-findings";
   bool feedback = true;
-  bool stop_on_any = false;
+  std::string stop_on = "compiled";  // compiled | any | never
+  FILE* dump = nullptr;               // MMDIFF_FUZZ_DUMP: each input's bucket and features
   GenPolicy policy;
   RunContext ctx;
 };
@@ -70,40 +74,16 @@ GeneratedCase Decode(const uint8_t* data, size_t size) {
   return DecodeFuzzInput({reinterpret_cast<const char*>(data), size}, g->policy).gc;
 }
 
-void Feature(const std::string& f) {
-  if (g->feedback) g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
-}
-
-// What torch did, as features, coarse enough that only new behaviour counts as new: per path and
-// per op of the program, the operand dtype set and device set with the path's outcome and error
-// class; the contract rule; per divergence its kind, blame and class, and for value divergences the
-// error band (log2 of error over allowed error).
-void RecordBehaviour(const CaseRun& c) {
-  std::set<std::string> dtypes, devices;
-  for (const auto& in : c.program.inputs) {
-    dtypes.insert(std::string(DTypeName(in.dtype)));
-    devices.insert(std::string(DeviceName(in.device)));
-  }
-  std::string operands;
-  for (const auto& d : dtypes) operands += d + ",";
-  operands += "|";
-  for (const auto& d : devices) operands += d + ",";
-  std::set<std::string> ops;
-  for (const auto& n : c.program.nodes) ops.insert(std::string(GetOpSpec(n.op).name));
-  for (const auto& r : c.results) {
-    std::string outcome = r.path + "|" + std::string(OutcomeName(r.kind)) + "|" + r.error_class;
-    Feature("outcome|" + outcome);
-    for (const auto& op : ops) Feature("op|" + op + "|" + operands + "|" + outcome);
-  }
-  Feature("contract|" + (c.contract.rejects ? "rejects|" + c.contract.violation.rule : std::string("accepts")));
-  for (const auto& d : c.verdict.divergences) {
-    std::string kind(DivergenceKindName(d.kind));
-    Feature("divergence|" + kind + "|" + d.blamed + "|" + d.classification);
-    if (d.kind == DivergenceKind::kValue && d.allowed > 0 && std::isfinite(d.got) && std::isfinite(d.expected)) {
-      double ratio = std::fabs(d.got - d.expected) / d.allowed;
-      Feature("band|" + kind + "|" + d.blamed + "|" + std::to_string(std::ilogb(std::max(ratio, 1e-300))));
-    }
-  }
+// What torch did (src/report/behaviour.h) as extra counters, and into the dump file when one is set:
+// a line "input <bucket hash, or - when the paths agree>", then a line "feature <feature>" for each.
+void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
+  std::vector<std::string> features = BehaviourFeatures(c);
+  if (g->feedback)
+    for (const auto& f : features) g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
+  if (!g->dump) return;
+  std::fprintf(g->dump, "input %s\n", bucket.empty() ? "-" : bucket.c_str());
+  for (const auto& f : features) std::fprintf(g->dump, "feature %s\n", f.c_str());
+  std::fflush(g->dump);  // libFuzzer may leave with _Exit
 }
 
 }  // namespace
@@ -112,7 +92,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g = new State;  // never freed: workers must outlive every input
   g->feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1") != "0";
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
-  g->stop_on_any = Env("MMDIFF_FUZZ_STOP_ON", "compiled") == "any";
+  g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
+  if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")
+    Fatal("MMDIFF_FUZZ_STOP_ON must be compiled, any or never, not \"" + g->stop_on + "\"");
+  if (std::string dump = Env("MMDIFF_FUZZ_DUMP", ""); !dump.empty()) {
+    g->dump = std::fopen(dump.c_str(), "a");
+    if (!g->dump) Fatal("cannot open MMDIFF_FUZZ_DUMP file " + dump + ": " + std::strerror(errno));
+  }
   SupervisorOptions so;
   so.worker_binary = Env("MMDIFF_WORKER", MMDIFF_DEFAULT_WORKER);
   if (access(so.worker_binary.c_str(), X_OK) != 0)
@@ -139,10 +125,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GeneratedCase gc = Decode(data, size);
   CaseRun c = MakeCaseRun(gc.program, gc.recipe, g->sup->Run(gc.program, gc.recipe, g->paths));
-  RecordBehaviour(c);
-  if (!c.verdict.diverges()) return 0;
-  std::string hash = HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict));
-  if (!g->known.insert(hash).second) return 0;
+  std::string hash;
+  if (c.verdict.diverges()) hash = HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict));
+  RecordBehaviour(c, hash);
+  if (hash.empty() || !g->known.insert(hash).second) return 0;
   std::string dir = g->out_dir + "/" + hash;
   Status w = WriteFinding(dir, c, g->ctx);
   std::fprintf(stderr, "program_fuzzer: new bucket %s: %s\n  finding: %s (%s)\n", hash.c_str(), Headline(c).c_str(),
@@ -150,7 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool beyond_eager = false;
   for (const auto& d : c.verdict.divergences)
     for (const auto& p : d.paths) beyond_eager |= p != "reference" && p != "eager" && p != "eager_meta";
-  if (g->stop_on_any || beyond_eager) std::abort();  // libFuzzer saves this input as a crash artifact
+  if (g->stop_on == "any" || (g->stop_on == "compiled" && beyond_eager))
+    std::abort();  // libFuzzer saves this input as a crash artifact
   return 0;
 }
 

@@ -1,0 +1,51 @@
+// Tests for behaviour features: what they name, and that sizes and values never enter them.
+#include "src/report/behaviour.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace mmdiff {
+namespace {
+
+// The seed bug: float16 @ float32 matmul; reference and eager raise, inductor returns float32.
+Program Seed(Shape a = {2, 4, 8, 8}) {
+  Program p;
+  p.inputs = {{"x0", a, DType::kFloat16}, {"x1", {2, 4, 8, 64}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+std::vector<PathResult> SeedResults() {
+  PathResult ref{"reference", OutcomeKind::kError}, eager{"eager", OutcomeKind::kError},
+      ind{"inductor", OutcomeKind::kOk};
+  ref.error_class = eager.error_class = "RuntimeError";
+  ind.outputs.push_back({DType::kFloat32, {2, 4, 8, 64}, Device::kCpu, {}, {}});
+  return {ref, eager, ind};
+}
+
+bool Has(const std::vector<std::string>& v, const std::string& f) {
+  return std::find(v.begin(), v.end(), f) != v.end();
+}
+
+TEST(BehaviourFeatures, NameOutcomesOpsContractAndDivergences) {
+  auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
+  EXPECT_TRUE(Has(f, "outcome|eager|error|RuntimeError"));
+  EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
+  EXPECT_TRUE(Has(f, "op|matmul|float16,float32,|cpu,|inductor|ok|"));
+  EXPECT_TRUE(Has(f, "contract|rejects|same_dtype"));
+  EXPECT_TRUE(std::any_of(f.begin(), f.end(), [](const std::string& s) {
+    return s.rfind("divergence|error_behaviour|inductor|", 0) == 0;
+  })) << ::testing::PrintToString(f);
+}
+
+TEST(BehaviourFeatures, SizesAndValuesNeverEnter) {
+  auto a = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  auto b = BehaviourFeatures(MakeCaseRun(Seed({2, 4, 3, 8}), {"exact", 9}, SeedResults()));
+  EXPECT_EQ(a, b);
+}
+
+}  // namespace
+}  // namespace mmdiff
