@@ -3,55 +3,22 @@
 #include "src/replay/artifact.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "src/gen/fuzz_input.h"
-#include "src/ir/program_json.h"
+#include "src/replay/replay_test_util.h"
 
 namespace mmdiff {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::string Scratch(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("mmdiff-artifact-test-" + std::to_string(getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-std::string Write(const std::string& dir, const std::string& name, const std::string& bytes) {
-  std::string path = dir + "/" + name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
-
-Program Mm(Device device = Device::kCpu) {
-  Program p;
-  p.inputs = {{"a", {2, 3}, DType::kFloat32, device}, {"b", {3, 2}, DType::kFloat32, device}};
-  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
-  p.outputs = {"v0"};
-  return p;
-}
+using replay_test::Agreeing;
+using replay_test::Entry;
+using replay_test::Env;
+using replay_test::Mm;
+using replay_test::Raising;
+using replay_test::Scratch;
+using replay_test::Write;
 
 ArtifactOptions Options() { return {{"reference", "eager"}, GenPolicy{}}; }
-
-PathResult Ok(const std::string& path, std::vector<double> data) {
-  PathResult r{path, OutcomeKind::kOk};
-  TensorValue t{DType::kFloat32, {2, 2}, Device::kCpu, data, std::vector<double>(data.size(), 0.0)};
-  r.outputs = {t};
-  return r;
-}
-
-ReplayEnvironment Env() {
-  ReplayEnvironment env{"2.15.0", false, {}, false};
-  env.paths = {{"reference", true}, {"eager", true}};
-  return env;
-}
 
 TEST(ReplayArtifact, NamesOfLibFuzzerArtifacts) {
   EXPECT_TRUE(IsFuzzerArtifactName("out/crash-0123abcd"));
@@ -118,13 +85,7 @@ TEST(ReplayArtifact, JsonFilesMustBeAnEntryOrACase) {
 
 TEST(ReplayArtifact, EntriesStayEntriesWhateverTheirName) {
   std::string dir = Scratch("entry");
-  nlohmann::json entry = {{"format", "mmdiff.regression"},
-                          {"version", 1},
-                          {"title", "an mm"},
-                          {"program", ProgramToJson(Mm())},
-                          {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
-                          {"paths", {"reference", "eager"}},
-                          {"expected", {{{"torch", ">=2.11"}, {"verdict", "agree"}}}}};
+  nlohmann::json entry = Entry("agree");
   for (const char* name : {"entry.json", "crash-entry"}) {
     auto e = PrepareReplayFile(Write(dir, name, entry.dump()), "2.15.0", false, Options());
     EXPECT_TRUE(e.pending) << name;
@@ -145,14 +106,7 @@ TEST(ReplayArtifact, MatchWhileItDivergesFixedOnceThePathsAgree) {
   std::string dir = Scratch("run");
   std::string file = Write(dir, "crash-5", EncodeFuzzCase(Mm(), {}));
   std::vector<std::string> ran;
-  auto agreeing = [&](const Program&, const InputRecipe&, const std::vector<std::string>& paths) {
-    ran = paths;
-    return std::vector<PathResult>{Ok("reference", {1, 2, 3, 4}), Ok("eager", {1, 2, 3, 4})};
-  };
-  auto raising = [](const Program&, const InputRecipe&, const std::vector<std::string>&) {
-    PathResult e{"eager", OutcomeKind::kError, "RuntimeError", "c10::Error", "boom"};
-    return std::vector<PathResult>{Ok("reference", {1, 2, 3, 4}), e};
-  };
+  RunPathsFn agreeing = Agreeing(&ran), raising = Raising();
   auto e = PrepareReplayFile(file, "2.15.0", false, Options());
   RunEntry(e, Env(), raising);
   EXPECT_EQ(e.row.status, ReplayStatus::kMatch) << e.row.detail;

@@ -5,25 +5,13 @@
 
 #include <algorithm>
 
+#include "src/report/report_test_cases.h"
+
 namespace mmdiff {
 namespace {
 
-// The seed bug: float16 @ float32 matmul; reference and eager raise, inductor returns float32.
-Program Seed(Shape a = {2, 4, 8, 8}) {
-  Program p;
-  p.inputs = {{"x0", a, DType::kFloat16}, {"x1", {2, 4, 8, 64}, DType::kFloat32}};
-  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
-  p.outputs = {"v0"};
-  return p;
-}
-
-std::vector<PathResult> SeedResults() {
-  PathResult ref{"reference", OutcomeKind::kError}, eager{"eager", OutcomeKind::kError},
-      ind{"inductor", OutcomeKind::kOk};
-  ref.error_class = eager.error_class = "RuntimeError";
-  ind.outputs.push_back({DType::kFloat32, {2, 4, 8, 64}, Device::kCpu, {}, {}});
-  return {ref, eager, ind};
-}
+using report_test::Seed;
+using report_test::SeedResults;
 
 bool Has(const std::vector<std::string>& v, const std::string& f) {
   return std::find(v.begin(), v.end(), f) != v.end();
