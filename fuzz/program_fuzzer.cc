@@ -11,7 +11,8 @@
 // checkout), MMDIFF_FUZZ_PATHS (default reference,eager,inductor), MMDIFF_FUZZ_TEST_PATHS=1 (offer
 // the test-only paths), MMDIFF_FUZZ_KNOWN (a file of bucket hashes not to stop on, one per line),
 // MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
-// only), MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
+// only; =coarse: the coarse behaviour features, src/report/behaviour.h; default 1, the fine ones),
+// MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
 // eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
 // =never: never stop, for measurements), MMDIFF_FUZZ_DUMP (a file to append each executed input's
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -51,7 +53,7 @@ struct State {
   std::vector<std::string> paths;
   std::set<std::string> known;
   std::string out_dir = "fuzz-findings";
-  bool feedback = true;
+  std::optional<FeatureSet> feedback = FeatureSet::kFine;  // none: edge coverage only
   std::string stop_on = "compiled";  // compiled | any | never
   FILE* dump = nullptr;               // MMDIFF_FUZZ_DUMP: each input's bucket and features
   GenPolicy policy;
@@ -75,14 +77,16 @@ GeneratedCase Decode(const uint8_t* data, size_t size) {
 }
 
 // What torch did (src/report/behaviour.h) as extra counters, and into the dump file when one is set:
-// a line "input <bucket hash, or - when the paths agree>", then a line "feature <feature>" for each.
+// a line "input <bucket hash, or - when the paths agree>", then "feature <f>" for each fine feature
+// and "coarse <f>" for each coarse one, whichever set the feedback uses.
 void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
-  std::vector<std::string> features = BehaviourFeatures(c);
   if (g->feedback)
-    for (const auto& f : features) g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
+    for (const auto& f : BehaviourFeatures(c, *g->feedback))
+      g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
   if (!g->dump) return;
   std::fprintf(g->dump, "input %s\n", bucket.empty() ? "-" : bucket.c_str());
-  for (const auto& f : features) std::fprintf(g->dump, "feature %s\n", f.c_str());
+  for (const auto& f : BehaviourFeatures(c, FeatureSet::kFine)) std::fprintf(g->dump, "feature %s\n", f.c_str());
+  for (const auto& f : BehaviourFeatures(c, FeatureSet::kCoarse)) std::fprintf(g->dump, "coarse %s\n", f.c_str());
   std::fflush(g->dump);  // libFuzzer may leave with _Exit
 }
 
@@ -90,7 +94,10 @@ void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g = new State;  // never freed: workers must outlive every input
-  g->feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1") != "0";
+  std::string feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1");
+  if (feedback == "0") g->feedback.reset();
+  else if (feedback == "coarse") g->feedback = FeatureSet::kCoarse;
+  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine) or coarse");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
   g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
   if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")

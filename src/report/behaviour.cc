@@ -3,14 +3,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "src/ir/op.h"
+#include "src/ir/static_types.h"
 
 namespace mmdiff {
 
-std::vector<std::string> BehaviourFeatures(const CaseRun& c) {
-  std::set<std::string> features;
+namespace {
+
+std::string Outcome(const PathResult& r) {
+  return r.path + "|" + std::string(OutcomeName(r.kind)) + "|" + r.error_class;
+}
+
+std::string Contract(const Expectation& e) {
+  return "contract|" + (e.rejects ? "rejects|" + e.violation.rule : std::string("accepts"));
+}
+
+void AddFine(const CaseRun& c, std::set<std::string>& features) {
   std::set<std::string> dtypes, devices;
   for (const auto& in : c.program.inputs) {
     dtypes.insert(std::string(DTypeName(in.dtype)));
@@ -23,12 +34,11 @@ std::vector<std::string> BehaviourFeatures(const CaseRun& c) {
   std::set<std::string> ops;
   for (const auto& n : c.program.nodes) ops.insert(std::string(GetOpSpec(n.op).name));
   for (const auto& r : c.results) {
-    std::string outcome = r.path + "|" + std::string(OutcomeName(r.kind)) + "|" + r.error_class;
+    std::string outcome = Outcome(r);
     features.insert("outcome|" + outcome);
     for (const auto& op : ops) features.insert("op|" + op + "|" + operands + "|" + outcome);
   }
-  features.insert("contract|" + (c.contract.rejects ? "rejects|" + c.contract.violation.rule
-                                                    : std::string("accepts")));
+  features.insert(Contract(c.contract));
   for (const auto& d : c.verdict.divergences) {
     std::string kind(DivergenceKindName(d.kind));
     features.insert("divergence|" + kind + "|" + d.blamed + "|" + d.classification);
@@ -39,6 +49,49 @@ std::vector<std::string> BehaviourFeatures(const CaseRun& c) {
                       std::to_string(std::ilogb(std::max(ratio, 1e-300))));
     }
   }
+}
+
+void AddCoarse(const CaseRun& c, std::set<std::string>& features) {
+  std::map<std::string, StaticType> types = InferStaticTypes(c.program);
+  std::map<std::string, Device> devices;
+  for (const auto& in : c.program.inputs) devices[in.name] = in.device;
+  std::vector<std::string> operands;  // per node: "op|dtype,dtype,...|device set"
+  for (const auto& n : c.program.nodes) {
+    std::string dtypes;
+    std::set<std::string> on;
+    for (const auto& a : n.args) {
+      auto t = types.find(a);
+      dtypes +=
+          (t == types.end() ? std::string("?") : std::string(DTypeName(t->second.dtype))) + ",";
+      auto d = devices.find(a);
+      if (d != devices.end()) on.insert(std::string(DeviceName(d->second)));
+    }
+    if (n.device)
+      devices[n.name] = *n.device;  // a move
+    else if (!n.args.empty() && devices.contains(n.args[0]))
+      devices[n.name] = devices[n.args[0]];
+    std::string where;
+    for (const auto& d : on) where += d + ",";
+    operands.push_back(std::string(GetOpSpec(n.op).name) + "|" + dtypes + "|" + where);
+  }
+  for (const auto& r : c.results) {
+    std::string outcome = Outcome(r);
+    features.insert("outcome|" + outcome);
+    for (const auto& o : operands) features.insert("op|" + o + "|" + outcome);
+  }
+  features.insert(Contract(c.contract));
+  for (const auto& d : c.verdict.divergences)
+    features.insert("divergence|" + std::string(DivergenceKindName(d.kind)) + "|" + d.blamed);
+}
+
+}  // namespace
+
+std::vector<std::string> BehaviourFeatures(const CaseRun& c, FeatureSet set) {
+  std::set<std::string> features;
+  if (set == FeatureSet::kFine)
+    AddFine(c, features);
+  else
+    AddCoarse(c, features);
   return {features.begin(), features.end()};
 }
 

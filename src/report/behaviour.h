@@ -10,10 +10,19 @@
 
 namespace mmdiff {
 
-// The behaviour features of a case, sorted and without duplicates: per path its outcome and error
-// class; per path and per op of the program, the operand dtype set and device set with that
-// outcome; the contract rule; per divergence its kind, blame and class, and for value divergences
-// the error band (log2 of error over allowed error).
-std::vector<std::string> BehaviourFeatures(const CaseRun& c);
+enum class FeatureSet {
+  // Per path its outcome and error class; per path and per op of the program, the dtype set and
+  // device set of ALL the program's inputs with that outcome; the contract rule; per divergence its
+  // kind, blame and class, and for value divergences the error band (log2 of error over allowed
+  // error). Fine: every new subset of input dtypes is a new feature.
+  kFine,
+  // Per path its outcome and error class; per node and path, the op, its operands' dtype tuple and
+  // device set, with the path's outcome; the contract rule; per divergence its kind and blamed
+  // path. No dtype sets over the whole program, no error bands.
+  kCoarse,
+};
+
+// The features of a case in `set`, sorted and without duplicates.
+std::vector<std::string> BehaviourFeatures(const CaseRun& c, FeatureSet set = FeatureSet::kFine);
 
 }  // namespace mmdiff

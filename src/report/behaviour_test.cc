@@ -35,5 +35,26 @@ TEST(BehaviourFeatures, SizesAndValuesNeverEnter) {
   EXPECT_EQ(a, b);
 }
 
+TEST(BehaviourFeatures, CoarseNamesEachOpsOwnOperandsAndNoBands) {
+  auto f =
+      BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
+  EXPECT_TRUE(Has(f, "op|matmul|float16,float32,|cpu,|eager|error|RuntimeError"));
+  EXPECT_TRUE(Has(f, "divergence|error_behaviour|inductor"));
+  EXPECT_TRUE(Has(f, "contract|rejects|same_dtype"));
+  // An unused input of another dtype is a new dtype set for the fine features, not for the coarse.
+  Program extra = Seed();
+  extra.inputs.push_back({"x2", {3}, DType::kInt8});
+  auto fine = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  EXPECT_NE(BehaviourFeatures(MakeCaseRun(extra, {"grid16", 1}, SeedResults())), fine);
+  EXPECT_EQ(
+      BehaviourFeatures(MakeCaseRun(extra, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse), f);
+  // The operands' order is part of the tuple.
+  Program swapped = Seed();
+  std::swap(swapped.inputs[0].dtype, swapped.inputs[1].dtype);
+  auto s =
+      BehaviourFeatures(MakeCaseRun(swapped, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
+  EXPECT_TRUE(Has(s, "op|matmul|float32,float16,|cpu,|eager|error|RuntimeError"));
+}
+
 }  // namespace
 }  // namespace mmdiff
