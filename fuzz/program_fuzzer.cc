@@ -11,7 +11,7 @@
 // checkout), MMDIFF_FUZZ_PATHS (default reference,eager,inductor), MMDIFF_FUZZ_TEST_PATHS=1 (offer
 // the test-only paths), MMDIFF_FUZZ_KNOWN (a file of bucket hashes not to stop on, one per line),
 // MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
-// only; =coarse: the coarse behaviour features, src/report/behaviour.h; default 1, the fine ones),
+// only; =coarse, =buckets: those behaviour feature sets, src/report/behaviour.h; default 1: fine),
 // MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
 // eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
@@ -97,7 +97,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   std::string feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1");
   if (feedback == "0") g->feedback.reset();
   else if (feedback == "coarse") g->feedback = FeatureSet::kCoarse;
-  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine) or coarse");
+  else if (feedback == "buckets") g->feedback = FeatureSet::kBuckets;
+  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine), coarse or buckets");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
   g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
   if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")

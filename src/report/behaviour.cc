@@ -8,6 +8,7 @@
 
 #include "src/ir/op.h"
 #include "src/ir/static_types.h"
+#include "src/report/bucket.h"
 
 namespace mmdiff {
 
@@ -84,14 +85,30 @@ void AddCoarse(const CaseRun& c, std::set<std::string>& features) {
     features.insert("divergence|" + std::string(DivergenceKindName(d.kind)) + "|" + d.blamed);
 }
 
+void AddBuckets(const CaseRun& c, std::set<std::string>& features) {
+  for (const auto& r : c.results) features.insert("outcome|" + Outcome(r));
+  features.insert(Contract(c.contract));
+  for (const auto& d : c.verdict.divergences)
+    features.insert("divergence|" + std::string(DivergenceKindName(d.kind)) + "|" + d.blamed);
+  if (c.verdict.diverges())
+    features.insert("bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict));
+}
+
 }  // namespace
 
 std::vector<std::string> BehaviourFeatures(const CaseRun& c, FeatureSet set) {
   std::set<std::string> features;
-  if (set == FeatureSet::kFine)
-    AddFine(c, features);
-  else
-    AddCoarse(c, features);
+  switch (set) {
+    case FeatureSet::kFine:
+      AddFine(c, features);
+      break;
+    case FeatureSet::kCoarse:
+      AddCoarse(c, features);
+      break;
+    case FeatureSet::kBuckets:
+      AddBuckets(c, features);
+      break;
+  }
   return {features.begin(), features.end()};
 }
 

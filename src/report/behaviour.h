@@ -20,6 +20,9 @@ enum class FeatureSet {
   // device set, with the path's outcome; the contract rule; per divergence its kind and blamed
   // path. No dtype sets over the whole program, no error bands.
   kCoarse,
+  // Per path its outcome and error class; the contract rule; per divergence its kind and blamed
+  // path; and a diverging case's bucket signature: novelty where the fuzzer's findings are.
+  kBuckets,
 };
 
 // The features of a case in `set`, sorted and without duplicates.

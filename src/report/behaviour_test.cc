@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "src/report/bucket.h"
 #include "src/report/report_test_cases.h"
 
 namespace mmdiff {
@@ -54,6 +55,15 @@ TEST(BehaviourFeatures, CoarseNamesEachOpsOwnOperandsAndNoBands) {
   auto s =
       BehaviourFeatures(MakeCaseRun(swapped, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
   EXPECT_TRUE(Has(s, "op|matmul|float32,float16,|cpu,|eager|error|RuntimeError"));
+}
+
+TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  auto f = BehaviourFeatures(c, FeatureSet::kBuckets);
+  EXPECT_TRUE(Has(f, "bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict)));
+  EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
+  EXPECT_FALSE(
+      std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
 }
 
 }  // namespace
