@@ -11,26 +11,29 @@
 // checkout), MMDIFF_FUZZ_PATHS (default reference,eager,inductor), MMDIFF_FUZZ_TEST_PATHS=1 (offer
 // the test-only paths), MMDIFF_FUZZ_KNOWN (a file of bucket hashes not to stop on, one per line),
 // MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
-// only), MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
+// only; =coarse, =buckets: those behaviour feature sets, src/report/behaviour.h; default 1: fine),
+// MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
-// eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on).
+// eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
+// =never: never stop, for measurements), MMDIFF_FUZZ_DUMP (a file to append each executed input's
+// bucket and behaviour features to, for scripts/bench-feedback).
 #include <unistd.h>
 
-#include <cmath>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "src/exec/supervisor.h"
-#include "src/gen/generator.h"
+#include "src/gen/fuzz_input.h"
 #include "src/gen/mutator.h"
-#include "src/ir/program_json.h"
-#include "src/ir/verifier.h"
+#include "src/report/behaviour.h"
 #include "src/report/bucket.h"
 #include "src/report/report.h"
 #include "src/support/hash.h"
@@ -50,8 +53,9 @@ struct State {
   std::vector<std::string> paths;
   std::set<std::string> known;
   std::string out_dir = "fuzz-findings";
-  bool feedback = true;
-  bool stop_on_any = false;
+  std::optional<FeatureSet> feedback = FeatureSet::kFine;  // none: edge coverage only
+  std::string stop_on = "compiled";  // compiled | any | never
+  FILE* dump = nullptr;               // MMDIFF_FUZZ_DUMP: each input's bucket and features
   GenPolicy policy;
   RunContext ctx;
 };
@@ -67,77 +71,42 @@ std::string Env(const char* name, const std::string& fallback) {
   std::exit(2);
 }
 
-// The case an input stands for: JSON when it parses as one, else the generator driven by the bytes.
+// The case an input stands for (src/gen/fuzz_input.h, shared with `mmdiff replay`).
 GeneratedCase Decode(const uint8_t* data, size_t size) {
-  if (size == 0) {  // libFuzzer's first input: a plain legal float32 mm, so that the seeds lead
-    Program p;
-    p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 2}, DType::kFloat32}};
-    Node mm;
-    mm.name = "v0";
-    mm.op = OpKind::kMm;
-    mm.args = {"a", "b"};
-    p.nodes = {mm};
-    p.outputs = {"v0"};
-    return {p, InputRecipe{"grid16", 0}};
-  }
-  std::string text(reinterpret_cast<const char*>(data), size);
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_object() && j.contains("program")) {  // parsed once: this runs for every input
-    auto p = ProgramFromJson(j["program"]);
-    auto r = j.contains("inputs") ? RecipeFromJson(j["inputs"]) : Result<InputRecipe>(InputRecipe{});
-    if (p.ok() && r.ok() && Verify(p.value()).ok()) return {p.value(), r.value()};
-  }
-  ByteChoices choices(data, size, /*fallback_seed=*/size);
-  return GenerateCase(choices, g->policy);
+  return DecodeFuzzInput({reinterpret_cast<const char*>(data), size}, g->policy).gc;
 }
 
-std::string Encode(const Program& p, const InputRecipe& r) {
-  return nlohmann::json{{"program", ProgramToJson(p)}, {"inputs", RecipeToJson(r)}}.dump();
-}
-
-void Feature(const std::string& f) {
-  if (g->feedback) g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
-}
-
-// What torch did, as features, coarse enough that only new behaviour counts as new: per path and
-// per op of the program, the operand dtype set and device set with the path's outcome and error
-// class; the contract rule; per divergence its kind, blame and class, and for value divergences the
-// error band (log2 of error over allowed error).
-void RecordBehaviour(const CaseRun& c) {
-  std::set<std::string> dtypes, devices;
-  for (const auto& in : c.program.inputs) {
-    dtypes.insert(std::string(DTypeName(in.dtype)));
-    devices.insert(std::string(DeviceName(in.device)));
-  }
-  std::string operands;
-  for (const auto& d : dtypes) operands += d + ",";
-  operands += "|";
-  for (const auto& d : devices) operands += d + ",";
-  std::set<std::string> ops;
-  for (const auto& n : c.program.nodes) ops.insert(std::string(GetOpSpec(n.op).name));
-  for (const auto& r : c.results) {
-    std::string outcome = r.path + "|" + std::string(OutcomeName(r.kind)) + "|" + r.error_class;
-    Feature("outcome|" + outcome);
-    for (const auto& op : ops) Feature("op|" + op + "|" + operands + "|" + outcome);
-  }
-  Feature("contract|" + (c.contract.rejects ? "rejects|" + c.contract.violation.rule : std::string("accepts")));
-  for (const auto& d : c.verdict.divergences) {
-    std::string kind(DivergenceKindName(d.kind));
-    Feature("divergence|" + kind + "|" + d.blamed + "|" + d.classification);
-    if (d.kind == DivergenceKind::kValue && d.allowed > 0 && std::isfinite(d.got) && std::isfinite(d.expected)) {
-      double ratio = std::fabs(d.got - d.expected) / d.allowed;
-      Feature("band|" + kind + "|" + d.blamed + "|" + std::to_string(std::ilogb(std::max(ratio, 1e-300))));
-    }
-  }
+// What torch did (src/report/behaviour.h) as extra counters, and into the dump file when one is set:
+// a line "input <bucket hash, or - when the paths agree>", then "feature <f>" for each fine feature
+// and "coarse <f>" for each coarse one, whichever set the feedback uses.
+void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
+  if (g->feedback)
+    for (const auto& f : BehaviourFeatures(c, *g->feedback))
+      g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
+  if (!g->dump) return;
+  std::fprintf(g->dump, "input %s\n", bucket.empty() ? "-" : bucket.c_str());
+  for (const auto& f : BehaviourFeatures(c, FeatureSet::kFine)) std::fprintf(g->dump, "feature %s\n", f.c_str());
+  for (const auto& f : BehaviourFeatures(c, FeatureSet::kCoarse)) std::fprintf(g->dump, "coarse %s\n", f.c_str());
+  std::fflush(g->dump);  // libFuzzer may leave with _Exit
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g = new State;  // never freed: workers must outlive every input
-  g->feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1") != "0";
+  std::string feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1");
+  if (feedback == "0") g->feedback.reset();
+  else if (feedback == "coarse") g->feedback = FeatureSet::kCoarse;
+  else if (feedback == "buckets") g->feedback = FeatureSet::kBuckets;
+  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine), coarse or buckets");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
-  g->stop_on_any = Env("MMDIFF_FUZZ_STOP_ON", "compiled") == "any";
+  g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
+  if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")
+    Fatal("MMDIFF_FUZZ_STOP_ON must be compiled, any or never, not \"" + g->stop_on + "\"");
+  if (std::string dump = Env("MMDIFF_FUZZ_DUMP", ""); !dump.empty()) {
+    g->dump = std::fopen(dump.c_str(), "a");
+    if (!g->dump) Fatal("cannot open MMDIFF_FUZZ_DUMP file " + dump + ": " + std::strerror(errno));
+  }
   SupervisorOptions so;
   so.worker_binary = Env("MMDIFF_WORKER", MMDIFF_DEFAULT_WORKER);
   if (access(so.worker_binary.c_str(), X_OK) != 0)
@@ -147,7 +116,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   so.log_path = Env("MMDIFF_FUZZ_WORKER_LOG", "");
   g->sup = std::make_unique<Supervisor>(so);
   if (Status s = g->sup->Hello(); !s.ok()) Fatal(s.message());
-  std::stringstream list(Env("MMDIFF_FUZZ_PATHS", "reference,eager,inductor"));
+  std::stringstream list(Env("MMDIFF_FUZZ_PATHS", kFuzzDefaultPaths));
   for (std::string p; std::getline(list, p, ',');) {
     bool offered = false;
     for (const auto& info : g->sup->paths()) offered |= info.name == p && info.available;
@@ -164,10 +133,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GeneratedCase gc = Decode(data, size);
   CaseRun c = MakeCaseRun(gc.program, gc.recipe, g->sup->Run(gc.program, gc.recipe, g->paths));
-  RecordBehaviour(c);
-  if (!c.verdict.diverges()) return 0;
-  std::string hash = HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict));
-  if (!g->known.insert(hash).second) return 0;
+  std::string hash;
+  if (c.verdict.diverges()) hash = HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict));
+  RecordBehaviour(c, hash);
+  if (hash.empty() || !g->known.insert(hash).second) return 0;
   std::string dir = g->out_dir + "/" + hash;
   Status w = WriteFinding(dir, c, g->ctx);
   std::fprintf(stderr, "program_fuzzer: new bucket %s: %s\n  finding: %s (%s)\n", hash.c_str(), Headline(c).c_str(),
@@ -175,7 +144,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool beyond_eager = false;
   for (const auto& d : c.verdict.divergences)
     for (const auto& p : d.paths) beyond_eager |= p != "reference" && p != "eager" && p != "eager_meta";
-  if (g->stop_on_any || beyond_eager) std::abort();  // libFuzzer saves this input as a crash artifact
+  if (g->stop_on == "any" || (g->stop_on == "compiled" && beyond_eager))
+    std::abort();  // libFuzzer saves this input as a crash artifact
   return 0;
 }
 
@@ -184,7 +154,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   SeededChoices choices(seed);
   Mutation m = Mutate(c.program, choices, g->policy);
   if (choices.Int(0, 7) == 0) c.recipe.seed = choices.Next();  // now and then other values too
-  std::string out = Encode(m.program, c.recipe);
+  std::string out = EncodeFuzzCase(m.program, c.recipe);
   if (out.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
   std::memcpy(data, out.data(), out.size());
   return out.size();
@@ -194,7 +164,7 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1, 
                                             uint8_t* out, size_t max_out_size, unsigned int seed) {
   GeneratedCase a = Decode(data1, size1), b = Decode(data2, size2);
   SeededChoices choices(seed);
-  std::string text = Encode(CrossOver(a.program, b.program, choices), a.recipe);
+  std::string text = EncodeFuzzCase(CrossOver(a.program, b.program, choices), a.recipe);
   if (text.size() > max_out_size) return 0;
   std::memcpy(out, text.data(), text.size());
   return text.size();

@@ -33,6 +33,13 @@ std::string ScratchDir(const std::string& name) {
   return dir.string();
 }
 
+std::string ReplayStatusOf(const std::string& output, const std::string& entry) {
+  size_t at = output.find("\n" + entry + " ");
+  if (at == std::string::npos) return "(no row)";
+  std::string line = output.substr(at + 1, output.find('\n', at + 1) - at - 1);
+  return line.substr(line.find_last_of(' ') + 1);
+}
+
 std::string WorkerBinary() { return std::string(MMDIFF_BUILD_DIR) + "/mmdiff-worker"; }
 
 SupervisorOptions WorkerOptions(const std::string& log) {

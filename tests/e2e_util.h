@@ -23,6 +23,8 @@ std::string WorkerBinary();
 // Options for a Supervisor of the real worker (no test paths) with its stderr in `log`.
 SupervisorOptions WorkerOptions(const std::string& log);
 std::string VenvPython();
+// The status column of an entry's row in `mmdiff replay`'s table ("(no row)" when it has none).
+std::string ReplayStatusOf(const std::string& output, const std::string& entry);
 // fp16 @ fp32 matmul of rank 4, the seed bug's program.
 Program SeedBugProgram();
 // A small legal float32 mm.

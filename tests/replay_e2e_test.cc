@@ -46,12 +46,8 @@ bool MachineHasGpu() {
   return paths["devices"]["cuda"].get<bool>();
 }
 
-// The status column of an entry's row in the table.
 std::string StatusOf(const std::string& output, const std::string& entry) {
-  size_t at = output.find("\n" + entry + " ");
-  if (at == std::string::npos) return "(no row)";
-  std::string line = output.substr(at + 1, output.find('\n', at + 1) - at - 1);
-  return line.substr(line.find_last_of(' ') + 1);
+  return e2e::ReplayStatusOf(output, entry);
 }
 
 TEST(ReplayE2E, TheRegressionCorpusReplaysClean) {

@@ -1,8 +1,9 @@
-// `mmdiff replay DIR|FILE...`: replays regression entries on the installed torch and says which
-// verdicts changed.
+// `mmdiff replay DIR|FILE...`: replays regression entries and program-fuzzer artifacts on the
+// installed torch and says which verdicts changed.
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,8 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/gen/fuzz_input.h"
+#include "src/replay/artifact.h"
 #include "src/replay/replay.h"
 #include "src/support/files.h"
 
@@ -34,14 +37,21 @@ constexpr const char* kDescription =
     "reason, never a "
     "failure); invalid (missing file, malformed or truncated JSON, unknown format version, unknown "
     "path: the "
-    "replay goes on with the other entries).";
+    "replay goes on with the other entries). "
+    "Program-fuzzer artifacts (fuzz/program_fuzzer's crash-* files, or any other input of it) are "
+    "replayed directly, read exactly as the fuzzer reads them: a case as JSON, else generator choice "
+    "bytes (any bytes are). A file named *.json must be a regression entry or a case ({\"program\", "
+    "\"inputs\"}: `mmdiff gen --case` output, a report); anything else is invalid. An artifact "
+    "expects \"diverge\" on any torch, on the --paths the fuzzer ran: match (the program still "
+    "diverges; its bucket hash and headline are printed) or fixed (the paths agree now).";
 
 constexpr const char* kFooter =
-    "Exit codes: 0 every entry that ran matches (skipped entries do not fail the replay); 5 some "
+    "Exit codes: 0 every entry that ran matches, i.e. every artifact still diverges (skipped entries "
+    "do not fail the replay); 5 some "
     "verdict changed "
     "in a new way (takes precedence over everything below); 2 some entry or argument is invalid "
-    "(bad input); "
-    "4 an expected divergence is gone (fixed upstream?); 3 environment problem (the worker cannot "
+    "(bad input: e.g. a *.json file that is neither an entry nor a case); "
+    "4 an expected divergence is gone (fixed upstream?), e.g. an artifact no longer diverges; 3 environment problem (the worker cannot "
     "start, the "
     "--junit file cannot be written).";
 
@@ -50,6 +60,7 @@ struct ReplayArgs {
   std::string junit;
   bool test_paths = false;
   double timeout_s = 300;
+  std::string artifact_paths;  // "" = $MMDIFF_FUZZ_PATHS, else the fuzzer's default
 };
 
 int ExitCode(const ReplayCounts& n) {
@@ -59,7 +70,22 @@ int ExitCode(const ReplayCounts& n) {
   return kExitOk;
 }
 
+std::string ArtifactPaths(const ReplayArgs& a) {
+  if (!a.artifact_paths.empty()) return a.artifact_paths;
+  const char* env = std::getenv("MMDIFF_FUZZ_PATHS");  // what the fuzzer ran, when set as for it
+  return env && *env ? env : kFuzzDefaultPaths;
+}
+
 int RunReplay(const ReplayArgs& a) {
+  ArtifactOptions artifacts;
+  artifacts.paths = SplitPathList(ArtifactPaths(a));
+  if (artifacts.paths.empty()) {
+    std::cerr << "mmdiff replay: --paths names no path\n";
+    return kExitUsage;
+  }
+  // Test-only paths as for the fuzzer, when its environment says so.
+  const char* fuzz_test_paths = std::getenv("MMDIFF_FUZZ_TEST_PATHS");
+  bool test_paths = a.test_paths || (fuzz_test_paths && std::string(fuzz_test_paths) == "1");
   if (!a.junit.empty()) {
     // Before minutes of running: a --junit file that cannot be written is an environment problem.
     std::error_code ec;
@@ -80,7 +106,7 @@ int RunReplay(const ReplayArgs& a) {
   std::vector<PreparedEntry> entries;
   bool any_pending = false;
   for (const auto& f : files) {
-    entries.push_back(PrepareEntry(f, torch, gpu));
+    entries.push_back(PrepareReplayFile(f, torch, gpu, artifacts));
     any_pending |= entries.back().pending;
   }
   if (any_pending) {
@@ -88,7 +114,7 @@ int RunReplay(const ReplayArgs& a) {
         (fs::temp_directory_path() / ("mmdiff-replay-" + std::to_string(getpid()) + ".log"))
             .string();
     CommonOptions common;
-    common.test_paths = a.test_paths;
+    common.test_paths = test_paths;
     common.timeout_s = a.timeout_s;
     Supervisor sup(MakeSupervisorOptions(common, log));
     if (Status s = sup.Hello(); !s.ok()) {
@@ -97,7 +123,7 @@ int RunReplay(const ReplayArgs& a) {
     }
     if (sup.versions().contains("torch") && sup.versions()["torch"].is_string())
       torch = sup.versions()["torch"];
-    ReplayEnvironment env{torch, gpu, sup.paths(), a.test_paths};
+    ReplayEnvironment env{torch, gpu, sup.paths(), test_paths};
     auto run = [&sup](const Program& p, const InputRecipe& r,
                       const std::vector<std::string>& paths) { return sup.Run(p, r, paths); };
     size_t done = 0, pending = 0;
@@ -128,16 +154,21 @@ const CommandRegistrar kRegistrar{
       CLI::App* sub = app.add_subcommand("replay", kDescription);
       sub->footer(kFooter);
       sub->add_option("entries", args->inputs,
-                      "Regression entry files, or folders whose *.json files are all entries "
-                      "(replayed in name order)")
+                      "Regression entry files, program-fuzzer artifacts, or folders whose *.json "
+                      "files and libFuzzer artifacts (crash-*, timeout-*, oom-*, leak-*) are "
+                      "replayed in name order")
           ->required();
+      sub->add_option("--paths", args->artifact_paths,
+                      "Comma-separated paths to run artifacts on (entries name their own); default: "
+                      "$MMDIFF_FUZZ_PATHS if set, else " +
+                          std::string(kFuzzDefaultPaths) + ", as the program fuzzer");
       sub->add_option("--junit", args->junit,
                       "Also write JUnit XML to this file (one testcase per entry: fixed and "
                       "new-behaviour are failures, "
                       "invalid an error, skipped skipped); written atomically");
-      sub->add_flag(
-          "--test-paths", args->test_paths,
-          "Offer the test-only paths (planted_promote, crash_segv, ...) to entries that name them");
+      sub->add_flag("--test-paths", args->test_paths,
+                    "Offer the test-only paths (planted_promote, crash_segv, ...) to entries and "
+                    "--paths that name them (also when MMDIFF_FUZZ_TEST_PATHS=1, as for the fuzzer)");
       sub->add_option("--timeout", args->timeout_s,
                       "Seconds a path may spend in one stage before its worker is killed")
           ->check(CLI::PositiveNumber)

@@ -5,8 +5,11 @@
 #include <chrono>
 #include <filesystem>
 
+#include "src/replay/artifact.h"
+#include "src/report/bucket.h"
 #include "src/report/report.h"
 #include "src/support/files.h"
+#include "src/support/hash.h"
 
 namespace mmdiff {
 
@@ -62,14 +65,16 @@ std::vector<std::string> CollectReplayFiles(const std::vector<std::string>& args
     if (fs::is_directory(arg, ec)) {
       std::vector<std::string> found;
       for (const auto& f : fs::directory_iterator(arg, ec))
-        if (f.path().extension() == ".json" && !f.is_directory())
+        if ((f.path().extension() == ".json" || IsFuzzerArtifactName(f.path().string())) &&
+            !f.is_directory())
           found.push_back(f.path().string());
       if (ec) {
         invalid.push_back(InvalidRow(arg, "cannot list the folder: " + ec.message()));
         continue;
       }
       if (found.empty()) {
-        invalid.push_back(InvalidRow(arg, "the folder holds no *.json regression entries"));
+        invalid.push_back(InvalidRow(
+            arg, "the folder holds no regression entries (*.json) or fuzzer artifacts (crash-*, ...)"));
         continue;
       }
       std::sort(found.begin(), found.end());
@@ -110,12 +115,17 @@ PreparedEntry PrepareEntry(const std::string& file, const std::string& torch_ver
   }
   e.row.torch_range = e.expected->torch;
   e.row.expected = DescribeExpectation(*e.expected);
+  PendUnlessGpuMissing(e, has_gpu);
+  return e;
+}
+
+void PendUnlessGpuMissing(PreparedEntry& e, bool has_gpu) {
   if (UsesCuda(e.entry->program) && !has_gpu) {
+    e.row.status = ReplayStatus::kSkipped;
     e.row.detail = "needs cuda: this machine has no GPU";
-    return e;
+    return;
   }
   e.pending = true;
-  return e;
 }
 
 Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsFn& run) {
@@ -151,6 +161,9 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
   }
   CaseRun c = MakeCaseRun(entry.program, entry.recipe, std::move(results));
   e.row.observed = DescribeVerdict(c.verdict);
+  if (e.artifact && c.verdict.diverges())
+    e.row.note = "bucket " + HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict)) +
+                 ": " + Headline(c);
   auto [status, detail] = ClassifyVerdict(c.verdict, *e.expected);
   e.row.status = status;
   e.row.detail = detail;

@@ -1,6 +1,6 @@
-// Replay of regression entries (corpus/regression/*.json): run each saved program through its
-// paths, compare the verdict with the one the entry expects for the installed torch, and say how it
-// went.
+// Replay of regression entries (corpus/regression/*.json) and program-fuzzer artifacts
+// (artifact.h): run each saved program through its paths, compare the verdict with the one expected
+// for the installed torch, and say how it went.
 #pragma once
 
 #include <functional>
@@ -36,6 +36,7 @@ struct ReplayRow {
   std::string expected;     // e.g. "diverge: error_behaviour [inductor]", "agree"
   std::string observed;     // e.g. "diverge: value [eager]"; "" when not run
   std::string detail;       // what differs, why skipped, or why invalid
+  std::string note;         // shown for a match too: a reproduced artifact's bucket and headline
   double seconds = 0;       // time spent running the entry's paths
 };
 
@@ -45,6 +46,7 @@ struct PreparedEntry {
   std::optional<RegressionEntry> entry;        // set when the file parsed
   std::optional<VersionExpectation> expected;  // set when an expectation covers the torch version
   bool pending = false;  // still to be run (the row's status is not final yet)
+  bool artifact = false;  // a program-fuzzer input with the implicit expectation "diverge"
 };
 
 // What the machine offers, as the worker says it.
@@ -58,8 +60,9 @@ struct ReplayEnvironment {
 using RunPathsFn = std::function<std::vector<PathResult>(const Program&, const InputRecipe&,
                                                          const std::vector<std::string>&)>;
 
-// The files to replay, in order: each file argument as given, each folder's *.json sorted by name.
-// A missing argument, or a folder without entries, becomes an invalid row in `invalid` instead.
+// The files to replay, in order: each file argument as given; of each folder, its *.json files and
+// libFuzzer artifacts (crash-*, timeout-*, oom-*, leak-*), sorted by name. A missing argument, or a
+// folder with none of those, becomes an invalid row in `invalid` instead.
 std::vector<std::string> CollectReplayFiles(const std::vector<std::string>& args,
                                             std::vector<ReplayRow>& invalid);
 
@@ -68,8 +71,12 @@ std::vector<std::string> CollectReplayFiles(const std::vector<std::string>& args
 // pending.
 PreparedEntry PrepareEntry(const std::string& file, const std::string& torch_version, bool has_gpu);
 
+// Marks a prepared row pending, or skipped when its program needs cuda and this machine has none.
+void PendUnlessGpuMissing(PreparedEntry& e, bool has_gpu);
+
 // Runs a pending entry through its paths with `run` (unless a path is unknown: invalid; or
 // unavailable here: skipped), judges the results and classifies the verdict; returns the verdict.
+// A diverging artifact's row gets its bucket hash and headline as its note.
 Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsFn& run);
 
 // How an observed verdict relates to an expectation; the detail says what differs ("" on a match).
@@ -88,11 +95,11 @@ struct ReplayCounts {
 ReplayCounts CountRows(const std::vector<ReplayRow>& rows);
 
 // The table (entry, torch range, expected, observed, status), a line per non-match with its file
-// and detail, and a one-line total.
+// and detail, a line per match with a note, and a one-line total.
 std::string FormatReplayTable(const std::vector<ReplayRow>& rows, const std::string& torch_version);
 
 // JUnit XML: one testcase per row; fixed and new-behaviour rows are failures (the difference as the
-// message), invalid rows errors, skipped rows skipped (with the reason).
+// message), invalid rows errors, skipped rows skipped (with the reason); a note goes to system-out.
 std::string ReplayJunitXml(const std::vector<ReplayRow>& rows, const std::string& torch_version);
 
 }  // namespace mmdiff

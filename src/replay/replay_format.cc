@@ -12,7 +12,8 @@ namespace {
 
 std::string EntryName(const ReplayRow& r) {
   std::filesystem::path p(r.file);
-  return p.extension() == ".json" ? p.stem().string() : r.file;
+  if (p.extension() == ".json") return p.stem().string();
+  return p.filename().empty() ? r.file : p.filename().string();  // e.g. crash-<sha1>
 }
 
 std::string Clip(const std::string& s, size_t width) {
@@ -59,11 +60,12 @@ std::string FormatReplayTable(const std::vector<ReplayRow>& rows,
   for (const auto& r : rows) line(cells(r));
   bool any_detail = false;
   for (const auto& r : rows) {
-    if (r.status == ReplayStatus::kMatch) continue;
+    bool match = r.status == ReplayStatus::kMatch;
+    if (match && r.note.empty()) continue;
+    const std::string& text = match ? r.note : r.detail;
     if (!any_detail) out += "\n";
     any_detail = true;
-    out += r.file + " (" + std::string(ReplayStatusName(r.status)) + "): " + Clip(r.detail, 400) +
-           "\n";
+    out += r.file + " (" + std::string(ReplayStatusName(r.status)) + "): " + Clip(text, 400) + "\n";
   }
   ReplayCounts n = CountRows(rows);
   char total[256];
@@ -97,6 +99,7 @@ std::string ReplayJunitXml(const std::vector<ReplayRow>& rows, const std::string
                         "\nobserved: " + r.observed + "\n";
     switch (r.status) {
       case ReplayStatus::kMatch:
+        if (!r.note.empty()) body = "      <system-out>" + XmlEscape(r.note) + "</system-out>\n";
         break;
       case ReplayStatus::kFixed:
       case ReplayStatus::kNewBehaviour:

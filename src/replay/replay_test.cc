@@ -8,46 +8,19 @@
 #include <filesystem>
 #include <fstream>
 
-#include "src/ir/program_json.h"
+#include "src/replay/replay_test_util.h"
 
 namespace mmdiff {
 namespace {
 
 namespace fs = std::filesystem;
 
-Program Mm(Device device = Device::kCpu) {
-  Program p;
-  p.inputs = {{"a", {2, 3}, DType::kFloat32, device}, {"b", {3, 2}, DType::kFloat32, device}};
-  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
-  p.outputs = {"v0"};
-  return p;
-}
-
-nlohmann::json Entry(const std::string& verdict, Device device = Device::kCpu) {
-  nlohmann::json x = {{"torch", ">=2.11"}, {"verdict", verdict}};
-  if (verdict == "diverge") x["divergences"] = {{{"kind", "error_behaviour"}, {"blamed", "eager"}}};
-  return {{"format", "mmdiff.regression"},
-          {"version", 1},
-          {"title", "an mm"},
-          {"program", ProgramToJson(Mm(device))},
-          {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
-          {"paths", {"reference", "eager"}},
-          {"expected", {x}}};
-}
-
-std::string Scratch(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("mmdiff-replay-test-" + std::to_string(getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-std::string Write(const std::string& dir, const std::string& name, const std::string& text) {
-  std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using replay_test::Agreeing;
+using replay_test::Entry;
+using replay_test::Env;
+using replay_test::Raising;
+using replay_test::Scratch;
+using replay_test::Write;
 
 Divergence Div(DivergenceKind k, const std::string& blamed) {
   return {k, {"eager", blamed}, blamed, "differs"};
@@ -128,30 +101,10 @@ TEST(ReplayPrepare, SkipsWithoutAnExpectationOrAGpu) {
   EXPECT_EQ(ok.row.title, "an mm");
 }
 
-PathResult Ok(const std::string& path, std::vector<double> data) {
-  PathResult r{path, OutcomeKind::kOk};
-  TensorValue t{DType::kFloat32, {2, 2}, Device::kCpu, data, std::vector<double>(data.size(), 0.0)};
-  r.outputs = {t};
-  return r;
-}
-
-ReplayEnvironment Env() {
-  ReplayEnvironment env{"2.15.0", false, {}, false};
-  env.paths = {{"reference", true}, {"eager", true}, {"inductor", false, "no C++ compiler"}};
-  return env;
-}
-
 TEST(ReplayRun, RunsJudgesAndClassifies) {
   std::string dir = Scratch("run");
   std::vector<std::string> ran;
-  auto agreeing = [&](const Program&, const InputRecipe&, const std::vector<std::string>& paths) {
-    ran = paths;
-    return std::vector<PathResult>{Ok("reference", {1, 2, 3, 4}), Ok("eager", {1, 2, 3, 4})};
-  };
-  auto raising = [](const Program&, const InputRecipe&, const std::vector<std::string>&) {
-    PathResult e{"eager", OutcomeKind::kError, "RuntimeError", "c10::Error", "boom"};
-    return std::vector<PathResult>{Ok("reference", {1, 2, 3, 4}), e};
-  };
+  RunPathsFn agreeing = Agreeing(&ran), raising = Raising();
   auto e = PrepareEntry(Write(dir, "agree.json", Entry("agree").dump()), "2.15.0", false);
   RunEntry(e, Env(), agreeing);
   EXPECT_EQ(e.row.status, ReplayStatus::kMatch) << e.row.detail;
@@ -203,7 +156,8 @@ TEST(ReplayFiles, FoldersAreSortedAndMissingArgumentsInvalid) {
   EXPECT_EQ(files, (std::vector<std::string>{dir + "/a.json", dir + "/b.json", dir + "/a.json"}));
   ASSERT_EQ(invalid.size(), 2u);
   EXPECT_EQ(invalid[0].detail, "no such file or folder");
-  EXPECT_EQ(invalid[1].detail, "the folder holds no *.json regression entries");
+  EXPECT_EQ(invalid[1].detail,
+            "the folder holds no regression entries (*.json) or fuzzer artifacts (crash-*, ...)");
 }
 
 TEST(ReplayOutput, TableAndJunitCountEveryStatus) {

@@ -7,25 +7,14 @@
 
 #include "src/ir/program_json.h"
 #include "src/report/bucket.h"
+#include "src/report/report_test_cases.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
 namespace {
 
-Program Seed(Shape a = {2, 4, 8, 8}) {
-  Program p;
-  p.inputs = {{"x0", a, DType::kFloat16}, {"x1", {2, 4, 8, 64}, DType::kFloat32}};
-  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
-  p.outputs = {"v0"};
-  return p;
-}
-
-std::vector<PathResult> SeedResults() {
-  PathResult ref{"reference", OutcomeKind::kError}, eager{"eager", OutcomeKind::kError}, ind{"inductor", OutcomeKind::kOk};
-  ref.error_class = eager.error_class = "RuntimeError";
-  ind.outputs.push_back({DType::kFloat32, {2, 4, 8, 64}, Device::kCpu, {}, {}});
-  return {ref, eager, ind};
-}
+using report_test::Seed;
+using report_test::SeedResults;
 
 TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());

@@ -1,0 +1,89 @@
+// Tests for behaviour features: what they name, and that sizes and values never enter them.
+#include "src/report/behaviour.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "src/report/bucket.h"
+#include "src/report/report_test_cases.h"
+
+namespace mmdiff {
+namespace {
+
+using report_test::Seed;
+using report_test::SeedResults;
+
+bool Has(const std::vector<std::string>& v, const std::string& f) {
+  return std::find(v.begin(), v.end(), f) != v.end();
+}
+
+TEST(BehaviourFeatures, NameOutcomesOpsContractAndDivergences) {
+  auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
+  EXPECT_TRUE(Has(f, "outcome|eager|error|RuntimeError"));
+  EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
+  EXPECT_TRUE(Has(f, "op|matmul|float16,float32,|cpu,|inductor|ok|"));
+  EXPECT_TRUE(Has(f, "contract|rejects|same_dtype"));
+  EXPECT_TRUE(std::any_of(f.begin(), f.end(), [](const std::string& s) {
+    return s.rfind("divergence|error_behaviour|inductor|", 0) == 0;
+  })) << ::testing::PrintToString(f);
+}
+
+TEST(BehaviourFeatures, WhatACompiledPathChoseIsAFeatureInEverySet) {
+  std::vector<PathResult> results = SeedResults();
+  for (auto& r : results)
+    if (r.path == "inductor") {
+      r.compile.present = true;
+      r.compile.compiled = true;
+      r.compile.internals = {"extern:bmm", "pattern:decompose_bmm"};
+    }
+  for (FeatureSet set : {FeatureSet::kFine, FeatureSet::kCoarse, FeatureSet::kBuckets}) {
+    auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, results), set);
+    EXPECT_TRUE(Has(f, "compile|inductor|extern:bmm"));
+    EXPECT_TRUE(Has(f, "compile|inductor|pattern:decompose_bmm"));
+    EXPECT_TRUE(Has(f, "compile|inductor|compiled"));
+    EXPECT_FALSE(std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("compile|eager", 0) == 0; }));
+  }
+  auto without = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  EXPECT_FALSE(std::any_of(without.begin(), without.end(), [](const std::string& s) { return s.rfind("compile|", 0) == 0; }));
+}
+
+TEST(BehaviourFeatures, SizesAndValuesNeverEnter) {
+  auto a = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  auto b = BehaviourFeatures(MakeCaseRun(Seed({2, 4, 3, 8}), {"exact", 9}, SeedResults()));
+  EXPECT_EQ(a, b);
+}
+
+TEST(BehaviourFeatures, CoarseNamesEachOpsOwnOperandsAndNoBands) {
+  auto f =
+      BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
+  EXPECT_TRUE(Has(f, "op|matmul|float16,float32,|cpu,|eager|error|RuntimeError"));
+  EXPECT_TRUE(Has(f, "divergence|error_behaviour|inductor"));
+  EXPECT_TRUE(Has(f, "contract|rejects|same_dtype"));
+  // An unused input of another dtype is a new dtype set for the fine features, not for the coarse.
+  Program extra = Seed();
+  extra.inputs.push_back({"x2", {3}, DType::kInt8});
+  auto fine = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  EXPECT_NE(BehaviourFeatures(MakeCaseRun(extra, {"grid16", 1}, SeedResults())), fine);
+  EXPECT_EQ(
+      BehaviourFeatures(MakeCaseRun(extra, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse), f);
+  // The operands' order is part of the tuple.
+  Program swapped = Seed();
+  std::swap(swapped.inputs[0].dtype, swapped.inputs[1].dtype);
+  auto s =
+      BehaviourFeatures(MakeCaseRun(swapped, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
+  EXPECT_TRUE(Has(s, "op|matmul|float32,float16,|cpu,|eager|error|RuntimeError"));
+}
+
+TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  auto f = BehaviourFeatures(c, FeatureSet::kBuckets);
+  EXPECT_TRUE(Has(f, "bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict)));
+  EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
+  EXPECT_FALSE(
+      std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
+}
+
+}  // namespace
+}  // namespace mmdiff
