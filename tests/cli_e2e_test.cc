@@ -187,8 +187,9 @@ TEST(CliE2E, InductorValueFindingsAreRerunWithTheMitigationKnobs) {
     EXPECT_EQ(removes, m["detail"].get<std::string>().find("got") == std::string::npos) << m.dump();
   }
   EXPECT_FALSE(j["mitigations"][1]["removes_divergence"].get<bool>());  // no randomness involved
-  if (std::string(build_info::kTorchVersion).rfind("2.15", 0) == 0)
+  if (std::string(build_info::kTorchVersion).rfind("2.15", 0) == 0) {
     EXPECT_TRUE(j["mitigations"][0]["removes_divergence"].get<bool>());  // observed on 2.15.0
+  }
 }
 
 }  // namespace
