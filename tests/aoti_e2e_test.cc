@@ -45,19 +45,7 @@ TEST(AotiE2E, MmEqualsEagerReusesTheLoadedPackageAndCleansUp) {
     Program p = e2e::LegalMm();
     for (uint64_t seed : {3, 4}) {
       InputRecipe r{"grid16", seed};  // exact sums: every correct path returns the same bits
-      std::vector<PathResult> res = sup.Run(p, r, {"reference", "eager", "aoti"});
-      ASSERT_EQ(res.size(), 3u);
-      ASSERT_EQ(res[1].kind, OutcomeKind::kOk) << res[1].message;
-      ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].error_class << ": " << res[2].message << " (stage "
-                                               << res[2].stage << ")";
-      ASSERT_EQ(res[2].outputs.size(), 1u);
-      EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat32);
-      EXPECT_EQ(res[2].outputs[0].shape, (Shape{5, 3}));
-      EXPECT_EQ(res[2].outputs[0].data, res[1].outputs[0].data) << "seed " << seed;
-      EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
-      EXPECT_TRUE(res[2].compile.present);
-      EXPECT_EQ(res[2].compile.compiled, seed == 3);
-      EXPECT_EQ(res[2].compile.reused, seed != 3);
+      e2e::ExpectCompiledPathMatchesEager(sup.Run(p, r, {"reference", "eager", "aoti"}), p, r, seed == 3);
       // The dead worker's folder is gone; this worker's holds no package once it is loaded.
       EXPECT_FALSE(fs::exists(orphan));
       EXPECT_EQ(CountFiles(packages, ".pt2"), 0);

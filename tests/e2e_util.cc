@@ -8,7 +8,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <gtest/gtest.h>
+
 #include "mmdiff/build_info.h"
+#include "src/report/report.h"
 
 namespace mmdiff::e2e {
 
@@ -64,6 +67,22 @@ Program LegalMm() {
   p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
   p.outputs = {"v0"};
   return p;
+}
+
+void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Program& p, const InputRecipe& r,
+                                    bool first_input) {
+  ASSERT_EQ(res.size(), 3u);
+  ASSERT_EQ(res[1].kind, OutcomeKind::kOk) << res[1].message;
+  ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].error_class << ": " << res[2].message << " (stage " << res[2].stage
+                                           << ")";
+  ASSERT_EQ(res[2].outputs.size(), 1u);
+  EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat32);
+  EXPECT_EQ(res[2].outputs[0].shape, (Shape{5, 3}));
+  EXPECT_EQ(res[2].outputs[0].data, res[1].outputs[0].data) << "recipe seed " << r.seed;
+  EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
+  EXPECT_TRUE(res[2].compile.present);
+  EXPECT_EQ(res[2].compile.compiled, first_input);
+  EXPECT_EQ(res[2].compile.reused, !first_input);
 }
 
 }  // namespace mmdiff::e2e
