@@ -9,12 +9,6 @@ namespace mmdiff {
 
 namespace {
 
-const PathResult* Find(const std::vector<PathResult>& rs, const std::string& name) {
-  for (const auto& r : rs)
-    if (r.path == name) return &r;
-  return nullptr;
-}
-
 bool Judgeable(const PathResult* r) {
   return r && (r->kind == OutcomeKind::kOk || r->kind == OutcomeKind::kError);
 }
@@ -174,8 +168,8 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
       v.notes.push_back(r.path + " skipped: " + r.message);
     }
   }
-  const PathResult* ref = Find(results, kReferencePath);
-  const PathResult* eager = Find(results, kEagerPath);
+  const PathResult* ref = FindResult(results, kReferencePath);
+  const PathResult* eager = FindResult(results, kEagerPath);
   if (!Judgeable(ref)) v.notes.push_back("no reference result: values were not judged");
 
   if (Judgeable(eager) && Judgeable(ref) && !MatchesContract(contract, *eager)) {

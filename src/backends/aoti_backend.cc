@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "mmdiff/build_info.h"
 #include "src/backends/aoti_export.h"
 #include "src/backends/aoti_package_dir.h"
 #include "src/backends/artifact_cache.h"
@@ -50,9 +49,7 @@ class AotiBackend : public Backend {
   std::string name() const override { return "aoti"; }
   bool on_demand() const override { return true; }
   std::string Unavailable() const override {
-    // Checked without starting Python, so that `mmdiff paths` stays fast.
-    const char* exe = std::getenv("MMDIFF_PYTHON") ? std::getenv("MMDIFF_PYTHON") : build_info::kVenvPython;
-    if (access(exe, X_OK) != 0) return std::string("the venv interpreter ") + exe + " is missing (run scripts/setup)";
+    if (std::string why = PythonMissing(); !why.empty()) return why;
     const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX") : "g++";  // Inductor's choice
     if (!OnPath(cxx)) return std::string("AOTInductor needs a C++ compiler: ") + cxx + " is not found (set CXX or install g++)";
     return "";
@@ -77,16 +74,7 @@ class AotiBackend : public Backend {
       return failure;
     }
     res.compile = CompileInfoFor(entry->runs);
-    try {
-      stages.Stage("aoti-run");
-      std::vector<at::Tensor> outs = entry->artifact.loader->run(inputs);
-      stages.Stage("results");
-      res.kind = OutcomeKind::kOk;
-      for (const auto& t : outs) res.outputs.push_back(ToTensorValue(t));
-    } catch (...) {
-      res.outputs.clear();
-      RecordCurrentException(res);
-    }
+    RunOutputsStage(res, stages, "aoti-run", [&] { return entry->artifact.loader->run(inputs); });
     return res;
   }
 

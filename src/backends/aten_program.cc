@@ -183,10 +183,10 @@ PathResult UnsupportedResult(std::string why) {
 }
 
 bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
-                     PathResult& error) {
+                     PathResult& error, bool on_meta) {
   try {
     stages.Stage("inputs");
-    inputs = MakeInputs(p, r);
+    inputs = MakeInputs(p, r, on_meta);
     return true;
   } catch (...) {
     RecordCurrentException(error);
@@ -194,13 +194,22 @@ bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stag
   }
 }
 
-PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o) {
-  PathResult res;
-  if (std::string why = MissingDevice(p); !why.empty()) {
-    res.kind = OutcomeKind::kUnsupported;
-    res.message = why;
-    return res;
+void RunOutputsStage(PathResult& res, StageReporter& stages, const char* stage,
+                     const std::function<std::vector<at::Tensor>()>& run) {
+  try {
+    stages.Stage(stage);
+    std::vector<at::Tensor> outs = run();
+    stages.Stage("results");
+    res.kind = OutcomeKind::kOk;
+    for (const auto& t : outs) res.outputs.push_back(ToTensorValue(t));
+  } catch (...) {
+    res.outputs.clear();
+    RecordCurrentException(res);
   }
+}
+
+PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o) {
+  if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
   struct Threads {  // ATen's thread count for this run only (setting it costs milliseconds: only when asked)
     int before = 0;
     explicit Threads(int n) {
@@ -212,18 +221,10 @@ PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& st
       if (before > 0) at::set_num_threads(before);
     }
   } threads(o.threads);
-  try {
-    stages.Stage("inputs");
-    std::vector<at::Tensor> in = MakeInputs(p, r, o.on_meta);
-    stages.Stage("run");
-    std::vector<at::Tensor> outs = RunAten(p, in, o);
-    stages.Stage("results");
-    res.kind = OutcomeKind::kOk;
-    for (const auto& t : outs) res.outputs.push_back(ToTensorValue(t));
-  } catch (...) {
-    res.outputs.clear();
-    RecordCurrentException(res);
-  }
+  PathResult res;
+  std::vector<at::Tensor> in;
+  if (!MakeInputsStage(p, r, stages, in, res, o.on_meta)) return res;
+  RunOutputsStage(res, stages, "run", [&] { return RunAten(p, in, o); });
   return res;
 }
 

@@ -4,6 +4,7 @@
 
 #include <ATen/ATen.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,10 +48,15 @@ void RecordCurrentException(PathResult& r);
 // An unsupported outcome saying why.
 PathResult UnsupportedResult(std::string why);
 
-// Reports the stage "inputs" and makes the program's inputs into `inputs`; when that throws, returns
-// false with the error outcome in `error`.
+// Reports the stage "inputs" and makes the program's inputs into `inputs` (on meta with on_meta);
+// when that throws, returns false with the error outcome in `error`.
 bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
-                     PathResult& error);
+                     PathResult& error, bool on_meta = false);
+
+// Reports `stage`, calls `run`, then reports "results" and stores its tensors as res's ok outputs;
+// an exception becomes res's error outcome.
+void RunOutputsStage(PathResult& res, StageReporter& stages, const char* stage,
+                     const std::function<std::vector<at::Tensor>()>& run);
 
 // The whole eager-style path: inputs, RunAten, results; exceptions become error outcomes.
 PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o);

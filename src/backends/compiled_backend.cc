@@ -4,56 +4,14 @@
 #include <Python.h>
 #include <torch/csrc/autograd/python_variable.h>
 
-#include <unistd.h>
-
-#include <cstdlib>
-
-#include "mmdiff/build_info.h"
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
+#include "src/backends/python_glue.h"
 #include "src/ir/python_emitter.h"
 
 namespace mmdiff {
 
 namespace {
-
-// Holds the GIL for its scope.
-class Gil {
- public:
-  Gil() : state_(PyGILState_Ensure()) {}
-  ~Gil() { PyGILState_Release(state_); }
-
- private:
-  PyGILState_STATE state_;
-};
-
-// Owned reference.
-struct Ref {
-  PyObject* p = nullptr;
-  explicit Ref(PyObject* o) : p(o) {}
-  ~Ref() { Py_XDECREF(p); }
-  Ref(const Ref&) = delete;
-};
-
-std::string PyErrText() {
-  PyObject *t, *v, *tb;
-  PyErr_Fetch(&t, &v, &tb);
-  std::string s = "Python error";
-  if (v) {
-    Ref str(PyObject_Str(v));
-    if (str.p) s = PyUnicode_AsUTF8(str.p);
-  }
-  Py_XDECREF(t);
-  Py_XDECREF(v);
-  Py_XDECREF(tb);
-  return s;
-}
-
-std::string Str(PyObject* o) {
-  if (!o || !PyUnicode_Check(o)) return "";
-  const char* c = PyUnicode_AsUTF8(o);
-  return c ? c : "";
-}
 
 class CompiledBackend : public Backend {
  public:
@@ -64,62 +22,43 @@ class CompiledBackend : public Backend {
     return backend_ == "eager" ? "compile_eager" : backend_;
   }
   bool variant() const override { return !knob_.empty(); }
-  std::string Unavailable() const override {
-    // Checked without starting Python, so that `mmdiff paths` stays fast.
-    const char* exe = std::getenv("MMDIFF_PYTHON") ? std::getenv("MMDIFF_PYTHON") : build_info::kVenvPython;
-    if (access(exe, X_OK) != 0) return std::string("the venv interpreter ") + exe + " is missing (run scripts/setup)";
-    return "";
-  }
+  std::string Unavailable() const override { return PythonMissing(); }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
-    PathResult res;
-    if (std::string why = MissingDevice(p); !why.empty()) {
-      res.kind = OutcomeKind::kUnsupported;
-      res.message = why;
-      return res;
-    }
+    if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
     stages.Stage("python");
-    if (std::string err = EnsurePython(); !err.empty()) {
-      res.kind = OutcomeKind::kUnsupported;
-      res.message = err;
-      return res;
-    }
+    if (std::string err = EnsurePython(); !err.empty()) return UnsupportedResult(err);
+    PathResult res;
     std::vector<at::Tensor> inputs;
-    try {
-      stages.Stage("inputs");
-      inputs = MakeInputs(p, recipe);
-    } catch (...) {
-      RecordCurrentException(res);
-      return res;
-    }
-    Gil gil;
+    if (!MakeInputsStage(p, recipe, stages, inputs, res)) return res;
+    py::Gil gil;
     PyObject* globals = PyModule_GetDict(PyImport_AddModule("__main__"));
     PyObject* function = PyDict_GetItemString(globals, "_mmdiff_function");  // borrowed
     PyObject* call = PyDict_GetItemString(globals, "_mmdiff_call");
     stages.Stage("trace");
     // The same program (an input variant) gets the function compiled before, guards permitting.
-    Ref fn(PyObject_CallFunction(function, "sss", EmitFunction(p, "f").c_str(), backend_.c_str(),
+    py::Ref fn(PyObject_CallFunction(function, "sss", EmitFunction(p, "f").c_str(), backend_.c_str(),
                                  (backend_ + "|" + knob_).c_str()));
-    if (!fn.p) return Internal(res, "cannot build the function: " + PyErrText());
-    Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
+    if (!fn.get()) return Internal(res, "cannot build the function: " + py::TakeErrorText());
+    py::Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
     for (size_t i = 0; i < inputs.size(); ++i)
-      PyList_SET_ITEM(args.p, static_cast<Py_ssize_t>(i), THPVariable_Wrap(inputs[i]));  // steals
+      PyList_SET_ITEM(args.get(), static_cast<Py_ssize_t>(i), THPVariable_Wrap(inputs[i]));  // steals
     // torch.compile is lazy: the first call traces, compiles and runs.
     stages.Stage("compile+run");
-    Ref knob(PyUnicode_FromString(knob_.c_str()));
-    Ref out(PyObject_CallFunctionObjArgs(call, fn.p, args.p, knob.p, nullptr));
-    if (!out.p || !PyTuple_Check(out.p)) return Internal(res, "helper failed: " + PyErrText());
-    std::string kind = Str(PyTuple_GetItem(out.p, 0));
-    ReadCompileInfo(PyTuple_GetItem(out.p, PyTuple_Size(out.p) - 1), res.compile);
+    py::Ref knob(PyUnicode_FromString(knob_.c_str()));
+    py::Ref out(PyObject_CallFunctionObjArgs(call, fn.get(), args.get(), knob.get(), nullptr));
+    if (!out.get() || !PyTuple_Check(out.get())) return Internal(res, "helper failed: " + py::TakeErrorText());
+    std::string kind = py::StrOf(PyTuple_GetItem(out.get(), 0));
+    ReadCompileInfo(PyTuple_GetItem(out.get(), PyTuple_Size(out.get()) - 1), res.compile);
     if (kind == "error") {
       res.kind = OutcomeKind::kError;
-      res.error_class = Str(PyTuple_GetItem(out.p, 1));
-      res.error_type = Str(PyTuple_GetItem(out.p, 2));
-      res.message = Str(PyTuple_GetItem(out.p, 3));
+      res.error_class = py::StrOf(PyTuple_GetItem(out.get(), 1));
+      res.error_type = py::StrOf(PyTuple_GetItem(out.get(), 2));
+      res.message = py::StrOf(PyTuple_GetItem(out.get(), 3));
       return res;
     }
     stages.Stage("results");
-    PyObject* list = PyTuple_GetItem(out.p, 1);
+    PyObject* list = PyTuple_GetItem(out.get(), 1);
     res.kind = OutcomeKind::kOk;
     try {
       for (Py_ssize_t i = 0; i < PyList_Size(list); ++i) {
@@ -155,7 +94,7 @@ class CompiledBackend : public Backend {
     c.fx_cache_misses = static_cast<int>(PyLong_AsLong(PyTuple_GetItem(info, 3)));
     PyObject* names = PyTuple_GetItem(info, 4);
     for (Py_ssize_t i = 0; names && PyList_Check(names) && i < PyList_Size(names); ++i)
-      c.internals.push_back(Str(PyList_GetItem(names, i)));
+      c.internals.push_back(py::StrOf(PyList_GetItem(names, i)));
     PyErr_Clear();
   }
 

@@ -39,11 +39,8 @@ class EagerMetaBackend : public Backend {
   }
 
  private:
-  static PathResult Unsupported(std::string why) {
-    PathResult res;
-    res.kind = OutcomeKind::kUnsupported;
-    res.message = "eager_meta runs cpu programs only: " + why;
-    return res;
+  static PathResult Unsupported(const std::string& why) {
+    return UnsupportedResult("eager_meta runs cpu programs only: " + why);
   }
 };
 }  // namespace

@@ -3,9 +3,12 @@
 
 #include <Python.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "mmdiff/build_info.h"
+#include "src/backends/python_glue.h"
 
 namespace mmdiff {
 
@@ -96,21 +99,6 @@ std::string g_error;
 std::string g_torch_version;
 bool g_ready = false;
 
-std::string FetchPythonError() {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  std::string msg = "unknown Python error";
-  if (value) {
-    PyObject* s = PyObject_Str(value);
-    if (s && PyUnicode_Check(s)) msg = PyUnicode_AsUTF8(s);
-    Py_XDECREF(s);
-  }
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(tb);
-  return msg;
-}
-
 std::string Init() {
   // Inductor otherwise starts a pool of compile workers (fresh interpreters) per process.
   setenv("TORCHINDUCTOR_COMPILE_THREADS", "1", 0);
@@ -118,8 +106,7 @@ std::string Init() {
   PyConfig_InitPythonConfig(&config);
   config.install_signal_handlers = 0;  // leave SIGINT/SIGPIPE to the worker
   config.parse_argv = 0;
-  std::string exe = build_info::kVenvPython;
-  if (const char* over = std::getenv("MMDIFF_PYTHON")) exe = over;
+  std::string exe = PythonExecutable();
   // With executable inside the venv, CPython's path computation reads pyvenv.cfg and puts the venv's
   // site-packages on sys.path.
   PyStatus st = PyConfig_SetBytesString(&config, &config.executable, exe.c_str());
@@ -132,7 +119,7 @@ std::string Init() {
   PyObject* globals = PyModule_GetDict(main);
   PyObject* r = PyRun_String(kHelpers, Py_file_input, globals, globals);
   if (!r) {
-    std::string err = "cannot import torch in the embedded Python (" + exe + "): " + FetchPythonError();
+    std::string err = "cannot import torch in the embedded Python (" + exe + "): " + py::TakeErrorText();
     PyEval_SaveThread();
     return err;
   }
@@ -151,6 +138,17 @@ std::string Init() {
 }
 
 }  // namespace
+
+std::string PythonExecutable() {
+  const char* over = std::getenv("MMDIFF_PYTHON");
+  return over ? over : build_info::kVenvPython;
+}
+
+std::string PythonMissing() {
+  std::string exe = PythonExecutable();
+  if (access(exe.c_str(), X_OK) != 0) return "the venv interpreter " + exe + " is missing (run scripts/setup)";
+  return "";
+}
 
 std::string EnsurePython() {
   static bool tried = false;

@@ -10,6 +10,12 @@ namespace mmdiff {
 // imports torch and mmdiff's helper functions. Returns "" or why it failed; later calls are cheap.
 std::string EnsurePython();
 
+// The interpreter EnsurePython starts: $MMDIFF_PYTHON, else the venv's python of the build.
+std::string PythonExecutable();
+// "" when that interpreter exists, else why not — checked without starting Python, so that
+// `mmdiff paths` stays fast.
+std::string PythonMissing();
+
 // The torch version Python sees ("" before EnsurePython succeeded).
 std::string PythonTorchVersion();
 

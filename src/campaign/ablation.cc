@@ -45,12 +45,6 @@ const Divergence* Involving(const Verdict& v, const std::string& path) {
   return nullptr;
 }
 
-const PathResult* ResultOf(const CaseRun& c, const std::string& path) {
-  for (const auto& r : c.results)
-    if (r.path == path) return &r;
-  return nullptr;
-}
-
 }  // namespace
 
 nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
@@ -62,21 +56,16 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
     if (!blamed.empty()) break;
   }
   if (blamed.empty()) return nullptr;
-  auto available = [&](const std::string& path) {
-    for (const auto& p : sup.paths())
-      if (p.name == path) return p.available;
-    return false;
-  };
   nlohmann::json stages = nlohmann::json::array();
   nlohmann::json first = nullptr;
-  if (const PathResult* eager = ResultOf(c, "eager"))
+  if (const PathResult* eager = FindResult(c.results, "eager"))
     stages.push_back({{"path", "eager"}, {"backend", "eager"}, {"outcome", OutcomeText(*eager)},
                       {"agrees_with_eager", true}, {"detail", ""}});
   auto run = [&](const AblationStage& s) {
-    if (!available(s.path)) return false;
+    if (!sup.Offers(s.path)) return false;
     CaseRun rerun = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", s.path}));
     const Divergence* d = Involving(rerun.verdict, s.path);
-    const PathResult* r = ResultOf(rerun, s.path);
+    const PathResult* r = FindResult(rerun.results, s.path);
     stages.push_back({{"path", s.path}, {"backend", s.backend}, {"outcome", r ? OutcomeText(*r) : "not run"},
                       {"agrees_with_eager", d == nullptr}, {"detail", d ? d->detail : ""}});
     if (d && first.is_null()) first = s.path;

@@ -174,7 +174,7 @@ class Campaign {
   // any moment counts exactly the cases a resume will not run again.
   void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index, BucketStats* b) {
     ++sum_.cases;
-    AddInputs(inputs);
+    sum_.inputs += inputs;
     for (const auto& r : c.results) {
       sum_.skipped_paths += r.kind == OutcomeKind::kUnsupported;
       // Counted, never silent: a cuda program on a machine without a GPU checks nothing but the
@@ -190,16 +190,6 @@ class Campaign {
     schedule_.MarkDone(index);
   }
 
-  void AddInputs(const InputStats& i) {
-    InputStats& t = sum_.inputs;
-    t.checked_inputs += i.checked_inputs;
-    t.shape_variants += i.shape_variants;
-    t.compiles += i.compiles;
-    t.reuses += i.reuses;
-    t.fx_cache_hits += i.fx_cache_hits;
-    t.fx_cache_misses += i.fx_cache_misses;
-  }
-
   // A case is one program checked on up to inputs_per_program inputs in a row (compile once, run
   // many), until one diverges: that input is the case's finding.
   void RunCase(Supervisor& sup, int64_t index) {
@@ -208,12 +198,13 @@ class Campaign {
     std::vector<std::string> paths = CasePaths(o_.paths, case_seed, o_.policy);
     CaseRun c;
     InputStats inputs;
-    bool rejects = Expect(gc.program).rejects;
+    bool rejects = false;  // the program's contract verdict, known after its first input
     auto same_contract = [&](const Program& q) { return Expect(q).rejects == rejects; };
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
       InputVariant in = MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
       c = MakeCaseRun(in.program, in.recipe, sup.Run(in.program, in.recipe, paths));
       inputs.Add(c.results, in.new_shapes);
+      if (v == 0) rejects = c.contract.rejects;
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
     }
     std::unique_lock<std::mutex> lock(mu_);

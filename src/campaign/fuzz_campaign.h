@@ -61,6 +61,7 @@ struct InputStats {
                                // their program without compiling again
   int64_t fx_cache_hits = 0, fx_cache_misses = 0;  // Inductor's FX graph cache, in the campaign's folder
   void Add(const std::vector<PathResult>& results, bool new_shapes);
+  InputStats& operator+=(const InputStats& o);
   nlohmann::json ToJson() const;
   static InputStats FromJson(const nlohmann::json& j);
 };

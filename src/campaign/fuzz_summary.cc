@@ -67,6 +67,16 @@ void InputStats::Add(const std::vector<PathResult>& results, bool new_shapes) {
   }
 }
 
+InputStats& InputStats::operator+=(const InputStats& o) {
+  checked_inputs += o.checked_inputs;
+  shape_variants += o.shape_variants;
+  compiles += o.compiles;
+  reuses += o.reuses;
+  fx_cache_hits += o.fx_cache_hits;
+  fx_cache_misses += o.fx_cache_misses;
+  return *this;
+}
+
 nlohmann::json InputStats::ToJson() const {
   int64_t lookups = fx_cache_hits + fx_cache_misses;
   return {{"shape_variants", shape_variants},

@@ -10,9 +10,7 @@ nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [path, knob] : std::vector<std::pair<std::string, std::string>>{
            {"inductor_emulate_precision_casts", "emulate_precision_casts"}, {"inductor_fallback_random", "fallback_random"}}) {
-    bool available = false;
-    for (const auto& p : sup.paths()) available |= p.name == path && p.available;
-    if (!available) continue;
+    if (!sup.Offers(path)) continue;
     CaseRun rerun = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", path}));
     std::string detail;
     for (const auto& d : rerun.verdict.divergences)

@@ -62,12 +62,6 @@ bool SameBits(const PathResult& a, const PathResult& b) {
   return true;
 }
 
-const PathResult* Find(const std::vector<PathResult>& rs, const std::string& path) {
-  for (const auto& r : rs)
-    if (r.path == path) return &r;
-  return nullptr;
-}
-
 // Runs `programs` valid programs through the reference, eager and `other`, half of them with
 // exact values, and fills one check for eager vs reference (when other is eager_1thread) and one
 // for eager vs other, per value mode.
@@ -94,7 +88,7 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
         if (check.examples.size() < 5) check.examples.push_back("seed " + std::to_string(s) + ": " + d.detail);
       }
       bool simple = c.program.nodes.size() == 1 && IsMatmulFamily(c.program.nodes[0].op);
-      const PathResult *e = Find(run.results, "eager"), *x = Find(run.results, other);
+      const PathResult *e = FindResult(run.results, "eager"), *x = FindResult(run.results, other);
       if (exact && simple && e && x && e->ok() && x->ok()) {
         ++vs_other.bitwise_compared;
         if (!SameBits(*e, *x)) {

@@ -91,12 +91,6 @@ nlohmann::json Rate(const Timing& t) {
           {"reused", t.reused}};
 }
 
-bool Offered(const Supervisor& sup, const std::string& path) {
-  for (const auto& p : sup.paths())
-    if (p.name == path) return p.available;
-  return false;
-}
-
 int RunBench(const BenchArgs& a) {
   g_verbose = a.verbose;
   auto owned = std::make_unique<Supervisor>(MakeSupervisorOptions(a.common, ""));
@@ -122,16 +116,16 @@ int RunBench(const BenchArgs& a) {
   Time(sup, make(a.seed + 1000000, 2), {"reference", "eager", "eager_meta"});
   std::vector<GeneratedCase> small = make(a.seed, a.programs);
   for (const char* path : {"reference", "eager", "eager_meta", "torchscript"})
-    if (Offered(sup, path)) rates[path] = Rate(Time(sup, small, {path}));
+    if (sup.Offers(path)) rates[path] = Rate(Time(sup, small, {path}));
   rates["reference+eager"] = Rate(Time(sup, small, {"reference", "eager"}));
   // Compiled paths: each program new, so each run compiles (the caller turns Inductor's FX graph
   // cache off for these figures).
   std::vector<GeneratedCase> fresh = make(a.seed + 500000, a.compiled_programs);
   nlohmann::json sources = nlohmann::json::array();
   for (const char* path : {"inductor", "aot_eager", "compile_eager"})  // warm up: import each backend's modules
-    if (Offered(sup, path)) Time(sup, {valid(a.seed + 2000000)}, {path});
+    if (sup.Offers(path)) Time(sup, {valid(a.seed + 2000000)}, {path});
   for (const char* path : {"inductor", "aot_eager", "compile_eager", "aoti"}) {
-    if (!Offered(sup, path)) continue;
+    if (!sup.Offers(path)) continue;
     std::vector<GeneratedCase> set = fresh;
     if (std::string(path) == "aoti") set.resize(std::min<size_t>(set.size(), a.aoti_programs));
     // Another path compiled these programs a moment ago: new seeds keep each compile new.
@@ -148,7 +142,7 @@ int RunBench(const BenchArgs& a) {
     }
   }
   // Compile once, run many: one program, many inputs, each through the function compiled first.
-  if (Offered(sup, "inductor")) {
+  if (sup.Offers("inductor")) {
     GeneratedCase base = valid(a.seed + 900000);
     std::vector<GeneratedCase> variants;
     for (int v = 0; v <= a.inputs; ++v) {

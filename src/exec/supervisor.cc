@@ -205,6 +205,12 @@ Status Supervisor::Hello() {
   return Status::Ok();
 }
 
+bool Supervisor::Offers(const std::string& path) const {
+  for (const auto& p : paths_)
+    if (p.name == path) return p.available;
+  return false;
+}
+
 std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
                                         const std::vector<std::string>& paths) {
   std::vector<PathResult> results;

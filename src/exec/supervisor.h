@@ -47,6 +47,8 @@ class Supervisor {
   // Starts the worker if needed and asks for its paths and versions.
   Status Hello();
   const std::vector<PathInfo>& paths() const { return paths_; }
+  // Whether the worker has `path` and it can run here (after Hello).
+  bool Offers(const std::string& path) const;
   const nlohmann::json& versions() const { return versions_; }
 
   // One result per requested path, in order. Never throws; worker deaths become results.

@@ -23,6 +23,12 @@ Result<OutcomeKind> ParseOutcome(const std::string& s) {
 }
 }  // namespace
 
+const PathResult* FindResult(const std::vector<PathResult>& results, const std::string& path) {
+  for (const auto& r : results)
+    if (r.path == path) return &r;
+  return nullptr;
+}
+
 nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
   nlohmann::json j = {{"path", r.path}, {"outcome", OutcomeName(r.kind)}, {"seconds", r.seconds}};
   if (r.kind == OutcomeKind::kError) {

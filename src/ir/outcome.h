@@ -52,6 +52,9 @@ struct PathResult {
   bool ok() const { return kind == OutcomeKind::kOk; }
 };
 
+// The result of `path` in `results`, or nullptr.
+const PathResult* FindResult(const std::vector<PathResult>& results, const std::string& path);
+
 // with_data=false leaves values out (reports); the worker wire format keeps them.
 nlohmann::json PathResultToJson(const PathResult& r, bool with_data);
 Result<PathResult> PathResultFromJson(const nlohmann::json& j);
