@@ -69,6 +69,15 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   EXPECT_EQ(s["checked_inputs"], 3);
   EXPECT_EQ(s["compile"]["reuses"], 0);
   EXPECT_EQ(s["compile"]["shape_variants"], 0);
+
+  // No compiled path: nothing to reuse, so each program gets one input and new programs explore.
+  std::string eager = dir + "/eager";
+  r = e2e::RunMmdiff("fuzz --cases 20 --jobs 1 --no-reduce --seed 11 --paths reference,eager --policy " + policy +
+                     " --inputs-per-program 6 --out " + eager);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  s = ReadJson(eager + "/summary.json");
+  EXPECT_EQ(s["cases"], 20);
+  EXPECT_EQ(s["checked_inputs"], 20);
 }
 
 TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {

@@ -48,9 +48,13 @@ std::vector<std::string> CasePaths(const std::vector<std::string>& paths, uint64
   return out;
 }
 
-// After input v, are more inputs worth running? Not when no path computed values (every path
-// raised, or the program is on meta) — except to reach the new-sizes input, which can change that.
+// After input v, are more inputs worth running? Not when no compiled path ran (nothing compiled
+// to reuse: a new program costs what another input costs and explores more), nor when no path
+// computed values (every path raised, or the program is on meta) — except to reach the new-sizes
+// input, which can change that.
 bool MoreInputsMatter(const CaseRun& c, int v) {
+  if (std::none_of(c.results.begin(), c.results.end(), [](const PathResult& r) { return r.compile.present; }))
+    return false;
   for (const auto& r : c.results)
     if (r.ok())
       for (const auto& t : r.outputs)

@@ -61,8 +61,10 @@ struct GenPolicy {
   // Sizes drawn for every dimension: small, awkward and power-of-two values.
   std::vector<int64_t> dims = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33, 63, 65};
   // Compile once, run many: each program is checked on this many inputs in a row (see
-  // input_variants.h), so that compiled paths reuse what they compiled for the first.
-  int inputs_per_program = 16;
+  // input_variants.h), so that compiled paths reuse what they compiled for the first. An input
+  // through a compiled function costs about 1 ms against about 0.5 s for its compile, so 128 inputs
+  // add about a quarter to a computing program's time (scripts/bench measures the gain).
+  int inputs_per_program = 128;
   // AOTInductor compiles a shared library per program (slow): the share of programs that also run
   // the aoti path when a campaign asks for it.
   double aoti_rate = 0.05;
