@@ -22,6 +22,13 @@ std::string Contract(const Expectation& e) {
   return "contract|" + (e.rejects ? "rejects|" + e.violation.rule : std::string("accepts"));
 }
 
+// A diverging case's bucket: a new bucket is always a new feature, so the corpus keeps an input for
+// every bucket the fuzzer met.
+void AddBucket(const CaseRun& c, std::set<std::string>& features) {
+  if (c.verdict.diverges())
+    features.insert("bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict));
+}
+
 void AddFine(const CaseRun& c, std::set<std::string>& features) {
   std::set<std::string> dtypes, devices;
   for (const auto& in : c.program.inputs) {
@@ -49,7 +56,7 @@ void AddFine(const CaseRun& c, std::set<std::string>& features) {
       features.insert("band|" + kind + "|" + d.blamed + "|" +
                       std::to_string(std::ilogb(std::max(ratio, 1e-300))));
     }
-  }
+  }  AddBucket(c, features);
 }
 
 void AddCoarse(const CaseRun& c, std::set<std::string>& features) {
@@ -90,8 +97,7 @@ void AddBuckets(const CaseRun& c, std::set<std::string>& features) {
   features.insert(Contract(c.contract));
   for (const auto& d : c.verdict.divergences)
     features.insert("divergence|" + std::string(DivergenceKindName(d.kind)) + "|" + d.blamed);
-  if (c.verdict.diverges())
-    features.insert("bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict));
+  AddBucket(c, features);
 }
 
 }  // namespace

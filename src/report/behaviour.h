@@ -14,7 +14,8 @@ enum class FeatureSet {
   // Per path its outcome and error class; per path and per op of the program, the dtype set and
   // device set of ALL the program's inputs with that outcome; the contract rule; per divergence its
   // kind, blame and class, and for value divergences the error band (log2 of error over allowed
-  // error). Fine: every new subset of input dtypes is a new feature.
+  // error); a diverging case's bucket signature. Fine: every new subset of input dtypes is a new
+  // feature.
   kFine,
   // Per path its outcome and error class; per node and path, the op, its operands' dtype tuple and
   // device set, with the path's outcome; the contract rule; per divergence its kind and blamed

@@ -79,7 +79,16 @@ TEST(BehaviourFeatures, CoarseNamesEachOpsOwnOperandsAndNoBands) {
 TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
   auto f = BehaviourFeatures(c, FeatureSet::kBuckets);
-  EXPECT_TRUE(Has(f, "bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict)));
+  std::string bucket = "bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict);
+  EXPECT_TRUE(Has(f, bucket));
+  EXPECT_TRUE(Has(BehaviourFeatures(c), bucket));  // the fine set too
+  // Agreeing paths: no bucket.
+  std::vector<PathResult> agree = SeedResults();
+  agree.pop_back();
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, agree);
+  ASSERT_FALSE(a.verdict.diverges());
+  auto fa = BehaviourFeatures(a);
+  EXPECT_FALSE(std::any_of(fa.begin(), fa.end(), [](const std::string& s) { return s.rfind("bucket|", 0) == 0; }));
   EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
   EXPECT_FALSE(
       std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
