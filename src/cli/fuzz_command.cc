@@ -201,7 +201,8 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
   c->add_option("--inputs-per-program", args->inputs_per_program,
                 "Compile once, run many: check each program on up to N inputs in a row (new values, and new sizes "
                 "for one dimension through dynamic shapes), each compiled path reusing what it compiled for the "
-                "first; stops at the first diverging input. Default: the policy's inputs_per_program (128)")
+                "first; stops at the first diverging input, and after the first when no compiled path ran (nothing "
+                "to reuse). Default: the policy's inputs_per_program (128)")
       ->check(CLI::Range(1, 1024));
   c->add_option("-j,--jobs", args->jobs, "Parallel workers (default: the number of cores)")->check(CLI::PositiveNumber);
   c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")->capture_default_str();
