@@ -58,12 +58,9 @@ class AotiBackend : public Backend {
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     if (std::string meta = MetaUse(p); !meta.empty())
       return UnsupportedResult("aoti compiles programs for cpu and cuda only: " + meta);
-    if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
-    stages.Stage("python");
-    if (std::string err = EnsurePython(); !err.empty()) return UnsupportedResult(err);
     PathResult res;
     std::vector<at::Tensor> inputs;
-    if (!MakeInputsStage(p, recipe, stages, inputs, res)) return res;
+    if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;
     // The package is specialised to the inputs' shapes, dtypes, layouts and devices: all in the JSON.
     std::string key = ProgramToJson(p).dump();
     auto* entry = cache_.Use(key);

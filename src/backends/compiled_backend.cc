@@ -25,12 +25,9 @@ class CompiledBackend : public Backend {
   std::string Unavailable() const override { return PythonMissing(); }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
-    if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
-    stages.Stage("python");
-    if (std::string err = EnsurePython(); !err.empty()) return UnsupportedResult(err);
     PathResult res;
     std::vector<at::Tensor> inputs;
-    if (!MakeInputsStage(p, recipe, stages, inputs, res)) return res;
+    if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;
     py::Gil gil;
     PyObject* globals = PyModule_GetDict(PyImport_AddModule("__main__"));
     PyObject* function = PyDict_GetItemString(globals, "_mmdiff_function");  // borrowed

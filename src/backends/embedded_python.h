@@ -3,6 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "src/backends/aten_program.h"
 
 namespace mmdiff {
 
@@ -15,6 +18,12 @@ std::string PythonExecutable();
 // "" when that interpreter exists, else why not — checked without starting Python, so that
 // `mmdiff paths` stays fast.
 std::string PythonMissing();
+
+// The start of a path that runs the program through Python: a cuda program needs a GPU, then the
+// stage "python" starts the interpreter and MakeInputsStage makes the inputs. Returns false with
+// the outcome (unsupported, or the inputs' error) in `res` when one of them fails.
+bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
+                     PathResult& res);
 
 // The torch version Python sees ("" before EnsurePython succeeded).
 std::string PythonTorchVersion();
