@@ -11,7 +11,7 @@
 // checkout), MMDIFF_FUZZ_PATHS (default reference,eager,inductor), MMDIFF_FUZZ_TEST_PATHS=1 (offer
 // the test-only paths), MMDIFF_FUZZ_KNOWN (a file of bucket hashes not to stop on, one per line),
 // MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
-// only; =coarse, =buckets: those behaviour feature sets, src/report/behaviour.h; default 1: fine),
+// only; =coarse, =buckets, =sites: those behaviour feature sets, src/report/behaviour.h; default 1: fine),
 // MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
 // eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
@@ -78,7 +78,8 @@ GeneratedCase Decode(const uint8_t* data, size_t size) {
 
 // What torch did (src/report/behaviour.h) as extra counters, and into the dump file when one is set:
 // a line "input <bucket hash, or - when the paths agree>", then "feature <f>" for each fine feature
-// and "coarse <f>" for each coarse one, whichever set the feedback uses.
+// and "coarse <f>" for each coarse one, whichever set the feedback uses, and "site <s>" where the
+// contract rejects the program (its rejection site, src/report/bucket.h).
 void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
   if (g->feedback)
     for (const auto& f : BehaviourFeatures(c, *g->feedback))
@@ -87,6 +88,7 @@ void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
   std::fprintf(g->dump, "input %s\n", bucket.empty() ? "-" : bucket.c_str());
   for (const auto& f : BehaviourFeatures(c, FeatureSet::kFine)) std::fprintf(g->dump, "feature %s\n", f.c_str());
   for (const auto& f : BehaviourFeatures(c, FeatureSet::kCoarse)) std::fprintf(g->dump, "coarse %s\n", f.c_str());
+  if (c.contract.rejects) std::fprintf(g->dump, "site %s\n", RejectionSite(c.program, c.contract).c_str());
   std::fflush(g->dump);  // libFuzzer may leave with _Exit
 }
 
@@ -98,7 +100,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (feedback == "0") g->feedback.reset();
   else if (feedback == "coarse") g->feedback = FeatureSet::kCoarse;
   else if (feedback == "buckets") g->feedback = FeatureSet::kBuckets;
-  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine), coarse or buckets");
+  else if (feedback == "sites") g->feedback = FeatureSet::kSites;
+  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine), coarse, buckets or sites");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
   g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
   if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")

@@ -56,7 +56,8 @@ void AddFine(const CaseRun& c, std::set<std::string>& features) {
       features.insert("band|" + kind + "|" + d.blamed + "|" +
                       std::to_string(std::ilogb(std::max(ratio, 1e-300))));
     }
-  }  AddBucket(c, features);
+  }
+  AddBucket(c, features);
 }
 
 void AddCoarse(const CaseRun& c, std::set<std::string>& features) {
@@ -100,6 +101,13 @@ void AddBuckets(const CaseRun& c, std::set<std::string>& features) {
   AddBucket(c, features);
 }
 
+// The buckets set, and where a rejected program breaks its contract (rule, op, operand dtypes and
+// devices: the place a contract bucket names) whether or not a path disagrees there.
+void AddSites(const CaseRun& c, std::set<std::string>& features) {
+  AddBuckets(c, features);
+  if (c.contract.rejects) features.insert("site|" + RejectionSite(c.program, c.contract));
+}
+
 }  // namespace
 
 std::vector<std::string> BehaviourFeatures(const CaseRun& c, FeatureSet set) {
@@ -113,6 +121,9 @@ std::vector<std::string> BehaviourFeatures(const CaseRun& c, FeatureSet set) {
       break;
     case FeatureSet::kBuckets:
       AddBuckets(c, features);
+      break;
+    case FeatureSet::kSites:
+      AddSites(c, features);
       break;
   }
   // What a compiled path chose, as it reports it cheaply (every set): the kernels and templates

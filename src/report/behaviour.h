@@ -24,6 +24,10 @@ enum class FeatureSet {
   // Per path its outcome and error class; the contract rule; per divergence its kind and blamed
   // path; and a diverging case's bucket signature: novelty where the fuzzer's findings are.
   kBuckets,
+  // The buckets set, and for a program its contract rejects, the rejection site: rule, violating
+  // op (batched or not), its operand dtypes and devices — what a contract bucket names, met whether
+  // or not a path disagrees there, so the corpus keeps a way to every place a bucket can be.
+  kSites,
 };
 
 // The features of a case in `set`, sorted and without duplicates. Every set also names, per

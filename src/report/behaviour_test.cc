@@ -38,7 +38,7 @@ TEST(BehaviourFeatures, WhatACompiledPathChoseIsAFeatureInEverySet) {
       r.compile.compiled = true;
       r.compile.internals = {"extern:bmm", "pattern:decompose_bmm"};
     }
-  for (FeatureSet set : {FeatureSet::kFine, FeatureSet::kCoarse, FeatureSet::kBuckets}) {
+  for (FeatureSet set : {FeatureSet::kFine, FeatureSet::kCoarse, FeatureSet::kBuckets, FeatureSet::kSites}) {
     auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, results), set);
     EXPECT_TRUE(Has(f, "compile|inductor|extern:bmm"));
     EXPECT_TRUE(Has(f, "compile|inductor|pattern:decompose_bmm"));
@@ -92,6 +92,33 @@ TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
   EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
   EXPECT_FALSE(
       std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
+}
+
+TEST(BehaviourFeatures, SitesNameWhereAProgramBreaksItsContractEvenWhenThePathsAgree) {
+  // Reference and eager both reject the seed's float16 @ float32: no divergence, still a site.
+  std::vector<PathResult> agree = SeedResults();
+  agree.pop_back();
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, agree);
+  ASSERT_FALSE(a.verdict.diverges());
+  auto f = BehaviourFeatures(a, FeatureSet::kSites);
+  EXPECT_TRUE(Has(f, "site|rule=same_dtype|op=matmul(batched)|operands=float16,float32|devices=cpu,cpu"))
+      << ::testing::PrintToString(f);
+  EXPECT_FALSE(std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("bucket|", 0) == 0; }));
+  EXPECT_FALSE(std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
+  // Other operand dtypes: another site. A program the contract accepts: none.
+  Program other = Seed();
+  other.inputs[0].dtype = DType::kBFloat16;
+  auto g = BehaviourFeatures(MakeCaseRun(other, {"grid16", 1}, agree), FeatureSet::kSites);
+  EXPECT_TRUE(Has(g, "site|rule=same_dtype|op=matmul(batched)|operands=bfloat16,float32|devices=cpu,cpu"));
+  Program fine = Seed();
+  fine.inputs[0].dtype = DType::kFloat32;
+  auto h = BehaviourFeatures(MakeCaseRun(fine, {"grid16", 1}, agree), FeatureSet::kSites);
+  EXPECT_FALSE(std::any_of(h.begin(), h.end(), [](const std::string& s) { return s.rfind("site|", 0) == 0; }));
+  // A diverging case has its site and its bucket.
+  CaseRun d = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  auto fd = BehaviourFeatures(d, FeatureSet::kSites);
+  EXPECT_TRUE(Has(fd, "bucket|" + BucketSignature(d.program, d.contract, d.results, d.verdict)));
+  EXPECT_TRUE(Has(fd, "site|" + RejectionSite(d.program, d.contract)));
 }
 
 }  // namespace

@@ -61,6 +61,19 @@ TEST(Report, SameViolationInABiggerProgramIsTheSameBucket) {
             BucketSignature(f.program, f.contract, f.results, f.verdict));
 }
 
+TEST(Report, TheBucketOfAContractViolationNamesItsRejectionSite) {
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  std::string site = RejectionSite(c.program, c.contract);
+  EXPECT_EQ(site, "rule=same_dtype|op=matmul(batched)|operands=float16,float32|devices=cpu,cpu");
+  EXPECT_NE(BucketSignature(c.program, c.contract, c.results, c.verdict).find("|" + site + "|"), std::string::npos);
+  EXPECT_EQ(RejectionSite(c.program, c.contract, /*ignore_dtypes=*/true),
+            "rule=same_dtype|op=matmul(batched)|operands=*|devices=cpu,cpu");
+  Program accepted = Seed();
+  accepted.inputs[0].dtype = DType::kFloat32;
+  CaseRun a = MakeCaseRun(accepted, {"grid16", 1}, SeedResults());
+  EXPECT_EQ(RejectionSite(a.program, a.contract), "");
+}
+
 TEST(Report, MetaAndWrongDeviceViolationsIgnoreOperandDtypes) {
   // Meta skips most dtype checks and a wrong-device operand is one bug: the dtypes of the operands
   // would split each of them into dozens of buckets.
