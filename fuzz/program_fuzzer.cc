@@ -3,15 +3,18 @@
 // generator. Each case runs through the paths in a worker process (LibTorch never enters this
 // binary) and is judged; a divergence in a bucket not seen before writes its finding and aborts,
 // so libFuzzer keeps the input as a crash artifact. Mutation and crossover use mmdiff's IR
-// mutator, so that mutated inputs stay meaningful programs, and what torch did (per path: ops,
-// dtypes, devices and outcome; divergence kinds and blame; contract rules; error bands) is fed back
-// to libFuzzer as extra counters, besides edge coverage of mmdiff's own code.
+// mutator, so that mutated inputs stay meaningful programs, and what torch did (by default: per
+// path its outcome and error class; the contract rule and, for a rejected program, its rejection
+// site with operand dtypes and devices; divergence kinds and blame; the bucket; what a compiled
+// path chose) is fed back to libFuzzer as extra counters, besides edge coverage of mmdiff's own
+// code.
 //
 // Environment: MMDIFF_WORKER (the mmdiff-worker of a torch build; default: build/ of this
 // checkout), MMDIFF_FUZZ_PATHS (default reference,eager,inductor), MMDIFF_FUZZ_TEST_PATHS=1 (offer
 // the test-only paths), MMDIFF_FUZZ_KNOWN (a file of bucket hashes not to stop on, one per line),
 // MMDIFF_FUZZ_OUT (where findings go; default fuzz-findings), MMDIFF_FUZZ_FEEDBACK=0 (edge coverage
-// only; =coarse, =buckets, =sites: those behaviour feature sets, src/report/behaviour.h; default 1: fine),
+// only; =fine, =coarse, =buckets, =sites: those behaviour feature sets, src/report/behaviour.h;
+// default 1 = sites, which keeps more distinct behaviours than edges alone and as many buckets),
 // MMDIFF_FUZZ_TIMEOUT (seconds per path stage, default 120), MMDIFF_FUZZ_STOP_ON=any (stop
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
 // eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
@@ -53,7 +56,7 @@ struct State {
   std::vector<std::string> paths;
   std::set<std::string> known;
   std::string out_dir = "fuzz-findings";
-  std::optional<FeatureSet> feedback = FeatureSet::kFine;  // none: edge coverage only
+  std::optional<FeatureSet> feedback = FeatureSet::kSites;  // none: edge coverage only
   std::string stop_on = "compiled";  // compiled | any | never
   FILE* dump = nullptr;               // MMDIFF_FUZZ_DUMP: each input's bucket and features
   GenPolicy policy;
@@ -98,10 +101,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g = new State;  // never freed: workers must outlive every input
   std::string feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1");
   if (feedback == "0") g->feedback.reset();
+  else if (feedback == "fine") g->feedback = FeatureSet::kFine;
   else if (feedback == "coarse") g->feedback = FeatureSet::kCoarse;
   else if (feedback == "buckets") g->feedback = FeatureSet::kBuckets;
-  else if (feedback == "sites") g->feedback = FeatureSet::kSites;
-  else if (feedback != "1" && feedback != "fine") Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (fine), coarse, buckets or sites");
+  else if (feedback != "1" && feedback != "sites")
+    Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (= sites), fine, coarse, buckets or sites, not \"" + feedback + "\"");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
   g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
   if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")
