@@ -115,6 +115,12 @@ PreparedEntry PrepareEntry(const std::string& file, const std::string& torch_ver
   }
   e.row.torch_range = e.expected->torch;
   e.row.expected = DescribeExpectation(*e.expected);
+  if (auto missing = MissingCpuFlags(*e.expected); !missing.empty()) {
+    std::string names;
+    for (const auto& f : missing) names += (names.empty() ? "" : ", ") + f;
+    e.row.detail = "needs a CPU with " + names + " (the expected behaviour lives in that kernel); this one lacks it";
+    return e;
+  }
   PendUnlessGpuMissing(e, has_gpu);
   return e;
 }

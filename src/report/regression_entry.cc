@@ -1,6 +1,8 @@
 // Regression entries.
 #include "src/report/regression_entry.h"
 
+#include <fstream>
+#include <set>
 #include <sstream>
 
 #include "src/ir/program_json.h"
@@ -96,6 +98,13 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
     ve.diverges = x["verdict"] == "diverge";
     if (x.contains("note") && !x["note"].is_string()) return Status::Error("expectation note must be a string");
     ve.note = x.value("note", "");
+    if (x.contains("cpu_flags")) {
+      if (!x["cpu_flags"].is_array()) return Status::Error("expectation for torch " + ve.torch + ": \"cpu_flags\" must be an array");
+      for (const auto& f : x["cpu_flags"]) {
+        if (!f.is_string()) return Status::Error("expectation for torch " + ve.torch + ": \"cpu_flags\" must hold strings");
+        ve.cpu_flags.push_back(f);
+      }
+    }
     if (auto check = VersionInRange("0.0.0", ve.torch); !check.ok()) return check.status();
     if (x.contains("divergences") && !x["divergences"].is_array())
       return Status::Error("expectation for torch " + ve.torch + ": \"divergences\" must be an array");
@@ -127,6 +136,24 @@ std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const
     if (in.ok() && in.value()) return x;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> MissingCpuFlags(const VersionExpectation& e) {
+  static const std::set<std::string> have = [] {
+    std::set<std::string> flags;
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("flags", 0) != 0) continue;
+      std::istringstream words(line.substr(line.find(':') + 1));
+      for (std::string w; words >> w;) flags.insert(w);
+      break;
+    }
+    return flags;
+  }();
+  std::vector<std::string> missing;
+  for (const auto& f : e.cpu_flags)
+    if (!have.count(f)) missing.push_back(f);
+  return missing;
 }
 
 std::string CompareWithExpectation(const Verdict& v, const VersionExpectation& e) {

@@ -27,6 +27,7 @@ struct VersionExpectation {
   bool diverges = false;
   std::vector<ExpectedDivergence> divergences;  // each must be present when diverges
   std::string note;
+  std::vector<std::string> cpu_flags;  // holds only on a CPU with all these /proc/cpuinfo flags
 };
 
 struct RegressionEntry {
@@ -49,6 +50,9 @@ Result<bool> VersionInRange(const std::string& version, const std::string& range
 
 // The first expectation whose range contains the version, if any.
 std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const std::string& torch_version);
+
+// The flags of e.cpu_flags that this machine's CPU lacks (/proc/cpuinfo); empty: it applies here.
+std::vector<std::string> MissingCpuFlags(const VersionExpectation& e);
 
 // "" when the verdict matches the expectation; otherwise what differs.
 std::string CompareWithExpectation(const Verdict& v, const VersionExpectation& e);

@@ -42,6 +42,19 @@ TEST(RegressionEntry, ParseAndPickTheExpectationForAVersion) {
   EXPECT_FALSE(ExpectationFor(e.value(), "2.13.0").has_value());
 }
 
+TEST(RegressionEntry, AnExpectationCanNeedCpuFlags) {
+  nlohmann::json j = Entry();
+  j["expected"][0]["cpu_flags"] = {"fpu", "no_such_flag_mmdiff"};
+  auto e = ParseRegressionEntry(j.dump());
+  ASSERT_TRUE(e.ok()) << e.error();
+  auto want = ExpectationFor(e.value(), "2.11.0");
+  ASSERT_TRUE(want.has_value());
+  EXPECT_EQ(MissingCpuFlags(*want), std::vector<std::string>{"no_such_flag_mmdiff"});  // x86 CPUs have fpu
+  EXPECT_TRUE(MissingCpuFlags(*ExpectationFor(e.value(), "2.15.0")).empty());
+  j["expected"][0]["cpu_flags"] = "avx2";
+  EXPECT_FALSE(ParseRegressionEntry(j.dump()).ok());
+}
+
 TEST(RegressionEntry, BadEntriesAreErrors) {
   auto j = Entry();
   j["expected"][0]["verdict"] = "maybe";
