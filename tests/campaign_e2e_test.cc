@@ -128,9 +128,31 @@ TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
     EXPECT_EQ(smaller["bucket"]["hash"], b["hash"]);  // the reduction kept the bucket
     EXPECT_LE(smaller["program"]["nodes"].size(), original["program"]["nodes"].size());
     EXPECT_TRUE(fs::exists(folder / "reduced" / "repro.py"));
-    EXPECT_TRUE(fs::exists(folder / "reduced" / "reduction.json"));
+    auto reduction = nlohmann::json::parse(ReadFile((folder / "reduced" / "reduction.json").string()).value());
+    EXPECT_FALSE(reduction["stopped_early"].get<bool>());  // no time limit was met
   }
   EXPECT_GT(reduced, 0) << "no bucket was reduced";
+  ExpectFindingsComplete(dir, s);
+}
+
+TEST(CampaignE2E, ACrashReductionStopsAtItsTimeLimit) {
+  // Every candidate of a crash finding restarts the worker (seconds: it imports torch); without a
+  // limit this case's reduction makes about 20 of them.
+  std::string dir = e2e::ScratchDir("campaign-reduce-time");
+  auto r = e2e::RunMmdiff("fuzz --cases 1 --jobs 1 --seed 3 --reduce-time 1 --test-paths --paths "
+                          "reference,eager,crash_segv --out " + dir + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = Summary(dir);
+  ASSERT_EQ(s["buckets"].size(), 1u) << r.output;
+  EXPECT_LE(s["worker_restarts"].get<int>(), 5) << r.output;
+  EXPECT_EQ(s["resume"]["reduce_time_s"], 1.0);
+  fs::path reduction = fs::path(dir) / s["buckets"][0]["finding"].get<std::string>() / "reduced" / "reduction.json";
+  if (fs::exists(reduction)) {  // a smaller case kept the bucket before the time was up
+    EXPECT_TRUE(nlohmann::json::parse(ReadFile(reduction.string()).value())["stopped_early"].get<bool>());
+    EXPECT_NE(r.output.find("(stopped early, out of time"), std::string::npos) << r.output;
+  } else {
+    EXPECT_NE(r.output.find("out of time before any smaller case kept the bucket"), std::string::npos) << r.output;
+  }
   ExpectFindingsComplete(dir, s);
 }
 

@@ -245,9 +245,14 @@ class Campaign {
     if (o_.reduce_budget > 0) {
       ReduceFindingOptions ro;
       ro.reduce.max_predicate_calls = o_.reduce_budget;
-      ro.keep_going = [this] { return !g_stop && Elapsed() < o_.time_s; };
+      double until = Elapsed() + o_.reduce_time_s;
+      ro.keep_going = [this, until] { return !g_stop && Elapsed() < o_.time_s && Elapsed() < until; };
       reduced = ReduceFinding(sup, c, o_.paths, ro);
-      if (reduced->reduction.steps_kept > 0) spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
+      if (reduced->reduction.steps_kept > 0)
+        spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
+      else if (reduced->stopped_early)
+        spdlog::info("bucket {}: out of time before any smaller case kept the bucket; the report holds the case "
+                     "as found", fc.hash);
     }
     Status w = StoreFinding(o_.out_dir, fc, c, ctx_, reduced ? &*reduced : nullptr);
     lock.lock();

@@ -32,6 +32,10 @@ struct FuzzOptions {
   // Each new bucket's case is reduced (src/reduce) with at most this many candidate runs before its
   // folder is written, into findings/<hash>/reduced/; 0: no reduction.
   int64_t reduce_budget = 50;
+  // ... and for at most this many seconds per bucket: a crash or timeout candidate restarts its
+  // worker, and a timeout candidate takes stage_timeout_s, so a hang could otherwise hold a job for
+  // hours. Like the campaign's own end, the limit keeps the smallest case found so far.
+  double reduce_time_s = 300;
   // Inductor's caches (TORCHINDUCTOR_CACHE_DIR of the workers), relative to out_dir.
   std::string inductor_cache_dir = "inductor-cache";
 };

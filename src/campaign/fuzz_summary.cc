@@ -51,6 +51,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"test_paths", o.test_paths},
             {"stage_timeout_s", o.stage_timeout_s},
             {"reduce_budget", o.reduce_budget},
+            {"reduce_time_s", o.reduce_time_s},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
 }
@@ -115,6 +116,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.test_paths = r.at("test_paths").get<bool>();
     o.stage_timeout_s = r.at("stage_timeout_s").get<double>();
     o.reduce_budget = r.at("reduce_budget").get<int64_t>();
+    o.reduce_time_s = r.value("reduce_time_s", FuzzOptions{}.reduce_time_s);  // absent before it existed
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();

@@ -38,7 +38,10 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
     // The last candidate that kept the bucket, as run: the reduced case needs no extra run.
     std::optional<CaseRun> last_kept;
     ReducePredicate same_bucket = [&](const Program& p, const InputRecipe& r) {
-      if (options.keep_going && !options.keep_going()) return false;
+      if (options.keep_going && !options.keep_going()) {
+        out.stopped_early = true;
+        return false;
+      }
       CaseRun c = MakeCaseRun(p, r, sup.Run(p, r, paths));
       if (!c.verdict.diverges() || Signature(c) != out.signature) return false;
       last_kept = std::move(c);
@@ -78,6 +81,7 @@ nlohmann::json ReductionToJson(const ReducedFinding& r) {
           {"predicate_calls", r.reduction.predicate_calls},
           {"steps_kept", r.reduction.steps_kept},
           {"budget_exhausted", r.reduction.budget_exhausted},
+          {"stopped_early", r.stopped_early},
           {"steps", r.reduction.steps}};
 }
 
@@ -88,8 +92,9 @@ std::string ReductionSummary(const ReducedFinding& r) {
          std::to_string(r.original_elements) + " input elements to " +
          std::to_string(r.reduced_elements) + ") in " +
          std::to_string(r.reduction.predicate_calls) + " runs" +
-         (r.reduction.budget_exhausted ? " (budget spent: a larger budget may shrink it further)"
-                                       : "");
+         (r.stopped_early ? " (stopped early, out of time: `mmdiff reduce` may shrink it further)"
+          : r.reduction.budget_exhausted ? " (budget spent: a larger budget may shrink it further)"
+                                         : "");
 }
 
 Status WriteReducedFinding(const std::string& dir, const ReducedFinding& r, const RunContext& ctx) {

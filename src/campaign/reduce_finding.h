@@ -32,6 +32,7 @@ struct ReducedFinding {
   size_t original_inputs = 0, reduced_inputs = 0;
   int64_t original_elements = 0, reduced_elements = 0;  // input elements, all inputs together
   ReduceResult reduction;  // predicate calls, kept steps and what each did
+  bool stopped_early = false;  // keep_going said stop: what was kept so far is the result
 };
 
 // Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges): each
@@ -43,7 +44,8 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const ReduceFindingOptions& options = {});
 
 // {"format": "mmdiff.reduction", "version": 1, "bucket": signature, "from": {"nodes", "inputs",
-//  "elements"}, "to": {...}, "predicate_calls", "steps_kept", "budget_exhausted", "steps": [...]}.
+//  "elements"}, "to": {...}, "predicate_calls", "steps_kept", "budget_exhausted", "stopped_early",
+//  "steps": [...]}.
 // A file of its own (reduction.json) because the report schema admits no extra fields.
 nlohmann::json ReductionToJson(const ReducedFinding& r);
 // "reduced from 10 ops to 1 (4 inputs to 2, 1792 input elements to 2) in 23 runs".

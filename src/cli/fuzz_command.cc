@@ -34,6 +34,7 @@ struct FuzzArgs {
   int64_t recycle_after = 1000;
   int64_t memory_mb = -1;  // -1: a share of the machine's memory
   int64_t reduce_budget = 50;
+  double reduce_time_s = 300;
   bool no_reduce = false;
   int inputs_per_program = 0;  // 0: the policy's
   bool time_given = false, cases_given = false;
@@ -131,6 +132,7 @@ int Fuzz(FuzzArgs a) {
     fo.test_paths = a.common.test_paths;
     fo.stage_timeout_s = a.common.timeout_s;
     fo.reduce_budget = a.no_reduce ? 0 : a.reduce_budget;
+    fo.reduce_time_s = a.reduce_time_s;
   }
   if (Status s = MakeWritableDir(fo.out_dir); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
@@ -219,6 +221,11 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
                 "Reduce each new bucket's case with at most this many candidate runs (each runs every path) "
                 "before writing it; the reduced case goes to findings/<hash>/reduced/")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  c->add_option("--reduce-time", args->reduce_time_s,
+                "Stop reducing a new bucket's case after this many seconds and keep the smallest case so far: "
+                "each run of a crash or timeout candidate restarts a worker, and a timeout candidate takes --timeout")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   c->add_flag("--no-reduce", args->no_reduce, "Do not reduce new buckets (same as --reduce-budget 0)");
   AddCommonOptions(c, args->common);
