@@ -1,6 +1,7 @@
 // The first-version oracle: outcome, error class, result type, values within the reference bound.
 #include "oracles/judge.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "oracles/tolerance.h"
@@ -45,8 +46,10 @@ std::string Blame(const Expectation& c, const PathResult& a, const PathResult& b
 
 // Outcome and type comparison of two judgeable results; appends at most one divergence per kind.
 void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& b, Verdict& v) {
+  int first_output = -1;  // the first output whose type differs
   auto add = [&](DivergenceKind k, std::string detail) {
     v.divergences.push_back({k, {a.path, b.path}, Blame(c, a, b), std::move(detail)});
+    v.divergences.back().output = first_output;
     // A compiled path that breaks the contract where eager keeps it is a compiler bug report.
     if (v.divergences.back().blamed == b.path) v.divergences.back().classification = "filable";
   };
@@ -70,6 +73,7 @@ void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& 
     dtype |= a.outputs[i].dtype != b.outputs[i].dtype;
     shape |= a.outputs[i].shape != b.outputs[i].shape;
     device |= a.outputs[i].device != b.outputs[i].device;
+    if (first_output < 0 && (dtype || shape || device)) first_output = static_cast<int>(i);
   }
   if (dtype) add(DivergenceKind::kDType, "result dtype differs: " + Describe(a) + "; " + Describe(b));
   if (shape) add(DivergenceKind::kShape, "result shape differs: " + Describe(a) + "; " + Describe(b));
@@ -212,6 +216,13 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
     d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound" : "; eager is also outside the bound");
     v.divergences.push_back(d);
   }
+  // The lead divergence first: a filable inductor error behaviour must not hide behind a meta
+  // mismatch found earlier in the same case.
+  std::stable_sort(v.divergences.begin(), v.divergences.end(), [](const Divergence& a, const Divergence& b) {
+    int sa = DivergenceSeverity(a.kind), sb = DivergenceSeverity(b.kind);
+    if (sa != sb) return sa > sb;
+    return (a.classification == "filable") > (b.classification == "filable");
+  });
   return v;
 }
 

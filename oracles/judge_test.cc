@@ -128,6 +128,26 @@ TEST(Judge, MetaMustPredictCpuOutcomeDtypeAndShape) {
   EXPECT_NE(v.divergences[0].detail.find("outcome"), std::string::npos);
 }
 
+TEST(Judge, TheMostSevereDivergenceLeadsWhateverOrderThePathsRan) {
+  // eager_meta runs before inductor and mispredicts first, but inductor silently returning what
+  // eager rejects (the seed bug) is what the headline must describe.
+  Expectation seed = Expect(SeedProgram());
+  PathResult meta_ok{"eager_meta", OutcomeKind::kOk};
+  meta_ok.outputs.push_back({DType::kFloat16, {2, 4, 8, 64}, Device::kMeta, {}, {}});
+  Verdict v = Judge(seed, {Error("reference", "RuntimeError"), Error("eager", "RuntimeError"), meta_ok,
+                           Ok("inductor", DType::kFloat32, {2, 4, 8, 64}, {})});
+  ASSERT_EQ(v.divergences.size(), 2u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kErrorBehaviour);
+  EXPECT_EQ(v.divergences[0].blamed, "inductor");
+  EXPECT_EQ(v.divergences[1].kind, DivergenceKind::kMeta);
+  EXPECT_EQ(DivergenceSeverity(DivergenceKind::kCrash), 5);
+  EXPECT_GT(DivergenceSeverity(DivergenceKind::kErrorBehaviour), DivergenceSeverity(DivergenceKind::kMeta));
+  EXPECT_GT(DivergenceSeverity(DivergenceKind::kValue), DivergenceSeverity(DivergenceKind::kContract));
+  EXPECT_EQ(ParseDivergenceKind("error_behaviour"), DivergenceKind::kErrorBehaviour);
+  EXPECT_EQ(ParseDivergenceKind("timeout"), DivergenceKind::kTimeout);
+  EXPECT_EQ(ParseDivergenceKind("valeu"), std::nullopt);
+}
+
 TEST(Judge, NaNWhereTheReferenceIsFiniteIsADivergence) {
   Expectation c = Expect(Legal());
   Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),

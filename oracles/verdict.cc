@@ -21,6 +21,31 @@ std::string_view DivergenceKindName(DivergenceKind k) {
   return "?";
 }
 
+std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name) {
+  for (DivergenceKind k :
+       {DivergenceKind::kErrorBehaviour, DivergenceKind::kErrorClass, DivergenceKind::kDType, DivergenceKind::kShape,
+        DivergenceKind::kDevice, DivergenceKind::kValue, DivergenceKind::kContract, DivergenceKind::kMeta,
+        DivergenceKind::kCrash, DivergenceKind::kTimeout})
+    if (DivergenceKindName(k) == name) return k;
+  return std::nullopt;
+}
+
+int DivergenceSeverity(DivergenceKind k) {
+  switch (k) {
+    case DivergenceKind::kCrash:
+    case DivergenceKind::kTimeout: return 5;
+    case DivergenceKind::kErrorBehaviour: return 4;
+    case DivergenceKind::kErrorClass: return 3;
+    case DivergenceKind::kDType:
+    case DivergenceKind::kShape:
+    case DivergenceKind::kDevice:
+    case DivergenceKind::kMeta: return 2;
+    case DivergenceKind::kValue: return 1;
+    case DivergenceKind::kContract: return 0;
+  }
+  return 0;
+}
+
 namespace {
 // JSON has no NaN or infinity: write those as strings.
 nlohmann::json Num(double x) {
@@ -47,11 +72,58 @@ nlohmann::json VerdictToJson(const Verdict& v) {
                      {"expected", Num(d.expected)}, {"allowed_error", Num(d.allowed)}};
       if (d.path_rmse >= 0) jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
     }
+    if (d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape || d.kind == DivergenceKind::kDevice)
+      if (d.output >= 0) jd["output"] = d.output;
     if (!d.classification.empty()) jd["classification"] = d.classification;
     j["divergences"].push_back(jd);
   }
   if (!v.notes.empty()) j["notes"] = v.notes;
   return j;
+}
+
+namespace {
+double NumFrom(const nlohmann::json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (j == "nan") return NAN;
+  if (j == "inf") return INFINITY;
+  if (j == "-inf") return -INFINITY;
+  return 0;
+}
+std::string StringField(const nlohmann::json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+}  // namespace
+
+Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
+  Verdict v;
+  if (!j.is_object() || !j.contains("divergences") || !j["divergences"].is_array())
+    return Status::Error("verdict: \"divergences\" must be an array");
+  for (const auto& jd : j["divergences"]) {
+    if (!jd.is_object()) return Status::Error("verdict: every divergence must be an object");
+    auto kind = ParseDivergenceKind(StringField(jd, "kind"));
+    if (!kind) return Status::Error("verdict: unknown divergence kind " + (jd.contains("kind") ? jd["kind"].dump() : "(none)"));
+    Divergence d{*kind};
+    if (jd.contains("paths") && jd["paths"].is_array())
+      for (const auto& p : jd["paths"])
+        if (p.is_string()) d.paths.push_back(p.get<std::string>());
+    d.blamed = StringField(jd, "blamed");
+    d.detail = StringField(jd, "detail");
+    d.classification = StringField(jd, "classification");
+    if (jd.contains("output") && jd["output"].is_number_integer()) d.output = jd["output"].get<int>();
+    if (jd.contains("worst") && jd["worst"].is_object()) {
+      const auto& w = jd["worst"];
+      if (w.contains("output") && w["output"].is_number_integer()) d.output = w["output"].get<int>();
+      if (w.contains("element") && w["element"].is_number_integer()) d.element = w["element"].get<int64_t>();
+      if (w.contains("got")) d.got = NumFrom(w["got"]);
+      if (w.contains("expected")) d.expected = NumFrom(w["expected"]);
+      if (w.contains("allowed_error")) d.allowed = NumFrom(w["allowed_error"]);
+    }
+    v.divergences.push_back(std::move(d));
+  }
+  if (j.contains("notes") && j["notes"].is_array())
+    for (const auto& n : j["notes"])
+      if (n.is_string()) v.notes.push_back(n.get<std::string>());
+  return v;
 }
 
 }  // namespace mmdiff

@@ -2,10 +2,14 @@
 // the paths that disagree and, where the contract or the reference can tell, the one that is wrong.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "src/support/status.h"
 
 namespace mmdiff {
 
@@ -22,6 +26,17 @@ enum class DivergenceKind {
   kTimeout,
 };
 std::string_view DivergenceKindName(DivergenceKind k);
+// The kind named `name` (as DivergenceKindName writes it); nullopt for any other text.
+std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name);
+
+// How bad a divergence kind is for a user of torch, higher is worse:
+//   5 crash, timeout   (the process dies or hangs)
+//   4 error_behaviour  (one path raises, the other silently returns)
+//   3 error_class      (both raise, with different exception classes)
+//   2 dtype, shape, device, meta  (a wrong result type, or fake tensors that mispredict eager)
+//   1 value            (a number beyond what correct floating point allows)
+//   0 contract         (eager disagrees with mmdiff's contract table: often a gap in the table)
+int DivergenceSeverity(DivergenceKind k);
 
 struct Divergence {
   DivergenceKind kind;
@@ -35,19 +50,24 @@ struct Divergence {
   // not worse than eager by that rule; "" where the rule does not apply (eager's own bugs, crashes).
   std::string classification;
   double eager_rmse = -1, path_rmse = -1;  // kValue against the reference, where measured
-  // kValue: the worst element.
+  // kValue: the worst element; dtype, shape, device: the first output whose type differs.
   int output = -1;
   int64_t element = -1;
   double got = 0, expected = 0, allowed = 0;
 };
 
 struct Verdict {
+  // The most severe first (DivergenceSeverity), filable ones first among equals, else in the order
+  // found: the first is the one a headline describes.
   std::vector<Divergence> divergences;
   std::vector<std::string> notes;  // e.g. paths that were skipped as unsupported
   bool diverges() const { return !divergences.empty(); }
 };
 
 nlohmann::json VerdictToJson(const Verdict& v);
+// The verdict VerdictToJson wrote (any report version), for reading reports back: divergences of an
+// unknown kind are an error; missing optional fields keep their defaults.
+Result<Verdict> VerdictFromJson(const nlohmann::json& j);
 // " [blamed: inductor, filable]", " [blamed: eager]", or "" when nobody is blamed.
 std::string BlameLabel(const Divergence& d);
 

@@ -78,7 +78,9 @@ TEST(CudaPathsE2E, CrossDeviceAddmmAndBmmAreJudgedNotCrashed) {
       EXPECT_TRUE(x.kind == OutcomeKind::kOk || x.kind == OutcomeKind::kError)
           << x.path << ": " << OutcomeName(x.kind) << " " << x.message;
     // Whatever torch does, the case is judged: a divergence has a bucket and a headline.
-    if (c.verdict.diverges()) EXPECT_FALSE(Headline(c).empty());
+    if (c.verdict.diverges()) {
+      EXPECT_FALSE(Headline(c).empty());
+    }
   }
   EXPECT_EQ(sup.restarts(), 0);
 }
