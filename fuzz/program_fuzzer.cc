@@ -38,6 +38,7 @@
 #include "src/gen/mutator.h"
 #include "src/report/behaviour.h"
 #include "src/report/bucket.h"
+#include "src/report/known.h"
 #include "src/report/report.h"
 #include "src/support/hash.h"
 
@@ -54,7 +55,11 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t g_features[
 struct State {
   std::unique_ptr<Supervisor> sup;
   std::vector<std::string> paths;
-  std::set<std::string> known;
+  std::set<std::string> known;  // bucket hashes already written (MMDIFF_FUZZ_KNOWN, then found)
+  // Known behaviours (MMDIFF_FUZZ_CATALOGUE: comma-separated files or folders, default the source
+  // tree's corpus/regression, "none" for none): their findings are written and marked known, and
+  // never stop the run.
+  std::unique_ptr<KnownCatalogue> catalogue;
   std::string out_dir = "fuzz-findings";
   std::optional<FeatureSet> feedback = FeatureSet::kSites;  // none: edge coverage only
   std::string stop_on = "compiled";  // compiled | any | never
@@ -130,6 +135,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (!offered) Fatal("path \"" + p + "\" is not available from this worker (test paths need MMDIFF_FUZZ_TEST_PATHS=1)");
     g->paths.push_back(p);
   }
+  if (std::string cat = Env("MMDIFF_FUZZ_CATALOGUE", MMDIFF_SOURCE_DIR "/corpus/regression"); cat != "none") {
+    std::vector<std::string> paths;
+    std::stringstream items(cat);
+    for (std::string p; std::getline(items, p, ',');)
+      if (!p.empty()) paths.push_back(p);
+    auto loaded = LoadKnownCatalogue(paths);
+    if (!loaded.ok()) Fatal("MMDIFF_FUZZ_CATALOGUE: " + loaded.error());
+    g->catalogue = std::make_unique<KnownCatalogue>(std::move(loaded.value()));
+  }
   std::ifstream known(Env("MMDIFF_FUZZ_KNOWN", "/dev/null"));
   for (std::string h; known >> h;) g->known.insert(h);
   g->ctx.versions = g->sup->versions();
@@ -140,17 +154,26 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GeneratedCase gc = Decode(data, size);
   CaseRun c = MakeCaseRun(gc.program, gc.recipe, g->sup->Run(gc.program, gc.recipe, g->paths));
-  std::string hash;
-  if (c.verdict.diverges()) hash = HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict));
-  RecordBehaviour(c, hash);
-  if (hash.empty() || !g->known.insert(hash).second) return 0;
-  std::string dir = g->out_dir + "/" + hash;
-  Status w = WriteFinding(dir, c, g->ctx);
-  std::fprintf(stderr, "program_fuzzer: new bucket %s: %s\n  finding: %s (%s)\n", hash.c_str(), Headline(c).c_str(),
-               dir.c_str(), w.ok() ? "written" : w.message().c_str());
-  bool beyond_eager = false;
-  for (const auto& d : c.verdict.divergences)
-    for (const auto& p : d.paths) beyond_eager |= p != "reference" && p != "eager" && p != "eager_meta";
+  auto findings = CaseFindings(c);
+  RecordBehaviour(c, findings.empty() ? "" : HashHex(findings[0].signature));
+  bool any_new = false, beyond_eager = false;
+  for (const auto& k : findings) {  // one finding per root cause, each in its own bucket
+    std::string hash = HashHex(k.signature);
+    if (!g->known.insert(hash).second) continue;
+    CaseRun f = WithFinding(c, k);
+    if (g->catalogue) {
+      if (const KnownCause* known = g->catalogue->Find(k.signature)) f.known = known->ToJson();
+    }
+    std::string dir = g->out_dir + "/" + hash;
+    Status w = WriteFinding(dir, f, g->ctx);
+    std::fprintf(stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n", f.known.is_null() ? "new" : "known",
+                 hash.c_str(), Headline(f).c_str(), dir.c_str(), w.ok() ? "written" : w.message().c_str());
+    any_new = true;
+    if (f.known.is_null())
+      for (const auto& p : c.verdict.divergences[k.divergence].paths)
+        beyond_eager |= p != "reference" && p != "eager" && p != "eager_meta";
+  }
+  if (!any_new) return 0;
   if (g->stop_on == "any" || (g->stop_on == "compiled" && beyond_eager))
     std::abort();  // libFuzzer saves this input as a crash artifact
   return 0;

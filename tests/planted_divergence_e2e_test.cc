@@ -39,7 +39,7 @@ TEST(PlantedDivergenceE2E, FuzzFindsBlamesAndReportsThePlantedPath) {
   // Find the planted bucket and check its report from top to bottom.
   std::string finding;
   for (const auto& b : s["buckets"])
-    if (b["signature"].get<std::string>().find("error_behaviour:eager/planted_promote:blamed=planted_promote") !=
+    if (b["signature"].get<std::string>().find("error_behaviour|path=planted_promote|accepts") !=
         std::string::npos)
       finding = out + "/" + b["finding"].get<std::string>();
   ASSERT_FALSE(finding.empty()) << s.dump(2);

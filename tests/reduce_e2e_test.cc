@@ -51,7 +51,7 @@ TEST(ReduceE2E, ShrinksABuriedPlantedDivergenceToAtMostThreeOpsInTheSameBucket) 
   nlohmann::json before = ReadJson(report);
   ASSERT_TRUE(before.is_object()) << report;
   ASSERT_EQ(before["verdict"]["result"], "diverge");
-  ASSERT_NE(before["bucket"]["signature"].get<std::string>().find("blamed=planted_promote"),
+  ASSERT_NE(before["bucket"]["signature"].get<std::string>().find("path=planted_promote"),
             std::string::npos)
       << before["bucket"].dump();
 

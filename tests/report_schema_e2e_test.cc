@@ -85,11 +85,11 @@ TEST(ReportSchemaE2E, EveryFileACampaignOrRunWritesValidates) {
   EXPECT_TRUE(classification);
   EXPECT_TRUE(rmse);
 
-  auto r = e2e::ValidateJson(reports, "report.v1");
+  auto r = e2e::ValidateJson(reports, "report.v2");
   EXPECT_TRUE(r.all_valid()) << r.output;
   auto p = e2e::ValidateJson(programs, "program.v1");
   EXPECT_TRUE(p.all_valid()) << p.output;
-  auto s = e2e::ValidateJson(summaries, "fuzz-summary.v1");
+  auto s = e2e::ValidateJson(summaries, "fuzz-summary.v2");
   EXPECT_TRUE(s.all_valid()) << s.output;
 }
 

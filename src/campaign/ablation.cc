@@ -48,12 +48,13 @@ const Divergence* Involving(const Verdict& v, const std::string& path) {
 }  // namespace
 
 nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
+  // The finding's own divergence decides what the ladder is run for.
   std::string blamed;
-  for (const auto& d : c.verdict.divergences) {
+  if (c.finding < c.verdict.divergences.size()) {
+    const Divergence& d = c.verdict.divergences[c.finding];
     if (BeyondEager(d.blamed)) blamed = d.blamed;
     for (const auto& p : d.paths)
       if (blamed.empty() && BeyondEager(p)) blamed = p;
-    if (!blamed.empty()) break;
   }
   if (blamed.empty()) return nullptr;
   nlohmann::json stages = nlohmann::json::array();

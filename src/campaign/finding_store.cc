@@ -30,6 +30,7 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
   if (Status s = WriteFinding(tmp.string(), c, ctx); !s.ok()) return s;
   nlohmann::json cj = {{"hash", fc.hash},   {"signature", fc.signature}, {"headline", fc.headline},
                        {"index", fc.index}, {"seed", fc.seed},           {"found_s", fc.found_s}};
+  if (!fc.known.is_null()) cj["known"] = fc.known;
   if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok()) return s;
   if (reduced && reduced->reduction.steps_kept > 0)
     if (Status s = WriteReducedFinding((tmp / "reduced").string(), *reduced, ctx); !s.ok()) return s;
@@ -70,7 +71,7 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
       nlohmann::json j = nlohmann::json::parse(in);
       out.push_back({j.at("hash").get<std::string>(), j.at("signature").get<std::string>(),
                      j.at("headline").get<std::string>(), j.at("index").get<int64_t>(), j.at("seed").get<uint64_t>(),
-                     j.value("found_s", 0.0)});
+                     j.value("found_s", 0.0), j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()});
     } catch (const std::exception& ex) {
       spdlog::warn("ignoring {}: unreadable case.json ({})", e.path().string(), ex.what());
     }

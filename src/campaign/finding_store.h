@@ -20,6 +20,7 @@ struct FindingCase {
   int64_t index = -1;
   uint64_t seed = 0;
   double found_s = 0;
+  nlohmann::json known;  // the catalogue entry of a known root cause; null when new
 };
 
 // Writes out_dir/findings/<hash>/ with report.json, program.json, repro.py and case.json (and, given

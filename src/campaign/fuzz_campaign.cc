@@ -21,7 +21,6 @@
 #include "src/campaign/reduce_finding.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
-#include "src/report/bucket.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 #include "src/support/rng.h"
@@ -79,20 +78,24 @@ class Campaign {
     schedule_.Restore(sum_.done_below, sum_.done_extra);
   }
 
-  // Folders written after the last summary: their cases count as done, with their bucket.
+  // Folders written after the last summary: their cases count as done, with their buckets (a case
+  // with several findings wrote one folder per new bucket; it counts once).
   void Adopt(const std::vector<FindingCase>& found) {
+    std::set<int64_t> adopted;
     for (const auto& f : found) {
       auto it = sum_.buckets.find(f.hash);
-      if (it != sum_.buckets.end()) {
+      if (it != sum_.buckets.end() && it->second.count > 0) {
         if (it->second.finding_dir.empty()) it->second.finding_dir = "findings/" + f.hash;
         continue;
       }
-      if (schedule_.IsDone(f.index)) continue;  // its case is counted in the summary already
+      if (schedule_.IsDone(f.index) && !adopted.count(f.index)) continue;  // counted in the summary already
       BucketStats& b = sum_.buckets[f.hash];
-      b = {f.signature, f.headline, "findings/" + f.hash, 1, f.index, f.seed, f.found_s, {f.seed}};
-      schedule_.MarkDone(f.index);
-      ++sum_.cases;
-      ++sum_.diverging_cases;
+      b = {f.signature, f.headline, "findings/" + f.hash, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
+      if (adopted.insert(f.index).second) {
+        schedule_.MarkDone(f.index);
+        ++sum_.cases;
+        ++sum_.diverging_cases;
+      }
       spdlog::info("resume: adopted finding {} (case {}) written after the last checkpoint", f.hash, f.index);
     }
   }
@@ -175,8 +178,8 @@ class Campaign {
   }
 
   // A case's counts go into the summary together with marking it done, so that a summary saved at
-  // any moment counts exactly the cases a resume will not run again.
-  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index, BucketStats* b) {
+  // any moment counts exactly the cases a resume will not run again. `buckets`: one per finding.
+  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index, const std::vector<BucketStats*>& buckets) {
     ++sum_.cases;
     sum_.inputs += inputs;
     for (const auto& r : c.results) {
@@ -186,8 +189,8 @@ class Campaign {
       if (r.path == "eager" && r.kind == OutcomeKind::kUnsupported && r.message.find("no GPU") != std::string::npos)
         ++sum_.cuda_cases_without_gpu;
     }
-    if (b) {
-      ++sum_.diverging_cases;
+    if (!buckets.empty()) ++sum_.diverging_cases;
+    for (BucketStats* b : buckets) {
       ++b->count;
       AddExample(*b, o_.seed + static_cast<uint64_t>(index));
     }
@@ -212,47 +215,65 @@ class Campaign {
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
     }
     std::unique_lock<std::mutex> lock(mu_);
-    if (!c.verdict.diverges()) {
-      CountDone(c, inputs, index, nullptr);
-      return;
+    // One divergence, one finding: each of the case's root causes is bucketed on its own, and the
+    // case may be the example of several buckets.
+    std::vector<BucketStats*> buckets;
+    for (const FindingKey& k : CaseFindings(c)) {
+      BucketStats* b = Finding(sup, WithFinding(c, k), k, index, case_seed, lock);
+      if (!b) return;  // the output folder failed: error_ is set
+      buckets.push_back(b);
     }
-    std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
-    FindingCase fc{HashHex(signature), signature, Headline(c), index, case_seed, Elapsed()};
+    CountDone(c, inputs, index, buckets);
+    if (!buckets.empty()) Refresh();
+  }
+
+  // Records finding `k` of case `index` in its bucket, writing the bucket's folder when this is its
+  // smallest case so far. Called and returns with `lock` held; null when writing failed.
+  BucketStats* Finding(Supervisor& sup, CaseRun c, const FindingKey& k, int64_t index, uint64_t case_seed,
+                       std::unique_lock<std::mutex>& lock) {
+    const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
+    if (known) c.known = known->ToJson();
+    FindingCase fc{HashHex(k.signature), k.signature, Headline(c), index, case_seed, Elapsed(), c.known};
     BucketStats& b = sum_.buckets[fc.hash];
+    if (b.signature.empty()) {  // known now, even while another case of the bucket writes its folder
+      b.signature = fc.signature;
+      b.headline = fc.headline;
+      b.known = fc.known;
+    }
     // The bucket's report is always its smallest case index, whatever order the jobs finish in, so
     // that shards and job counts give the same reports.
     auto claim = claims_.find(fc.hash);
     int64_t first = claim != claims_.end() ? claim->second : b.count > 0 ? b.first_index : INT64_MAX;
     if (b.count > 0 && b.first_index < first) first = b.first_index;
-    if (index > first) {
-      CountDone(c, inputs, index, &b);
-      return;
-    }
+    if (index > first) return &b;
     claims_[fc.hash] = index;
     if (b.count == 0 && claim == claims_.end())
-      spdlog::info("new bucket {} after {:.1f} s (case seed {}): {}", fc.hash, fc.found_s, case_seed, fc.headline);
+      spdlog::info("{} bucket {} after {:.1f} s (case seed {}): {}", known ? "known" : "new", fc.hash, fc.found_s,
+                   case_seed, fc.headline);
     // Write the folder unless a smaller case of the same bucket claims it meanwhile.
     write_cv_.wait(lock, [&] { return !writing_.count(fc.hash); });
-    if (claims_[fc.hash] != index) {
-      CountDone(c, inputs, index, &b);
-      return;
-    }
+    if (claims_[fc.hash] != index) return &b;
     writing_.insert(fc.hash);
     lock.unlock();
-    c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
-    c.ablation = RunAblation(sup, c);        // which of torch.compile's stages diverges first
     std::optional<ReducedFinding> reduced;
-    if (o_.reduce_budget > 0) {
-      ReduceFindingOptions ro;
-      ro.reduce.max_predicate_calls = o_.reduce_budget;
-      double until = Elapsed() + o_.reduce_time_s;
-      ro.keep_going = [this, until] { return !g_stop && Elapsed() < o_.time_s && Elapsed() < until; };
-      reduced = ReduceFinding(sup, c, o_.paths, ro);
-      if (reduced->reduction.steps_kept > 0)
-        spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
-      else if (reduced->stopped_early)
-        spdlog::info("bucket {}: out of time before any smaller case kept the bucket; the report holds the case "
-                     "as found", fc.hash);
+    // A known root cause's time goes to new behaviour instead, unless asked.
+    if (!known || o_.reduce_known) {
+      c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
+      c.ablation = RunAblation(sup, c);        // which of torch.compile's stages diverges first
+      if (o_.reduce_budget > 0) {
+        ReduceFindingOptions ro;
+        ro.reduce.max_predicate_calls = o_.reduce_budget;
+        double until = Elapsed() + o_.reduce_time_s;
+        ro.keep_going = [this, until] { return !g_stop && Elapsed() < o_.time_s && Elapsed() < until; };
+        reduced = ReduceFinding(sup, c, o_.paths, ro);
+        if (reduced->reduction.steps_kept > 0) {
+          reduced->run.known = c.known;
+          spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
+        } else if (reduced->stopped_early) {
+          spdlog::info("bucket {}: out of time before any smaller case kept the bucket; the report holds the case "
+                       "as found", fc.hash);
+        }
+      }
     }
     Status w = StoreFinding(o_.out_dir, fc, c, ctx_, reduced ? &*reduced : nullptr);
     lock.lock();
@@ -260,20 +281,23 @@ class Campaign {
     write_cv_.notify_all();
     if (!w.ok()) {
       error_ = w;
-      return;
+      return nullptr;
     }
     if (claims_[fc.hash] == index) claims_.erase(fc.hash);
     if (b.count == 0) {
-      b.signature = signature;
+      b.signature = fc.signature;
       b.headline = fc.headline;
       b.first_found_s = fc.found_s;
+      b.known = fc.known;
     }
     b.first_index = index;
     b.first_seed = case_seed;
     b.finding_dir = "findings/" + fc.hash;
-    CountDone(c, inputs, index, &b);
+    // A new bucket is never only in memory. (Its count comes with the case's CountDone; a summary
+    // saved before that leaves out a bucket whose count is still 0, and a resume adopts the folder.)
     Refresh();
-    if (Status s = SaveLocked(); !s.ok()) error_ = s;  // a new bucket is never only in memory
+    if (Status s = SaveLocked(); !s.ok()) error_ = s;
+    return &b;
   }
 
   const FuzzOptions& o_;

@@ -12,6 +12,7 @@
 #include "src/campaign/case_schedule.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
+#include "src/report/known.h"
 #include "src/report/report.h"
 
 namespace mmdiff {
@@ -38,6 +39,12 @@ struct FuzzOptions {
   double reduce_time_s = 300;
   // Inductor's caches (TORCHINDUCTOR_CACHE_DIR of the workers), relative to out_dir.
   std::string inductor_cache_dir = "inductor-cache";
+  // Known behaviours: a finding whose root cause is in the catalogue is counted and written, but
+  // gets no mitigation reruns, ablation or reduction unless reduce_known. known_paths is what the
+  // catalogue was read from (kept for --resume, which reads it again).
+  std::vector<std::string> known_paths;
+  std::shared_ptr<const KnownCatalogue> known;
+  bool reduce_known = false;
 };
 
 struct BucketStats {
@@ -51,6 +58,7 @@ struct BucketStats {
   // The smallest case seeds in the bucket (at most kBucketExamples, the report's first): more
   // examples to rerun with `mmdiff gen --seed`.
   std::vector<uint64_t> example_seeds;
+  nlohmann::json known;  // the catalogue's entry (KnownCause::ToJson) of a known root cause; null: new
 };
 
 inline constexpr size_t kBucketExamples = 5;
@@ -86,6 +94,10 @@ struct FuzzSummary {
   int64_t done_below = 0;
   std::vector<int64_t> done_extra;
 };
+
+// The buckets with a written report, new root causes first (each group in the order found: by the
+// smallest case index), then known ones.
+std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const FuzzSummary& s);
 
 // summary.json: the user-facing summary plus everything --resume needs (options, policy, done set).
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o);

@@ -1,4 +1,5 @@
 // summary.json of a campaign: written for users and read back by --resume.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -9,18 +10,35 @@ namespace mmdiff {
 
 namespace {
 constexpr const char* kFormat = "mmdiff.fuzz-summary";
-constexpr int kVersion = 1;
+// 2: buckets are root causes (one finding per divergence), new ones listed first, known ones with
+// their catalogue entry. A version 1 campaign cannot be resumed: its buckets were signed otherwise.
+constexpr int kVersion = 2;
 }  // namespace
+
+std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const FuzzSummary& s) {
+  std::vector<std::pair<std::string, const BucketStats*>> out;
+  for (const auto& [hash, b] : s.buckets)
+    // Count 0, or no folder yet: claimed, its report not written yet (a resume adopts the folder).
+    if (b.count > 0 && !b.finding_dir.empty()) out.emplace_back(hash, &b);
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    bool nx = x.second->known.is_null(), ny = y.second->known.is_null();
+    if (nx != ny) return nx;
+    return x.second->first_index < y.second->first_index;
+  });
+  return out;
+}
 
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
   nlohmann::json buckets = nlohmann::json::array();
-  for (const auto& [hash, b] : s.buckets) {
-    if (b.count == 0) continue;  // claimed, its report not written yet
-    buckets.push_back({{"hash", hash}, {"signature", b.signature}, {"headline", b.headline},
-                       {"finding", b.finding_dir}, {"count", b.count}, {"first_index", b.first_index},
-                       {"first_seed", b.first_seed}, {"first_found_s", b.first_found_s},
-                       {"example_seeds", b.example_seeds}});
+  for (const auto& [hash, b] : OrderedBuckets(s)) {
+    nlohmann::json jb = {{"hash", hash}, {"signature", b->signature}, {"headline", b->headline},
+                         {"finding", b->finding_dir}, {"count", b->count}, {"first_index", b->first_index},
+                         {"first_seed", b->first_seed}, {"first_found_s", b->first_found_s},
+                         {"example_seeds", b->example_seeds}, {"new", b->known.is_null()}};
+    if (!b->known.is_null()) jb["known"] = b->known;
+    buckets.push_back(jb);
   }
+  int64_t known = std::count_if(buckets.begin(), buckets.end(), [](const nlohmann::json& b) { return !b["new"].get<bool>(); });
   nlohmann::json budget = {{"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
                            {"cases", o.max_cases}};
   nlohmann::json compile = s.inputs.ToJson();
@@ -44,6 +62,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"compile", compile},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
+          {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
+          {"known_buckets", known},
           {"buckets", buckets},
           {"resume",
            {{"generator_version", kGeneratorVersion},
@@ -52,6 +72,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"stage_timeout_s", o.stage_timeout_s},
             {"reduce_budget", o.reduce_budget},
             {"reduce_time_s", o.reduce_time_s},
+            {"known_paths", o.known_paths},
+            {"reduce_known", o.reduce_known},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
 }
@@ -101,9 +123,14 @@ InputStats InputStats::FromJson(const nlohmann::json& j) {
 Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) {
   try {
     if (j.value("format", "") != kFormat) return Status::Error("not a campaign summary (format is not " + std::string(kFormat) + ")");
-    if (j.value("version", 0) != kVersion)
-      return Status::Error("summary version " + j.at("version").dump() + " is not supported (this mmdiff reads " +
-                           std::to_string(kVersion) + ")");
+    if (j.value("version", 0) != kVersion) {
+      if (j.contains("version") && j["version"].is_number_integer() && j["version"].get<int64_t>() >= 1 &&
+          j["version"].get<int64_t>() < kVersion)
+        return Status::Error("summary version " + j.at("version").dump() + " was written by an older mmdiff and cannot be "
+                             "resumed: this one signs buckets by root cause (`mmdiff triage` still reads it)");
+      return Status::Error("summary version " + (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
+                           " is not supported (this mmdiff reads version " + std::to_string(kVersion) + ")");
+    }
     if (!j.contains("resume")) return Status::Error("the summary has no resume state (written by an older mmdiff)");
     const auto& r = j.at("resume");
     if (r.at("generator_version").get<int>() != kGeneratorVersion)
@@ -117,6 +144,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.stage_timeout_s = r.at("stage_timeout_s").get<double>();
     o.reduce_budget = r.at("reduce_budget").get<int64_t>();
     o.reduce_time_s = r.value("reduce_time_s", FuzzOptions{}.reduce_time_s);  // absent before it existed
+    o.known_paths = r.at("known_paths").get<std::vector<std::string>>();
+    o.reduce_known = r.at("reduce_known").get<bool>();
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();
@@ -149,6 +178,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       bs.first_seed = b.at("first_seed").get<uint64_t>();
       bs.first_found_s = b.at("first_found_s").get<double>();
       bs.example_seeds = b.at("example_seeds").get<std::vector<uint64_t>>();
+      if (b.contains("known") && b["known"].is_object()) bs.known = b["known"];
     }
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed summary: ") + e.what());

@@ -4,9 +4,10 @@
 namespace mmdiff {
 
 nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
-  bool inductor_value = false;
-  for (const auto& d : c.verdict.divergences) inductor_value |= d.kind == DivergenceKind::kValue && d.blamed == "inductor";
-  if (!inductor_value) return nullptr;
+  // Only for a finding about inductor's values (a case's other findings get their own reruns).
+  if (c.finding >= c.verdict.divergences.size()) return nullptr;
+  const Divergence& focus = c.verdict.divergences[c.finding];
+  if (focus.kind != DivergenceKind::kValue || focus.blamed != "inductor") return nullptr;
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [path, knob] : std::vector<std::pair<std::string, std::string>>{
            {"inductor_emulate_precision_casts", "emulate_precision_casts"}, {"inductor_fallback_random", "fallback_random"}}) {

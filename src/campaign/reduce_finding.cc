@@ -7,7 +7,6 @@
 
 #include "src/campaign/ablation.h"
 #include "src/campaign/mitigations.h"
-#include "src/report/bucket.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
@@ -20,8 +19,14 @@ int64_t InputElements(const Program& p) {
   return total;
 }
 
-std::string Signature(const CaseRun& c) {
-  return BucketSignature(c.program, c.contract, c.results, c.verdict);
+// The finding of `c` with the root cause `signature`, or failing that one with its prefix (the same
+// kind, path at fault, behaviour and rule, located at fewer or other ops), if any.
+const FindingKey* FindingWith(const std::vector<FindingKey>& findings, const std::string& signature) {
+  for (const auto& k : findings)
+    if (k.signature == signature) return &k;
+  for (const auto& k : findings)
+    if (RootCausePrefix(k.signature) == RootCausePrefix(signature)) return &k;
+  return nullptr;
 }
 
 }  // namespace
@@ -31,9 +36,10 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const ReduceFindingOptions& options) {
   ReducedFinding out;
   out.run = original;
-  out.signature = Signature(original);
+  out.signature = CaseFinding(original).signature;
   out.reduction.program = original.program;
   out.reduction.recipe = original.recipe;
+  const std::string wanted = out.signature;
   if (original.verdict.diverges()) {
     // The last candidate that kept the bucket, as run: the reduced case needs no extra run.
     std::optional<CaseRun> last_kept;
@@ -43,7 +49,11 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
         return false;
       }
       CaseRun c = MakeCaseRun(p, r, sup.Run(p, r, paths));
-      if (!c.verdict.diverges() || Signature(c) != out.signature) return false;
+      // Kept when the candidate still shows the finding's root cause, whatever else it shows.
+      auto findings = CaseFindings(c);
+      const FindingKey* same = FindingWith(findings, wanted);
+      if (!same) return false;
+      c.finding = same->divergence;
       last_kept = std::move(c);
       return true;
     };
@@ -51,6 +61,7 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
     if (last_kept && last_kept->program == out.reduction.program &&
         last_kept->recipe == out.reduction.recipe) {
       out.run = std::move(*last_kept);
+      out.signature = CaseFinding(out.run).signature;  // located at the op that is left
       if (options.try_mitigations) {
         out.run.mitigations = TryMitigations(sup, out.run);
         out.run.ablation = RunAblation(sup, out.run);

@@ -26,8 +26,8 @@ struct ReduceFindingOptions {
 };
 
 struct ReducedFinding {
-  CaseRun run;            // the reduced case as run and judged: same bucket as the original
-  std::string signature;  // that bucket's signature (BucketSignature)
+  CaseRun run;            // the reduced case as run and judged, about the original's finding
+  std::string signature;  // the reduced finding's root-cause signature (may name fewer ops)
   size_t original_nodes = 0, reduced_nodes = 0;
   size_t original_inputs = 0, reduced_inputs = 0;
   int64_t original_elements = 0, reduced_elements = 0;  // input elements, all inputs together
@@ -35,9 +35,10 @@ struct ReducedFinding {
   bool stopped_early = false;  // keep_going said stop: what was kept so far is the result
 };
 
-// Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges): each
-// candidate runs through the same paths and is kept when its bucket signature equals the
-// original's. Returns the original unchanged (reduction.steps_kept == 0) when nothing smaller keeps
+// Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges) for its
+// finding (original.finding): each candidate runs through the same paths and is kept when one of
+// its findings has the original finding's root cause, or its prefix (RootCausePrefix: an error on
+// an accepted program is located at all its ops, and removing the innocent ones is the point). Returns the original unchanged (reduction.steps_kept == 0) when nothing smaller keeps
 // the bucket, or when the original does not diverge.
 ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const std::vector<std::string>& paths,

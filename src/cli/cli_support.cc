@@ -109,4 +109,13 @@ void AddCommonOptions(CLI::App* app, CommonOptions& o) {
       ->capture_default_str();
 }
 
+std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& given, bool none) {
+  if (none) return {};
+  if (!given.empty()) return given;
+  std::filesystem::path corpus = std::filesystem::path(MMDIFF_SOURCE_DIR) / "corpus" / "regression";
+  std::error_code ec;
+  return std::filesystem::is_directory(corpus, ec) ? std::vector<std::string>{corpus.string()}
+                                                   : std::vector<std::string>{};
+}
+
 }  // namespace mmdiff::cli

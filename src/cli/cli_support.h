@@ -24,6 +24,9 @@ Result<GenPolicy> LoadPolicy(const std::string& file);
 RunContext Context(const Supervisor& sup);
 // "a,b,,c" -> {a, b, c}.
 std::vector<std::string> SplitPathList(const std::string& list);
+// The known-behaviour catalogue a command reads: `given` (--known), else the source tree's
+// corpus/regression when it is there; none with --no-known.
+std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& given, bool none);
 // Resolves --paths against what the worker offers. Returns an error naming unknown paths.
 Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o);
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);

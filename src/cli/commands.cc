@@ -23,6 +23,7 @@
 #include "src/gen/stats.h"
 #include "src/ir/program_json.h"
 #include "src/support/files.h"
+#include "src/support/hash.h"
 
 namespace mmdiff::cli {
 
@@ -59,6 +60,10 @@ void PrintTable(const CaseRun& c) {
     std::printf("  %s%s: %s\n", std::string(DivergenceKindName(d.kind)).c_str(),
                 BlameLabel(d).c_str(), d.detail.c_str());
   for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
+  auto findings = CaseFindings(c);
+  if (!findings.empty()) std::printf("findings (one per root cause):\n");
+  for (const auto& k : findings)
+    std::printf("  %s  %s\n", HashHex(k.signature).c_str(), Headline(WithFinding(c, k)).c_str());
   if (c.ablation.is_object()) {
     std::printf("  ablation (first stage to disagree with eager: %s):\n",
                 c.ablation["first_divergent"].is_string() ? c.ablation["first_divergent"].get<std::string>().c_str() : "none");

@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -38,6 +39,8 @@ struct FuzzArgs {
   bool no_reduce = false;
   int inputs_per_program = 0;  // 0: the policy's
   bool time_given = false, cases_given = false;
+  std::vector<std::string> known;
+  bool no_known = false, reduce_known = false;
 };
 
 int64_t DefaultMemoryMb(int jobs) {
@@ -65,11 +68,21 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
               ShardText(o.shard).c_str(), o.jobs, static_cast<long long>(s.diverging_cases), s.buckets.size(),
               s.restarts, s.recycles, static_cast<long long>(s.skipped_paths),
               static_cast<long long>(s.cuda_cases_without_gpu));
-  for (const auto& [hash, b] : s.buckets) {
-    if (b.count == 0) continue;
-    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b.count),
-                b.headline.substr(0, 200).c_str(), b.first_found_s, static_cast<unsigned long long>(b.first_seed),
-                o.out_dir.c_str(), b.finding_dir.c_str());
+  auto ordered = OrderedBuckets(s);
+  size_t known = std::count_if(ordered.begin(), ordered.end(), [](const auto& x) { return !x.second->known.is_null(); });
+  std::printf("new root causes: %zu\n", ordered.size() - known);
+  for (const auto& [hash, b] : ordered) {
+    if (!b->known.is_null()) continue;
+    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b->count),
+                b->headline.substr(0, 200).c_str(), b->first_found_s, static_cast<unsigned long long>(b->first_seed),
+                o.out_dir.c_str(), b->finding_dir.c_str());
+  }
+  if (known > 0) std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known);
+  for (const auto& [hash, b] : ordered) {
+    if (b->known.is_null()) continue;
+    std::string upstream = b->known.value("upstream", "");
+    std::printf("  [%lld x] %s%s\n", static_cast<long long>(b->count), b->known.value("title", "?").substr(0, 160).c_str(),
+                upstream.empty() ? "" : (" (" + upstream + ")").c_str());
   }
   if (s.interrupted) std::printf("(interrupted before the budget was spent: `mmdiff fuzz --resume %s` continues)\n", o.out_dir.c_str());
   std::printf("summary: %s/summary.json\n", o.out_dir.c_str());
@@ -133,7 +146,17 @@ int Fuzz(FuzzArgs a) {
     fo.stage_timeout_s = a.common.timeout_s;
     fo.reduce_budget = a.no_reduce ? 0 : a.reduce_budget;
     fo.reduce_time_s = a.reduce_time_s;
+    fo.known_paths = KnownCataloguePaths(a.known, a.no_known);
+    fo.reduce_known = a.reduce_known;
   }
+  auto catalogue = LoadKnownCatalogue(fo.known_paths);
+  if (!catalogue.ok()) {
+    std::cerr << "mmdiff fuzz: --known: " << catalogue.error() << "\n";
+    return kExitUsage;
+  }
+  fo.known = std::make_shared<const KnownCatalogue>(std::move(catalogue.value()));
+  if (!fo.known_paths.empty())
+    spdlog::info("known behaviours: {} root causes from {} files", fo.known->size(), fo.known->sources().size());
   if (Status s = MakeWritableDir(fo.out_dir); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
     return kExitEnvironment;
@@ -183,8 +206,9 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
   auto args = std::make_shared<FuzzArgs>();
   auto* c = app.add_subcommand(
       "fuzz",
-      "Generate and run programs on parallel workers until the time or case budget is spent; one report per bucket "
-      "(its smallest case), summary.json kept up to date. Case i of a campaign uses seed + i, so a campaign is "
+      "Generate and run programs on parallel workers until the time or case budget is spent; one report per root "
+      "cause (its smallest case; a case with two root causes is the example of two), new root causes listed before "
+      "those in the known-behaviour catalogue, summary.json kept up to date. Case i of a campaign uses seed + i, so a campaign is "
       "reproducible, resumable after a kill (--resume) and splittable into shards (--shard i/N) whose outputs "
       "merge (mmdiff triage) into exactly what one machine would find with the same --seed and --cases.");
   // The last of a repeated option wins: scripts/fuzz passes defaults that a user's own may override.
@@ -228,6 +252,15 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   c->add_flag("--no-reduce", args->no_reduce, "Do not reduce new buckets (same as --reduce-budget 0)");
+  auto* known_opt = c->add_option("--known", args->known,
+                                  "Catalogue of known behaviours: a regression entry or report, or a folder searched for "
+                                  "them (repeatable). A finding whose root cause is in it is counted, written and listed "
+                                  "after the new ones with the entry's title, but not reduced or ablated. Default: the "
+                                  "source tree's corpus/regression")
+                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c->add_flag("--no-known", args->no_known, "Read no catalogue: every root cause is new")->excludes(known_opt);
+  c->add_flag("--reduce-known", args->reduce_known,
+              "Reduce and ablate known root causes too (they are skipped by default so that the time goes to new ones)");
   AddCommonOptions(c, args->common);
   return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
                           args->time_given = time_opt->count() > 0;

@@ -16,7 +16,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
-#include "src/report/bucket.h"
+#include "src/report/root_cause.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 
@@ -113,8 +113,13 @@ int RunReduce(const ReduceArgs& a) {
   if (int code = CheckPaths(sup, paths, a.common.test_paths); code != kExitOk) return code;
 
   CaseRun original = MakeCaseRun(rep.program, rep.recipe, sup.Run(rep.program, rep.recipe, paths));
-  std::string signature =
-      BucketSignature(original.program, original.contract, original.results, original.verdict);
+  // The report's finding: the one in its bucket (a version 1 report's bucket hash names no root
+  // cause: its lead finding), else the lead.
+  auto findings = CaseFindings(original);
+  if (!findings.empty()) original.finding = findings[0].divergence;
+  for (const auto& k : findings)
+    if (HashHex(k.signature) == rep.bucket_hash) original.finding = k.divergence;
+  std::string signature = original.verdict.diverges() ? CaseFinding(original).signature : "";
   if (!original.verdict.diverges()) {
     std::string joined;
     for (const auto& p : paths) joined += (joined.empty() ? "" : ",") + p;
@@ -124,7 +129,7 @@ int RunReduce(const ReduceArgs& a) {
     std::remove(log.c_str());
     return kExitDiverged;
   }
-  if (!paths_given && !rep.bucket_hash.empty() && HashHex(signature) != rep.bucket_hash) {
+  if (!paths_given && rep.version >= 2 && !rep.bucket_hash.empty() && HashHex(signature) != rep.bucket_hash) {
     std::cerr << "mmdiff reduce: the case now diverges in another bucket (" << HashHex(signature)
               << ": " << signature << ") than the report's (" << rep.bucket_hash
               << "); reduce it with --paths to take the new bucket\n";

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 #include "src/triage/triage.h"
@@ -51,16 +52,11 @@ std::string Footer() {
          "something could be read.\n\n"
          "Exit codes: 0 the outputs were written; 2 an input path does not exist, a folder holds "
          "no summary.json or "
-         "report.json, or no input file could be read; 3 the output folder cannot be created or "
+         "report.json, no input file could be read, or a --known catalogue or --baseline cannot be read; 3 the output folder cannot be created or "
          "written.";
 }
 
-int RunTriageCommand(const std::vector<std::string>& inputs, const std::string& out_dir,
-                     size_t examples, size_t top) {
-  triage::TriageOptions o;
-  o.inputs = inputs;
-  o.out_dir = out_dir;
-  o.max_examples = examples;
+int RunTriageCommand(triage::TriageOptions o, size_t top) {
   triage::TriageOutcome r = triage::RunTriage(o);
   for (const auto& s : r.data.skipped)
     std::cerr << "mmdiff triage: warning: skipped " << s.path << ": " << s.reason << "\n";
@@ -72,8 +68,10 @@ int RunTriageCommand(const std::vector<std::string>& inputs, const std::string& 
     std::cerr << "mmdiff triage: " << r.message << "\n";
     return kExitEnvironment;
   }
-  auto ranked = triage::RankBuckets(r.data);
-  std::cout << ranked.size() << " buckets, " << r.data.TotalCount() << " diverging cases, from "
+  auto all = triage::RankBuckets(r.data);
+  auto groups = triage::GroupBuckets(all);
+  const auto& ranked = groups.fresh;
+  std::cout << all.size() << " buckets (" << triage::GroupCounts(groups) << "), " << r.data.TotalCount() << " diverging cases, from "
             << r.data.campaigns.size() << " campaigns or report folders (" << r.data.reports_read
             << " reports read, " << r.data.skipped.size() << " files skipped)\n";
   for (size_t i = 0; i < ranked.size() && i < top; ++i) {
@@ -82,6 +80,10 @@ int RunTriageCommand(const std::vector<std::string>& inputs, const std::string& 
               << b.count << "  " << triage::Clip(b.headline, 110) << "\n";
   }
   if (ranked.size() > top) std::cout << "  ... " << ranked.size() - top << " more in triage.md\n";
+  for (const auto* list : {&groups.known, &groups.baseline})
+    if (!list->empty())
+      std::cout << (list == &groups.known ? "known root causes" : "seen in the baseline") << ": " << list->size()
+                << " (one line each in triage.md)\n";
   for (const auto& path : r.written) std::cout << "wrote " << path << "\n";
   return kExitOk;
 }
@@ -93,6 +95,8 @@ const CommandRegistrar kRegistrar{
         std::string out_dir = "triage-out";
         size_t examples = 3;
         size_t top = 10;
+        std::vector<std::string> known, baseline;
+        bool no_known = false;
       };
       auto args = std::make_shared<Args>();
       CLI::App* sub = app.add_subcommand("triage", kDescription);
@@ -105,10 +109,24 @@ const CommandRegistrar kRegistrar{
       sub->add_option("--examples", args->examples, "Example reports listed per bucket")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();
-      sub->add_option("--top", args->top, "Buckets printed to the terminal")->capture_default_str();
+      sub->add_option("--top", args->top, "New root causes printed to the terminal")->capture_default_str();
+      auto* known = sub->add_option("--known", args->known,
+                                    "Catalogue of known behaviours: regression entries or reports, or folders of them "
+                                    "(repeatable; default: the source tree's corpus/regression). Their buckets are "
+                                    "listed after the new ones, one line each with the entry's title");
+      sub->add_flag("--no-known", args->no_known, "Read no catalogue")->excludes(known);
+      sub->add_option("--baseline", args->baseline,
+                      "An earlier campaign (folder, shards, reports; repeatable): root causes it saw are not new "
+                      "and are listed after the new ones, one line each");
       return std::pair<CLI::App*, std::function<int()>>{
           sub, [args] {
-            return RunTriageCommand(args->inputs, args->out_dir, args->examples, args->top);
+            triage::TriageOptions o;
+            o.inputs = args->inputs;
+            o.out_dir = args->out_dir;
+            o.max_examples = args->examples;
+            o.known_paths = KnownCataloguePaths(args->known, args->no_known);
+            o.baseline = args->baseline;
+            return RunTriageCommand(o, args->top);
           }};
     }};
 

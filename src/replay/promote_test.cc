@@ -67,12 +67,12 @@ TEST(Promote, OptionsSetTitleNoteAndRange) {
             "--torch: \">=2.16\" does not contain the report's torch 2.15.0+cu132");
 }
 
-TEST(Promote, RejectsWhatIsNotAVersion1Report) {
+TEST(Promote, RejectsWhatIsNotAReportOfAKnownVersion) {
   nlohmann::json r = Report();
-  r["version"] = 2;
-  auto v2 = PromoteReport(r.dump(), {});
-  ASSERT_FALSE(v2.ok());
-  EXPECT_EQ(v2.error(), "report format version 2 is not supported (this mmdiff reads version 1)");
+  r["version"] = 3;
+  auto v3 = PromoteReport(r.dump(), {});
+  ASSERT_FALSE(v3.ok());
+  EXPECT_EQ(v3.error(), "report format version 3 is not supported (this mmdiff reads versions 1 to 2)");
   r = Report();
   r["format"] = "mmdiff.program";
   EXPECT_NE(PromoteReport(r.dump(), {}).error().find("not an mmdiff report"), std::string::npos);

@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "src/replay/artifact.h"
-#include "src/report/bucket.h"
 #include "src/report/report.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -167,9 +166,12 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
   }
   CaseRun c = MakeCaseRun(entry.program, entry.recipe, std::move(results));
   e.row.observed = DescribeVerdict(c.verdict);
-  if (e.artifact && c.verdict.diverges())
-    e.row.note = "bucket " + HashHex(BucketSignature(c.program, c.contract, c.results, c.verdict)) +
-                 ": " + Headline(c);
+  if (e.artifact && c.verdict.diverges()) {
+    auto findings = CaseFindings(c);
+    for (const auto& k : findings)
+      e.row.note += std::string(e.row.note.empty() ? "" : "; ") + "bucket " + HashHex(k.signature) + ": " +
+                    Headline(WithFinding(c, k));
+  }
   auto [status, detail] = ClassifyVerdict(c.verdict, *e.expected);
   e.row.status = status;
   e.row.detail = detail;

@@ -22,11 +22,10 @@ std::string Contract(const Expectation& e) {
   return "contract|" + (e.rejects ? "rejects|" + e.violation.rule : std::string("accepts"));
 }
 
-// A diverging case's bucket: a new bucket is always a new feature, so the corpus keeps an input for
-// every bucket the fuzzer met.
+// A diverging case's buckets (one per root cause): a new bucket is always a new feature, so the
+// corpus keeps an input for every bucket the fuzzer met.
 void AddBucket(const CaseRun& c, std::set<std::string>& features) {
-  if (c.verdict.diverges())
-    features.insert("bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict));
+  for (const auto& k : CaseFindings(c)) features.insert("bucket|" + k.signature);
 }
 
 void AddFine(const CaseRun& c, std::set<std::string>& features) {

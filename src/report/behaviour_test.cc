@@ -79,7 +79,7 @@ TEST(BehaviourFeatures, CoarseNamesEachOpsOwnOperandsAndNoBands) {
 TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
   auto f = BehaviourFeatures(c, FeatureSet::kBuckets);
-  std::string bucket = "bucket|" + BucketSignature(c.program, c.contract, c.results, c.verdict);
+  std::string bucket = "bucket|" + CaseFinding(c).signature;
   EXPECT_TRUE(Has(f, bucket));
   EXPECT_TRUE(Has(BehaviourFeatures(c), bucket));  // the fine set too
   // Agreeing paths: no bucket.
@@ -117,7 +117,7 @@ TEST(BehaviourFeatures, SitesNameWhereAProgramBreaksItsContractEvenWhenThePathsA
   // A diverging case has its site and its bucket.
   CaseRun d = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
   auto fd = BehaviourFeatures(d, FeatureSet::kSites);
-  EXPECT_TRUE(Has(fd, "bucket|" + BucketSignature(d.program, d.contract, d.results, d.verdict)));
+  EXPECT_TRUE(Has(fd, "bucket|" + CaseFinding(d).signature));
   EXPECT_TRUE(Has(fd, "site|" + RejectionSite(d.program, d.contract)));
 }
 

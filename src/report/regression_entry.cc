@@ -70,10 +70,11 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) return Status::Error("malformed JSON");
   if (Status s = CheckRegressionEntryFormat(j); !s.ok()) return s;
-  for (const char* key : {"title", "found_by", "issue"})
+  for (const char* key : {"title", "found_by", "issue", "upstream"})
     if (j.contains(key) && !j[key].is_string()) return Status::Error(std::string("\"") + key + "\" must be a string");
   RegressionEntry e;
   e.title = j.value("title", "");
+  e.upstream = j.value("upstream", "");
   auto p = ProgramFromJson(j.value("program", nlohmann::json()));
   if (!p.ok()) return Status::Error("program: " + p.error());
   if (Status s = Verify(p.value()); !s.ok()) return Status::Error("program: " + s.message());

@@ -36,6 +36,7 @@ struct RegressionEntry {
   InputRecipe recipe;
   std::vector<std::string> paths;
   std::vector<VersionExpectation> expected;
+  std::string upstream;  // an upstream issue, free text (e.g. "pytorch/pytorch#177630"); "" when none
 };
 
 // Ok when `j` is a regression entry this mmdiff reads ("format" "mmdiff.regression", "version"

@@ -8,7 +8,7 @@
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
 #include "src/ir/verifier.h"
-#include "src/report/bucket.h"
+#include "src/report/headline.h"
 #include "src/report/regression_entry.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -29,7 +29,8 @@ std::string Field(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "?";
 }
 
-bool IsCompiledPath(const std::string& p) {
+// The paths repro.py can compile the way the campaign did (the Inductor knob variants it cannot).
+bool ReproCompiledPath(const std::string& p) {
   return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" || p == "aoti";
 }
 std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
@@ -54,20 +55,39 @@ std::vector<std::string> AblationTable(const nlohmann::json& ablation) {
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
   CaseRun c{p, r, Expect(p), std::move(results), {}};
   c.verdict = Judge(c.contract, c.results);
+  auto findings = CaseFindings(c);
+  if (!findings.empty()) c.finding = findings[0].divergence;  // the lead finding, until told otherwise
   return c;
+}
+
+std::vector<FindingKey> CaseFindings(const CaseRun& c) {
+  return Findings(c.program, c.contract, c.results, c.verdict);
+}
+
+FindingKey CaseFinding(const CaseRun& c) {
+  for (auto& k : CaseFindings(c))
+    if (k.divergence == c.finding) return k;
+  FindingKey own{c.finding, "", {}};
+  if (c.finding < c.verdict.divergences.size())
+    own.signature = RootCauseSignature(c.program, c.contract, FindingFacts(c.contract, c.results, c.verdict, c.finding));
+  return own;
+}
+
+CaseRun WithFinding(const CaseRun& c, const FindingKey& k) {
+  CaseRun out = c;
+  out.finding = k.divergence;
+  return out;
 }
 
 std::string Headline(const CaseRun& c) {
   if (!c.verdict.diverges()) return "all paths agree";
-  const Divergence& d = c.verdict.divergences.front();
-  std::string who = BlameLabel(d);
-  std::string detail = d.detail.size() > 300 ? d.detail.substr(0, 300) + "..." : d.detail;
-  return std::string(DivergenceKindName(d.kind)) + who + ": " + detail;
+  return FindingHeadline(c.program, c.contract, c.results, c.verdict, CaseFinding(c));
 }
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
   nlohmann::json program = ProgramToJson(c.program);
-  std::string signature = BucketSignature(c.program, c.contract, c.results, c.verdict);
+  FindingKey finding = CaseFinding(c);
+  const std::string& signature = finding.signature;
   nlohmann::json paths = nlohmann::json::array();
   for (const auto& r : c.results) paths.push_back(PathResultToJson(r, /*with_data=*/false));
   nlohmann::json contract = {{"rejects", c.contract.rejects}};
@@ -85,6 +105,7 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
           {"headline", Headline(c)},
           {"summary", c.program.Summary()},
           {"bucket", {{"signature", signature}, {"hash", HashHex(signature)}}},
+          {"finding", {{"divergence", finding.divergence}, {"also", finding.also}, {"known", c.known.is_null() ? nlohmann::json(false) : nlohmann::json(true)}}},
           {"versions", ctx.versions},
           {"knobs", ctx.knobs},
           {"program", program},
@@ -95,6 +116,7 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
           {"repro", "repro.py"}};
   if (!c.mitigations.is_null()) report["mitigations"] = c.mitigations;
   if (!c.ablation.is_null()) report["ablation"] = c.ablation;
+  if (!c.known.is_null()) report["finding"]["catalogue"] = c.known;
   return report;
 }
 
@@ -103,10 +125,50 @@ Status CheckReportFormat(const nlohmann::json& j) {
     return Status::Error("not an mmdiff report: \"format\" must be \"mmdiff.report\"");
   if (!j.contains("version") || !j["version"].is_number_integer())
     return Status::Error("report: \"version\" must be an integer");
-  if (j["version"] != kReportFormatVersion)
-    return Status::Error("report format version " + j["version"].dump() + " is not supported (this mmdiff reads version " +
-                         std::to_string(kReportFormatVersion) + ")");
+  if (j["version"] < kOldestReportFormatVersion || j["version"] > kReportFormatVersion)
+    return Status::Error("report format version " + j["version"].dump() + " is not supported (this mmdiff reads versions " +
+                         std::to_string(kOldestReportFormatVersion) + " to " + std::to_string(kReportFormatVersion) + ")");
   return Status::Ok();
+}
+
+Result<JudgedCase> ReadJudgedCase(const nlohmann::json& j) {
+  if (Status s = CheckReportFormat(j); !s.ok()) return s;
+  return GuardJson("report", [&]() -> Result<JudgedCase> {
+    JudgedCase out;
+    auto program = ProgramFromJson(j.value("program", nlohmann::json()));
+    if (!program.ok()) return Status::Error("report: program: " + program.error());
+    if (Status v = Verify(program.value()); !v.ok()) return Status::Error("report: program: " + v.message());
+    out.program = program.value();
+    out.contract = Expect(out.program);
+    if (!j.contains("paths") || !j["paths"].is_array())
+      return Status::Error("report: \"paths\" must be an array of path results");
+    for (const auto& r : j["paths"]) {
+      auto pr = PathResultFromJson(r);
+      if (!pr.ok()) return Status::Error("report: paths: " + pr.error());
+      out.results.push_back(pr.value());
+    }
+    auto verdict = VerdictFromJson(j.value("verdict", nlohmann::json()));
+    if (!verdict.ok()) return Status::Error("report: " + verdict.error());
+    out.verdict = verdict.value();
+    if (j["version"] == kReportFormatVersion) {
+      const auto& f = j.value("finding", nlohmann::json());
+      if (!f.is_object() || !f.contains("divergence") || !f["divergence"].is_number_unsigned() ||
+          f["divergence"].get<uint64_t>() >= out.verdict.divergences.size())
+        return Status::Error("report: \"finding\" must name one of the verdict's divergences");
+      out.finding = static_cast<int>(f["divergence"].get<uint64_t>());
+    }
+    return out;
+  });
+}
+
+std::vector<std::string> ReportRootCauses(const JudgedCase& j) {
+  std::vector<std::string> out;
+  for (const auto& k : Findings(j.program, j.contract, j.results, j.verdict))
+    if (j.finding < 0 || k.divergence == static_cast<size_t>(j.finding)) out.push_back(k.signature);
+  if (out.empty() && j.finding >= 0)  // a folded divergence: sign it on its own
+    out.push_back(RootCauseSignature(j.program, j.contract,
+                                     FindingFacts(j.contract, j.results, j.verdict, static_cast<size_t>(j.finding))));
+  return out;
 }
 
 namespace {
@@ -138,6 +200,7 @@ Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
         return Status::Error("report: every path result needs a \"path\" name");
       out.paths.push_back(r["path"].get<std::string>());
     }
+    out.version = j["version"].get<int>();
     if (j.contains("bucket") && j["bucket"].is_object() && j["bucket"].contains("hash") && j["bucket"]["hash"].is_string())
       out.bucket_hash = j["bucket"]["hash"].get<std::string>();
     if (j.contains("knobs") && j["knobs"].is_object())
@@ -152,26 +215,31 @@ Status CheckCaseFileFormat(const nlohmann::json& j) { return GuardJson("case fil
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   ReproOptions o;
   o.title = "mmdiff reproducer: " + Headline(c).substr(0, 160);
+  // The finding's own divergence first: the path at fault is the one this script compiles.
+  std::vector<const Divergence*> order;
+  if (c.finding < c.verdict.divergences.size()) order.push_back(&c.verdict.divergences[c.finding]);
+  for (const auto& d : c.verdict.divergences)
+    if (order.empty() || &d != order[0]) order.push_back(&d);
   std::string compiled;
-  for (const auto& d : c.verdict.divergences) {
-    if (IsCompiledPath(d.blamed)) {
-      compiled = d.blamed;
+  for (const Divergence* d : order) {
+    if (ReproCompiledPath(d->blamed)) {
+      compiled = d->blamed;
       break;
     }
-    for (const auto& p : d.paths)
-      if (compiled.empty() && IsCompiledPath(p)) compiled = p;
+    for (const auto& p : d->paths)
+      if (compiled.empty() && ReproCompiledPath(p)) compiled = p;
+    if (!compiled.empty()) break;
   }
   if (compiled.empty()) {
     compiled = "inductor";
     o.notes.push_back("No torch.compile path is implicated (the divergence involves " +
-                      (c.verdict.divergences.empty() ? std::string("no path")
-                                                     : c.verdict.divergences.front().paths.back()) +
+                      (order.empty() ? std::string("no path") : order[0]->paths.back()) +
                       "); this script compares eager with inductor.");
   }
   o.backend = TorchBackendOf(compiled);
-  for (const auto& d : c.verdict.divergences) {
-    o.notes.push_back("- " + std::string(DivergenceKindName(d.kind)) + ": " + d.detail);
-    if (d.kind == DivergenceKind::kValue && d.paths.back() == compiled) o.value_atol = 2 * d.allowed;
+  for (const Divergence* d : order) {
+    o.notes.push_back("- " + std::string(DivergenceKindName(d->kind)) + ": " + d->detail);
+    if (d->kind == DivergenceKind::kValue && d->paths.back() == compiled) o.value_atol = 2 * d->allowed;
   }
   if (c.contract.rejects)
     o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +

@@ -13,11 +13,15 @@
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
+#include "src/report/root_cause.h"
 #include "src/support/status.h"
 
 namespace mmdiff {
 
-inline constexpr int kReportFormatVersion = 1;
+// 2: one finding per report (the "finding" object), buckets by root cause (src/report/root_cause.h).
+// Version 1 reports (one bucket for all of a case's divergences) are still read.
+inline constexpr int kReportFormatVersion = 2;
+inline constexpr int kOldestReportFormatVersion = 1;
 
 struct CaseRun {
   Program program;
@@ -30,19 +34,32 @@ struct CaseRun {
   nlohmann::json mitigations;
   // The case rerun on torch.compile's stages (src/campaign/ablation.h); null when not run.
   nlohmann::json ablation;
+  // The divergence this run's report is about (a case yields one finding per root cause): its
+  // headline, bucket and repro. An index into verdict.divergences.
+  size_t finding = 0;
+  // The catalogue entry of a known root cause ({"title", "upstream", "source"}); null when new.
+  nlohmann::json known;
 };
+
+// The findings of a case (Findings in src/report/root_cause.h).
+std::vector<FindingKey> CaseFindings(const CaseRun& c);
+// The finding c.finding leads; a finding of its own when that divergence is folded into another.
+FindingKey CaseFinding(const CaseRun& c);
+// A copy of `c` about finding `k`.
+CaseRun WithFinding(const CaseRun& c, const FindingKey& k);
 
 struct RunContext {
   nlohmann::json versions;                     // mmdiff, torch, python
   std::map<std::string, std::string> knobs;    // settings in force (env vars, inductor config)
 };
 
-// The paths and verdict judged for a program: runs nothing, just assembles.
+// The paths and verdict judged for a program: runs nothing, just assembles. The run is about its
+// lead finding (the first of CaseFindings).
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
-// Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" kReportFormatVersion);
-// otherwise an error saying which, e.g. "report format version 2 is not supported (this mmdiff reads version 1)".
+// Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" 1 or 2); otherwise an
+// error saying which, e.g. "report format version 3 is not supported (this mmdiff reads versions 1 to 2)".
 Status CheckReportFormat(const nlohmann::json& j);
 // What a report says about its case, read back (for reduce, promote): the program (verified), its
 // inputs, the paths it ran on, its bucket hash and knobs (the last two "" / empty when absent).
@@ -52,18 +69,35 @@ struct ReportCase {
   std::vector<std::string> paths;
   std::string bucket_hash;
   std::map<std::string, std::string> knobs;
+  int version = kReportFormatVersion;  // the report's format version
 };
 // Errors name what is wrong: the format or version (CheckReportFormat), the program, the inputs,
 // or a paths list that is missing, empty or has a result without a "path" name.
 Result<ReportCase> ReadReportCase(const nlohmann::json& j);
 
+// A report's judged case, read back without running anything (triage, the known catalogue): the
+// program, its contract, the path results (without values), the verdict, and the finding the report
+// is about (version 2), or -1 for a version 1 report (all of its case's findings).
+struct JudgedCase {
+  Program program;
+  Expectation contract;
+  std::vector<PathResult> results;
+  Verdict verdict;
+  int finding = -1;
+};
+Result<JudgedCase> ReadJudgedCase(const nlohmann::json& report);
+// The root-cause signatures of the findings a report is about (one for version 2, every finding of
+// the case for version 1), signed by the current code.
+std::vector<std::string> ReportRootCauses(const JudgedCase& j);
+
 // For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression entry):
 // ok unless the document names a format other than those, or a version of a report or regression
 // entry this mmdiff does not read. The embedded program's own format is checked when it is parsed.
 Status CheckCaseFileFormat(const nlohmann::json& j);
-// One-line description of the main divergence, e.g. "inductor returns float32[...] where eager raises RuntimeError".
+// One line about c.finding, leading with the path at fault (FindingHeadline), e.g. "inductor accepts
+// addmm(float64, float32, float32) that eager rejects (dtype_match) [filable]".
 std::string Headline(const CaseRun& c);
-// The repro.py for the case: compares eager with the compiled backend the verdict implicates.
+// The repro.py for the case's finding: compares eager with the compiled backend at fault.
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx);
 
 // Writes DIR/report.json, DIR/program.json and DIR/repro.py atomically.

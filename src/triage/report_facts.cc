@@ -87,6 +87,17 @@ Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
       r["inputs"]["seed"].is_number_unsigned())
     f.input_seed = r["inputs"]["seed"].get<uint64_t>();
 
+  // The report's own finding (version 2) is what its headline, kind, blame and class describe.
+  size_t lead = 0;
+  if (r.contains("finding") && r["finding"].is_object() && r["finding"].contains("divergence") &&
+      r["finding"]["divergence"].is_number_unsigned() && r["finding"]["divergence"].get<uint64_t>() < divergences.size()) {
+    lead = r["finding"]["divergence"].get<uint64_t>();
+    f.cls = ClassOf(json::array({divergences[lead]}));
+  }
+  auto judged = ReadJudgedCase(r);
+  if (judged.ok()) f.root_causes = ReportRootCauses(judged.value());
+  if (f.root_causes.empty() && !f.signature.empty()) f.root_causes.push_back(f.signature);
+
   std::optional<Program> program;
   if (r.contains("program")) {
     auto p = ProgramFromJson(r["program"]);
@@ -97,7 +108,7 @@ Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
       return Status::Error("a divergence in \"verdict.divergences\" is not an object");
     std::string kind = StringAt(d, "kind");
     if (kind.empty()) return Status::Error("a divergence has no \"kind\"");
-    if (f.kinds.empty()) {
+    if (f.kinds.size() == lead) {
       f.kind = kind;
       f.blamed = StringAt(d, "blamed");
     }

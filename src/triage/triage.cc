@@ -2,6 +2,7 @@
 #include "src/triage/triage.h"
 
 #include <filesystem>
+#include <set>
 
 #include "src/support/files.h"
 #include "src/triage/triage_html.h"
@@ -10,6 +11,14 @@
 #include "src/triage/triage_rank.h"
 
 namespace mmdiff::triage {
+
+void MarkKnown(TriageData& d, const KnownCatalogue& catalogue, const std::set<std::string>& baseline) {
+  for (auto& [hash, b] : d.buckets)
+    for (const auto& cause : b.root_causes) {
+      if (const KnownCause* k = catalogue.Find(cause); k && b.known.is_null()) b.known = k->ToJson();
+      b.in_baseline |= baseline.count(cause) > 0;
+    }
+}
 
 TriageOutcome RunTriage(const TriageOptions& o) {
   TriageOutcome out;
@@ -20,6 +29,23 @@ TriageOutcome RunTriage(const TriageOptions& o) {
     return out;
   }
   out.data = std::move(loaded).value();
+  auto catalogue = LoadKnownCatalogue(o.known_paths);
+  if (!catalogue.ok()) {
+    out.failure = TriageFailure::kBadInput;
+    out.message = "--known: " + catalogue.error();
+    return out;
+  }
+  std::set<std::string> seen_before;
+  if (!o.baseline.empty()) {
+    auto baseline = LoadTriageInputs(o.baseline);
+    if (!baseline.ok()) {
+      out.failure = TriageFailure::kBadInput;
+      out.message = "--baseline: " + baseline.error();
+      return out;
+    }
+    for (const auto& [hash, b] : baseline.value().buckets) seen_before.insert(b.root_causes.begin(), b.root_causes.end());
+  }
+  MarkKnown(out.data, catalogue.value(), seen_before);
   Status dir = MakeWritableDir(o.out_dir);
   if (!dir.ok()) {
     out.failure = TriageFailure::kOutput;

@@ -2,9 +2,11 @@
 // triage.html (atomically) into the output folder.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
+#include "src/report/known.h"
 #include "src/triage/triage_bucket.h"
 
 namespace mmdiff::triage {
@@ -14,11 +16,17 @@ struct TriageOptions {
       inputs;  // campaign folders, shard folders, report.json or summary.json files
   std::string out_dir = "triage-out";
   size_t max_examples = 3;  // example reports listed per bucket
+  // Known behaviours (src/report/known.h): their buckets are listed after the new ones, one line
+  // each with the entry's title.
+  std::vector<std::string> known_paths;
+  // Earlier campaigns: a root cause they saw is not new (listed after the new ones, one line each).
+  std::vector<std::string> baseline;
 };
 
 enum class TriageFailure {
   kNone,
-  kBadInput,  // a missing input path, a folder without campaigns or reports, nothing readable
+  kBadInput,  // a missing input path, a folder without campaigns or reports, nothing readable; a bad
+              // catalogue or baseline
   kOutput,    // the output folder cannot be created or written
 };
 
@@ -30,5 +38,9 @@ struct TriageOutcome {
 };
 
 TriageOutcome RunTriage(const TriageOptions& o);
+
+// Marks each bucket known (the catalogue's entry for one of its root causes) and in_baseline (one of
+// its root causes is in `baseline`).
+void MarkKnown(TriageData& d, const KnownCatalogue& catalogue, const std::set<std::string>& baseline);
 
 }  // namespace mmdiff::triage

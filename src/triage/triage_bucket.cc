@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "oracles/verdict.h"
+
 #include "src/triage/triage_rank.h"
 
 namespace mmdiff::triage {
@@ -41,9 +43,26 @@ int64_t TriageData::TotalCount() const {
 
 namespace {
 
-// A summary's headline reads "<kind> [blamed: <path>, <classification>]: <detail>" (the blame
-// label is absent when nobody is blamed). Used only when the bucket's report could not be read.
+// A version 2 summary's signature reads "<kind>|path=<path>|..." and its headline ends in
+// "[filable]" or "[precision-only]" where that applies; a version 1 headline reads
+// "<kind> [blamed: <path>, <classification>]: <detail>" (the blame label is absent when nobody is
+// blamed). Used only when the bucket's report could not be read.
 void FillFromHeadline(TriageBucket& b, const std::string& headline) {
+  size_t bar = b.signature.find("|path=");
+  if (bar != std::string::npos && ParseDivergenceKind(b.signature.substr(0, bar))) {
+    b.kind = b.signature.substr(0, bar);
+    b.kinds = {b.kind};
+    b.severity = Severity(b.kind);
+    size_t start = bar + 6, end = b.signature.find('|', start);
+    b.blamed = b.signature.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (b.blamed.rfind("?", 0) == 0) b.blamed.clear();
+    auto ends_with = [&](const std::string& tail) {
+      return headline.size() >= tail.size() && headline.compare(headline.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends_with("[filable]")) b.cls = BucketClass::kFilable;
+    if (ends_with("[precision-only]")) b.cls = BucketClass::kPrecisionOnly;
+    return;
+  }
   size_t end = headline.find_first_of(" [:");
   b.kind = headline.substr(0, end == std::string::npos ? headline.size() : end);
   b.kinds = {b.kind};
@@ -73,6 +92,11 @@ void FillFromFacts(TriageBucket& b, const ReportFacts& f) {
   b.cls = f.cls;
   b.severity = f.severity;
   b.from_report = true;
+}
+
+void AddRootCauses(TriageBucket& b, const std::vector<std::string>& causes) {
+  for (const auto& c : causes)
+    if (std::find(b.root_causes.begin(), b.root_causes.end(), c) == b.root_causes.end()) b.root_causes.push_back(c);
 }
 
 // True when sighting a was seen before sighting b: earlier time; a time beats none; then lower
@@ -111,6 +135,7 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
   // The first report read decides the bucket's facts; a summary-only bucket takes them from a
   // report as soon as one turns up.
   if (facts && !b.from_report) FillFromFacts(b, *facts);
+  AddRootCauses(b, facts ? facts->root_causes : std::vector<std::string>{signature});
   b.count += s.count;
   if (b.sightings.empty() ||
       Earlier(s.first_found_s, s.first_seed, b.first_found_s, b.first_seed)) {

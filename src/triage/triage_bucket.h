@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <string>
+
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <vector>
 
@@ -39,8 +41,12 @@ struct ProgramFacts {
 // What triage reads from one report.json.
 struct ReportFacts {
   std::string hash, signature, headline, summary;
+  // The root causes the report is about, signed by the current code (src/report/root_cause.h): one
+  // for a version 2 report, every finding of its case for a version 1 report; the report's own
+  // bucket signature when its case cannot be read back.
+  std::vector<std::string> root_causes;
   std::string repro;               // the reproducer's file name, next to the report ("" if none)
-  std::string kind, blamed;        // of the first divergence (the one the headline describes)
+  std::string kind, blamed;        // of the divergence the headline describes (the report's finding)
   std::vector<std::string> kinds;  // of every divergence
   BucketClass cls = BucketClass::kUnclassified;
   int severity = 0;
@@ -64,6 +70,11 @@ struct Sighting {
 // A bucket merged over every input.
 struct TriageBucket {
   std::string hash, signature, headline, summary, kind, blamed;
+  std::vector<std::string> root_causes;  // from its reports (ReportFacts::root_causes), else its signature
+  nlohmann::json known;                  // the catalogue entry of a known root cause; null when not known
+  bool in_baseline = false;              // a baseline campaign (triage --baseline) saw one of its root causes
+  // New: neither in the catalogue nor in the baseline. Listed first and in full.
+  bool IsNew() const { return known.is_null() && !in_baseline; }
   std::vector<std::string> kinds;
   BucketClass cls = BucketClass::kUnclassified;
   int severity = 0;

@@ -90,9 +90,9 @@ std::string Badge(BucketClass c) {
 
 void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& ranked,
                  size_t max_examples, const std::string& out_dir) {
-  h << "<h2>Ranked buckets</h2>\n";
+  h << "<h2>New root causes</h2>\n";
   if (ranked.empty()) {
-    h << "<p class=\"no-data\">No divergences were found.</p>\n";
+    h << "<p class=\"no-data\">No new root causes were found.</p>\n";
     return;
   }
   h << "<table "
@@ -137,6 +137,22 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
   h << "</tbody>\n</table>\n";
 }
 
+// Known and baseline buckets: one line each.
+void OneLineList(std::ostringstream& h, const std::string& title, const std::string& id,
+                 const std::vector<const TriageBucket*>& buckets, const std::string& out_dir) {
+  if (buckets.empty()) return;
+  h << "<h2>" << HtmlEscape(title) << " (" << buckets.size() << ")</h2>\n<ul id=\"" << id << "\">\n";
+  for (const TriageBucket* b : buckets) {
+    std::string what = b->known.is_null() ? b->headline : b->known.value("title", "?");
+    std::string upstream = b->known.is_null() ? "" : b->known.value("upstream", "");
+    auto examples = b->Examples(1);
+    h << "<li><code>" << HtmlEscape(b->hash) << "</code> [" << b->count << " x] " << HtmlEscape(Clip(what, 300))
+      << (upstream.empty() ? "" : " (" + HtmlEscape(upstream) + ")") << " "
+      << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir) << "</li>\n";
+  }
+  h << "</ul>\n";
+}
+
 }  // namespace
 
 std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket*>& ranked,
@@ -147,14 +163,18 @@ std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket
        "'unsafe-inline'; "
        "script-src 'unsafe-inline'\">\n"
     << "<title>mmdiff triage</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
-  h << "<h1>mmdiff triage</h1>\n<p class=\"stats\">" << ranked.size() << " buckets, "
+  const BucketGroups groups = GroupBuckets(ranked);
+  h << "<h1>mmdiff triage</h1>\n<p class=\"stats\">" << ranked.size() << " buckets (" << HtmlEscape(GroupCounts(groups))
+    << "), "
     << d.TotalCount() << " diverging cases, from " << d.campaigns.size()
     << " campaigns or report folders (" << d.summaries_read << " summaries and " << d.reports_read
     << " reports read, " << d.skipped.size() << " files skipped).</p>\n";
   h << "<p>" << HtmlEscape(RankingExplanation()) << " Click a column header to sort.</p>\n";
   h << "<div class=\"plots\">\n"
     << OpDtypePlot(d) << ErrorKPlot(d) << BucketsOverTimePlot(d) << "</div>\n";
-  BucketTable(h, ranked, max_examples, out_dir);
+  BucketTable(h, groups.fresh, max_examples, out_dir);
+  OneLineList(h, "Known root causes", "known", groups.known, out_dir);
+  OneLineList(h, "Seen in the baseline", "baseline", groups.baseline, out_dir);
 
   h << "<h2>Campaigns</h2>\n<table "
        "id=\"campaigns\"><thead><tr><th>campaign</th><th>summary</th><th>cases</th>"

@@ -117,9 +117,10 @@ Result<Summary> ParseSummary(const json& j) {
   if (!j.is_object() || j.value("format", json()) != "mmdiff.fuzz-summary")
     return Status::Error(
         "not an mmdiff campaign summary (\"format\" must be \"mmdiff.fuzz-summary\")");
-  if (j.value("version", json()) != 1)
+  // Version 2 buckets are root causes; version 1 (an earlier mmdiff's) are read the same way.
+  if (j.value("version", json()) != 1 && j.value("version", json()) != 2)
     return Status::Error("unsupported summary version " + j.value("version", json()).dump() +
-                         ": this mmdiff reads version 1");
+                         ": this mmdiff reads versions 1 and 2");
   if (!j.contains("buckets") || !j["buckets"].is_array())
     return Status::Error("missing field \"buckets\" (a list)");
   Summary s;

@@ -34,7 +34,9 @@ std::string Join(const std::vector<std::string>& items, const std::string& sep) 
 }  // namespace
 
 std::string RankingExplanation() {
-  return "Buckets are ranked filable first (a divergence PyTorch's rule for compiler accuracy "
+  return "New root causes (in no --known catalogue and no --baseline campaign) come first and in full; known "
+         "ones and those seen in the baseline follow, one line each. "
+         "Buckets are ranked filable first (a divergence PyTorch's rule for compiler accuracy "
          "reports "
          "calls filable), then unclassified ones, then precision-only ones (every divergence "
          "precision-only); within a class by count (diverging cases, summed over campaigns), then "
@@ -47,12 +49,17 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
                            const std::string& out_dir, size_t max_examples) {
   std::ostringstream md;
   md << "# mmdiff triage\n\n";
-  md << ranked.size() << " buckets, " << d.TotalCount() << " diverging cases, from "
+  const BucketGroups groups = GroupBuckets(ranked);
+  md << ranked.size() << " buckets (" << GroupCounts(groups) << "), " << d.TotalCount() << " diverging cases, from "
      << d.campaigns.size() << " campaigns or report folders (" << d.summaries_read
      << " summaries and " << d.reports_read << " reports read, " << d.skipped.size()
      << " files skipped).\n\n";
   md << RankingExplanation() << "\n\n";
-  if (ranked.empty()) md << "No divergences were found.\n\n";
+  const std::vector<const TriageBucket*>& all = ranked;
+  {
+  const std::vector<const TriageBucket*>& ranked = groups.fresh;  // in full: the new root causes
+  if (all.empty()) md << "No divergences were found.\n\n";
+  else if (ranked.empty()) md << "No new root causes: every bucket is known or in the baseline.\n\n";
   if (!ranked.empty()) {
     md << "| rank | bucket | class | kind | blamed | count | severity | campaigns | first seen | "
           "headline | report | "
@@ -97,6 +104,20 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
          << ";";
     md << "\n";
   }
+
+  }
+  auto one_line = [&](const TriageBucket& b, const std::string& what) {
+    auto examples = b.Examples(1);
+    md << "- `" << b.hash << "` [" << b.count << " x] " << MarkdownCell(what) << " ("
+       << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir) << ")\n";
+  };
+  if (!groups.known.empty()) md << "\n## Known root causes (" << groups.known.size() << ")\n\n";
+  for (const TriageBucket* b : groups.known) {
+    std::string upstream = b->known.value("upstream", "");
+    one_line(*b, b->known.value("title", "?") + (upstream.empty() ? "" : " (" + upstream + ")"));
+  }
+  if (!groups.baseline.empty()) md << "\n## Seen in the baseline (" << groups.baseline.size() << ")\n\n";
+  for (const TriageBucket* b : groups.baseline) one_line(*b, Clip(b->headline, 240));
 
   md << "\n## Campaigns\n\n| campaign | summary | cases | elapsed | buckets "
         "|\n|---|---|---:|---:|---:|\n";

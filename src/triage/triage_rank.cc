@@ -3,15 +3,13 @@
 
 #include <algorithm>
 
+#include "oracles/verdict.h"
+
 namespace mmdiff::triage {
 
 int Severity(std::string_view kind) {
-  if (kind == "crash" || kind == "timeout") return 5;
-  if (kind == "error_behaviour") return 4;
-  if (kind == "error_class") return 3;
-  if (kind == "dtype" || kind == "shape" || kind == "device" || kind == "meta") return 2;
-  if (kind == "value") return 1;
-  return 0;
+  auto k = ParseDivergenceKind(kind);
+  return k ? DivergenceSeverity(*k) : 0;
 }
 
 std::string_view SeverityLegend() {
@@ -21,6 +19,7 @@ std::string_view SeverityLegend() {
 }
 
 bool RanksBefore(const TriageBucket& a, const TriageBucket& b) {
+  if (a.IsNew() != b.IsNew()) return a.IsNew();
   if (a.cls != b.cls) return static_cast<int>(a.cls) < static_cast<int>(b.cls);
   if (a.count != b.count) return a.count > b.count;
   if (a.severity != b.severity) return a.severity > b.severity;
@@ -33,6 +32,19 @@ std::vector<const TriageBucket*> RankBuckets(const TriageData& d) {
   std::sort(out.begin(), out.end(),
             [](const TriageBucket* a, const TriageBucket* b) { return RanksBefore(*a, *b); });
   return out;
+}
+
+BucketGroups GroupBuckets(const std::vector<const TriageBucket*>& ranked) {
+  BucketGroups g;
+  for (const TriageBucket* b : ranked) (b->IsNew() ? g.fresh : !b->known.is_null() ? g.known : g.baseline).push_back(b);
+  return g;
+}
+
+std::string GroupCounts(const BucketGroups& g) {
+  std::string s = std::to_string(g.fresh.size()) + (g.fresh.size() == 1 ? " new root cause" : " new root causes");
+  if (!g.known.empty()) s += ", " + std::to_string(g.known.size()) + " known";
+  if (!g.baseline.empty()) s += ", " + std::to_string(g.baseline.size()) + " in the baseline";
+  return s;
 }
 
 }  // namespace mmdiff::triage

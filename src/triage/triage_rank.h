@@ -1,6 +1,7 @@
 // Severity of divergence kinds and the ranking of merged buckets.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -8,22 +9,25 @@
 
 namespace mmdiff::triage {
 
-// How bad a divergence kind is for a user of torch, higher is worse:
-//   5 crash, timeout   (the process dies or hangs)
-//   4 error_behaviour  (one path raises, the other silently returns)
-//   3 error_class      (both raise, with different exception classes)
-//   2 dtype, shape, device, meta  (a wrong result type, or fake tensors that mispredict eager)
-//   1 value            (a number beyond what correct floating point allows)
-//   0 contract and anything unknown (eager disagrees with mmdiff's contract table: often a gap in
-//     the table rather than a bug)
+// DivergenceSeverity (oracles/verdict.h) of the kind a report names; 0 for an unknown kind.
 // A bucket's severity is the highest over its divergences.
 int Severity(std::string_view kind);
 // One line per level, for --help and the outputs.
 std::string_view SeverityLegend();
 
-// The triage order: filable, then unclassified, then precision-only buckets; within a class by
+// The triage order: new root causes first (TriageBucket::IsNew), then the known and baseline ones;
+// within each, filable, then unclassified, then precision-only buckets; within a class by
 // count (descending), then severity (descending), then hash (ascending) so that ties are stable.
 bool RanksBefore(const TriageBucket& a, const TriageBucket& b);
 std::vector<const TriageBucket*> RankBuckets(const TriageData& d);
+
+// The ranked buckets in the three groups the outputs list: new root causes (in full), known ones
+// (one line each, with the catalogue entry's title) and ones a baseline campaign saw (one line each).
+struct BucketGroups {
+  std::vector<const TriageBucket*> fresh, known, baseline;
+};
+BucketGroups GroupBuckets(const std::vector<const TriageBucket*>& ranked);
+// "3 new root causes, 2 known, 1 in the baseline" (the last two only when there are any).
+std::string GroupCounts(const BucketGroups& g);
 
 }  // namespace mmdiff::triage

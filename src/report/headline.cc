@@ -1,0 +1,148 @@
+// Finding headlines.
+#include "src/report/headline.h"
+
+#include <cstdio>
+
+#include "oracles/judge.h"
+
+namespace mmdiff {
+
+namespace {
+
+std::string OutputType(const PathResult* r, int output) {
+  if (!r || !r->ok() || r->outputs.empty()) return "?";
+  const TensorValue& t = r->outputs[std::min<size_t>(static_cast<size_t>(std::max(output, 0)), r->outputs.size() - 1)];
+  return std::string(DTypeName(t.dtype)) + ShapeString(t.shape) + "@" + std::string(DeviceName(t.device));
+}
+
+// A message on one line: its first line and, where a worker's stderr follows, the last line of that
+// (e.g. "worker killed by signal 6 (Aborted) ... what():  std::bad_alloc").
+std::string OneLine(const std::string& message) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= message.size()) {
+    size_t end = message.find('\n', start);
+    std::string line = message.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+    if (a != std::string::npos) lines.push_back(line.substr(a, b - a + 1));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (lines.empty()) return "";
+  std::string out = lines.front().substr(0, 160);
+  if (lines.size() > 1) out += " ... " + lines.back().substr(0, 120);
+  return out;
+}
+
+std::string ErrorClass(const PathResult* r) { return r && r->kind == OutcomeKind::kError ? r->error_class : "?"; }
+
+std::string Rule(const Expectation& contract) { return contract.rejects ? " (" + contract.violation.rule + ")" : ""; }
+
+std::string Other(const Divergence& d, const std::string& at_fault) {
+  for (const auto& p : d.paths)
+    if (p != at_fault && p != kReferencePath) return p;
+  return kEagerPath;
+}
+
+}  // namespace
+
+std::string FindingOpCall(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
+  std::vector<const Node*> nodes = FindingNodes(p, contract, f);
+  if (nodes.empty()) return "the program";
+  if (nodes.size() > 1) {
+    std::string ops;
+    for (const Node* m : nodes) {
+      std::string op = OpCallName(p, contract, m->name);
+      if (ops.find(op) == std::string::npos) ops += (ops.empty() ? "" : ", ") + op;
+    }
+    return "a program of " + ops;
+  }
+  const Node* n = nodes[0];
+  std::string call = OpCallName(p, contract, n->name) + "(";
+  for (size_t i = 0; i < n->args.size(); ++i) {
+    auto t = contract.types.find(n->args[i]);
+    call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?") : std::string(DTypeName(t->second.dtype)));
+  }
+  return call + ")";
+}
+
+std::string FindingHeadline(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
+                            const Verdict& v, const FindingKey& k) {
+  if (k.divergence >= v.divergences.size()) return "all paths agree";
+  const Divergence& d = v.divergences[k.divergence];
+  const std::string call = FindingOpCall(p, contract, FindingFacts(contract, results, v, k.divergence));
+  std::string at_fault = d.blamed.empty() ? "" : d.blamed;
+  std::string h;
+  switch (d.kind) {
+    case DivergenceKind::kCrash:
+    case DivergenceKind::kTimeout: {
+      const PathResult* r = FindResult(results, d.paths.empty() ? "" : d.paths[0]);
+      h = (d.paths.empty() ? std::string("?") : d.paths[0]) +
+          (d.kind == DivergenceKind::kCrash ? " crashes" : " times out") + " in stage \"" + (r ? r->stage : "?") +
+          "\" on " + call + (r && !r->message.empty() ? ": " + OneLine(r->message) : "");
+      break;
+    }
+    case DivergenceKind::kContract: {
+      const PathResult* eager = FindResult(results, kEagerPath);
+      if (eager && eager->ok() && contract.rejects)
+        h = std::string(EagerOnMeta(p, contract) ? "eager on meta" : "eager") + " accepts " + call +
+            " that the contract rejects" + Rule(contract);
+      else if (eager && !eager->ok() && !contract.rejects)
+        h = "eager raises " + ErrorClass(eager) + " on " + call + " that the contract accepts";
+      else if (eager && !eager->ok())
+        h = "eager raises " + ErrorClass(eager) + " on " + call + " where the contract expects " +
+            contract.violation.error_class + Rule(contract);
+      else
+        h = "eager returns " + OutputType(eager, d.output) + " for " + call + " unlike the contract";
+      break;
+    }
+    case DivergenceKind::kMeta: {
+      const PathResult* cpu = FindResult(results, kEagerPath);
+      const PathResult* meta = FindResult(results, kEagerMetaPath);
+      if (meta && cpu && meta->ok() && !cpu->ok())
+        h = "eager_meta accepts " + call + " that eager on cpu rejects" + Rule(contract);
+      else if (meta && cpu && !meta->ok() && cpu->ok())
+        h = "eager_meta raises " + ErrorClass(meta) + " on " + call + " that eager on cpu accepts";
+      else if (meta && cpu && !meta->ok())
+        h = "eager_meta raises " + ErrorClass(meta) + " on " + call + " where eager on cpu raises " + ErrorClass(cpu);
+      else
+        h = "eager_meta predicts " + OutputType(meta, d.output) + " for " + call + " where eager on cpu returns " +
+            OutputType(cpu, d.output);
+      break;
+    }
+    case DivergenceKind::kValue: {
+      char worst[160];
+      std::snprintf(worst, sizeof(worst), "got %.6g, reference %.6g, allowed error %.3g", d.got, d.expected, d.allowed);
+      std::string who = at_fault.empty() ? d.paths.back() + " (eager is out of bound too)" : at_fault;
+      h = who + " computes " + call + " beyond the rounding bound (" + worst + ")";
+      break;
+    }
+    default: {
+      std::string path = at_fault.empty() ? Other(d, kEagerPath) : at_fault;
+      std::string other = Other(d, path);
+      const PathResult* r = FindResult(results, path);
+      const PathResult* o = FindResult(results, other);
+      if (d.kind == DivergenceKind::kErrorBehaviour && r && r->ok())
+        h = path + " accepts " + call + " that " + other + " rejects" +
+            (contract.rejects ? Rule(contract) : " with " + ErrorClass(o));
+      else if (d.kind == DivergenceKind::kErrorBehaviour)
+        h = path + " raises " + ErrorClass(r) + " on " + call + " that " + other + " accepts";
+      else if (d.kind == DivergenceKind::kErrorClass)
+        h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " + ErrorClass(o);
+      else
+        h = path + " returns " + OutputType(r, d.output) + " for " + call + " where " + other + " returns " +
+            OutputType(o, d.output);
+      if (at_fault.empty()) h += " (nobody blamed: neither follows the contract)";
+      break;
+    }
+  }
+  if (!k.also.empty()) {
+    h += " (also:";
+    for (size_t i = 0; i < k.also.size(); ++i) h += (i ? ", " : " ") + k.also[i];
+    h += ")";
+  }
+  if (IsCompiledPath(at_fault) && !d.classification.empty()) h += " [" + d.classification + "]";
+  return h;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,107 @@
+// The known-behaviour catalogue.
+#include "src/report/known.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "src/report/regression_entry.h"
+#include "src/report/report.h"
+#include "src/report/root_cause.h"
+#include "src/support/files.h"
+
+namespace mmdiff {
+
+namespace fs = std::filesystem;
+
+nlohmann::json KnownCause::ToJson() const {
+  nlohmann::json j = {{"title", title}, {"source", source}};
+  if (!upstream.empty()) j["upstream"] = upstream;
+  return j;
+}
+
+void KnownCatalogue::Add(KnownCause k) {
+  if (std::find(sources_.begin(), sources_.end(), k.source) == sources_.end()) sources_.push_back(k.source);
+  by_signature_.emplace(k.signature, std::move(k));
+}
+
+const KnownCause* KnownCatalogue::Find(const std::string& signature) const {
+  auto it = by_signature_.find(signature);
+  return it == by_signature_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& path) {
+  std::vector<KnownCause> out;
+  Expectation contract = Expect(e.program);
+  for (const auto& x : e.expected)
+    for (const auto& d : x.divergences) {
+      auto kind = ParseDivergenceKind(d.kind);
+      if (!kind) continue;  // ParseRegressionEntry admits known kinds only
+      std::string sig = RootCauseSignature(e.program, contract, ExpectedFacts(contract, *kind, d.blamed));
+      if (std::none_of(out.begin(), out.end(), [&](const KnownCause& k) { return k.signature == sig; }))
+        out.push_back({sig, e.title, e.upstream, path});
+    }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<KnownCause>> ReadKnownFile(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return Status::Error(path + ": " + text.error());
+  auto j = nlohmann::json::parse(text.value(), nullptr, false);
+  if (j.is_discarded()) return Status::Error(path + ": malformed JSON");
+  std::string format = j.is_object() && j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
+  if (format == "mmdiff.regression") {
+    auto e = ParseRegressionEntry(text.value());
+    if (!e.ok()) return Status::Error(path + ": " + e.error());
+    return FromEntry(e.value(), path);
+  }
+  if (format == "mmdiff.report") {
+    auto c = ReadJudgedCase(j);
+    if (!c.ok()) return Status::Error(path + ": " + c.error());
+    std::string title = j.contains("headline") && j["headline"].is_string() ? j["headline"].get<std::string>() : path;
+    std::vector<KnownCause> out;
+    for (const auto& sig : ReportRootCauses(c.value())) out.push_back({sig, title, "", path});
+    return out;
+  }
+  return Status::Error(path + ": not a regression entry or report (\"format\" must be \"mmdiff.regression\" or "
+                              "\"mmdiff.report\")");
+}
+
+Result<KnownCatalogue> LoadKnownCatalogue(const std::vector<std::string>& paths) {
+  KnownCatalogue cat;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> files;
+      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path().string());
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) {
+        auto known = ReadKnownFile(f);
+        if (!known.ok()) {
+          // A folder may hold programs, summaries and other JSON; a broken entry or report is an error.
+          auto text = ReadFile(f);
+          auto j = text.ok() ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
+          bool claims = j.is_object() && (j.value("format", nlohmann::json()) == "mmdiff.regression" ||
+                                          j.value("format", nlohmann::json()) == "mmdiff.report");
+          if (claims) return known.status();
+          continue;
+        }
+        for (auto& k : known.value()) cat.Add(std::move(k));
+      }
+    } else if (fs::is_regular_file(p, ec)) {
+      auto known = ReadKnownFile(p);
+      if (!known.ok()) return known.status();
+      for (auto& k : known.value()) cat.Add(std::move(k));
+    } else {
+      return Status::Error(p + ": no such file or folder");
+    }
+  }
+  return cat;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,95 @@
+// Tests for the known-behaviour catalogue: entries and reports signed by the current code, folders
+// searched, bad files named.
+#include "src/report/known.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "src/ir/program_json.h"
+#include "src/report/report.h"
+#include "src/report/report_test_cases.h"
+#include "src/support/files.h"
+
+namespace mmdiff {
+namespace {
+
+namespace fs = std::filesystem;
+using report_test::Seed;
+using report_test::SeedResults;
+
+nlohmann::json SeedEntry() {
+  return {{"format", "mmdiff.regression"},
+          {"version", 1},
+          {"title", "inductor promotes a float16 @ float32 matmul"},
+          {"upstream", "pytorch/pytorch#177630"},
+          {"program", ProgramToJson(Seed())},
+          {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
+          {"paths", {"reference", "eager", "inductor"}},
+          {"expected",
+           {{{"torch", ">=2.11.0,<2.12"}, {"verdict", "diverge"}, {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "inductor"}}}}},
+            {{"torch", ">=2.12"}, {"verdict", "agree"}}}}};
+}
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("mmdiff_known_test_" + std::to_string(getpid()));
+  Scratch() { fs::create_directories(dir / "sub"); }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string Write(const std::string& name, const std::string& text) {
+    EXPECT_TRUE(WriteFileAtomic((dir / name).string(), text).ok());
+    return (dir / name).string();
+  }
+};
+
+TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
+  Scratch s;
+  s.Write("sub/seed.json", SeedEntry().dump());
+  s.Write("program.json", ProgramToJson(Seed()).dump());  // other JSON in a folder is passed over
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().size(), 1u);
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 3}, SeedResults());
+  const KnownCause* k = cat.value().Find(CaseFinding(c).signature);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->title, "inductor promotes a float16 @ float32 matmul");
+  EXPECT_EQ(k->upstream, "pytorch/pytorch#177630");
+  EXPECT_EQ(k->ToJson()["upstream"], "pytorch/pytorch#177630");
+  // Another path at fault is not that entry.
+  std::vector<PathResult> ts = SeedResults();
+  ts[2].path = "torchscript";
+  EXPECT_EQ(cat.value().Find(CaseFinding(MakeCaseRun(Seed(), {"grid16", 3}, ts)).signature), nullptr);
+}
+
+TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
+  Scratch s;
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 3}, SeedResults());
+  std::string file = s.Write("report.json", MakeReport(c, RunContext{}).dump());
+  auto cat = LoadKnownCatalogue({file});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  const KnownCause* k = cat.value().Find(CaseFinding(c).signature);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->title, Headline(c));
+  EXPECT_EQ(k->source, file);
+}
+
+TEST(KnownCatalogue, BadInputsAreErrorsThatNameTheFile) {
+  Scratch s;
+  auto missing = LoadKnownCatalogue({(s.dir / "nope").string()});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("nope"), std::string::npos);
+  std::string bad = s.Write("bad.json", "{\"format\": \"mmdiff.regression\", \"version\": 1, \"title\": 3}");
+  auto named = LoadKnownCatalogue({bad});
+  ASSERT_FALSE(named.ok());
+  EXPECT_NE(named.error().find("bad.json"), std::string::npos) << named.error();
+  // In a folder too: a file that claims to be an entry and is not is an error, not a silent gap.
+  auto folder = LoadKnownCatalogue({s.dir.string()});
+  EXPECT_FALSE(folder.ok());
+  std::string other = s.Write("sub/x.json", "[1, 2]");
+  EXPECT_FALSE(LoadKnownCatalogue({other}).ok());
+  std::string truncated = s.Write("sub/t.json", SeedEntry().dump().substr(0, 40));
+  EXPECT_FALSE(LoadKnownCatalogue({truncated}).ok());
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -1,0 +1,343 @@
+// Root-cause signatures and the findings of a case.
+#include "src/report/root_cause.h"
+
+#include <algorithm>
+#include <set>
+
+#include "oracles/judge.h"
+
+namespace mmdiff {
+
+namespace {
+
+// torch.compile's stages, lowest first: a divergence that already shows after Dynamo alone is
+// Dynamo's, whatever the later stages do with it.
+const std::vector<std::string>& Ladder() {
+  static const std::vector<std::string> kLadder = {"compile_eager", "aot_eager", "inductor"};
+  return kLadder;
+}
+int LadderRank(const std::string& path) {
+  const auto& l = Ladder();
+  auto it = std::find(l.begin(), l.end(), path);
+  return it == l.end() ? -1 : static_cast<int>(it - l.begin());
+}
+
+const ValueType* TypeOf(const Expectation& contract, const std::string& value) {
+  auto it = contract.types.find(value);
+  return it == contract.types.end() ? nullptr : &it->second;
+}
+
+// The compute node behind a value: casts, views and device moves are followed to their operand.
+const Node* ComputeNodeBehind(const Program& p, const std::string& value) {
+  const Node* n = p.FindNode(value);
+  for (int guard = 0; n && guard < 10000 && !n->args.empty() &&
+                      (IsView(n->op) || n->op == OpKind::kCast || n->op == OpKind::kToDevice);
+       ++guard)
+    n = p.FindNode(n->args[0]);
+  return n;
+}
+
+// The operands' devices in operand order: a meta bias with cpu matrices takes another code path in
+// eager than cpu matrices with a meta bias.
+std::string Devices(const Program& p, const Expectation& contract, const Node* n) {
+  std::vector<std::string> devices;
+  if (n) {
+    for (const auto& a : n->args) {
+      const ValueType* t = TypeOf(contract, a);
+      devices.push_back(t ? std::string(DeviceName(t->device)) : "?");
+    }
+  } else {
+    std::set<std::string> distinct;
+    for (const auto& in : p.inputs) distinct.insert(std::string(DeviceName(in.device)));
+    devices.assign(distinct.begin(), distinct.end());
+  }
+  std::string out;
+  for (const auto& d : devices) out += (out.empty() ? "" : ",") + d;
+  return out.empty() ? "?" : out;
+}
+
+std::string Behaviour(const PathResult* r) {
+  if (!r) return "?";
+  if (r->ok()) return "accepts";
+  if (r->kind == OutcomeKind::kError) return "raises:" + r->error_class;
+  return std::string(OutcomeName(r->kind));
+}
+
+// The path of a two-path divergence that is not eager (or the second, when neither is).
+std::string OtherPath(const Divergence& d) {
+  for (const auto& p : d.paths)
+    if (p != kEagerPath && p != kReferencePath) return p;
+  return d.paths.empty() ? "?" : d.paths.back();
+}
+
+// Facts before the ladder lowering.
+RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResult>& results, const Divergence& d) {
+  RootCauseFacts f;
+  f.kind = d.kind;
+  f.output = d.output >= 0 ? d.output : 0;
+  const PathResult* eager = FindResult(results, kEagerPath);
+  switch (d.kind) {
+    case DivergenceKind::kCrash:
+    case DivergenceKind::kTimeout: {
+      f.path = d.paths.empty() ? "?" : d.paths[0];
+      const PathResult* r = FindResult(results, f.path);
+      f.behaviour = "stage:" + (r ? r->stage : std::string("?"));
+      return f;
+    }
+    case DivergenceKind::kContract:
+      f.path = kEagerPath;
+      if (!eager) f.behaviour = "?";
+      else if (eager->ok()) f.behaviour = contract.rejects ? "accepts" : "result_type";
+      else f.behaviour = Behaviour(eager);
+      return f;
+    case DivergenceKind::kMeta: {
+      f.path = kEagerMetaPath;
+      const PathResult* meta = FindResult(results, kEagerMetaPath);
+      if (!eager || !meta) f.behaviour = "?";
+      else if (eager->ok() != meta->ok()) f.behaviour = Behaviour(meta);
+      else if (!eager->ok()) f.behaviour = "error_class:" + meta->error_class;
+      else f.behaviour = "result_type";
+      return f;
+    }
+    default:
+      break;
+  }
+  std::string at_fault = d.blamed.empty() ? OtherPath(d) : d.blamed;
+  f.path = d.blamed.empty() ? "?(" + at_fault + ")" : d.blamed;
+  switch (d.kind) {
+    case DivergenceKind::kErrorBehaviour:
+    case DivergenceKind::kErrorClass: f.behaviour = Behaviour(FindResult(results, at_fault)); break;
+    case DivergenceKind::kValue: f.behaviour = "values"; break;
+    default: f.behaviour = "returns"; break;  // dtype, shape, device: the kind says what
+  }
+  return f;
+}
+
+// The findings' fold: where divergence i's cause is stated by another divergence, that one's index.
+std::vector<size_t> FoldTargets(const Verdict& v, const std::vector<PathResult>& results) {
+  const auto& ds = v.divergences;
+  std::vector<size_t> target(ds.size());
+  size_t contract = ds.size(), eager_values = ds.size();
+  for (size_t i = 0; i < ds.size(); ++i) {
+    target[i] = i;
+    if (ds[i].kind == DivergenceKind::kContract) contract = i;
+    if (ds[i].kind == DivergenceKind::kValue && ds[i].blamed == kEagerPath) eager_values = i;
+  }
+  // torch.compile traces with fake tensors, which run the meta registrations: a compiled path that
+  // raises the same class as eager_meta where eager on cpu computes fails in the meta kernel.
+  size_t meta_raises = ds.size();
+  std::string meta_class;
+  for (size_t i = 0; i < ds.size(); ++i)
+    if (ds[i].kind == DivergenceKind::kMeta) {
+      const PathResult* m = FindResult(results, kEagerMetaPath);
+      const PathResult* e = FindResult(results, kEagerPath);
+      if (m && e && e->ok() && m->kind == OutcomeKind::kError) {
+        meta_raises = i;
+        meta_class = m->error_class;
+      }
+    }
+  for (size_t i = 0; i < ds.size(); ++i) {
+    const Divergence& d = ds[i];
+    if (meta_raises < ds.size() && d.kind == DivergenceKind::kErrorBehaviour && LadderRank(d.blamed) >= 0) {
+      const PathResult* r = FindResult(results, d.blamed);
+      if (r && r->kind == OutcomeKind::kError && r->error_class == meta_class) {
+        target[i] = meta_raises;
+        continue;
+      }
+    }
+    bool restates_eager_values = d.kind == DivergenceKind::kValue && d.blamed.empty() && eager_values < ds.size();
+    bool restates_contract = contract < ds.size() && d.blamed == kEagerPath &&
+                             (d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass ||
+                              d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape ||
+                              d.kind == DivergenceKind::kDevice);
+    if (restates_eager_values) target[i] = eager_values;
+    else if (restates_contract) target[i] = contract;
+  }
+  return target;
+}
+
+}  // namespace
+
+bool IsCompiledPath(const std::string& p) {
+  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" || p == "aoti" ||
+         p.rfind("inductor_", 0) == 0;
+}
+
+std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
+  if (contract.rejects) {
+    const Node* n = p.FindNode(contract.violation.node);
+    return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
+  }
+  bool about_a_result = f.behaviour == "accepts" || f.behaviour == "returns" || f.behaviour == "values" ||
+                        f.behaviour == "result_type";
+  if (!about_a_result) {
+    std::vector<const Node*> out;
+    for (const auto& n : p.nodes)
+      if (!IsView(n.op) && n.op != OpKind::kCast && n.op != OpKind::kToDevice) out.push_back(&n);
+    return out;
+  }
+  if (p.outputs.empty()) return {};
+  size_t o = std::min<size_t>(static_cast<size_t>(std::max(f.output, 0)), p.outputs.size() - 1);
+  const Node* n = ComputeNodeBehind(p, p.outputs[o]);
+  return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
+}
+
+std::string OpCallName(const Program& p, const Expectation& contract, const std::string& node) {
+  const Node* n = p.FindNode(node);
+  if (!n) return "?";
+  std::string name(GetOpSpec(n->op).name);
+  if (n->op != OpKind::kMatmul || n->args.size() < 2) return name;
+  const ValueType* a = TypeOf(contract, n->args[0]);
+  const ValueType* b = TypeOf(contract, n->args[1]);
+  if (!a || !b) return name;
+  size_t ra = a->shape.size(), rb = b->shape.size();
+  // aten/src/ATen/native/LinearAlgebra.cpp, _matmul_impl: which function the ranks reach.
+  const char* to = ra == 1 && rb == 1 ? "dot"
+                   : rb == 1          ? "mv"
+                   : ra == 1          ? "vm"
+                   : ra == 2 && rb == 2 ? "mm"
+                                        : "bmm";
+  return name + "[" + to + "]";
+}
+
+std::string OpFamily(const Program& p, const Expectation& contract, const std::string& node) {
+  std::string call = OpCallName(p, contract, node);
+  // matmul reaches dot, mv, mm or bmm (vm is mm of a row): each compiler lowers the function reached,
+  // so matmul's mv path and mv are one code path.
+  if (call.rfind("matmul[", 0) != 0) return call;
+  std::string to = call.substr(7, call.size() - 8);
+  return to == "vm" ? "mm" : to;
+}
+
+bool EagerOnMeta(const Program& p, const Expectation& contract) {
+  if (!contract.rejects || contract.violation.rule == "same_device") return false;
+  const Node* n = p.FindNode(contract.violation.node);
+  if (!n) return false;
+  for (const auto& a : n->args) {
+    const ValueType* t = TypeOf(contract, a);
+    if (t && t->device == Device::kMeta) return true;
+  }
+  return false;
+}
+
+std::string RootCauseSignature(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
+  // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
+  // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta
+  // tensors) and eager on a meta program that accept what cpu rejects are one root cause per rule,
+  // not one per op and operand dtypes (seen on torch 2.11.0 to 2.15.0: mm, bmm, mv, addmm, addbmm,
+  // matmul and linear all accept float16 with float32 on meta).
+  bool meta_kind = f.kind == DivergenceKind::kMeta ||
+                   (f.kind == DivergenceKind::kContract && f.behaviour == "accepts" && EagerOnMeta(p, contract));
+  if (meta_kind && contract.rejects)
+    return "meta|path=eager_meta|" + f.behaviour + "|rule=" + contract.violation.rule;
+  std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
+  if (contract.rejects) s += "|rule=" + contract.violation.rule;
+  std::vector<const Node*> nodes = FindingNodes(p, contract, f);
+  if (nodes.size() == 1) return s + "|op=" + OpFamily(p, contract, nodes[0]->name) + "|devices=" + Devices(p, contract, nodes[0]);
+  // An error on a program the contract accepts: which node raised is not known (reduction narrows
+  // it), so the program's compute ops, each once, in order.
+  std::vector<std::string> ops;
+  for (const Node* n : nodes) {
+    std::string op = OpFamily(p, contract, n->name);
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+  }
+  std::string joined;
+  for (const auto& op : ops) joined += (joined.empty() ? "" : ",") + op;
+  return s + "|ops=" + (joined.empty() ? std::string("none") : joined) + "|devices=" + Devices(p, contract, nullptr);
+}
+
+std::string RootCausePrefix(const std::string& signature) {
+  size_t at = signature.find("|op");
+  return at == std::string::npos ? signature : signature.substr(0, at);
+}
+
+RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results, const Verdict& v,
+                            size_t i) {
+  RootCauseFacts f = RawFacts(contract, results, v.divergences.at(i));
+  int rank = LadderRank(f.path);
+  if (rank <= 0) return f;
+  // The lowest stage that diverges the same way (same kind, same behaviour) is where it starts.
+  for (const auto& d : v.divergences) {
+    if (d.kind != f.kind || LadderRank(d.blamed) < 0 || LadderRank(d.blamed) >= rank) continue;
+    RootCauseFacts lower = RawFacts(contract, results, d);
+    if (lower.behaviour != f.behaviour) continue;
+    rank = LadderRank(d.blamed);
+    f.path = d.blamed;
+  }
+  return f;
+}
+
+RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind, const std::string& blamed) {
+  RootCauseFacts f;
+  f.kind = kind;
+  f.path = blamed.empty() ? "?" : blamed;
+  switch (kind) {
+    case DivergenceKind::kContract:
+      f.path = kEagerPath;
+      f.behaviour = contract.rejects ? "accepts" : "result_type";
+      break;
+    case DivergenceKind::kMeta:
+      f.path = kEagerMetaPath;
+      f.behaviour = contract.rejects ? "accepts" : "result_type";
+      break;
+    case DivergenceKind::kErrorBehaviour:
+      // Eager follows the contract: where it rejects, the path at fault accepts.
+      f.behaviour = contract.rejects != (blamed == kEagerPath) ? "accepts" : "raises:?";
+      break;
+    case DivergenceKind::kErrorClass: f.behaviour = "raises:?"; break;
+    case DivergenceKind::kValue: f.behaviour = "values"; break;
+    case DivergenceKind::kCrash:
+    case DivergenceKind::kTimeout: f.behaviour = "stage:?"; break;
+    default: f.behaviour = "returns"; break;
+  }
+  return f;
+}
+
+std::vector<FindingKey> Findings(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
+                                 const Verdict& v) {
+  std::vector<FindingKey> out;
+  std::vector<size_t> target = FoldTargets(v, results);
+  std::vector<std::string> signatures(v.divergences.size());
+  for (size_t i = 0; i < v.divergences.size(); ++i)
+    if (target[i] == i) signatures[i] = RootCauseSignature(p, contract, FindingFacts(contract, results, v, i));
+  auto add_also = [&](FindingKey& k, const Divergence& d) {
+    std::string path = d.blamed.empty() ? OtherPath(d) : d.blamed;
+    if (path != v.divergences[k.divergence].blamed && std::find(k.also.begin(), k.also.end(), path) == k.also.end())
+      k.also.push_back(path);
+  };
+  std::vector<size_t> finding_of(v.divergences.size(), SIZE_MAX);
+  for (size_t i = 0; i < v.divergences.size(); ++i) {
+    if (target[i] != i) continue;
+    auto same = std::find_if(out.begin(), out.end(), [&](const FindingKey& k) { return k.signature == signatures[i]; });
+    if (same != out.end()) {
+      finding_of[i] = static_cast<size_t>(same - out.begin());
+      add_also(*same, v.divergences[i]);
+      continue;
+    }
+    finding_of[i] = out.size();
+    out.push_back({i, signatures[i], {}});
+  }
+  // The lead of a finding is its lowest ladder stage: its headline and repro name where it starts.
+  for (auto& k : out) {
+    const RootCauseFacts f = FindingFacts(contract, results, v, k.divergence);
+    if (f.path == v.divergences[k.divergence].blamed) continue;
+    for (size_t i = 0; i < v.divergences.size(); ++i)
+      if (finding_of[i] != SIZE_MAX && out[finding_of[i]].signature == k.signature && v.divergences[i].blamed == f.path) {
+        size_t old = k.divergence;
+        k.divergence = i;
+        add_also(k, v.divergences[old]);
+        k.also.erase(std::remove(k.also.begin(), k.also.end(), f.path), k.also.end());
+        break;
+      }
+  }
+  // A value divergence nobody is blamed for shows that path out of bound too, and a compiled path
+  // failing in a meta kernel shows it too: named. The paths that disagree with an eager that breaks
+  // the contract follow the contract: not named.
+  for (size_t i = 0; i < v.divergences.size(); ++i)
+    if (target[i] != i && finding_of[target[i]] != SIZE_MAX &&
+        v.divergences[target[i]].kind != DivergenceKind::kContract)
+      add_also(out[finding_of[target[i]]], v.divergences[i]);
+  return out;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,93 @@
+// Root causes: the unit of a finding. One divergence is one finding, signed by what identifies the
+// behaviour (kind, the path at fault, the contract rule and op family where the program breaks, or
+// the op whose output diverges, the devices) and never by its incidental details (operand dtypes,
+// sizes, layouts, error messages): two cases of one behaviour share a bucket whatever their dtypes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "oracles/contract.h"
+#include "oracles/verdict.h"
+#include "src/ir/outcome.h"
+#include "src/ir/program.h"
+
+namespace mmdiff {
+
+// What the signature of one divergence is made of, as read from a judged case (FindingFacts) or
+// from what a regression entry expects (ExpectedFacts).
+struct RootCauseFacts {
+  DivergenceKind kind = DivergenceKind::kValue;
+  // The path at fault: the blamed path, lowered to the first stage of torch.compile's ladder
+  // (compile_eager < aot_eager < inductor) that diverges the same way in the same case; "?(p)" for
+  // an unblamed divergence involving p; "eager" for a contract finding.
+  std::string path;
+  // How the path at fault behaves, by class only: "accepts" (returns where the other raises),
+  // "raises:<Class>", "dtype", "shape", "device", "values", for meta "outcome" / "error_class" /
+  // "dtype" / "shape", for crash and timeout the stage.
+  std::string behaviour;
+  int output = 0;  // the program output whose producing op names an accepted program's finding
+};
+
+// True for the paths that compile the program (torch.compile's backends, torchscript, aoti and the
+// Inductor knob variants): the ones a compiler bug report is about.
+bool IsCompiledPath(const std::string& path);
+
+
+// How a headline names a node's op: its op name, and for matmul the ATen function its operand
+// ranks dispatch to (matmul[dot], matmul[mv], matmul[vm], matmul[mm], matmul[bmm]). "?" when the
+// node is unknown.
+std::string OpCallName(const Program& p, const Expectation& contract, const std::string& node);
+// The op family a signature names: the op, and for matmul the function reached (dot, mv, mm, bmm):
+// matmul's mv path and mv are one code path in eager and in the compilers.
+std::string OpFamily(const Program& p, const Expectation& contract, const std::string& node);
+// True when the program breaks a dtype rule (not same_device) at a node with an operand on meta:
+// eager then runs torch's meta registrations.
+bool EagerOnMeta(const Program& p, const Expectation& contract);
+
+// The compute nodes a finding is located at: the violating node of a program the contract rejects;
+// the node behind the diverging output (casts, views and device moves skipped) of a finding about a
+// result (accepts, returns, values, result_type); every compute node of an accepted program for an
+// error, crash or timeout (which node failed is not known: reduction narrows it).
+std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract, const RootCauseFacts& f);
+
+// The root-cause signature, e.g.
+//   "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"
+//   "value|path=inductor|values|op=mv|devices=cpu,cpu"
+//   "meta|path=eager_meta|accepts|rule=same_dtype" (eager on meta accepting what cpu rejects: one
+//   root cause per rule whatever the op, for the eager_meta path and for eager on a meta program)
+//   "error_behaviour|path=compile_eager|raises:RuntimeError|ops=dot,bmm|devices=cpu" (an error on a
+//   program the contract accepts: its compute ops)
+// Located at FindingNodes: the rule and op family of a rejected program's violating node, else the
+// op family and operand devices of the one node, or the ops and input devices of the program.
+std::string RootCauseSignature(const Program& p, const Expectation& contract, const RootCauseFacts& facts);
+// The signature without where the program breaks (op, ops, devices): kind, path, behaviour, rule.
+// What reduction keeps while it removes the ops that do not matter.
+std::string RootCausePrefix(const std::string& signature);
+
+// The facts of divergence `i` of a judged case.
+RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results, const Verdict& v,
+                            size_t i);
+
+// The facts a regression entry's expected divergence (kind, blamed) implies, for a program whose
+// eager behaviour follows the contract: what the current code would sign a case of it with.
+RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind, const std::string& blamed);
+
+struct FindingKey {
+  size_t divergence = 0;  // the verdict's divergence this finding is about (its headline, its repro)
+  std::string signature;  // RootCauseSignature
+  // The other paths whose divergences in this case are the same root cause, folded into this finding
+  // (e.g. aot_eager and inductor behind compile_eager; inductor disagreeing with an eager that breaks
+  // the contract).
+  std::vector<std::string> also;
+};
+
+// The findings of a judged case, most severe first (the verdict's order); none when it agrees.
+// Divergences with one signature are one finding; a divergence that only restates another's cause
+// is folded into it: a value divergence nobody is blamed for when eager's own values are out of
+// bound, and a disagreement blamed on eager where eager breaks the contract.
+std::vector<FindingKey> Findings(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
+                                 const Verdict& v);
+
+}  // namespace mmdiff

@@ -1,0 +1,238 @@
+// Tests for root causes: one finding per divergence, signatures that leave operand dtypes and sizes
+// out but keep the path at fault, the rule and the op family, and headlines that lead with the path.
+#include "src/report/root_cause.h"
+
+#include <gtest/gtest.h>
+
+#include "src/report/headline.h"
+#include "src/report/report.h"
+#include "src/report/report_test_cases.h"
+#include "src/support/hash.h"
+
+namespace mmdiff {
+namespace {
+
+using report_test::Seed;
+using report_test::SeedResults;
+
+PathResult Ok(const std::string& path, DType d, Shape s, Device dev = Device::kCpu) {
+  PathResult r{path, OutcomeKind::kOk};
+  r.outputs.push_back({d, std::move(s), dev, {}, {}});
+  return r;
+}
+
+PathResult Raises(const std::string& path, const std::string& cls) {
+  PathResult r{path, OutcomeKind::kError};
+  r.error_class = cls;
+  r.message = "expected scalar type Half but found Float";
+  return r;
+}
+
+std::vector<std::string> Signatures(const CaseRun& c) {
+  std::vector<std::string> out;
+  for (const auto& k : CaseFindings(c)) out.push_back(k.signature);
+  return out;
+}
+
+TEST(RootCause, ACaseWithTwoDivergencesGivesTwoFindingsInTwoBuckets) {
+  // The seed bug seen by inductor, and eager on meta accepting what eager on cpu rejects.
+  std::vector<PathResult> rs = SeedResults();
+  rs.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  ASSERT_EQ(c.verdict.divergences.size(), 2u);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_NE(findings[0].signature, findings[1].signature);
+  // The compiled path's finding leads, and each report is about its own finding.
+  EXPECT_EQ(findings[0].signature, "error_behaviour|path=inductor|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(findings[1].signature, "meta|path=eager_meta|accepts|rule=same_dtype");
+  RunContext ctx;
+  nlohmann::json a = MakeReport(WithFinding(c, findings[0]), ctx), b = MakeReport(WithFinding(c, findings[1]), ctx);
+  EXPECT_EQ(a["bucket"]["hash"], HashHex(findings[0].signature));
+  EXPECT_EQ(b["bucket"]["hash"], HashHex(findings[1].signature));
+  EXPECT_EQ(a["finding"]["divergence"], findings[0].divergence);
+  EXPECT_EQ(b["finding"]["divergence"], findings[1].divergence);
+  EXPECT_EQ(a["headline"], "inductor accepts matmul[bmm](float16, float32) that eager rejects (same_dtype) [filable]");
+  EXPECT_EQ(b["headline"], "eager_meta accepts matmul[bmm](float16, float32) that eager on cpu rejects (same_dtype)");
+  EXPECT_EQ(a["version"], kReportFormatVersion);
+}
+
+TEST(RootCause, OperandDtypesAndSizesAreExampleDataNotTheKey) {
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  Program other = Seed({3, 5, 2, 8});
+  other.inputs[0].dtype = DType::kBFloat16;
+  other.inputs[1] = {"x1", {3, 5, 8, 16}, DType::kFloat64};
+  CaseRun b = MakeCaseRun(other, {"grid16", 2}, SeedResults());
+  ASSERT_TRUE(b.verdict.diverges());
+  EXPECT_EQ(Signatures(a), Signatures(b));
+  // The headline still shows the example's dtypes.
+  EXPECT_NE(Headline(b).find("bfloat16, float64"), std::string::npos) << Headline(b);
+}
+
+TEST(RootCause, DifferentPathsAtFaultAreDifferentBuckets) {
+  std::vector<PathResult> ts = SeedResults();
+  ts[2].path = "torchscript";
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  CaseRun b = MakeCaseRun(Seed(), {"grid16", 1}, ts);
+  ASSERT_EQ(Signatures(a).size(), 1u);
+  ASSERT_EQ(Signatures(b).size(), 1u);
+  EXPECT_NE(Signatures(a), Signatures(b));
+  // So are another rule's violation, another op family, and another behaviour of the same path.
+  Program flat = Seed({8, 8});
+  flat.inputs[1].shape = {8, 64};
+  CaseRun f = MakeCaseRun(flat, {"grid16", 1}, SeedResults());
+  EXPECT_NE(Signatures(a), Signatures(f));
+  EXPECT_NE(Signatures(f)[0].find("op=mm|"), std::string::npos) << Signatures(f)[0];
+}
+
+TEST(RootCause, TheLowestStageOfTheCompileLadderIsThePathAtFault) {
+  // Dynamo alone already accepts: aot_eager and inductor only inherit it. One finding, led by
+  // compile_eager, naming the others.
+  std::vector<PathResult> rs = SeedResults();
+  rs.push_back(Ok("aot_eager", DType::kFloat32, {2, 4, 8, 64}));
+  rs.push_back(Ok("compile_eager", DType::kFloat32, {2, 4, 8, 64}));
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  ASSERT_EQ(c.verdict.divergences.size(), 3u);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(c.verdict.divergences[findings[0].divergence].blamed, "compile_eager");
+  EXPECT_EQ(findings[0].also, (std::vector<std::string>{"aot_eager", "inductor"}));
+  EXPECT_NE(findings[0].signature.find("path=compile_eager"), std::string::npos);
+  EXPECT_EQ(Headline(WithFinding(c, findings[0])),
+            "compile_eager accepts matmul[bmm](float16, float32) that eager rejects (same_dtype) (also: aot_eager, "
+            "inductor) [filable]");
+  // Where aot_eager raises like eager, inductor is at fault.
+  rs[3] = Raises("aot_eager", "RuntimeError");
+  rs[4] = Raises("compile_eager", "RuntimeError");
+  CaseRun d = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  ASSERT_EQ(CaseFindings(d).size(), 1u);
+  EXPECT_NE(CaseFindings(d)[0].signature.find("path=inductor"), std::string::npos);
+}
+
+TEST(RootCause, ADisagreementBlamedOnEagerIsFoldedIntoEagersContractFinding) {
+  // Eager returns the float16 @ float32 product the contract rejects; inductor raises as the
+  // contract says: one root cause (eager's), not two.
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}),
+                                Raises("inductor", "RuntimeError")};
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  ASSERT_EQ(c.verdict.divergences.size(), 2u);  // error_behaviour blamed on eager, contract
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(c.verdict.divergences[findings[0].divergence].kind, DivergenceKind::kContract);
+  EXPECT_TRUE(findings[0].also.empty());  // inductor follows the contract: not at fault
+  EXPECT_EQ(findings[0].signature, "contract|path=eager|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(Headline(WithFinding(c, findings[0])),
+            "eager accepts matmul[bmm](float16, float32) that the contract rejects (same_dtype)");
+}
+
+TEST(RootCause, MatmulsMvPathAndMvAreOneOpFamily) {
+  // float16[3, 7, 16] @ float32[16] reaches mv: inductor promoting it is inductor's mv, as for mv itself.
+  Program via_matmul;
+  via_matmul.inputs = {{"a", {7, 16}, DType::kFloat16}, {"b", {16}, DType::kFloat32}};
+  via_matmul.nodes = {{"v0", OpKind::kMatmul, {"a", "b"}}};
+  via_matmul.outputs = {"v0"};
+  Program direct = via_matmul;
+  direct.nodes[0].op = OpKind::kMv;
+  auto results = [] {
+    return std::vector<PathResult>{Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+                                   Ok("inductor", DType::kFloat32, {7})};
+  };
+  CaseRun a = MakeCaseRun(via_matmul, {"grid16", 1}, results()), b = MakeCaseRun(direct, {"grid16", 1}, results());
+  ASSERT_TRUE(a.verdict.diverges());
+  EXPECT_EQ(Signatures(a), Signatures(b));
+  EXPECT_NE(Headline(a).find("matmul[mv](float16, float32)"), std::string::npos) << Headline(a);
+}
+
+TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath) {
+  // The eager_meta path on a cpu program, and eager itself on a meta program, accepting float16 with
+  // float32 in mm or in bmm: torch's meta registrations skip the family's dtype checks.
+  std::vector<PathResult> meta_path = SeedResults();
+  meta_path.pop_back();
+  meta_path.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
+  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, meta_path);
+  Program on_meta = Seed({8, 8});
+  on_meta.inputs[1].shape = {8, 64};
+  for (auto& in : on_meta.inputs) in.device = Device::kMeta;
+  on_meta.nodes[0].op = OpKind::kMm;
+  std::vector<PathResult> eager_on_meta = {Raises("reference", "RuntimeError"),
+                                           Ok("eager", DType::kFloat16, {8, 64}, Device::kMeta)};
+  CaseRun b = MakeCaseRun(on_meta, {"grid16", 1}, eager_on_meta);
+  ASSERT_EQ(Signatures(a).size(), 1u);
+  EXPECT_EQ(Signatures(a), Signatures(b));
+  EXPECT_EQ(Headline(b), "eager on meta accepts mm(float16, float32) that the contract rejects (same_dtype)");
+  // A wrong-device operand on meta is another rule: another root cause.
+  Program bias = on_meta;
+  bias.inputs[0].device = Device::kCpu;
+  CaseRun c = MakeCaseRun(bias, {"grid16", 1}, eager_on_meta);
+  ASSERT_FALSE(Signatures(c).empty());
+  EXPECT_NE(Signatures(c), Signatures(b));
+}
+
+TEST(RootCause, AnAcceptedProgramIsLocatedAtTheOpBehindItsDivergingOutput) {
+  // mm, then a cast: inductor's float16 result where eager's is float32 is the mm's.
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}, {"v1", OpKind::kTranspose, {"v0"}}};
+  p.nodes[1].ints = {0, 1};
+  p.outputs = {"v1"};
+  std::vector<PathResult> rs = {Ok("reference", DType::kFloat32, {4, 2}), Ok("eager", DType::kFloat32, {4, 2}),
+                                Ok("inductor", DType::kFloat16, {4, 2})};
+  CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].signature, "dtype|path=inductor|returns|op=mm|devices=cpu,cpu");
+  EXPECT_EQ(Headline(WithFinding(c, findings[0])),
+            "inductor returns float16[4, 2]@cpu for mm(float32, float32) where eager returns float32[4, 2]@cpu [filable]");
+}
+
+TEST(RootCause, ARegressionEntrysExpectationSignsLikeTheCaseItDescribes) {
+  // What the catalogue computes from an entry (program + expected kind and blame) must equal what a
+  // campaign computes from the run, or known behaviours would be reported as new.
+  CaseRun seed = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  EXPECT_EQ(RootCauseSignature(seed.program, seed.contract,
+                               ExpectedFacts(seed.contract, DivergenceKind::kErrorBehaviour, "inductor")),
+            Signatures(seed)[0]);
+  std::vector<PathResult> rs = SeedResults();
+  rs.pop_back();
+  rs.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
+  CaseRun meta = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  EXPECT_EQ(RootCauseSignature(meta.program, meta.contract, ExpectedFacts(meta.contract, DivergenceKind::kMeta, "eager_meta")),
+            Signatures(meta)[0]);
+}
+
+TEST(RootCause, ACrashIsLocatedByPathAndStageAndItsHeadlineIsOneLine) {
+  PathResult crash{"inductor", OutcomeKind::kCrash};
+  crash.stage = "compile";
+  crash.message = "worker killed by signal 6 (Aborted)\n--- worker stderr (tail) ---\n  what():  std::bad_alloc\n";
+  std::vector<PathResult> rs = SeedResults();
+  rs[2] = crash;
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].signature, "crash|path=inductor|stage:compile|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(Headline(c), "inductor crashes in stage \"compile\" on matmul[bmm](float16, float32): worker killed by "
+                         "signal 6 (Aborted) ... what():  std::bad_alloc");
+}
+
+TEST(RootCause, AReportReadBackSignsItsFindingAgain) {
+  std::vector<PathResult> rs = SeedResults();
+  rs.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 2u);
+  nlohmann::json report = MakeReport(WithFinding(c, findings[1]), RunContext{});
+  auto judged = ReadJudgedCase(report);
+  ASSERT_TRUE(judged.ok()) << judged.error();
+  EXPECT_EQ(ReportRootCauses(judged.value()), std::vector<std::string>{findings[1].signature});
+  // A version 1 report (one bucket for the whole case) is still read: every finding of its case.
+  report["version"] = 1;
+  report.erase("finding");
+  judged = ReadJudgedCase(report);
+  ASSERT_TRUE(judged.ok()) << judged.error();
+  EXPECT_EQ(ReportRootCauses(judged.value()), (std::vector<std::string>{findings[0].signature, findings[1].signature}));
+  report["version"] = 3;
+  EXPECT_FALSE(ReadJudgedCase(report).ok());
+}
+
+}  // namespace
+}  // namespace mmdiff
