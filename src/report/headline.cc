@@ -85,8 +85,11 @@ std::string FindingHeadline(const Program& p, const Expectation& contract, const
     case DivergenceKind::kContract: {
       const PathResult* eager = FindResult(results, kEagerPath);
       if (eager && eager->ok() && contract.rejects)
-        h = std::string(EagerOnMeta(p, contract) ? "eager on meta" : "eager") + " accepts " + call +
-            " that the contract rejects" + Rule(contract);
+        h = !EagerOnMeta(p, contract)                ? "eager accepts " + call + " that the contract rejects" + Rule(contract)
+            : contract.violation.rule == "same_device" ? "eager accepts " + call +
+                                                             " with a meta operand that the contract rejects" + Rule(contract)
+                                                       : "eager on meta accepts " + call + " that the contract rejects" +
+                                                             Rule(contract);
       else if (eager && !eager->ok() && !contract.rejects)
         h = "eager raises " + ErrorClass(eager) + " on " + call + " that the contract accepts";
       else if (eager && !eager->ok())

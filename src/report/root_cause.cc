@@ -114,7 +114,12 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
 }
 
 // The findings' fold: where divergence i's cause is stated by another divergence, that one's index.
-std::vector<size_t> FoldTargets(const Verdict& v, const std::vector<PathResult>& results) {
+// Whether a result raises or returns as the contract says (by class, not types).
+bool MatchesContractOutcome(const Expectation& c, const PathResult& r) {
+  return c.rejects ? r.kind == OutcomeKind::kError && r.error_class == c.violation.error_class : r.ok();
+}
+
+std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v, const std::vector<PathResult>& results) {
   const auto& ds = v.divergences;
   std::vector<size_t> target(ds.size());
   size_t contract = ds.size(), eager_values = ds.size();
@@ -124,24 +129,27 @@ std::vector<size_t> FoldTargets(const Verdict& v, const std::vector<PathResult>&
     if (ds[i].kind == DivergenceKind::kValue && ds[i].blamed == kEagerPath) eager_values = i;
   }
   // torch.compile traces with fake tensors, which run the meta registrations: a compiled path that
-  // raises the same class as eager_meta where eager on cpu computes fails in the meta kernel.
-  size_t meta_raises = ds.size();
+  // raises the class eager_meta raises, where eager on cpu does otherwise, fails in the meta kernel.
+  size_t meta = ds.size();
   std::string meta_class;
+  const PathResult* meta_result = FindResult(results, kEagerMetaPath);
   for (size_t i = 0; i < ds.size(); ++i)
-    if (ds[i].kind == DivergenceKind::kMeta) {
-      const PathResult* m = FindResult(results, kEagerMetaPath);
-      const PathResult* e = FindResult(results, kEagerPath);
-      if (m && e && e->ok() && m->kind == OutcomeKind::kError) {
-        meta_raises = i;
-        meta_class = m->error_class;
-      }
+    if (ds[i].kind == DivergenceKind::kMeta && meta_result && meta_result->kind == OutcomeKind::kError) {
+      meta = i;
+      meta_class = meta_result->error_class;
     }
   for (size_t i = 0; i < ds.size(); ++i) {
     const Divergence& d = ds[i];
-    if (meta_raises < ds.size() && d.kind == DivergenceKind::kErrorBehaviour && LadderRank(d.blamed) >= 0) {
+    if (d.kind == DivergenceKind::kMeta && contract < ds.size() && meta_result &&
+        MatchesContractOutcome(c, *meta_result)) {
+      target[i] = contract;  // meta does what the contract says; eager on cpu is the odd one
+      continue;
+    }
+    bool compiled_error = d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass;
+    if (meta < ds.size() && compiled_error && LadderRank(d.blamed) >= 0) {
       const PathResult* r = FindResult(results, d.blamed);
       if (r && r->kind == OutcomeKind::kError && r->error_class == meta_class) {
-        target[i] = meta_raises;
+        target[i] = meta;
         continue;
       }
     }
@@ -153,6 +161,9 @@ std::vector<size_t> FoldTargets(const Verdict& v, const std::vector<PathResult>&
     if (restates_eager_values) target[i] = eager_values;
     else if (restates_contract) target[i] = contract;
   }
+  // Folds chain (a compiled path into eager_meta, eager_meta into the contract): to the end.
+  for (size_t i = 0; i < ds.size(); ++i)
+    for (size_t hops = 0; hops < ds.size() && target[target[i]] != target[i]; ++hops) target[i] = target[target[i]];
   return target;
 }
 
@@ -201,6 +212,10 @@ std::string OpCallName(const Program& p, const Expectation& contract, const std:
 }
 
 std::string OpFamily(const Program& p, const Expectation& contract, const std::string& node) {
+  const Node* n = p.FindNode(node);
+  // aten/src/ATen/native/Linear.cpp: linear is addmm with a bias, else a matmul that folds the
+  // input's batch dims into mm; eager and the compilers' decompositions reach those.
+  if (n && n->op == OpKind::kLinear) return n->args.size() >= 3 ? "addmm" : "mm";
   std::string call = OpCallName(p, contract, node);
   // matmul reaches dot, mv, mm or bmm (vm is mm of a row): each compiler lowers the function reached,
   // so matmul's mv path and mv are one code path.
@@ -210,7 +225,7 @@ std::string OpFamily(const Program& p, const Expectation& contract, const std::s
 }
 
 bool EagerOnMeta(const Program& p, const Expectation& contract) {
-  if (!contract.rejects || contract.violation.rule == "same_device") return false;
+  if (!contract.rejects) return false;
   const Node* n = p.FindNode(contract.violation.node);
   if (!n) return false;
   for (const auto& a : n->args) {
@@ -225,7 +240,9 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract, co
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta
   // tensors) and eager on a meta program that accept what cpu rejects are one root cause per rule,
   // not one per op and operand dtypes (seen on torch 2.11.0 to 2.15.0: mm, bmm, mv, addmm, addbmm,
-  // matmul and linear all accept float16 with float32 on meta).
+  // matmul and linear all accept float16 with float32 on meta). Likewise an op mixing cpu and meta
+  // operands dispatches to the meta kernel, which has no device check (same_device: mm, bmm,
+  // addmm, addbmm and linear, in every operand order).
   bool meta_kind = f.kind == DivergenceKind::kMeta ||
                    (f.kind == DivergenceKind::kContract && f.behaviour == "accepts" && EagerOnMeta(p, contract));
   if (meta_kind && contract.rejects)
@@ -296,7 +313,7 @@ RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind, c
 std::vector<FindingKey> Findings(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
                                  const Verdict& v) {
   std::vector<FindingKey> out;
-  std::vector<size_t> target = FoldTargets(v, results);
+  std::vector<size_t> target = FoldTargets(contract, v, results);
   std::vector<std::string> signatures(v.divergences.size());
   for (size_t i = 0; i < v.divergences.size(); ++i)
     if (target[i] == i) signatures[i] = RootCauseSignature(p, contract, FindingFacts(contract, results, v, i));

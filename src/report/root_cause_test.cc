@@ -168,6 +168,68 @@ TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath)
   EXPECT_NE(Signatures(c), Signatures(b));
 }
 
+TEST(RootCause, MetaThatFollowsTheContractRestatesEagersContractFinding) {
+  // Eager on cpu accepts the float16 @ float32 bmm; eager_meta raises as the contract says, and so
+  // do the compiled paths, which trace through the meta kernels: one finding, eager's.
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}),
+                                Raises("eager_meta", "RuntimeError"), Raises("inductor", "RuntimeError"),
+                                Raises("compile_eager", "RuntimeError")};
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
+  EXPECT_EQ(c.verdict.divergences[findings[0].divergence].kind, DivergenceKind::kContract);
+}
+
+TEST(RootCause, ACompiledPathRaisingWhatEagerMetaRaisesFailsInTheMetaKernel) {
+  // bool bmm: eager on cpu raises NotImplementedError; eager_meta and Dynamo's fake tensors raise
+  // RuntimeError. One finding, eager_meta's, naming the compiled paths.
+  Program p = Seed();
+  p.inputs[0].dtype = p.inputs[1].dtype = DType::kBool;
+  std::vector<PathResult> rs = {Raises("reference", "NotImplementedError"), Raises("eager", "NotImplementedError"),
+                                Raises("eager_meta", "RuntimeError"), Raises("compile_eager", "RuntimeError"),
+                                Raises("inductor", "RuntimeError")};
+  CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
+  EXPECT_EQ(c.verdict.divergences[findings[0].divergence].kind, DivergenceKind::kMeta);
+  EXPECT_EQ(findings[0].also, (std::vector<std::string>{"compile_eager", "inductor"}));
+}
+
+TEST(RootCause, LinearIsAddmmWithABiasAndMmWithout) {
+  Program lin;
+  lin.inputs = {{"x", {4, 8}, DType::kFloat16}, {"w", {3, 8}, DType::kFloat32}};
+  lin.nodes = {{"v0", OpKind::kLinear, {"x", "w"}}};
+  lin.outputs = {"v0"};
+  Program mm;
+  mm.inputs = {{"a", {4, 8}, DType::kFloat16}, {"b", {8, 3}, DType::kFloat32}};
+  mm.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  mm.outputs = {"v0"};
+  auto results = [] {
+    return std::vector<PathResult>{Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+                                   Ok("inductor", DType::kFloat32, {4, 3})};
+  };
+  CaseRun a = MakeCaseRun(lin, {"grid16", 1}, results()), b = MakeCaseRun(mm, {"grid16", 1}, results());
+  ASSERT_TRUE(a.verdict.diverges() && b.verdict.diverges());
+  EXPECT_EQ(Signatures(a), Signatures(b));
+}
+
+TEST(RootCause, CpuAndMetaOperandsMixedAreOneRootCauseWhateverTheOpAndOrder) {
+  auto signature = [](OpKind op, Device a, Device b) {
+    Program p;
+    p.inputs = {{"a", {4, 8}, DType::kFloat32, a}, {"b", {8, 3}, DType::kFloat32, b}};
+    p.nodes = {{"v0", op, {"a", "b"}}};
+    p.outputs = {"v0"};
+    CaseRun c = MakeCaseRun(p, {"grid16", 1}, {Raises("reference", "RuntimeError"),
+                                               Ok("eager", DType::kFloat32, {4, 3}, Device::kMeta)});
+    return Signatures(c);
+  };
+  auto mm = signature(OpKind::kMm, Device::kCpu, Device::kMeta);
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_EQ(mm[0], "meta|path=eager_meta|accepts|rule=same_device");
+  EXPECT_EQ(mm, signature(OpKind::kMm, Device::kMeta, Device::kCpu));
+  EXPECT_EQ(mm, signature(OpKind::kMatmul, Device::kMeta, Device::kCpu));
+}
+
 TEST(RootCause, AnAcceptedProgramIsLocatedAtTheOpBehindItsDivergingOutput) {
   // mm, then a cast: inductor's float16 result where eager's is float32 is the mm's.
   Program p;
