@@ -1,6 +1,7 @@
 // Python emission.
 #include "src/ir/python_emitter.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -38,6 +39,27 @@ std::string PyStr(const std::string& s) {
 
 std::string TorchDType(DType d) { return "torch." + std::string(DTypeName(d)); }
 
+// A number as Python reads it (repro.py imports math): nan and infinities by name.
+std::string PyNumber(double v) {
+  if (std::isnan(v)) return "math.nan";
+  if (std::isinf(v)) return v > 0 ? "math.inf" : "-math.inf";
+  return PyFloat(v);
+}
+
+// Text inside a """docstring""": messages come from torch and from files, so nothing in them may end
+// the docstring or start an escape.
+std::string DocText(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (static_cast<unsigned char>(c) < 0x20 && c != '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
 // c10::ScalarType's numbering, which TorchScript uses for dtypes (torch/csrc/api: ScalarType.h).
 int ScalarTypeCode(DType d) {
   switch (d) {
@@ -54,44 +76,47 @@ int ScalarTypeCode(DType d) {
   return 6;
 }
 
-// How repro.py compiles f for the compared path: a one-line description, code defining what it
-// needs (ending in a blank line, or ""), and the callable handed to outcome().
+// How repro.py compiles f for the compared path: its name, a one-line description, code defining
+// what it needs (ending in a blank line, or ""), and either `build`, an expression that compiles f
+// ahead of the run and gives the callable (a failure there is a compile failure, told apart from
+// f's own errors), or `callable`, handed to outcome() as is (torch.compile compiles on the first
+// call, and its compile errors are the compiled outcome, as on mmdiff's torch.compile paths).
 struct ReproCompiled {
-  std::string name, description, setup, callable;
+  std::string name, description, setup, build, callable;
 };
 ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
   if (backend == "torchscript")
-    return {"TorchScript", "TorchScript (torch.jit.CompilationUnit on the TorchScript spelling of f below)",
-            "TS_SOURCE = \"\"\"\n" + EmitFunction(p, "f", FunctionDialect::kTorchScript) + "\"\"\"\n\n\n",
-            "lambda *args: torch.jit.CompilationUnit(TS_SOURCE).f(*args)"};
+    return {"TorchScript",
+            "TorchScript (torch.jit.CompilationUnit on the TorchScript spelling of f below)",
+            "TS_SOURCE = \"\"\"\n" + EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython) + "\"\"\"\n\n\n",
+            "torch.jit.CompilationUnit(TS_SOURCE).f", ""};
   if (backend == "aoti")
     return {"AOTInductor", "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
-            "def aoti(fn):\n"
-            "    def run(*args):\n"
-            "        import os\n"
-            "        import tempfile\n\n"
-            "        class Program(torch.nn.Module):\n"
-            "            def forward(self, *xs):\n"
-            "                return fn(*xs)\n\n"
-            "        with torch.no_grad():\n"
-            "            exported = torch.export.export(Program(), tuple(args))\n"
-            "            path = torch._inductor.aoti_compile_and_package(\n"
-            "                exported, package_path=os.path.join(tempfile.mkdtemp(), \"program.pt2\"))\n"
-            "        return torch._inductor.aoti_load_package(path)(*args)\n"
-            "    return run\n\n\n",
-            "aoti(f)"};
-  return {"torch.compile", "torch.compile(backend='" + backend + "')", "",
+            "def aoti(fn, args):\n"
+            "    \"\"\"fn exported for args, compiled and loaded, as mmdiff's aoti path does.\"\"\"\n"
+            "    import os\n"
+            "    import tempfile\n\n"
+            "    class Program(torch.nn.Module):\n"
+            "        def forward(self, *xs):\n"
+            "            return fn(*xs)\n\n"
+            "    with torch.no_grad():\n"
+            "        exported = torch.export.export(Program(), tuple(args))\n"
+            "        path = torch._inductor.aoti_compile_and_package(\n"
+            "            exported, package_path=os.path.join(tempfile.mkdtemp(), \"program.pt2\"))\n"
+            "    return torch._inductor.aoti_load_package(path)\n\n\n",
+            "aoti(f, inputs())", ""};
+  return {"torch.compile", "torch.compile(backend='" + backend + "')", "", "",
           "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};
 }
 
 }  // namespace
 
 std::string EmitFunction(const Program& p, const std::string& name, FunctionDialect dialect) {
-  const bool ts = dialect == FunctionDialect::kTorchScript;
+  const bool ts = dialect != FunctionDialect::kPython;
   auto dtype = [&](DType d) { return ts ? std::to_string(ScalarTypeCode(d)) : TorchDType(d); };
-  auto call = [&](std::string_view torch_call) {  // TorchScript resolves torch.<aten op> only
+  auto call = [&](std::string_view torch_call) {  // TorchScript's native resolver: torch.<aten op> only
     constexpr std::string_view kFunctional = "torch.nn.functional.";
-    if (ts && torch_call.substr(0, kFunctional.size()) == kFunctional)
+    if (dialect == FunctionDialect::kTorchScript && torch_call.substr(0, kFunctional.size()) == kFunctional)
       return "torch." + std::string(torch_call.substr(kFunctional.size()));
     return std::string(torch_call);
   };
@@ -238,15 +263,66 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
   return o.str();
 }
 
-std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& opt) {
+namespace {
+
+// ('torch.float32', (2, 3), 'cpu'): a result type as outcome() prints it.
+std::string PyResultType(const ReproOptions::ResultType& t) {
+  return "(" + PyStr(TorchDType(t.dtype)) + ", " + PyShape(t.shape) + ", " + PyStr(std::string(DeviceName(t.device))) +
+         ")";
+}
+
+// Asserts that `outs` (a list of tensors) holds the reference value at the finding's element.
+std::string WorstCheck(const ReproOptions::Worst& w, const std::string& outs, const std::string& who) {
   std::ostringstream o;
-  o << "#!/usr/bin/env python3\n\"\"\"" << (opt.title.empty() ? "mmdiff reproducer" : opt.title) << "\n\n";
-  for (const auto& n : opt.notes) o << n << "\n";
-  o << "Program: " << p.Summary() << "\n";
+  o << "got = " << outs << "[" << w.output << "].reshape(-1)[" << w.element << "].double().item()\n"
+    << "expected, allowed = " << PyNumber(w.expected) << ", " << PyNumber(w.allowed) << "\n"
+    << "print(\"" << who << " output " << w.output << " element " << w.element
+    << ": got\", got, \"reference\", expected, \"allowed error\", allowed)\n"
+    << "same = (math.isnan(got) and math.isnan(expected)) or got == expected or abs(got - expected) <= allowed\n"
+    << "assert same, \"" << who << " is beyond the rounding bound at that element\"\n";
+  return o.str();
+}
+
+}  // namespace
+
+std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& opt) {
+  using Check = ReproOptions::Check;
+  std::ostringstream o;
+  o << "#!/usr/bin/env python3\n\"\"\"" << DocText(opt.title.empty() ? "mmdiff reproducer" : opt.title) << "\n\n";
+  for (const auto& n : opt.notes) o << DocText(n) << "\n";
+  o << "Program: " << DocText(p.Summary()) << "\n";
   const ReproCompiled compiled = ReproCompiledFor(p, opt.backend);
-  o << "Runs with plain `python` and a stock torch; exits non-zero while eager and "
-    << compiled.description << " disagree.\n\"\"\"\n"
-       "import math\nimport platform\n\nimport torch\n\n";
+  switch (opt.check) {
+    case Check::kCompiledVsEager:
+      o << "Runs with plain `python` and a stock torch; exits non-zero while eager and " << compiled.description
+        << " disagree.\n";
+      break;
+    case Check::kMetaVsCpu:
+      o << "Runs with plain `python` and a stock torch; exits non-zero while f on meta tensors raises or returns "
+           "otherwise than on cpu.\n";
+      break;
+    case Check::kEagerVsContract:
+      o << "Runs with plain `python` and a stock torch; exits non-zero while eager " << (opt.contract_rejects ? "does not raise " + opt.contract_error_class : std::string("does not return the documented result"))
+        << ".\n";
+      break;
+    case Check::kEagerValue:
+      o << "Runs with plain `python` and a stock torch; exits non-zero while eager's value is beyond the rounding "
+           "bound.\n";
+      break;
+  }
+  // Exit 3 tells "the script could not run what it compares here" apart from 0 (the finding is gone)
+  // and 1 (it is there): a script that cannot rebuild mmdiff's run must not read as either.
+  const bool builds = opt.check == Check::kCompiledVsEager && !compiled.build.empty();
+  o << "Exit status " << kReproFailedExitCode
+    << " (REPRODUCER FAILED): the script itself failed and compared nothing: its inputs cannot be built here";
+  if (builds && !opt.compile_error_is_finding.value_or(true))
+    o << ", or " << compiled.name << " could not compile f, which mmdiff's path compiled";
+  if (builds && !opt.compile_error_is_finding)
+    o << ", or " << compiled.name << " could not compile f where eager raised";
+  o << ".\n";
+  if (builds && opt.compile_error_is_finding.value_or(false))
+    o << compiled.name << " failing to compile f is the finding: that error is the outcome compared with eager's.\n";
+  o << "\"\"\"\nimport math\nimport platform\nimport sys\n\nimport torch\n\n";
   if (!opt.knobs.empty()) {
     o << "import torch._inductor.config\n";
     for (const auto& [k, v] : opt.knobs) o << "torch._inductor.config." << k << " = " << v << "\n";
@@ -254,30 +330,102 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   }
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
-  o << "def outcome(fn):\n"
-       "    \"\"\"('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message).\"\"\"\n"
+  o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
+       "def error_of(e):\n"
+       "    \"\"\"('error', root-cause class, message): the root cause, as torch.compile wraps exceptions.\"\"\"\n"
+       "    root = e\n"
+       "    while (root.__cause__ or root.__context__) is not None:\n"
+       "        root = root.__cause__ or root.__context__\n"
+       "    cls = next(c for c in type(root).__mro__ if c.__module__ == \"builtins\")\n"
+       "    return (\"error\", cls.__name__, (str(root).strip().splitlines() or [\"\"])[0])\n\n\n"
+       "def reproducer_failed(what, error):\n"
+       "    print(f\"REPRODUCER FAILED: {what}: {error[1]}: {error[2]}\")\n"
+       "    print(\"Nothing was compared: this run says nothing about the finding.\")\n"
+       "    sys.exit(REPRODUCER_FAILED)\n\n\n"
+       "def inputs():\n"
        "    try:\n"
-       "        outs = fn(*make_inputs())\n"
-       "    except Exception as e:  # compare the root cause: torch.compile wraps exceptions\n"
-       "        root = e\n"
-       "        while (root.__cause__ or root.__context__) is not None:\n"
-       "            root = root.__cause__ or root.__context__\n"
-       "        cls = next(c for c in type(root).__mro__ if c.__module__ == \"builtins\")\n"
-       "        return (\"error\", cls.__name__, (str(root).strip().splitlines() or [\"\"])[0])\n"
+       "        return make_inputs()\n"
+       "    except Exception as e:  # e.g. cuda inputs without a GPU: an error of the script, not of f\n"
+       "        reproducer_failed(\"the inputs cannot be built here\", error_of(e))\n\n\n"
+       "def outcome(fn):\n"
+       "    \"\"\"('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message).\"\"\"\n"
+       "    args = inputs()\n"
+       "    try:\n"
+       "        outs = fn(*args)\n"
+       "    except Exception as e:\n"
+       "        return error_of(e)\n"
        "    return (\"ok\", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], outs)\n\n\n"
+       "def show(name, result):\n"
+       "    print(name, result[:3] if result[0] == \"error\" else result[:2])\n\n\n"
        "eager = outcome(f)\n"
-       "torch._dynamo.reset()\n"
-    << compiled.setup << "compiled = outcome(" << compiled.callable << ")\n"
-       "print(\"eager:   \", eager[:3] if eager[0] == \"error\" else eager[:2])\n"
-       "print(\"compiled:\", compiled[:3] if compiled[0] == \"error\" else compiled[:2])\n"
-       "assert eager[:2] == compiled[:2], \"eager and " << compiled.name << " disagree (see above)\"\n";
-  if (opt.value_atol >= 0) {
-    o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
-         "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() else 0.0\n"
-         "    print(\"max |eager - compiled| =\", diff)\n"
-         "    assert diff <= " << PyFloat(opt.value_atol) << ", \"values differ beyond the error bound\"\n";
+       "show(\"eager:   \", eager)\n";
+  switch (opt.check) {
+    case Check::kCompiledVsEager:
+      o << "torch._dynamo.reset()\n" << compiled.setup;
+      if (builds) {
+        // Compiled apart from the run: a compile error must not pass for f's outcome (issue 16), unless
+        // it is what the finding is about.
+        o << "try:\n"
+             "    compiled_f = " << compiled.build << "\n"
+             "except Exception as e:\n"
+             "    compiled_f, compile_error = None, error_of(e)\n";
+        if (!opt.compile_error_is_finding.has_value()) {
+          o << "    if eager[0] == \"error\":  # the two errors' classes may match, but say nothing about f\n"
+               "        reproducer_failed(\"" << compiled.name
+            << " could not compile f, and eager raised\", compile_error)\n"
+               "    print(\"" << compiled.name << " could not compile f\")\n";
+        } else if (*opt.compile_error_is_finding) {
+          o << "    print(\"" << compiled.name << " could not compile f, as in mmdiff's run (the finding)\")\n";
+        } else {
+          o << "    reproducer_failed(\"" << compiled.name
+            << " could not compile f here, which mmdiff's path compiled\",\n"
+               "                      compile_error)\n";
+        }
+        o << "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
+      } else {
+        o << "compiled = outcome(" << compiled.callable << ")\n";
+      }
+      o << "show(\"compiled:\", compiled)\n"
+        << "assert eager[:2] == compiled[:2], \"eager and " << compiled.name << " disagree (see above)\"\n";
+      if (opt.worst.output >= 0) {
+        o << WorstCheck(opt.worst, "compiled[2]", compiled.name);
+      } else if (opt.value_atol >= 0) {
+        o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
+             "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() else 0.0\n"
+             "    print(\"max |eager - compiled| =\", diff)\n"
+             "    assert diff <= "
+          << PyFloat(opt.value_atol) << ", \"values differ beyond the error bound\"\n";
+      }
+      o << "print(\"eager and compiled agree\")\n";
+      break;
+    case Check::kMetaVsCpu:
+      o << "meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))\n"
+           "show(\"on meta: \", meta)\n\n\n"
+           "def predicted(result):  # what meta must predict: the outcome, error class, dtypes and shapes\n"
+           "    return result[:2] if result[0] == \"error\" else (\"ok\", [t[:2] for t in result[1]])\n\n\n"
+           "assert predicted(eager) == predicted(meta), \"eager on meta tensors predicts another outcome than eager on "
+           "cpu (see above)\"\n"
+           "print(\"meta predicts cpu\")\n";
+      break;
+    case Check::kEagerVsContract:
+      if (opt.contract_rejects) {
+        o << "assert eager[:2] == (\"error\", " << PyStr(opt.contract_error_class)
+          << "), \"eager does not raise what the contract says it must (see the docstring)\"\n";
+      } else {
+        o << "expected = [";
+        for (size_t i = 0; i < opt.contract_types.size(); ++i) o << (i ? ", " : "") << PyResultType(opt.contract_types[i]);
+        o << "]\nprint(\"expected:\", expected)\n"
+             "assert eager[0] == \"ok\" and eager[1] == expected, \"eager does not return the documented result "
+             "(see the docstring)\"\n";
+      }
+      o << "print(\"eager follows the contract\")\n";
+      break;
+    case Check::kEagerValue:
+      o << "assert eager[0] == \"ok\", \"eager raised\"\n";
+      if (opt.worst.output >= 0) o << WorstCheck(opt.worst, "eager[2]", "eager");
+      o << "print(\"eager is within the rounding bound\")\n";
+      break;
   }
-  o << "print(\"eager and compiled agree\")\n";
   return o.str();
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,10 @@ namespace mmdiff {
 // native resolver knows only `torch.<aten op>`: torch.linear and torch.scaled_dot_product_attention
 // for the torch.nn.functional calls, dtypes as their c10::ScalarType codes (as TorchScript prints them
 // itself: 6 is torch.float32), and .to(code) for cast methods TorchScript lacks (.bfloat16()).
-enum class FunctionDialect { kPython, kTorchScript };
+// kTorchScriptFromPython: the TorchScript spelling compiled from Python (torch.jit.CompilationUnit,
+// as repro.py does), whose resolver looks names up in Python's torch, where torch.linear does not
+// exist: the torch.nn.functional calls keep their Python names (they compile to the same aten ops).
+enum class FunctionDialect { kPython, kTorchScript, kTorchScriptFromPython };
 
 // "def <name>(x0, x1):\n    v0 = torch.matmul(x0, x1)\n    return (v0,)\n" — the exact function
 // the compiled backends hand to torch.compile, and that repro.py runs.
@@ -35,10 +39,50 @@ struct ReproOptions {
   std::map<std::string, std::string> knobs;  // torch._inductor.config name -> Python literal
   // When >= 0, also compare values and fail beyond this absolute difference.
   double value_atol = -1;
+  // What the script checks. kCompiledVsEager: eager and the backend agree (outcome, error class,
+  // result types, and `worst` or value_atol). kMetaVsCpu: f on meta copies of the inputs raises or
+  // returns as on cpu (error class, dtypes, shapes). kEagerVsContract: eager raises
+  // contract_error_class (contract_rejects) or returns contract_types. kEagerValue: eager's `worst`
+  // element is within its allowed error of the reference value.
+  enum class Check { kCompiledVsEager, kMetaVsCpu, kEagerVsContract, kEagerValue };
+  Check check = Check::kCompiledVsEager;
+  bool contract_rejects = false;
+  std::string contract_error_class;
+  struct ResultType {
+    DType dtype;
+    Shape shape;
+    Device device;
+  };
+  std::vector<ResultType> contract_types;
+  // The element a value finding is about: output index (< 0: none), row-major element, the
+  // reference value and the error allowed around it.
+  struct Worst {
+    int output = -1;
+    int64_t element = -1;
+    double expected = 0, allowed = 0;
+  } worst;
+  // For the backends repro.py compiles ahead of the run (torchscript, aoti): whether the finding is
+  // that the compared path failed to compile f (mmdiff's run got its error from torch::jit::compile,
+  // or from torch.export, aoti_compile_and_package or aoti_load_package). true: the script's own
+  // compile error is the compiled outcome, compared with eager's. false: the path compiled f, so a
+  // compile error in the script means it does not rebuild what mmdiff ran; it says so and exits
+  // kReproFailedExitCode without comparing. Unset (the caller does not know): a compile error is
+  // compared with an eager result (a divergence either way), but with eager raising the script exits
+  // kReproFailedExitCode, since a compile error whose class matches eager's run-time error says
+  // nothing about f (issue 16: a TorchScript source the script could not resolve "agreed" with
+  // eager's RuntimeError).
+  std::optional<bool> compile_error_is_finding;
 };
 
-// A standalone script: prints versions, builds the inputs, runs eager and torch.compile, prints both
-// outcomes, and ends with an assertion that fails while eager and compiled disagree.
+// repro.py's exit status when the script itself failed and compared nothing: its inputs cannot be
+// built here (e.g. cuda inputs without a GPU), or the compared path's compile step failed where the
+// finding is not that failure. Python exits 1 for the failed assertion that shows the finding and 2
+// for its own usage errors.
+inline constexpr int kReproFailedExitCode = 3;
+
+// A standalone script: prints versions, builds the inputs, runs what o.check compares, prints the
+// outcomes, and ends with an assertion that fails (exit 1) while the finding is there; exits
+// kReproFailedExitCode when it could not run what it compares (see there); 0 when the finding is gone.
 std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& o);
 
 }  // namespace mmdiff

@@ -1,6 +1,7 @@
 // Report assembly and writing.
 #include "src/report/report.h"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 
@@ -131,13 +132,22 @@ Status CheckReportFormat(const nlohmann::json& j) {
   return Status::Ok();
 }
 
+namespace {
+// A report's program, parsed and verified.
+Result<Program> ReportProgram(const nlohmann::json& j) {
+  auto program = ProgramFromJson(j.value("program", nlohmann::json()));
+  if (!program.ok()) return Status::Error("report: program: " + program.error());
+  if (Status v = Verify(program.value()); !v.ok()) return Status::Error("report: program: " + v.message());
+  return program.value();
+}
+}  // namespace
+
 Result<JudgedCase> ReadJudgedCase(const nlohmann::json& j) {
   if (Status s = CheckReportFormat(j); !s.ok()) return s;
   return GuardJson("report", [&]() -> Result<JudgedCase> {
     JudgedCase out;
-    auto program = ProgramFromJson(j.value("program", nlohmann::json()));
-    if (!program.ok()) return Status::Error("report: program: " + program.error());
-    if (Status v = Verify(program.value()); !v.ok()) return Status::Error("report: program: " + v.message());
+    auto program = ReportProgram(j);
+    if (!program.ok()) return program.status();
     out.program = program.value();
     out.contract = Expect(out.program);
     if (!j.contains("paths") || !j["paths"].is_array())
@@ -186,9 +196,8 @@ Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
   if (Status s = CheckReportFormat(j); !s.ok()) return s;
   return GuardJson("report", [&]() -> Result<ReportCase> {
     ReportCase out;
-    auto program = ProgramFromJson(j.value("program", nlohmann::json()));
-    if (!program.ok()) return Status::Error("report: program: " + program.error());
-    if (Status v = Verify(program.value()); !v.ok()) return Status::Error("report: program: " + v.message());
+    auto program = ReportProgram(j);
+    if (!program.ok()) return program.status();
     out.program = program.value();
     auto recipe = RecipeFromJson(j.value("inputs", nlohmann::json()));
     if (!recipe.ok()) return Status::Error("report: inputs: " + recipe.error());
@@ -230,17 +239,42 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
       if (compiled.empty() && ReproCompiledPath(p)) compiled = p;
     if (!compiled.empty()) break;
   }
-  if (compiled.empty()) {
-    compiled = "inductor";
-    o.notes.push_back("No torch.compile path is implicated (the divergence involves " +
-                      (order.empty() ? std::string("no path") : order[0]->paths.back()) +
-                      "); this script compares eager with inductor.");
-  }
+  const bool none_compiled = compiled.empty();
+  if (none_compiled) compiled = "inductor";
   o.backend = TorchBackendOf(compiled);
   for (const Divergence* d : order) {
     o.notes.push_back("- " + std::string(DivergenceKindName(d->kind)) + ": " + d->detail);
     if (d->kind == DivergenceKind::kValue && d->paths.back() == compiled) o.value_atol = 2 * d->allowed;
   }
+  // What the script checks: the finding's own claim. A finding no compiled path is at fault for is
+  // shown without one: eager on meta against eager on cpu, eager against the contract, or eager's
+  // value against the reference.
+  if (!order.empty()) {
+    const Divergence& d = *order[0];
+    bool meta_program = std::any_of(c.program.inputs.begin(), c.program.inputs.end(),
+                                    [](const InputSpec& in) { return in.device == Device::kMeta; });
+    if (d.kind == DivergenceKind::kMeta && !meta_program) {
+      o.check = ReproOptions::Check::kMetaVsCpu;
+    } else if (d.kind == DivergenceKind::kContract || (d.kind == DivergenceKind::kMeta && meta_program)) {
+      o.check = ReproOptions::Check::kEagerVsContract;
+      o.contract_rejects = c.contract.rejects;
+      o.contract_error_class = c.contract.violation.error_class;
+      for (const auto& t : c.contract.outputs) o.contract_types.push_back({t.dtype, t.shape, t.device});
+    } else if (d.kind == DivergenceKind::kValue && d.blamed == kEagerPath) {
+      o.check = ReproOptions::Check::kEagerValue;
+    }
+    if (d.kind == DivergenceKind::kValue && d.output >= 0 && d.element >= 0 &&
+        (o.check == ReproOptions::Check::kEagerValue || d.paths.back() == compiled))
+      o.worst = {d.output, d.element, d.expected, d.allowed};
+  }
+  // Whether the compared path failed to compile f in mmdiff's run: then the script's own compile
+  // error is the finding; else a compile error means the script does not rebuild what mmdiff ran.
+  if (const PathResult* r = FindResult(c.results, compiled); r && compiled == "torchscript")
+    o.compile_error_is_finding = r->kind == OutcomeKind::kError && r->error_type == "torch::jit::ErrorReport";
+  if (none_compiled && o.check == ReproOptions::Check::kCompiledVsEager)
+    o.notes.push_back("No torch.compile path is implicated (the divergence involves " +
+                      (order.empty() ? std::string("no path") : order[0]->paths.back()) +
+                      "); this script compares eager with inductor.");
   if (c.contract.rejects)
     o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +
                       c.contract.violation.rule + ": " + c.contract.violation.message + "). Source: " +
