@@ -293,6 +293,7 @@ class Campaign {
     b.first_index = index;
     b.first_seed = case_seed;
     b.finding_dir = "findings/" + fc.hash;
+    b.reduced_signature = reduced && reduced->reduction.steps_kept > 0 ? reduced->signature : "";
     // A new bucket is never only in memory. (Its count comes with the case's CountDone; a summary
     // saved before that leaves out a bucket whose count is still 0, and a resume adopts the folder.)
     Refresh();

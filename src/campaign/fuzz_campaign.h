@@ -59,6 +59,11 @@ struct BucketStats {
   // examples to rerun with `mmdiff gen --seed`.
   std::vector<uint64_t> example_seeds;
   nlohmann::json known;  // the catalogue's entry (KnownCause::ToJson) of a known root cause; null: new
+  // The root-cause signature of the bucket's reduced case, where reduction kept steps: an error on
+  // an accepted program is signed by all its ops, and reduction narrows them to the one that
+  // fails, so buckets that reduce to one signature are one root cause. "" when not reduced.
+  std::string reduced_signature;
+  const std::string& RootCause() const { return reduced_signature.empty() ? signature : reduced_signature; }
 };
 
 inline constexpr size_t kBucketExamples = 5;
@@ -95,8 +100,8 @@ struct FuzzSummary {
   std::vector<int64_t> done_extra;
 };
 
-// The buckets with a written report, new root causes first (each group in the order found: by the
-// smallest case index), then known ones.
+// The buckets with a written report, new ones first (in the order found: by the smallest case
+// index, buckets of one root cause after reduction together), then known ones.
 std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const FuzzSummary& s);
 
 // summary.json: the user-facing summary plus everything --resume needs (options, policy, done set).

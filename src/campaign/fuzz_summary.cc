@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
 
 #include "src/campaign/fuzz_campaign.h"
 #include "src/gen/generator.h"
@@ -20,9 +22,17 @@ std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const Fuz
   for (const auto& [hash, b] : s.buckets)
     // Count 0, or no folder yet: claimed, its report not written yet (a resume adopts the folder).
     if (b.count > 0 && !b.finding_dir.empty()) out.emplace_back(hash, &b);
-  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+  // A root cause's first case index: its buckets are listed together, where its first one is.
+  std::map<std::string, int64_t> first;
+  for (const auto& [hash, b] : out) {
+    auto [it, added] = first.emplace(b->RootCause(), b->first_index);
+    if (!added) it->second = std::min(it->second, b->first_index);
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
     bool nx = x.second->known.is_null(), ny = y.second->known.is_null();
     if (nx != ny) return nx;
+    int64_t fx = first.at(x.second->RootCause()), fy = first.at(y.second->RootCause());
+    if (fx != fy) return fx < fy;
     return x.second->first_index < y.second->first_index;
   });
   return out;
@@ -36,9 +46,13 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
                          {"first_seed", b->first_seed}, {"first_found_s", b->first_found_s},
                          {"example_seeds", b->example_seeds}, {"new", b->known.is_null()}};
     if (!b->known.is_null()) jb["known"] = b->known;
+    if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     buckets.push_back(jb);
   }
   int64_t known = std::count_if(buckets.begin(), buckets.end(), [](const nlohmann::json& b) { return !b["new"].get<bool>(); });
+  std::set<std::string> new_causes;
+  for (const auto& [hash, b] : OrderedBuckets(s))
+    if (b->known.is_null()) new_causes.insert(b->RootCause());
   nlohmann::json budget = {{"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
                            {"cases", o.max_cases}};
   nlohmann::json compile = s.inputs.ToJson();
@@ -63,6 +77,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"interrupted", s.interrupted},
           {"paths", o.paths},
           {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
+          {"new_root_causes", static_cast<int64_t>(new_causes.size())},
           {"known_buckets", known},
           {"buckets", buckets},
           {"resume",
@@ -179,6 +194,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       bs.first_found_s = b.at("first_found_s").get<double>();
       bs.example_seeds = b.at("example_seeds").get<std::vector<uint64_t>>();
       if (b.contains("known") && b["known"].is_object()) bs.known = b["known"];
+      bs.reduced_signature = b.value("reduced_signature", "");
     }
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed summary: ") + e.what());

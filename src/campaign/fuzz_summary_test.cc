@@ -41,5 +41,46 @@ TEST(FuzzSummary, ResumeReadsBackTheReductionLimitsAndTheBudget) {
   EXPECT_EQ(back.reduce_time_s, FuzzOptions{}.reduce_time_s);
 }
 
+TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenKnownOnes) {
+  FuzzOptions o;
+  o.known_paths = {"corpus/regression"};
+  o.reduce_known = true;
+  FuzzSummary s;
+  auto bucket = [](const std::string& sig, int64_t first, const std::string& reduced, bool known) {
+    BucketStats b;
+    b.signature = sig;
+    b.headline = sig;
+    b.finding_dir = "findings/" + sig;
+    b.count = 2;
+    b.first_index = first;
+    b.reduced_signature = reduced;
+    if (known) b.known = {{"title", "a known one"}, {"source", "x.json"}};
+    return b;
+  };
+  s.buckets["a"] = bucket("a-ops", 5, "bmm-raises", false);
+  s.buckets["b"] = bucket("b", 1, "", true);
+  s.buckets["c"] = bucket("c", 7, "", false);
+  s.buckets["d"] = bucket("d-ops", 9, "bmm-raises", false);
+  s.buckets["e"] = bucket("e", 3, "", false);
+  s.buckets["f"] = bucket("f", 0, "", false);
+  s.buckets["f"].finding_dir.clear();  // claimed, not written yet: not listed
+  nlohmann::json j = SummaryToJson(s, o);
+  std::vector<std::string> order;
+  for (const auto& b : j["buckets"]) order.push_back(b["hash"]);
+  EXPECT_EQ(order, (std::vector<std::string>{"e", "a", "d", "c", "b"}));
+  EXPECT_EQ(j["new_buckets"], 4);
+  EXPECT_EQ(j["new_root_causes"], 3);
+  EXPECT_EQ(j["known_buckets"], 1);
+  EXPECT_EQ(j["buckets"][1]["reduced_signature"], "bmm-raises");
+  EXPECT_FALSE(j["buckets"][3].contains("reduced_signature"));
+  FuzzOptions back;
+  FuzzSummary sback;
+  ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
+  EXPECT_EQ(back.known_paths, o.known_paths);
+  EXPECT_TRUE(back.reduce_known);
+  EXPECT_EQ(sback.buckets["a"].reduced_signature, "bmm-raises");
+  EXPECT_EQ(sback.buckets["b"].known["title"], "a known one");
+}
+
 }  // namespace
 }  // namespace mmdiff

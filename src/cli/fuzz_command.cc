@@ -8,6 +8,8 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -70,12 +72,26 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
               static_cast<long long>(s.cuda_cases_without_gpu));
   auto ordered = OrderedBuckets(s);
   size_t known = std::count_if(ordered.begin(), ordered.end(), [](const auto& x) { return !x.second->known.is_null(); });
-  std::printf("new root causes: %zu\n", ordered.size() - known);
+  // New buckets one line each; buckets whose reduced cases share a root cause under the first.
+  std::map<std::string, std::vector<std::string>> by_cause;
+  for (const auto& [hash, b] : ordered)
+    if (b->known.is_null()) by_cause[b->RootCause()].push_back(hash);
+  std::printf("new root causes: %zu (in %zu buckets)\n", by_cause.size(), ordered.size() - known);
+  std::set<std::string> shown;
   for (const auto& [hash, b] : ordered) {
-    if (!b->known.is_null()) continue;
-    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(b->count),
+    if (!b->known.is_null() || !shown.insert(b->RootCause()).second) continue;
+    const auto& hashes = by_cause[b->RootCause()];
+    int64_t count = 0;
+    for (const auto& [h, other] : ordered)
+      if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
+    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(count),
                 b->headline.substr(0, 200).c_str(), b->first_found_s, static_cast<unsigned long long>(b->first_seed),
                 o.out_dir.c_str(), b->finding_dir.c_str());
+    if (hashes.size() > 1) {
+      std::string others;
+      for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
+      std::printf("      and %zu more buckets that reduce to the same root cause: %s\n", hashes.size() - 1, others.c_str());
+    }
   }
   if (known > 0) std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known);
   for (const auto& [hash, b] : ordered) {

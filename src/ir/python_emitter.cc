@@ -53,7 +53,7 @@ std::string DocText(const std::string& s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
+    else if (s.compare(i, 3, "\"\"\"") == 0) out += "\\\"";  // breaks a run of three quotes
     else if (static_cast<unsigned char>(c) < 0x20 && c != '\n') out += ' ';
     else out += c;
   }
