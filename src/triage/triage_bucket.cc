@@ -136,6 +136,7 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
   // report as soon as one turns up.
   if (facts && !b.from_report) FillFromFacts(b, *facts);
   AddRootCauses(b, facts ? facts->root_causes : std::vector<std::string>{signature});
+  b.reduced_root_cause |= facts && facts->reduced_root_cause;
   b.count += s.count;
   if (b.sightings.empty() ||
       Earlier(s.first_found_s, s.first_seed, b.first_found_s, b.first_seed)) {
@@ -144,6 +145,43 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
     b.first_campaign = s.campaign;
   }
   b.sightings.push_back(std::move(s));
+}
+
+void MergeByRootCause(TriageData& d) {
+  std::map<std::string, std::vector<std::string>> by_cause;  // root cause -> bucket hashes
+  for (const auto& [hash, b] : d.buckets)
+    if (b.root_causes.size() == 1) by_cause[b.root_causes[0]].push_back(hash);
+  for (auto& [cause, hashes] : by_cause) {
+    if (hashes.size() < 2 ||
+        std::none_of(hashes.begin(), hashes.end(), [&](const auto& x) { return d.buckets.at(x).reduced_root_cause; }))
+      continue;
+    auto host = std::min_element(hashes.begin(), hashes.end(), [&](const std::string& x, const std::string& y) {
+      const TriageBucket &a = d.buckets.at(x), &b = d.buckets.at(y);
+      if (Earlier(a.first_found_s, a.first_seed, b.first_found_s, b.first_seed)) return true;
+      if (Earlier(b.first_found_s, b.first_seed, a.first_found_s, a.first_seed)) return false;
+      return x < y;
+    });
+    TriageBucket& h = d.buckets.at(*host);
+    for (const auto& other : hashes) {
+      if (other == *host) continue;
+      TriageBucket& o = d.buckets.at(other);
+      h.count += o.count;
+      if (!h.from_report && o.from_report) {  // the facts of a report beat a summary's headline
+        h.signature = o.signature, h.headline = o.headline, h.summary = o.summary, h.kind = o.kind;
+        h.kinds = o.kinds, h.blamed = o.blamed, h.cls = o.cls, h.severity = o.severity, h.from_report = true;
+      }
+      if (Earlier(o.first_found_s, o.first_seed, h.first_found_s, h.first_seed)) {
+        h.first_found_s = o.first_found_s;
+        h.first_seed = o.first_seed;
+        h.first_campaign = o.first_campaign;
+      }
+      for (auto& s : o.sightings) h.sightings.push_back(std::move(s));
+      h.reduced_root_cause |= o.reduced_root_cause;
+      h.merged_hashes.push_back(other);
+      h.merged_hashes.insert(h.merged_hashes.end(), o.merged_hashes.begin(), o.merged_hashes.end());
+      d.buckets.erase(other);
+    }
+  }
 }
 
 }  // namespace mmdiff::triage

@@ -45,6 +45,7 @@ struct ReportFacts {
   // for a version 2 report, every finding of its case for a version 1 report; the report's own
   // bucket signature when its case cannot be read back.
   std::vector<std::string> root_causes;
+  bool reduced_root_cause = false;  // root_causes are its reduced case's (reduced/report.json)
   std::string repro;               // the reproducer's file name, next to the report ("" if none)
   std::string kind, blamed;        // of the divergence the headline describes (the report's finding)
   std::vector<std::string> kinds;  // of every divergence
@@ -84,6 +85,10 @@ struct TriageBucket {
   std::optional<uint64_t> first_seed;   // the seed of that earliest sighting
   std::string first_campaign;
   std::vector<Sighting> sightings;
+  // Buckets of the same single root cause merged into this one (MergeByRootCause): typically
+  // campaign buckets whose cases differed until reduction.
+  std::vector<std::string> merged_hashes;
+  bool reduced_root_cause = false;  // root_causes were signed by a report's reduced case
 
   // The campaigns that saw it, without repeats, in the order they were read.
   std::vector<std::string> Campaigns() const;
@@ -123,5 +128,11 @@ struct TriageData {
 // and class are read from the headline). Keeps the earliest first_found_s with its seed.
 void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const ReportFacts* facts,
                    const std::string& signature, const std::string& headline);
+
+// Merges buckets that share their one root cause, where at least one of them was signed by its
+// reduced case (buckets whose cases differ until reduction), into the earliest found of them: its
+// hash stays, counts, sightings and the others' hashes are added to it. A bucket with several root
+// causes (a version 1 report) stays as it is.
+void MergeByRootCause(TriageData& d);
 
 }  // namespace mmdiff::triage

@@ -168,6 +168,19 @@ class Loader {
       return nullptr;
     }
     ++d_.reports_read;
+    // A finding's reduced case is what its root cause is signed by (the reduction narrows an error
+    // on an accepted program to the op that raises it); the unreduced signature is the fallback.
+    fs::path reduced = fs::path(shown).parent_path() / "reduced" / "report.json";
+    std::error_code ec;
+    if (fs::is_regular_file(reduced, ec)) {
+      auto rj = ReadJson(reduced.string());
+      auto rf = rj.ok() ? Guarded(ReadReportFacts, rj.value()) : Result<ReportFacts>(rj.status());
+      if (rf.ok() && !rf.value().root_causes.empty())
+        facts.value().root_causes = rf.value().root_causes, facts.value().reduced_root_cause = true;
+      else
+        d_.skipped.push_back({reduced.string(), (rf.ok() ? std::string("no root cause") : rf.error()) +
+                                                    " (the bucket is signed by its unreduced case)"});
+    }
     d_.unplotted_errors += facts.value().unplotted_errors;
     d_.errors.insert(d_.errors.end(), facts.value().errors.begin(), facts.value().errors.end());
     facts_.push_back(std::make_unique<ReportFacts>(std::move(facts).value()));
@@ -297,6 +310,7 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
     for (const auto& s : d.skipped) why += "\n  " + s.path + ": " + s.reason;
     return Status::Error("no input could be read:" + why);
   }
+  MergeByRootCause(d);
   return d;
 }
 

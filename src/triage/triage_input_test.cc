@@ -170,5 +170,32 @@ TEST(TriageInput, ACampaignWithoutFindingsIsValidInput) {
   EXPECT_EQ(d.value().summaries_read, 1);
 }
 
+// Two campaign buckets whose cases differ (mm and bmm) but whose reduced cases are one: one triage
+// bucket, the earlier found keeping its hash. Without the reduced case they stay two.
+TEST(TriageInput, BucketsThatReduceToOneRootCauseAreOne) {
+  auto root = TempDir("reduce-to-one");
+  auto bmm = testing::OneOp(OpKind::kBmm, {{{2, 4, 8}, DType::kFloat16}, {{2, 8, 2}, DType::kFloat32}});
+  for (const char* name : {"reduced", "unreduced"})
+    WriteCampaign(root / name, {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 5.0, 105}},
+                                {"bbbb", {Report("bbbb", {TestDivergence{}}, bmm), 4, 9.0, 109}},
+                                {"cccc", {Report("cccc", {TestDivergence{"error_behaviour", "aot_eager"}}), 1, 2.0, 102}}});
+  // The reduced case of bbbb is aaaa's case (these test reports sign by their bucket signature).
+  WriteText(root / "reduced" / "findings" / "bbbb" / "reduced" / "report.json", Report("aaaa", {TestDivergence{}}).dump());
+
+  auto d = LoadTriageInputs({(root / "reduced").string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  ASSERT_EQ(d.value().buckets.size(), 2u);
+  const TriageBucket& a = d.value().buckets.at("aaaa");
+  EXPECT_EQ(a.count, 7);
+  EXPECT_EQ(a.merged_hashes, std::vector<std::string>{"bbbb"});
+  EXPECT_EQ(a.sightings.size(), 2u);
+  EXPECT_EQ(d.value().buckets.at("cccc").count, 1);
+
+  auto apart = LoadTriageInputs({(root / "unreduced").string()});
+  ASSERT_TRUE(apart.ok()) << apart.error();
+  EXPECT_EQ(apart.value().buckets.size(), 3u);
+  EXPECT_TRUE(apart.value().buckets.at("aaaa").merged_hashes.empty());
+}
+
 }  // namespace
 }  // namespace mmdiff::triage
