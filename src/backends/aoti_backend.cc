@@ -72,6 +72,7 @@ class AotiBackend : public Backend {
     }
     res.compile = CompileInfoFor(entry->runs);
     RunOutputsStage(res, stages, "aoti-run", [&] { return entry->artifact.loader->run(inputs); });
+    if (res.kind == OutcomeKind::kError) res.stage = "aoti-run";
     return res;
   }
 
@@ -83,12 +84,19 @@ class AotiBackend : public Backend {
       l.failure = UnsupportedResult(path.error());
       return l;
     }
-    if (!ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure).empty()) return l;
+    // An error names the step that raised it (PathResult::stage), so that a reproducer knows the
+    // finding is that f could not be exported, compiled or loaded.
+    if (std::string failed = ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure);
+        !failed.empty()) {
+      l.failure.stage = failed;
+      return l;
+    }
     try {
       stages.Stage("aoti-load");
       l.loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path.value());
     } catch (...) {
       RecordCurrentException(l.failure);
+      l.failure.stage = "aoti-load";
     }
     std::error_code ec;
     std::filesystem::remove(path.value(), ec);  // the loader has extracted what it runs

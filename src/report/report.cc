@@ -269,8 +269,16 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   }
   // Whether the compared path failed to compile f in mmdiff's run: then the script's own compile
   // error is the finding; else a compile error means the script does not rebuild what mmdiff ran.
-  if (const PathResult* r = FindResult(c.results, compiled); r && compiled == "torchscript")
+  if (const PathResult* r = FindResult(c.results, compiled); r && compiled == "torchscript") {
     o.compile_error_is_finding = r->kind == OutcomeKind::kError && r->error_type == "torch::jit::ErrorReport";
+  } else if (r && compiled == "aoti") {
+    // aoti's errors name their step (export, aoti-compile, aoti-load; aoti-run once loaded); an
+    // error without one (an older report) leaves it unknown.
+    if (r->kind != OutcomeKind::kError || r->stage == "aoti-run")
+      o.compile_error_is_finding = false;
+    else if (!r->stage.empty())
+      o.compile_error_is_finding = true;
+  }
   if (none_compiled && o.check == ReproOptions::Check::kCompiledVsEager)
     o.notes.push_back("No torch.compile path is implicated (the divergence involves " +
                       (order.empty() ? std::string("no path") : order[0]->paths.back()) +

@@ -34,6 +34,38 @@ TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
   EXPECT_NE(repro.find("same_dtype"), std::string::npos);
 }
 
+// An aoti error names its step: raised while exporting, compiling or loading, the reproducer's own
+// compile error is the finding; raised by the loaded package, a compile error in the script means it
+// does not rebuild mmdiff's run; with no step (an older report) the script cannot tell.
+TEST(Report, AnAotiErrorsStepDecidesWhatItsReproMakesOfACompileError) {
+  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.15.0"}, {"python", "3.11"}}, {}};
+  auto repro_for = [&](const std::string& stage) {
+    std::vector<PathResult> results = SeedResults();
+    results.pop_back();  // inductor
+    PathResult aoti{"aoti", OutcomeKind::kError};
+    aoti.error_class = "TypeError";
+    aoti.stage = stage;
+    results.push_back(aoti);
+    CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, results);
+    EXPECT_TRUE(c.verdict.diverges());
+    return MakeRepro(c, ctx);
+  };
+  const std::string finding = "AOTInductor could not compile f, as in mmdiff's run (the finding)";
+  const std::string rebuilt = "AOTInductor could not compile f here, which mmdiff's path compiled";
+  const std::string unknown = "AOTInductor could not compile f, and eager raised";
+  for (const char* stage : {"export", "aoti-compile", "aoti-load"}) {
+    std::string r = repro_for(stage);
+    EXPECT_NE(r.find(finding), std::string::npos) << stage;
+    EXPECT_EQ(r.find(rebuilt), std::string::npos) << stage;
+  }
+  std::string run = repro_for("aoti-run");
+  EXPECT_NE(run.find(rebuilt), std::string::npos);
+  EXPECT_EQ(run.find(finding), std::string::npos);
+  std::string old = repro_for("");
+  EXPECT_NE(old.find(unknown), std::string::npos);
+  EXPECT_EQ(old.find(finding), std::string::npos);
+}
+
 TEST(Report, ARejectionSiteNamesTheRuleOpOperandDtypesAndDevices) {
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
   std::string site = RejectionSite(c.program, c.contract);
