@@ -127,7 +127,10 @@ std::string FindingHeadline(const Program& p, const Expectation& contract, const
       const PathResult* o = FindResult(results, other);
       if (d.kind == DivergenceKind::kErrorBehaviour && r && r->ok())
         h = path + " accepts " + call + " that " + other + " rejects" +
-            (contract.rejects ? Rule(contract) : " with " + ErrorClass(o));
+            (contract.rejects ? Rule(contract) : " with " + ErrorClass(o)) +
+            (AcceptsUnusedOp(p, contract, FindingFacts(contract, results, v, k.divergence))
+                 ? ", whose result is unused (dead code eliminated with its error)"
+                 : "");
       else if (d.kind == DivergenceKind::kErrorBehaviour)
         h = path + " raises " + ErrorClass(r) + " on " + call + " that " + other + " accepts";
       else if (d.kind == DivergenceKind::kErrorClass)

@@ -85,6 +85,38 @@ TEST(RootCause, DifferentPathsAtFaultAreDifferentBuckets) {
   EXPECT_NE(Signatures(f)[0].find("op=mm|"), std::string::npos) << Signatures(f)[0];
 }
 
+// TorchScript eliminates an op whose result is unused, and with it the op's error: one root cause
+// per path whatever the op, and not the finding of an op whose result is used.
+TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
+  auto dead = [](OpKind op, Shape a, Shape b) {
+    Program p;
+    p.inputs = {{"x0", a, DType::kFloat16}, {"x1", b, DType::kFloat32}, {"x2", {4, 8}, DType::kFloat32},
+                {"x3", {8, 2}, DType::kFloat32}};
+    p.nodes = {{"v0", op, {"x0", "x1"}}, {"v1", OpKind::kMm, {"x2", "x3"}}};
+    p.outputs = {"v1"};
+    return p;
+  };
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+                                Ok("torchscript", DType::kFloat32, {4, 2})};
+  CaseRun mm = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, rs);
+  CaseRun bmm = MakeCaseRun(dead(OpKind::kBmm, {2, 4, 8}, {2, 8, 2}), {"grid16", 1}, rs);
+  ASSERT_EQ(Signatures(mm).size(), 1u);
+  EXPECT_EQ(Signatures(mm)[0], "error_behaviour|path=torchscript|accepts|unused_op");
+  EXPECT_EQ(Signatures(mm), Signatures(bmm));
+  EXPECT_EQ(Headline(bmm), "torchscript accepts bmm(float16, float32) that eager rejects (same_dtype), whose result is "
+                           "unused (dead code eliminated with its error) [filable]");
+  // The same op with its result used is that op's finding.
+  Program live = dead(OpKind::kMm, {4, 8}, {8, 2});
+  live.outputs = {"v0", "v1"};
+  EXPECT_TRUE(UnusedNode(dead(OpKind::kMm, {4, 8}, {8, 2}), "v0"));
+  EXPECT_FALSE(UnusedNode(live, "v0"));
+  std::vector<PathResult> both = rs;
+  both[2].outputs.insert(both[2].outputs.begin(), both[2].outputs[0]);
+  CaseRun used = MakeCaseRun(live, {"grid16", 1}, both);
+  ASSERT_EQ(Signatures(used).size(), 1u);
+  EXPECT_EQ(Signatures(used)[0], "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=mm|devices=cpu,cpu");
+}
+
 TEST(RootCause, TheLowestStageOfTheCompileLadderIsThePathAtFault) {
   // Dynamo alone already accepts: aot_eager and inductor only inherit it. One finding, led by
   // compile_eager, naming the others.

@@ -152,9 +152,13 @@ void MergeByRootCause(TriageData& d) {
   for (const auto& [hash, b] : d.buckets)
     if (b.root_causes.size() == 1) by_cause[b.root_causes[0]].push_back(hash);
   for (auto& [cause, hashes] : by_cause) {
-    if (hashes.size() < 2 ||
-        std::none_of(hashes.begin(), hashes.end(), [&](const auto& x) { return d.buckets.at(x).reduced_root_cause; }))
-      continue;
+    // Only where the root cause is not what the campaign bucketed by: signed by a reduced case, or
+    // by this mmdiff's signing where the report was written by an earlier one.
+    auto resigned = [&](const std::string& x) {
+      const TriageBucket& b = d.buckets.at(x);
+      return b.reduced_root_cause || (b.from_report && b.signature != cause);
+    };
+    if (hashes.size() < 2 || std::none_of(hashes.begin(), hashes.end(), resigned)) continue;
     auto host = std::min_element(hashes.begin(), hashes.end(), [&](const std::string& x, const std::string& y) {
       const TriageBucket &a = d.buckets.at(x), &b = d.buckets.at(y);
       if (Earlier(a.first_found_s, a.first_seed, b.first_found_s, b.first_seed)) return true;

@@ -130,7 +130,8 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
                    const std::string& signature, const std::string& headline);
 
 // Merges buckets that share their one root cause, where at least one of them was signed by its
-// reduced case (buckets whose cases differ until reduction), into the earliest found of them: its
+// reduced case (buckets whose cases differ until reduction) or by other rules than its report's
+// bucket signature (a report of an earlier mmdiff), into the earliest found of them: its
 // hash stays, counts, sightings and the others' hashes are added to it. A bucket with several root
 // causes (a version 1 report) stays as it is.
 void MergeByRootCause(TriageData& d);

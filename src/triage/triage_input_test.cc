@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/report/report.h"
 #include "src/support/files.h"
 #include "src/triage/triage_test_util.h"
 
@@ -195,6 +196,36 @@ TEST(TriageInput, BucketsThatReduceToOneRootCauseAreOne) {
   ASSERT_TRUE(apart.ok()) << apart.error();
   EXPECT_EQ(apart.value().buckets.size(), 3u);
   EXPECT_TRUE(apart.value().buckets.at("aaaa").merged_hashes.empty());
+}
+
+// Reports of an earlier mmdiff are signed again by this one's rules: two buckets that it signs as
+// one root cause (TorchScript accepting a program whose rejected op is unused, mm in one and bmm in
+// the other) are one triage bucket.
+TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
+  auto root = TempDir("resigned");
+  auto report = [](OpKind op, Shape a, Shape b, const std::string& hash) {
+    Program p;
+    p.inputs = {{"x0", a, DType::kFloat16}, {"x1", b, DType::kFloat32}, {"x2", {4, 8}, DType::kFloat32},
+                {"x3", {8, 2}, DType::kFloat32}};
+    p.nodes = {{"v0", op, {"x0", "x1"}}, {"v1", OpKind::kMm, {"x2", "x3"}}};
+    p.outputs = {"v1"};
+    PathResult ref{"reference", OutcomeKind::kError}, eager{"eager", OutcomeKind::kError},
+        ts{"torchscript", OutcomeKind::kOk};
+    ref.error_class = eager.error_class = "RuntimeError";
+    ts.outputs.push_back({DType::kFloat32, {4, 2}, Device::kCpu, {}, {}});
+    nlohmann::json r = MakeReport(MakeCaseRun(p, {"grid16", 1}, {ref, eager, ts}), RunContext{});
+    r["bucket"] = {{"hash", hash}, {"signature", "error_behaviour|path=torchscript|op=" + hash}};  // as bucketed then
+    return r;
+  };
+  WriteText(root / "a" / "report.json", report(OpKind::kMm, {4, 8}, {8, 2}, "aaaa").dump());
+  WriteText(root / "b" / "report.json", report(OpKind::kBmm, {2, 4, 8}, {2, 8, 2}, "bbbb").dump());
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  ASSERT_EQ(d.value().buckets.size(), 1u);
+  const TriageBucket& b = d.value().buckets.begin()->second;
+  EXPECT_EQ(b.root_causes, std::vector<std::string>{"error_behaviour|path=torchscript|accepts|unused_op"});
+  EXPECT_EQ(b.count, 2);
+  EXPECT_EQ(b.merged_hashes.size(), 1u);
 }
 
 }  // namespace

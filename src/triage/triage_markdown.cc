@@ -88,10 +88,11 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
     md << "- headline: " << MarkdownCell(b.headline) << "\n";
     md << "- signature: " << MarkdownCell(b.signature) << "\n";
     if (b.root_causes.size() == 1 && b.root_causes[0] != b.signature)
-      md << "- root cause (signed by the reduced case): " << MarkdownCell(b.root_causes[0]) << "\n";
+      md << "- root cause (" << (b.reduced_root_cause ? "signed by the reduced case" : "signed by this mmdiff")
+         << "): " << MarkdownCell(b.root_causes[0]) << "\n";
     if (!b.merged_hashes.empty())
       md << "- also campaign buckets " << MarkdownCell(Join(b.merged_hashes, ", "))
-         << ": their cases reduce to the same root cause\n";
+         << ": the same root cause\n";
     if (!b.summary.empty()) md << "- program: " << MarkdownCell(b.summary) << "\n";
     if (!b.from_report)
       md << "- no report.json could be read: kind, blame and class come from the summary's "
