@@ -125,12 +125,14 @@ std::string FindingHeadline(const Program& p, const Expectation& contract, const
       std::string other = Other(d, path);
       const PathResult* r = FindResult(results, path);
       const PathResult* o = FindResult(results, other);
+      const bool dead = SkipsUnusedOp(p, contract, FindingFacts(contract, results, v, k.divergence));
       if (d.kind == DivergenceKind::kErrorBehaviour && r && r->ok())
         h = path + " accepts " + call + " that " + other + " rejects" +
             (contract.rejects ? Rule(contract) : " with " + ErrorClass(o)) +
-            (AcceptsUnusedOp(p, contract, FindingFacts(contract, results, v, k.divergence))
-                 ? ", whose result is unused (dead code eliminated with its error)"
-                 : "");
+            (dead ? ", whose result is unused (dead code eliminated with its error)" : "");
+      else if (d.kind == DivergenceKind::kErrorClass && dead)
+        h = path + " raises " + ErrorClass(r) + " where " + other + " raises " + ErrorClass(o) + " on " + call +
+            ", whose result is unused (dead code eliminated with its error)";
       else if (d.kind == DivergenceKind::kErrorBehaviour)
         h = path + " raises " + ErrorClass(r) + " on " + call + " that " + other + " accepts";
       else if (d.kind == DivergenceKind::kErrorClass)

@@ -242,17 +242,22 @@ bool UnusedNode(const Program& p, const std::string& node) {
   return p.FindNode(node) && !live.count(node);
 }
 
-bool AcceptsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
-  return f.kind == DivergenceKind::kErrorBehaviour && f.behaviour == "accepts" && contract.rejects &&
-         UnusedNode(p, contract.violation.node);
+bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
+  bool skipped = (f.kind == DivergenceKind::kErrorBehaviour && f.behaviour == "accepts") ||
+                 (f.kind == DivergenceKind::kErrorClass && f.path != kEagerPath && f.path != "eager_meta");
+  return skipped && contract.rejects && UnusedNode(p, contract.violation.node);
 }
 
 std::string RootCauseSignature(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
-  // A path that accepts a program because the op eager rejects has an unused result: it eliminated
-  // dead code (TorchScript's DCE treats aten ops as free of side effects), whatever the op, rule
-  // and operands. One root cause per path (seen on 2.15.0: 33 program-fuzzer buckets of
-  // torchscript accepting mm, bmm, addmv, dot, views and device moves were all this).
-  if (AcceptsUnusedOp(p, contract, f)) return "error_behaviour|path=" + f.path + "|accepts|unused_op";
+  // A path that accepts a program, or raises another class, because the op eager rejects has an
+  // unused result: it eliminated dead code (TorchScript's DCE treats aten ops as free of side
+  // effects) and with it the op's error, whatever the op, rule and operands; where it raises, it
+  // raises at a later op. One root cause per path and kind (seen on 2.15.0: 33 program-fuzzer
+  // buckets of torchscript accepting mm, bmm, addmv, dot, views and device moves, and 9 of it
+  // raising another class, were all this).
+  if (SkipsUnusedOp(p, contract, f))
+    return std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" +
+           (f.kind == DivergenceKind::kErrorClass ? "raises" : "accepts") + "|unused_op";
 
   // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta

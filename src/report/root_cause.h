@@ -32,10 +32,10 @@ struct RootCauseFacts {
 
 // True when node's value reaches no program output, directly or through later nodes.
 bool UnusedNode(const Program& p, const std::string& node);
-// An error-behaviour finding where the path at fault accepts because the node eager rejects (the
-// contract's violation) is unused: dead-code elimination skipped the error. Signed as one root
-// cause per path ("...|accepts|unused_op"), whatever the op.
-bool AcceptsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f);
+// A finding where a path other than eager accepts, or raises another class than eager, because the
+// node eager rejects (the contract's violation) is unused: dead-code elimination skipped its error.
+// Signed as one root cause per path and kind ("...|accepts|unused_op", "...|raises|unused_op").
+bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f);
 
 // True for the paths that compile the program (torch.compile's backends, torchscript, aoti and the
 // Inductor knob variants): the ones a compiler bug report is about.

@@ -105,6 +105,15 @@ TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
   EXPECT_EQ(Signatures(mm), Signatures(bmm));
   EXPECT_EQ(Headline(bmm), "torchscript accepts bmm(float16, float32) that eager rejects (same_dtype), whose result is "
                            "unused (dead code eliminated with its error) [filable]");
+  // Where TorchScript raises another class at a later op, it skipped the same dead op.
+  std::vector<PathResult> later = rs;
+  later[2] = Raises("torchscript", "NotImplementedError");
+  CaseRun elsewhere = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, later);
+  ASSERT_EQ(Signatures(elsewhere).size(), 1u);
+  EXPECT_EQ(Signatures(elsewhere)[0], "error_class|path=torchscript|raises|unused_op");
+  EXPECT_EQ(Headline(elsewhere), "torchscript raises NotImplementedError where eager raises RuntimeError on "
+                                 "mm(float16, float32), whose result is unused (dead code eliminated with its error) "
+                                 "[filable]");
   // The same op with its result used is that op's finding.
   Program live = dead(OpKind::kMm, {4, 8}, {8, 2});
   live.outputs = {"v0", "v1"};
