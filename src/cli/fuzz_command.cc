@@ -236,7 +236,7 @@ const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
   auto* cases_opt = c->add_option("--cases", args->cases,
                                   "Case budget: case indices 0..N-1 (a shard runs its share of them); default: unlimited")
                         ->check(CLI::NonNegativeNumber);
-  c->add_option("--seed", args->seed, "Campaign seed: case i uses seed + i")->capture_default_str();
+  c->add_option("--seed", args->seed, "Campaign seed: case i uses program and input seed seed + i, so seeds 1 and 2 share all but one case: campaigns meant to differ need seeds far apart (e.g. 1, 100001, 200001)")->capture_default_str();
   c->add_option("--out", args->out_dir, "Output folder: findings/<bucket>/, summary.json, worker logs; must not hold "
                                         "another campaign")
       ->capture_default_str();
