@@ -294,15 +294,21 @@ std::string RootCausePrefix(const std::string& signature) {
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results, const Verdict& v,
                             size_t i) {
   RootCauseFacts f = RawFacts(contract, results, v.divergences.at(i));
-  int rank = LadderRank(f.path);
+  // An unblamed divergence names its path "?(p)": it lowers along the ladder among unblamed ones.
+  auto unblamed = [](const std::string& path) { return path.size() > 3 && path.compare(0, 2, "?(") == 0; };
+  auto rung = [&](const std::string& path) {
+    return LadderRank(unblamed(path) ? path.substr(2, path.size() - 3) : path);
+  };
+  int rank = rung(f.path);
   if (rank <= 0) return f;
   // The lowest stage that diverges the same way (same kind, same behaviour) is where it starts.
   for (const auto& d : v.divergences) {
-    if (d.kind != f.kind || LadderRank(d.blamed) < 0 || LadderRank(d.blamed) >= rank) continue;
+    if (d.kind != f.kind) continue;
     RootCauseFacts lower = RawFacts(contract, results, d);
-    if (lower.behaviour != f.behaviour) continue;
-    rank = LadderRank(d.blamed);
-    f.path = d.blamed;
+    int r = rung(lower.path);
+    if (r < 0 || r >= rank || unblamed(lower.path) != unblamed(f.path) || lower.behaviour != f.behaviour) continue;
+    rank = r;
+    f.path = lower.path;
   }
   return f;
 }

@@ -150,6 +150,21 @@ TEST(RootCause, TheLowestStageOfTheCompileLadderIsThePathAtFault) {
   EXPECT_NE(CaseFindings(d)[0].signature.find("path=inductor"), std::string::npos);
 }
 
+// Unblamed divergences (neither side follows the contract) lower along the ladder too: aot_eager
+// and inductor returning the same wrong dtype are one finding, at aot_eager.
+TEST(RootCause, AnUnblamedDivergenceStartsAtTheLowestStageThatShowsIt) {
+  Program p = Seed({8, 8});
+  p.inputs[1].shape = {8, 64};
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat16, {8, 64}),
+                                Ok("aot_eager", DType::kFloat32, {8, 64}), Ok("inductor", DType::kFloat32, {8, 64})};
+  CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
+  std::vector<std::string> compiled;
+  for (const auto& s : Signatures(c))
+    if (s.find("aot_eager") != std::string::npos || s.find("inductor") != std::string::npos) compiled.push_back(s);
+  ASSERT_EQ(compiled.size(), 1u) << ::testing::PrintToString(Signatures(c));
+  EXPECT_NE(compiled[0].find("path=?(aot_eager)"), std::string::npos) << compiled[0];
+}
+
 TEST(RootCause, ADisagreementBlamedOnEagerIsFoldedIntoEagersContractFinding) {
   // Eager returns the float16 @ float32 product the contract rejects; inductor raises as the
   // contract says: one root cause (eager's), not two.
