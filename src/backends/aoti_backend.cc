@@ -25,7 +25,8 @@ std::string MetaUse(const Program& p) {
   for (const auto& in : p.inputs)
     if (in.device == Device::kMeta) return "input " + in.name + " is on meta";
   for (const auto& n : p.nodes)
-    if (n.op == OpKind::kToDevice && n.device == Device::kMeta) return "node " + n.name + " moves to meta";
+    if (n.op == OpKind::kToDevice && n.device == Device::kMeta)
+      return "node " + n.name + " moves to meta";
   return "";
 }
 
@@ -50,8 +51,11 @@ class AotiBackend : public Backend {
   bool on_demand() const override { return true; }
   std::string Unavailable() const override {
     if (std::string why = PythonMissing(); !why.empty()) return why;
-    const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX") : "g++";  // Inductor's choice
-    if (!OnPath(cxx)) return std::string("AOTInductor needs a C++ compiler: ") + cxx + " is not found (set CXX or install g++)";
+    const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX")
+                                                                : "g++";  // Inductor's choice
+    if (!OnPath(cxx))
+      return std::string("AOTInductor needs a C++ compiler: ") + cxx +
+             " is not found (set CXX or install g++)";
     return "";
   }
 
@@ -61,7 +65,8 @@ class AotiBackend : public Backend {
     PathResult res;
     std::vector<at::Tensor> inputs;
     if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;
-    // The package is specialised to the inputs' shapes, dtypes, layouts and devices: all in the JSON.
+    // The package is specialised to the inputs' shapes, dtypes, layouts and devices: all in the
+    // JSON.
     std::string key = ProgramToJson(p).dump();
     auto* entry = cache_.Use(key);
     if (!entry) entry = &cache_.Add(key, Build(p, inputs, stages));
@@ -86,7 +91,8 @@ class AotiBackend : public Backend {
     }
     // An error names the step that raised it (PathResult::stage), so that a reproducer knows the
     // finding is that f could not be exported, compiled or loaded.
-    if (std::string failed = ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure);
+    if (std::string failed =
+            ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure);
         !failed.empty()) {
       l.failure.stage = failed;
       return l;

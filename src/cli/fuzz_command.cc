@@ -1,5 +1,6 @@
 // `mmdiff fuzz`: a campaign on parallel workers, resumable, shardable.
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,12 +8,10 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
-#include <memory>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
-
-#include <spdlog/spdlog.h>
 
 #include "src/campaign/fuzz_campaign.h"
 #include "src/cli/cli_support.h"
@@ -54,24 +53,32 @@ int64_t DefaultMemoryMb(int jobs) {
 
 void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
   std::printf("\n=== mmdiff fuzz summary ===\n");
-  int64_t runs = s.inputs.compiles + s.inputs.reuses, lookups = s.inputs.fx_cache_hits + s.inputs.fx_cache_misses;
-  std::printf("inputs checked: %lld (%.1f per program; %lld with new sizes); compiled-path runs: %lld compiled, %lld "
-              "reused a compiled graph (%.0f%%); Inductor FX cache: %lld hits, %lld misses (hit rate %s)\n",
-              static_cast<long long>(s.inputs.checked_inputs),
-              static_cast<double>(s.inputs.checked_inputs) / std::max<int64_t>(s.cases, 1),
-              static_cast<long long>(s.inputs.shape_variants), static_cast<long long>(s.inputs.compiles),
-              static_cast<long long>(s.inputs.reuses), runs ? 100.0 * s.inputs.reuses / runs : 0.0,
-              static_cast<long long>(s.inputs.fx_cache_hits), static_cast<long long>(s.inputs.fx_cache_misses),
-              lookups ? (std::to_string(100 * s.inputs.fx_cache_hits / lookups) + "%").c_str() : "n/a");
-  std::printf("cases: %lld in %.1f s (%.2f cases/s over all runs; shard %s, %d jobs); diverging: %lld; unique "
-              "buckets: %zu; worker restarts: %d; recycled: %d; skipped path runs: %lld; cuda programs skipped for "
-              "want of a GPU: %lld\n",
-              static_cast<long long>(s.cases), s.elapsed_s, s.cases / std::max(s.elapsed_s, 1e-9),
-              ShardText(o.shard).c_str(), o.jobs, static_cast<long long>(s.diverging_cases), s.buckets.size(),
-              s.restarts, s.recycles, static_cast<long long>(s.skipped_paths),
-              static_cast<long long>(s.cuda_cases_without_gpu));
+  int64_t runs = s.inputs.compiles + s.inputs.reuses,
+          lookups = s.inputs.fx_cache_hits + s.inputs.fx_cache_misses;
+  std::printf(
+      "inputs checked: %lld (%.1f per program; %lld with new sizes); compiled-path runs: %lld "
+      "compiled, %lld "
+      "reused a compiled graph (%.0f%%); Inductor FX cache: %lld hits, %lld misses (hit rate %s)\n",
+      static_cast<long long>(s.inputs.checked_inputs),
+      static_cast<double>(s.inputs.checked_inputs) / std::max<int64_t>(s.cases, 1),
+      static_cast<long long>(s.inputs.shape_variants), static_cast<long long>(s.inputs.compiles),
+      static_cast<long long>(s.inputs.reuses), runs ? 100.0 * s.inputs.reuses / runs : 0.0,
+      static_cast<long long>(s.inputs.fx_cache_hits),
+      static_cast<long long>(s.inputs.fx_cache_misses),
+      lookups ? (std::to_string(100 * s.inputs.fx_cache_hits / lookups) + "%").c_str() : "n/a");
+  std::printf(
+      "cases: %lld in %.1f s (%.2f cases/s over all runs; shard %s, %d jobs); diverging: %lld; "
+      "unique "
+      "buckets: %zu; worker restarts: %d; recycled: %d; skipped path runs: %lld; cuda programs "
+      "skipped for "
+      "want of a GPU: %lld\n",
+      static_cast<long long>(s.cases), s.elapsed_s, s.cases / std::max(s.elapsed_s, 1e-9),
+      ShardText(o.shard).c_str(), o.jobs, static_cast<long long>(s.diverging_cases),
+      s.buckets.size(), s.restarts, s.recycles, static_cast<long long>(s.skipped_paths),
+      static_cast<long long>(s.cuda_cases_without_gpu));
   auto ordered = OrderedBuckets(s);
-  size_t known = std::count_if(ordered.begin(), ordered.end(), [](const auto& x) { return !x.second->known.is_null(); });
+  size_t known = std::count_if(ordered.begin(), ordered.end(),
+                               [](const auto& x) { return !x.second->known.is_null(); });
   // New buckets one line each; buckets whose reduced cases share a root cause under the first.
   std::map<std::string, std::vector<std::string>> by_cause;
   for (const auto& [hash, b] : ordered)
@@ -84,23 +91,28 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
     int64_t count = 0;
     for (const auto& [h, other] : ordered)
       if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
-    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n", static_cast<long long>(count),
-                b->headline.substr(0, 200).c_str(), b->first_found_s, static_cast<unsigned long long>(b->first_seed),
-                o.out_dir.c_str(), b->finding_dir.c_str());
+    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
+                static_cast<long long>(count), b->headline.substr(0, 200).c_str(), b->first_found_s,
+                static_cast<unsigned long long>(b->first_seed), o.out_dir.c_str(),
+                b->finding_dir.c_str());
     if (hashes.size() > 1) {
       std::string others;
       for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
-      std::printf("      and %zu more buckets that reduce to the same root cause: %s\n", hashes.size() - 1, others.c_str());
+      std::printf("      and %zu more buckets that reduce to the same root cause: %s\n",
+                  hashes.size() - 1, others.c_str());
     }
   }
   if (known > 0) std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known);
   for (const auto& [hash, b] : ordered) {
     if (b->known.is_null()) continue;
     std::string upstream = b->known.value("upstream", "");
-    std::printf("  [%lld x] %s%s\n", static_cast<long long>(b->count), b->known.value("title", "?").substr(0, 160).c_str(),
+    std::printf("  [%lld x] %s%s\n", static_cast<long long>(b->count),
+                b->known.value("title", "?").substr(0, 160).c_str(),
                 upstream.empty() ? "" : (" (" + upstream + ")").c_str());
   }
-  if (s.interrupted) std::printf("(interrupted before the budget was spent: `mmdiff fuzz --resume %s` continues)\n", o.out_dir.c_str());
+  if (s.interrupted)
+    std::printf("(interrupted before the budget was spent: `mmdiff fuzz --resume %s` continues)\n",
+                o.out_dir.c_str());
   std::printf("summary: %s/summary.json\n", o.out_dir.c_str());
 }
 
@@ -145,8 +157,9 @@ int Fuzz(FuzzArgs a) {
       return kExitUsage;
     }
     if (fs::exists(fs::path(a.out_dir) / "summary.json")) {
-      std::cerr << "mmdiff fuzz: " << a.out_dir << " already holds a campaign; continue it with `mmdiff fuzz --resume "
-                << a.out_dir << "` or choose another --out\n";
+      std::cerr << "mmdiff fuzz: " << a.out_dir
+                << " already holds a campaign; continue it with `mmdiff fuzz --resume " << a.out_dir
+                << "` or choose another --out\n";
       return kExitUsage;
     }
     fo.policy = policy.value();
@@ -157,7 +170,8 @@ int Fuzz(FuzzArgs a) {
     fo.max_cases = a.cases;
     // A case budget alone runs until it is spent.
     fo.time_s = a.cases_given && !a.time_given ? std::numeric_limits<double>::infinity() : a.time_s;
-    fo.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    fo.jobs =
+        a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     fo.test_paths = a.common.test_paths;
     fo.stage_timeout_s = a.common.timeout_s;
     fo.reduce_budget = a.no_reduce ? 0 : a.reduce_budget;
@@ -172,7 +186,8 @@ int Fuzz(FuzzArgs a) {
   }
   fo.known = std::make_shared<const KnownCatalogue>(std::move(catalogue.value()));
   if (!fo.known_paths.empty())
-    spdlog::info("known behaviours: {} root causes from {} files", fo.known->size(), fo.known->sources().size());
+    spdlog::info("known behaviours: {} root causes from {} files", fo.known->size(),
+                 fo.known->sources().size());
   if (Status s = MakeWritableDir(fo.out_dir); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
     return kExitEnvironment;
@@ -188,7 +203,9 @@ int Fuzz(FuzzArgs a) {
   std::vector<Supervisor*> workers;
   std::vector<std::string> paths;
   for (int j = 0; j < fo.jobs; ++j) {
-    std::string log = (fs::path(fo.out_dir) / (fo.jobs == 1 ? "worker.log" : "worker-" + std::to_string(j) + ".log")).string();
+    std::string log = (fs::path(fo.out_dir) /
+                       (fo.jobs == 1 ? "worker.log" : "worker-" + std::to_string(j) + ".log"))
+                          .string();
     SupervisorOptions so = MakeSupervisorOptions(a.common, log);
     so.recycle_after = a.recycle_after;
     so.memory_limit_mb = a.memory_mb >= 0 ? a.memory_mb : DefaultMemoryMb(fo.jobs);
@@ -198,7 +215,8 @@ int Fuzz(FuzzArgs a) {
   // The first worker resolves --paths (a resumed campaign's own must all still be there); the
   // others start meanwhile, so that no job waits for its worker in the middle of the campaign.
   std::vector<std::thread> starting;
-  for (size_t j = 1; j < workers.size(); ++j) starting.emplace_back([w = workers[j]] { (void)w->Hello(); });
+  for (size_t j = 1; j < workers.size(); ++j)
+    starting.emplace_back([w = workers[j]] { (void)w->Hello(); });
   int code = StartWorker(*workers[0], a.common, "fuzz", paths);
   for (auto& t : starting) t.join();
   if (code != kExitOk) return code;
@@ -207,8 +225,10 @@ int Fuzz(FuzzArgs a) {
   std::string joined;
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
   spdlog::info("{} campaign (seed {}, shard {}, {} jobs, budget {} s{}) on paths: {}; output in {}",
-               a.resume.empty() ? "starting a" : "resuming the", fo.seed, ShardText(fo.shard), fo.jobs, fo.time_s,
-               fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "", joined, fo.out_dir);
+               a.resume.empty() ? "starting a" : "resuming the", fo.seed, ShardText(fo.shard),
+               fo.jobs, fo.time_s,
+               fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "", joined,
+               fo.out_dir);
   auto sum = RunFuzz(fo, workers, Context(*workers[0]), start);
   if (!sum.ok()) {
     std::cerr << "mmdiff fuzz: " << sum.error() << "\n";
@@ -218,72 +238,103 @@ int Fuzz(FuzzArgs a) {
   return kExitOk;
 }
 
-const CommandRegistrar kFuzz{"fuzz", [](CLI::App& app) {
-  auto args = std::make_shared<FuzzArgs>();
-  auto* c = app.add_subcommand(
-      "fuzz",
-      "Generate and run programs on parallel workers until the time or case budget is spent; one report per root "
-      "cause (its smallest case; a case with two root causes is the example of two), new root causes listed before "
-      "those in the known-behaviour catalogue, summary.json kept up to date. Case i of a campaign uses seed + i, so a campaign is "
-      "reproducible, resumable after a kill (--resume) and splittable into shards (--shard i/N) whose outputs "
-      "merge (mmdiff triage) into exactly what one machine would find with the same --seed and --cases.");
-  // The last of a repeated option wins: scripts/fuzz passes defaults that a user's own may override.
-  c->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  auto* time_opt = c->add_option("--time", args->time_s,
-                                 "Time budget in seconds, in total across resumes (cases already running finish); "
-                                 "default 60, or no limit when only --cases is given")
-                       ->check(CLI::NonNegativeNumber);
-  auto* cases_opt = c->add_option("--cases", args->cases,
-                                  "Case budget: case indices 0..N-1 (a shard runs its share of them); default: unlimited")
-                        ->check(CLI::NonNegativeNumber);
-  c->add_option("--seed", args->seed, "Campaign seed: case i uses program and input seed seed + i, so seeds 1 and 2 share all but one case: campaigns meant to differ need seeds far apart (e.g. 1, 100001, 200001)")->capture_default_str();
-  c->add_option("--out", args->out_dir, "Output folder: findings/<bucket>/, summary.json, worker logs; must not hold "
-                                        "another campaign")
-      ->capture_default_str();
-  c->add_option("--inputs-per-program", args->inputs_per_program,
-                "Compile once, run many: check each program on up to N inputs in a row (new values, and new sizes "
-                "for one dimension through dynamic shapes), each compiled path reusing what it compiled for the "
-                "first; stops at the first diverging input, and after the first when no compiled path ran (nothing "
-                "to reuse). Default: the policy's inputs_per_program (128)")
-      ->check(CLI::Range(1, 1024));
-  c->add_option("-j,--jobs", args->jobs, "Parallel workers (default: the number of cores)")->check(CLI::PositiveNumber);
-  c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")->capture_default_str();
-  c->add_option("--resume", args->resume,
-                "Continue the campaign in this folder after an interruption or kill -9, with its own options; "
-                "--time, --cases and --jobs given here replace its budget and job count");
-  c->add_option("--recycle-after", args->recycle_after,
-                "Replace each worker after this many programs, to contain leaks (0: never)")
-      ->capture_default_str();
-  c->add_option("--worker-memory-mb", args->memory_mb,
-                "Memory limit of each worker (RLIMIT_DATA); a worker that runs out is recorded as a crash finding. "
-                "Default: 3/4 of the machine's memory shared by the jobs, at least 2048; 0: no limit");
-  c->add_option("--reduce-budget", args->reduce_budget,
-                "Reduce each new bucket's case with at most this many candidate runs (each runs every path) "
-                "before writing it; the reduced case goes to findings/<hash>/reduced/")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  c->add_option("--reduce-time", args->reduce_time_s,
-                "Stop reducing a new bucket's case after this many seconds and keep the smallest case so far: "
-                "each run of a crash or timeout candidate restarts a worker, and a timeout candidate takes --timeout")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  c->add_flag("--no-reduce", args->no_reduce, "Do not reduce new buckets (same as --reduce-budget 0)");
-  auto* known_opt = c->add_option("--known", args->known,
-                                  "Catalogue of known behaviours: a regression entry or report, or a folder searched for "
-                                  "them (repeatable). A finding whose root cause is in it is counted, written and listed "
-                                  "after the new ones with the entry's title, but not reduced or ablated. Default: the "
-                                  "source tree's corpus/regression")
-                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  c->add_flag("--no-known", args->no_known, "Read no catalogue: every root cause is new")->excludes(known_opt);
-  c->add_flag("--reduce-known", args->reduce_known,
-              "Reduce and ablate known root causes too (they are skipped by default so that the time goes to new ones)");
-  AddCommonOptions(c, args->common);
-  return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
-                          args->time_given = time_opt->count() > 0;
-                          args->cases_given = cases_opt->count() > 0;
-                          return Fuzz(*args);
-                        }));
-}};
+const CommandRegistrar kFuzz{
+    "fuzz", [](CLI::App& app) {
+      auto args = std::make_shared<FuzzArgs>();
+      auto* c = app.add_subcommand("fuzz",
+                                   "Generate and run programs on parallel workers until the time "
+                                   "or case budget is spent; one report per root "
+                                   "cause (its smallest case; a case with two root causes is the "
+                                   "example of two), new root causes listed before "
+                                   "those in the known-behaviour catalogue, summary.json kept up "
+                                   "to date. Case i of a campaign uses seed + i, so a campaign is "
+                                   "reproducible, resumable after a kill (--resume) and splittable "
+                                   "into shards (--shard i/N) whose outputs "
+                                   "merge (mmdiff triage) into exactly what one machine would find "
+                                   "with the same --seed and --cases.");
+      // The last of a repeated option wins: scripts/fuzz passes defaults that a user's own may
+      // override.
+      c->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      auto* time_opt =
+          c->add_option(
+               "--time", args->time_s,
+               "Time budget in seconds, in total across resumes (cases already running finish); "
+               "default 60, or no limit when only --cases is given")
+              ->check(CLI::NonNegativeNumber);
+      auto* cases_opt = c->add_option("--cases", args->cases,
+                                      "Case budget: case indices 0..N-1 (a shard runs its share of "
+                                      "them); default: unlimited")
+                            ->check(CLI::NonNegativeNumber);
+      c->add_option(
+           "--seed", args->seed,
+           "Campaign seed: case i uses program and input seed seed + i, so seeds 1 and 2 share all "
+           "but one case: campaigns meant to differ need seeds far apart (e.g. 1, 100001, 200001)")
+          ->capture_default_str();
+      c->add_option("--out", args->out_dir,
+                    "Output folder: findings/<bucket>/, summary.json, worker logs; must not hold "
+                    "another campaign")
+          ->capture_default_str();
+      c->add_option("--inputs-per-program", args->inputs_per_program,
+                    "Compile once, run many: check each program on up to N inputs in a row (new "
+                    "values, and new sizes "
+                    "for one dimension through dynamic shapes), each compiled path reusing what it "
+                    "compiled for the "
+                    "first; stops at the first diverging input, and after the first when no "
+                    "compiled path ran (nothing "
+                    "to reuse). Default: the policy's inputs_per_program (128)")
+          ->check(CLI::Range(1, 1024));
+      c->add_option("-j,--jobs", args->jobs, "Parallel workers (default: the number of cores)")
+          ->check(CLI::PositiveNumber);
+      c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")
+          ->capture_default_str();
+      c->add_option("--resume", args->resume,
+                    "Continue the campaign in this folder after an interruption or kill -9, with "
+                    "its own options; "
+                    "--time, --cases and --jobs given here replace its budget and job count");
+      c->add_option("--recycle-after", args->recycle_after,
+                    "Replace each worker after this many programs, to contain leaks (0: never)")
+          ->capture_default_str();
+      c->add_option(
+          "--worker-memory-mb", args->memory_mb,
+          "Memory limit of each worker (RLIMIT_DATA); a worker that runs out is recorded as a "
+          "crash finding. "
+          "Default: 3/4 of the machine's memory shared by the jobs, at least 2048; 0: no limit");
+      c->add_option("--reduce-budget", args->reduce_budget,
+                    "Reduce each new bucket's case with at most this many candidate runs (each "
+                    "runs every path) "
+                    "before writing it; the reduced case goes to findings/<hash>/reduced/")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str();
+      c->add_option("--reduce-time", args->reduce_time_s,
+                    "Stop reducing a new bucket's case after this many seconds and keep the "
+                    "smallest case so far: "
+                    "each run of a crash or timeout candidate restarts a worker, and a timeout "
+                    "candidate takes --timeout")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      c->add_flag("--no-reduce", args->no_reduce,
+                  "Do not reduce new buckets (same as --reduce-budget 0)");
+      auto* known_opt = c->add_option("--known", args->known,
+                                      "Catalogue of known behaviours: a regression entry or "
+                                      "report, or a folder searched for "
+                                      "them (repeatable). A finding whose root cause is in it is "
+                                      "counted, written and listed "
+                                      "after the new ones with the entry's title, but not reduced "
+                                      "or ablated. Default: the "
+                                      "source tree's corpus/regression")
+                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      c->add_flag("--no-known", args->no_known, "Read no catalogue: every root cause is new")
+          ->excludes(known_opt);
+      c->add_flag("--reduce-known", args->reduce_known,
+                  "Reduce and ablate known root causes too (they are skipped by default so that "
+                  "the time goes to new ones)");
+      AddCommonOptions(c, args->common);
+      return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
+                              args->time_given = time_opt->count() > 0;
+                              args->cases_given = cases_opt->count() > 0;
+                              return Fuzz(*args);
+                            }));
+    }};
 
 }  // namespace
 

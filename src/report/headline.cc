@@ -11,8 +11,10 @@ namespace {
 
 std::string OutputType(const PathResult* r, int output) {
   if (!r || !r->ok() || r->outputs.empty()) return "?";
-  const TensorValue& t = r->outputs[std::min<size_t>(static_cast<size_t>(std::max(output, 0)), r->outputs.size() - 1)];
-  return std::string(DTypeName(t.dtype)) + ShapeString(t.shape) + "@" + std::string(DeviceName(t.device));
+  const TensorValue& t =
+      r->outputs[std::min<size_t>(static_cast<size_t>(std::max(output, 0)), r->outputs.size() - 1)];
+  return std::string(DTypeName(t.dtype)) + ShapeString(t.shape) + "@" +
+         std::string(DeviceName(t.device));
 }
 
 // A message on one line: its first line and, where a worker's stderr follows, the last line of that
@@ -22,7 +24,8 @@ std::string OneLine(const std::string& message) {
   size_t start = 0;
   while (start <= message.size()) {
     size_t end = message.find('\n', start);
-    std::string line = message.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string line =
+        message.substr(start, end == std::string::npos ? std::string::npos : end - start);
     size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
     if (a != std::string::npos) lines.push_back(line.substr(a, b - a + 1));
     if (end == std::string::npos) break;
@@ -34,9 +37,13 @@ std::string OneLine(const std::string& message) {
   return out;
 }
 
-std::string ErrorClass(const PathResult* r) { return r && r->kind == OutcomeKind::kError ? r->error_class : "?"; }
+std::string ErrorClass(const PathResult* r) {
+  return r && r->kind == OutcomeKind::kError ? r->error_class : "?";
+}
 
-std::string Rule(const Expectation& contract) { return contract.rejects ? " (" + contract.violation.rule + ")" : ""; }
+std::string Rule(const Expectation& contract) {
+  return contract.rejects ? " (" + contract.violation.rule + ")" : "";
+}
 
 std::string Other(const Divergence& d, const std::string& at_fault) {
   for (const auto& p : d.paths)
@@ -61,16 +68,19 @@ std::string FindingOpCall(const Program& p, const Expectation& contract, const R
   std::string call = OpCallName(p, contract, n->name) + "(";
   for (size_t i = 0; i < n->args.size(); ++i) {
     auto t = contract.types.find(n->args[i]);
-    call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?") : std::string(DTypeName(t->second.dtype)));
+    call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?")
+                                                         : std::string(DTypeName(t->second.dtype)));
   }
   return call + ")";
 }
 
-std::string FindingHeadline(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
-                            const Verdict& v, const FindingKey& k) {
+std::string FindingHeadline(const Program& p, const Expectation& contract,
+                            const std::vector<PathResult>& results, const Verdict& v,
+                            const FindingKey& k) {
   if (k.divergence >= v.divergences.size()) return "all paths agree";
   const Divergence& d = v.divergences[k.divergence];
-  const std::string call = FindingOpCall(p, contract, FindingFacts(contract, results, v, k.divergence));
+  const RootCauseFacts facts = FindingFacts(contract, results, v, k.divergence);
+  const std::string call = FindingOpCall(p, contract, facts);
   std::string at_fault = d.blamed.empty() ? "" : d.blamed;
   std::string h;
   switch (d.kind) {
@@ -78,25 +88,28 @@ std::string FindingHeadline(const Program& p, const Expectation& contract, const
     case DivergenceKind::kTimeout: {
       const PathResult* r = FindResult(results, d.paths.empty() ? "" : d.paths[0]);
       h = (d.paths.empty() ? std::string("?") : d.paths[0]) +
-          (d.kind == DivergenceKind::kCrash ? " crashes" : " times out") + " in stage \"" + (r ? r->stage : "?") +
-          "\" on " + call + (r && !r->message.empty() ? ": " + OneLine(r->message) : "");
+          (d.kind == DivergenceKind::kCrash ? " crashes" : " times out") + " in stage \"" +
+          (r ? r->stage : "?") + "\" on " + call +
+          (r && !r->message.empty() ? ": " + OneLine(r->message) : "");
       break;
     }
     case DivergenceKind::kContract: {
       const PathResult* eager = FindResult(results, kEagerPath);
       if (eager && eager->ok() && contract.rejects)
-        h = !EagerOnMeta(p, contract)                ? "eager accepts " + call + " that the contract rejects" + Rule(contract)
-            : contract.violation.rule == "same_device" ? "eager accepts " + call +
-                                                             " with a meta operand that the contract rejects" + Rule(contract)
-                                                       : "eager on meta accepts " + call + " that the contract rejects" +
-                                                             Rule(contract);
+        h = !EagerOnMeta(p, contract)
+                ? "eager accepts " + call + " that the contract rejects" + Rule(contract)
+            : contract.violation.rule == "same_device"
+                ? "eager accepts " + call + " with a meta operand that the contract rejects" +
+                      Rule(contract)
+                : "eager on meta accepts " + call + " that the contract rejects" + Rule(contract);
       else if (eager && !eager->ok() && !contract.rejects)
         h = "eager raises " + ErrorClass(eager) + " on " + call + " that the contract accepts";
       else if (eager && !eager->ok())
         h = "eager raises " + ErrorClass(eager) + " on " + call + " where the contract expects " +
             contract.violation.error_class + Rule(contract);
       else
-        h = "eager returns " + OutputType(eager, d.output) + " for " + call + " unlike the contract";
+        h = "eager returns " + OutputType(eager, d.output) + " for " + call +
+            " unlike the contract";
       break;
     }
     case DivergenceKind::kMeta: {
@@ -107,16 +120,19 @@ std::string FindingHeadline(const Program& p, const Expectation& contract, const
       else if (meta && cpu && !meta->ok() && cpu->ok())
         h = "eager_meta raises " + ErrorClass(meta) + " on " + call + " that eager on cpu accepts";
       else if (meta && cpu && !meta->ok())
-        h = "eager_meta raises " + ErrorClass(meta) + " on " + call + " where eager on cpu raises " + ErrorClass(cpu);
+        h = "eager_meta raises " + ErrorClass(meta) + " on " + call +
+            " where eager on cpu raises " + ErrorClass(cpu);
       else
-        h = "eager_meta predicts " + OutputType(meta, d.output) + " for " + call + " where eager on cpu returns " +
-            OutputType(cpu, d.output);
+        h = "eager_meta predicts " + OutputType(meta, d.output) + " for " + call +
+            " where eager on cpu returns " + OutputType(cpu, d.output);
       break;
     }
     case DivergenceKind::kValue: {
       char worst[160];
-      std::snprintf(worst, sizeof(worst), "got %.6g, reference %.6g, allowed error %.3g", d.got, d.expected, d.allowed);
-      std::string who = at_fault.empty() ? d.paths.back() + " (eager is out of bound too)" : at_fault;
+      std::snprintf(worst, sizeof(worst), "got %.6g, reference %.6g, allowed error %.3g", d.got,
+                    d.expected, d.allowed);
+      std::string who =
+          at_fault.empty() ? d.paths.back() + " (eager is out of bound too)" : at_fault;
       h = who + " computes " + call + " beyond the rounding bound (" + worst + ")";
       break;
     }
@@ -125,21 +141,22 @@ std::string FindingHeadline(const Program& p, const Expectation& contract, const
       std::string other = Other(d, path);
       const PathResult* r = FindResult(results, path);
       const PathResult* o = FindResult(results, other);
-      const bool dead = SkipsUnusedOp(p, contract, FindingFacts(contract, results, v, k.divergence));
+      const bool dead = SkipsUnusedOp(p, contract, facts);
       if (d.kind == DivergenceKind::kErrorBehaviour && r && r->ok())
         h = path + " accepts " + call + " that " + other + " rejects" +
             (contract.rejects ? Rule(contract) : " with " + ErrorClass(o)) +
             (dead ? ", whose result is unused (dead code eliminated with its error)" : "");
       else if (d.kind == DivergenceKind::kErrorClass && dead)
-        h = path + " raises " + ErrorClass(r) + " where " + other + " raises " + ErrorClass(o) + " on " + call +
-            ", whose result is unused (dead code eliminated with its error)";
+        h = path + " raises " + ErrorClass(r) + " where " + other + " raises " + ErrorClass(o) +
+            " on " + call + ", whose result is unused (dead code eliminated with its error)";
       else if (d.kind == DivergenceKind::kErrorBehaviour)
         h = path + " raises " + ErrorClass(r) + " on " + call + " that " + other + " accepts";
       else if (d.kind == DivergenceKind::kErrorClass)
-        h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " + ErrorClass(o);
+        h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " +
+            ErrorClass(o);
       else
-        h = path + " returns " + OutputType(r, d.output) + " for " + call + " where " + other + " returns " +
-            OutputType(o, d.output);
+        h = path + " returns " + OutputType(r, d.output) + " for " + call + " where " + other +
+            " returns " + OutputType(o, d.output);
       if (at_fault.empty()) h += " (nobody blamed: neither follows the contract)";
       break;
     }

@@ -32,7 +32,8 @@ std::string Field(const nlohmann::json& j, const char* key) {
 
 // The paths repro.py can compile the way the campaign did (the Inductor knob variants it cannot).
 bool ReproCompiledPath(const std::string& p) {
-  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" || p == "aoti";
+  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" ||
+         p == "aoti";
 }
 std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
 
@@ -40,9 +41,11 @@ std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ?
 std::vector<std::string> AblationTable(const nlohmann::json& ablation) {
   std::vector<std::string> lines;
   if (!ablation.is_object() || !ablation.contains("stages")) return lines;
-  lines.push_back("Ablation (the same inputs on each stage; the first stage that disagrees with eager: " +
-                  (ablation["first_divergent"].is_string() ? ablation["first_divergent"].get<std::string>()
-                                                           : std::string("none")) + "):");
+  lines.push_back(
+      "Ablation (the same inputs on each stage; the first stage that disagrees with eager: " +
+      (ablation["first_divergent"].is_string() ? ablation["first_divergent"].get<std::string>()
+                                               : std::string("none")) +
+      "):");
   lines.push_back("| stage | result | same as eager? |");
   lines.push_back("|---|---|---|");
   for (const auto& s : ablation["stages"])
@@ -57,7 +60,8 @@ CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResu
   CaseRun c{p, r, Expect(p), std::move(results), {}};
   c.verdict = Judge(c.contract, c.results);
   auto findings = CaseFindings(c);
-  if (!findings.empty()) c.finding = findings[0].divergence;  // the lead finding, until told otherwise
+  if (!findings.empty())
+    c.finding = findings[0].divergence;  // the lead finding, until told otherwise
   return c;
 }
 
@@ -70,7 +74,8 @@ FindingKey CaseFinding(const CaseRun& c) {
     if (k.divergence == c.finding) return k;
   FindingKey own{c.finding, "", {}};
   if (c.finding < c.verdict.divergences.size())
-    own.signature = RootCauseSignature(c.program, c.contract, FindingFacts(c.contract, c.results, c.verdict, c.finding));
+    own.signature = RootCauseSignature(c.program, c.contract,
+                                       FindingFacts(c.contract, c.results, c.verdict, c.finding));
   return own;
 }
 
@@ -99,22 +104,26 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
     contract["message"] = c.contract.violation.message;
     contract["source"] = c.contract.violation.source;
   }
-  nlohmann::json report = {{"format", "mmdiff.report"},
-          {"version", kReportFormatVersion},
-          {"id", HashHex(program.dump() + RecipeToJson(c.recipe).dump())},
-          {"created", NowIso()},
-          {"headline", Headline(c)},
-          {"summary", c.program.Summary()},
-          {"bucket", {{"signature", signature}, {"hash", HashHex(signature)}}},
-          {"finding", {{"divergence", finding.divergence}, {"also", finding.also}, {"known", c.known.is_null() ? nlohmann::json(false) : nlohmann::json(true)}}},
-          {"versions", ctx.versions},
-          {"knobs", ctx.knobs},
-          {"program", program},
-          {"inputs", RecipeToJson(c.recipe)},
-          {"contract", contract},
-          {"paths", paths},
-          {"verdict", VerdictToJson(c.verdict)},
-          {"repro", "repro.py"}};
+  nlohmann::json report = {
+      {"format", "mmdiff.report"},
+      {"version", kReportFormatVersion},
+      {"id", HashHex(program.dump() + RecipeToJson(c.recipe).dump())},
+      {"created", NowIso()},
+      {"headline", Headline(c)},
+      {"summary", c.program.Summary()},
+      {"bucket", {{"signature", signature}, {"hash", HashHex(signature)}}},
+      {"finding",
+       {{"divergence", finding.divergence},
+        {"also", finding.also},
+        {"known", c.known.is_null() ? nlohmann::json(false) : nlohmann::json(true)}}},
+      {"versions", ctx.versions},
+      {"knobs", ctx.knobs},
+      {"program", program},
+      {"inputs", RecipeToJson(c.recipe)},
+      {"contract", contract},
+      {"paths", paths},
+      {"verdict", VerdictToJson(c.verdict)},
+      {"repro", "repro.py"}};
   if (!c.mitigations.is_null()) report["mitigations"] = c.mitigations;
   if (!c.ablation.is_null()) report["ablation"] = c.ablation;
   if (!c.known.is_null()) report["finding"]["catalogue"] = c.known;
@@ -127,8 +136,10 @@ Status CheckReportFormat(const nlohmann::json& j) {
   if (!j.contains("version") || !j["version"].is_number_integer())
     return Status::Error("report: \"version\" must be an integer");
   if (j["version"] < kOldestReportFormatVersion || j["version"] > kReportFormatVersion)
-    return Status::Error("report format version " + j["version"].dump() + " is not supported (this mmdiff reads versions " +
-                         std::to_string(kOldestReportFormatVersion) + " to " + std::to_string(kReportFormatVersion) + ")");
+    return Status::Error("report format version " + j["version"].dump() +
+                         " is not supported (this mmdiff reads versions " +
+                         std::to_string(kOldestReportFormatVersion) + " to " +
+                         std::to_string(kReportFormatVersion) + ")");
   return Status::Ok();
 }
 
@@ -137,7 +148,8 @@ namespace {
 Result<Program> ReportProgram(const nlohmann::json& j) {
   auto program = ProgramFromJson(j.value("program", nlohmann::json()));
   if (!program.ok()) return Status::Error("report: program: " + program.error());
-  if (Status v = Verify(program.value()); !v.ok()) return Status::Error("report: program: " + v.message());
+  if (Status v = Verify(program.value()); !v.ok())
+    return Status::Error("report: program: " + v.message());
   return program.value();
 }
 }  // namespace
@@ -176,14 +188,16 @@ std::vector<std::string> ReportRootCauses(const JudgedCase& j) {
   for (const auto& k : Findings(j.program, j.contract, j.results, j.verdict))
     if (j.finding < 0 || k.divergence == static_cast<size_t>(j.finding)) out.push_back(k.signature);
   if (out.empty() && j.finding >= 0)  // a folded divergence: sign it on its own
-    out.push_back(RootCauseSignature(j.program, j.contract,
-                                     FindingFacts(j.contract, j.results, j.verdict, static_cast<size_t>(j.finding))));
+    out.push_back(RootCauseSignature(
+        j.program, j.contract,
+        FindingFacts(j.contract, j.results, j.verdict, static_cast<size_t>(j.finding))));
   return out;
 }
 
 namespace {
 Status CheckCaseFileFormatUnguarded(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("format")) return Status::Ok();  // e.g. `mmdiff gen --case` output
+  if (!j.is_object() || !j.contains("format"))
+    return Status::Ok();  // e.g. `mmdiff gen --case` output
   if (j["format"] == "mmdiff.report") return CheckReportFormat(j);
   if (j["format"] == "mmdiff.regression") return CheckRegressionEntryFormat(j);
   if (j["format"] == "mmdiff.program") return Status::Ok();
@@ -210,7 +224,8 @@ Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
       out.paths.push_back(r["path"].get<std::string>());
     }
     out.version = j["version"].get<int>();
-    if (j.contains("bucket") && j["bucket"].is_object() && j["bucket"].contains("hash") && j["bucket"]["hash"].is_string())
+    if (j.contains("bucket") && j["bucket"].is_object() && j["bucket"].contains("hash") &&
+        j["bucket"]["hash"].is_string())
       out.bucket_hash = j["bucket"]["hash"].get<std::string>();
     if (j.contains("knobs") && j["knobs"].is_object())
       for (const auto& [k, v] : j["knobs"].items())
@@ -219,7 +234,9 @@ Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
   });
 }
 
-Status CheckCaseFileFormat(const nlohmann::json& j) { return GuardJson("case file", [&] { return CheckCaseFileFormatUnguarded(j); }); }
+Status CheckCaseFileFormat(const nlohmann::json& j) {
+  return GuardJson("case file", [&] { return CheckCaseFileFormatUnguarded(j); });
+}
 
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   ReproOptions o;
@@ -244,7 +261,8 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   o.backend = TorchBackendOf(compiled);
   for (const Divergence* d : order) {
     o.notes.push_back("- " + std::string(DivergenceKindName(d->kind)) + ": " + d->detail);
-    if (d->kind == DivergenceKind::kValue && d->paths.back() == compiled) o.value_atol = 2 * d->allowed;
+    if (d->kind == DivergenceKind::kValue && d->paths.back() == compiled)
+      o.value_atol = 2 * d->allowed;
   }
   // What the script checks: the finding's own claim. A finding no compiled path is at fault for is
   // shown without one: eager on meta against eager on cpu, eager against the contract, or eager's
@@ -255,11 +273,13 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
                                     [](const InputSpec& in) { return in.device == Device::kMeta; });
     if (d.kind == DivergenceKind::kMeta && !meta_program) {
       o.check = ReproOptions::Check::kMetaVsCpu;
-    } else if (d.kind == DivergenceKind::kContract || (d.kind == DivergenceKind::kMeta && meta_program)) {
+    } else if (d.kind == DivergenceKind::kContract ||
+               (d.kind == DivergenceKind::kMeta && meta_program)) {
       o.check = ReproOptions::Check::kEagerVsContract;
       o.contract_rejects = c.contract.rejects;
       o.contract_error_class = c.contract.violation.error_class;
-      for (const auto& t : c.contract.outputs) o.contract_types.push_back({t.dtype, t.shape, t.device});
+      for (const auto& t : c.contract.outputs)
+        o.contract_types.push_back({t.dtype, t.shape, t.device});
     } else if (d.kind == DivergenceKind::kValue && d.blamed == kEagerPath) {
       o.check = ReproOptions::Check::kEagerValue;
     }
@@ -270,7 +290,8 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   // Whether the compared path failed to compile f in mmdiff's run: then the script's own compile
   // error is the finding; else a compile error means the script does not rebuild what mmdiff ran.
   if (const PathResult* r = FindResult(c.results, compiled); r && compiled == "torchscript") {
-    o.compile_error_is_finding = r->kind == OutcomeKind::kError && r->error_type == "torch::jit::ErrorReport";
+    o.compile_error_is_finding =
+        r->kind == OutcomeKind::kError && r->error_type == "torch::jit::ErrorReport";
   } else if (r && compiled == "aoti") {
     // aoti's errors name their step (export, aoti-compile, aoti-load; aoti-run once loaded); an
     // error without one (an older report) leaves it unknown.
@@ -285,11 +306,12 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
                       "); this script compares eager with inductor.");
   if (c.contract.rejects)
     o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +
-                      c.contract.violation.rule + ": " + c.contract.violation.message + "). Source: " +
-                      c.contract.violation.source);
+                      c.contract.violation.rule + ": " + c.contract.violation.message +
+                      "). Source: " + c.contract.violation.source);
   for (const auto& line : AblationTable(c.ablation)) o.notes.push_back(line);
   o.notes.push_back("Found with mmdiff " + Field(ctx.versions, "mmdiff") + " on torch " +
-                    Field(ctx.versions, "torch") + ", Python " + Field(ctx.versions, "python") + ".");
+                    Field(ctx.versions, "torch") + ", Python " + Field(ctx.versions, "python") +
+                    ".");
   return EmitRepro(c.program, c.recipe, o);
 }
 
@@ -298,9 +320,12 @@ Status WriteFinding(const std::string& dir, const CaseRun& c, const RunContext& 
   if (!s.ok()) return s;
   namespace fs = std::filesystem;
   // The report goes last, so a folder with report.json is always complete.
-  s = WriteFileAtomic((fs::path(dir) / "program.json").string(), ProgramToJson(c.program).dump(2) + "\n");
+  s = WriteFileAtomic((fs::path(dir) / "program.json").string(),
+                      ProgramToJson(c.program).dump(2) + "\n");
   if (s.ok()) s = WriteFileAtomic((fs::path(dir) / "repro.py").string(), MakeRepro(c, ctx));
-  if (s.ok()) s = WriteFileAtomic((fs::path(dir) / "report.json").string(), MakeReport(c, ctx).dump(2) + "\n");
+  if (s.ok())
+    s = WriteFileAtomic((fs::path(dir) / "report.json").string(),
+                        MakeReport(c, ctx).dump(2) + "\n");
   return s;
 }
 

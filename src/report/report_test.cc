@@ -1,4 +1,5 @@
-// Tests for reports: a complete report for a planted-style divergence, stable buckets, repro choice.
+// Tests for reports: a complete report for a planted-style divergence, stable buckets, repro
+// choice.
 #include "src/report/report.h"
 
 #include <gtest/gtest.h>
@@ -7,8 +8,8 @@
 
 #include "src/ir/program_json.h"
 #include "src/report/bucket.h"
-#include "src/report/root_cause.h"
 #include "src/report/report_test_cases.h"
+#include "src/report/root_cause.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
@@ -20,10 +21,11 @@ using report_test::SeedResults;
 TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
   ASSERT_TRUE(c.verdict.diverges());
-  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0"}, {"python", "3.11"}}, {{"TORCHINDUCTOR_COMPILE_THREADS", "1"}}};
+  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0"}, {"python", "3.11"}},
+                 {{"TORCHINDUCTOR_COMPILE_THREADS", "1"}}};
   nlohmann::json j = MakeReport(c, ctx);
-  for (const char* key : {"format", "version", "id", "headline", "bucket", "versions", "knobs", "program", "inputs",
-                          "contract", "paths", "verdict", "repro"})
+  for (const char* key : {"format", "version", "id", "headline", "bucket", "versions", "knobs",
+                          "program", "inputs", "contract", "paths", "verdict", "repro"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["verdict"]["result"], "diverge");
   EXPECT_EQ(j["verdict"]["divergences"][0]["blamed"], "inductor");
@@ -35,8 +37,8 @@ TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
 }
 
 // An aoti error names its step: raised while exporting, compiling or loading, the reproducer's own
-// compile error is the finding; raised by the loaded package, a compile error in the script means it
-// does not rebuild mmdiff's run; with no step (an older report) the script cannot tell.
+// compile error is the finding; raised by the loaded package, a compile error in the script means
+// it does not rebuild mmdiff's run; with no step (an older report) the script cannot tell.
 TEST(Report, AnAotiErrorsStepDecidesWhatItsReproMakesOfACompileError) {
   RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.15.0"}, {"python", "3.11"}}, {}};
   auto repro_for = [&](const std::string& stage) {
@@ -79,8 +81,8 @@ TEST(Report, ARejectionSiteNamesTheRuleOpOperandDtypesAndDevices) {
 }
 
 TEST(Report, MetaAndWrongDeviceViolationsAreBucketedByDevicesInOperandOrder) {
-  // A meta operand or a wrong-device operand is one behaviour whatever the dtypes, but which operand
-  // is on which device takes different code paths.
+  // A meta operand or a wrong-device operand is one behaviour whatever the dtypes, but which
+  // operand is on which device takes different code paths.
   auto signature = [](DType a, Device da, Device db) {
     Program p = Seed();
     p.inputs[0].dtype = a;
@@ -89,16 +91,21 @@ TEST(Report, MetaAndWrongDeviceViolationsAreBucketedByDevicesInOperandOrder) {
     CaseRun c = MakeCaseRun(p, {"grid16", 1}, SeedResults());
     return CaseFinding(c).signature;
   };
-  EXPECT_EQ(signature(DType::kFloat16, Device::kMeta, Device::kMeta), signature(DType::kBFloat16, Device::kMeta, Device::kMeta));
-  EXPECT_EQ(signature(DType::kFloat16, Device::kCpu, Device::kMeta), signature(DType::kInt8, Device::kCpu, Device::kMeta));
-  EXPECT_NE(signature(DType::kFloat16, Device::kCpu, Device::kMeta), signature(DType::kFloat16, Device::kMeta, Device::kCpu));
+  EXPECT_EQ(signature(DType::kFloat16, Device::kMeta, Device::kMeta),
+            signature(DType::kBFloat16, Device::kMeta, Device::kMeta));
+  EXPECT_EQ(signature(DType::kFloat16, Device::kCpu, Device::kMeta),
+            signature(DType::kInt8, Device::kCpu, Device::kMeta));
+  EXPECT_NE(signature(DType::kFloat16, Device::kCpu, Device::kMeta),
+            signature(DType::kFloat16, Device::kMeta, Device::kCpu));
 }
 
 TEST(Report, WriteFindingWritesAllThreeFiles) {
-  auto dir = std::filesystem::temp_directory_path() / ("mmdiff_report_test_" + std::to_string(getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("mmdiff_report_test_" + std::to_string(getpid()));
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
   ASSERT_TRUE(WriteFinding(dir.string(), c, RunContext{}).ok());
-  for (const char* f : {"report.json", "program.json", "repro.py"}) EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  for (const char* f : {"report.json", "program.json", "repro.py"})
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
   auto text = ReadFile((dir / "report.json").string());
   ASSERT_TRUE(text.ok());
   EXPECT_FALSE(nlohmann::json::parse(text.value(), nullptr, false).is_discarded());

@@ -71,7 +71,8 @@ std::string OtherPath(const Divergence& d) {
 }
 
 // Facts before the ladder lowering.
-RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResult>& results, const Divergence& d) {
+RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResult>& results,
+                        const Divergence& d) {
   RootCauseFacts f;
   f.kind = d.kind;
   f.output = d.output >= 0 ? d.output : 0;
@@ -86,17 +87,24 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
     }
     case DivergenceKind::kContract:
       f.path = kEagerPath;
-      if (!eager) f.behaviour = "?";
-      else if (eager->ok()) f.behaviour = contract.rejects ? "accepts" : "result_type";
-      else f.behaviour = Behaviour(eager);
+      if (!eager)
+        f.behaviour = "?";
+      else if (eager->ok())
+        f.behaviour = contract.rejects ? "accepts" : "result_type";
+      else
+        f.behaviour = Behaviour(eager);
       return f;
     case DivergenceKind::kMeta: {
       f.path = kEagerMetaPath;
       const PathResult* meta = FindResult(results, kEagerMetaPath);
-      if (!eager || !meta) f.behaviour = "?";
-      else if (eager->ok() != meta->ok()) f.behaviour = Behaviour(meta);
-      else if (!eager->ok()) f.behaviour = "error_class:" + meta->error_class;
-      else f.behaviour = "result_type";
+      if (!eager || !meta)
+        f.behaviour = "?";
+      else if (eager->ok() != meta->ok())
+        f.behaviour = Behaviour(meta);
+      else if (!eager->ok())
+        f.behaviour = "error_class:" + meta->error_class;
+      else
+        f.behaviour = "result_type";
       return f;
     }
     default:
@@ -106,9 +114,15 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
   f.path = d.blamed.empty() ? "?(" + at_fault + ")" : d.blamed;
   switch (d.kind) {
     case DivergenceKind::kErrorBehaviour:
-    case DivergenceKind::kErrorClass: f.behaviour = Behaviour(FindResult(results, at_fault)); break;
-    case DivergenceKind::kValue: f.behaviour = "values"; break;
-    default: f.behaviour = "returns"; break;  // dtype, shape, device: the kind says what
+    case DivergenceKind::kErrorClass:
+      f.behaviour = Behaviour(FindResult(results, at_fault));
+      break;
+    case DivergenceKind::kValue:
+      f.behaviour = "values";
+      break;
+    default:
+      f.behaviour = "returns";
+      break;  // dtype, shape, device: the kind says what
   }
   return f;
 }
@@ -116,10 +130,12 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
 // The findings' fold: where divergence i's cause is stated by another divergence, that one's index.
 // Whether a result raises or returns as the contract says (by class, not types).
 bool MatchesContractOutcome(const Expectation& c, const PathResult& r) {
-  return c.rejects ? r.kind == OutcomeKind::kError && r.error_class == c.violation.error_class : r.ok();
+  return c.rejects ? r.kind == OutcomeKind::kError && r.error_class == c.violation.error_class
+                   : r.ok();
 }
 
-std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v, const std::vector<PathResult>& results) {
+std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v,
+                                const std::vector<PathResult>& results) {
   const auto& ds = v.divergences;
   std::vector<size_t> target(ds.size());
   size_t contract = ds.size(), eager_values = ds.size();
@@ -129,12 +145,14 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v, const st
     if (ds[i].kind == DivergenceKind::kValue && ds[i].blamed == kEagerPath) eager_values = i;
   }
   // torch.compile traces with fake tensors, which run the meta registrations: a compiled path that
-  // raises the class eager_meta raises, where eager on cpu does otherwise, fails in the meta kernel.
+  // raises the class eager_meta raises, where eager on cpu does otherwise, fails in the meta
+  // kernel.
   size_t meta = ds.size();
   std::string meta_class;
   const PathResult* meta_result = FindResult(results, kEagerMetaPath);
   for (size_t i = 0; i < ds.size(); ++i)
-    if (ds[i].kind == DivergenceKind::kMeta && meta_result && meta_result->kind == OutcomeKind::kError) {
+    if (ds[i].kind == DivergenceKind::kMeta && meta_result &&
+        meta_result->kind == OutcomeKind::kError) {
       meta = i;
       meta_class = meta_result->error_class;
     }
@@ -145,7 +163,8 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v, const st
       target[i] = contract;  // meta does what the contract says; eager on cpu is the odd one
       continue;
     }
-    bool compiled_error = d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass;
+    bool compiled_error =
+        d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass;
     if (meta < ds.size() && compiled_error && LadderRank(d.blamed) >= 0) {
       const PathResult* r = FindResult(results, d.blamed);
       if (r && r->kind == OutcomeKind::kError && r->error_class == meta_class) {
@@ -153,34 +172,40 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v, const st
         continue;
       }
     }
-    bool restates_eager_values = d.kind == DivergenceKind::kValue && d.blamed.empty() && eager_values < ds.size();
-    bool restates_contract = contract < ds.size() && d.blamed == kEagerPath &&
-                             (d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass ||
-                              d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape ||
-                              d.kind == DivergenceKind::kDevice);
-    if (restates_eager_values) target[i] = eager_values;
-    else if (restates_contract) target[i] = contract;
+    bool restates_eager_values =
+        d.kind == DivergenceKind::kValue && d.blamed.empty() && eager_values < ds.size();
+    bool restates_contract =
+        contract < ds.size() && d.blamed == kEagerPath &&
+        (d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass ||
+         d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape ||
+         d.kind == DivergenceKind::kDevice);
+    if (restates_eager_values)
+      target[i] = eager_values;
+    else if (restates_contract)
+      target[i] = contract;
   }
   // Folds chain (a compiled path into eager_meta, eager_meta into the contract): to the end.
   for (size_t i = 0; i < ds.size(); ++i)
-    for (size_t hops = 0; hops < ds.size() && target[target[i]] != target[i]; ++hops) target[i] = target[target[i]];
+    for (size_t hops = 0; hops < ds.size() && target[target[i]] != target[i]; ++hops)
+      target[i] = target[target[i]];
   return target;
 }
 
 }  // namespace
 
 bool IsCompiledPath(const std::string& p) {
-  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" || p == "aoti" ||
-         p.rfind("inductor_", 0) == 0;
+  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" ||
+         p == "aoti" || p.rfind("inductor_", 0) == 0;
 }
 
-std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
+std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract,
+                                      const RootCauseFacts& f) {
   if (contract.rejects) {
     const Node* n = p.FindNode(contract.violation.node);
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
   }
-  bool about_a_result = f.behaviour == "accepts" || f.behaviour == "returns" || f.behaviour == "values" ||
-                        f.behaviour == "result_type";
+  bool about_a_result = f.behaviour == "accepts" || f.behaviour == "returns" ||
+                        f.behaviour == "values" || f.behaviour == "result_type";
   if (!about_a_result) {
     std::vector<const Node*> out;
     for (const auto& n : p.nodes)
@@ -203,9 +228,9 @@ std::string OpCallName(const Program& p, const Expectation& contract, const std:
   if (!a || !b) return name;
   size_t ra = a->shape.size(), rb = b->shape.size();
   // aten/src/ATen/native/LinearAlgebra.cpp, _matmul_impl: which function the ranks reach.
-  const char* to = ra == 1 && rb == 1 ? "dot"
-                   : rb == 1          ? "mv"
-                   : ra == 1          ? "vm"
+  const char* to = ra == 1 && rb == 1   ? "dot"
+                   : rb == 1            ? "mv"
+                   : ra == 1            ? "vm"
                    : ra == 2 && rb == 2 ? "mm"
                                         : "bmm";
   return name + "[" + to + "]";
@@ -217,8 +242,8 @@ std::string OpFamily(const Program& p, const Expectation& contract, const std::s
   // input's batch dims into mm; eager and the compilers' decompositions reach those.
   if (n && n->op == OpKind::kLinear) return n->args.size() >= 3 ? "addmm" : "mm";
   std::string call = OpCallName(p, contract, node);
-  // matmul reaches dot, mv, mm or bmm (vm is mm of a row): each compiler lowers the function reached,
-  // so matmul's mv path and mv are one code path.
+  // matmul reaches dot, mv, mm or bmm (vm is mm of a row): each compiler lowers the function
+  // reached, so matmul's mv path and mv are one code path.
   if (call.rfind("matmul[", 0) != 0) return call;
   std::string to = call.substr(7, call.size() - 8);
   return to == "vm" ? "mm" : to;
@@ -243,12 +268,14 @@ bool UnusedNode(const Program& p, const std::string& node) {
 }
 
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
-  bool skipped = (f.kind == DivergenceKind::kErrorBehaviour && f.behaviour == "accepts") ||
-                 (f.kind == DivergenceKind::kErrorClass && f.path != kEagerPath && f.path != "eager_meta");
+  bool skipped =
+      (f.kind == DivergenceKind::kErrorBehaviour && f.behaviour == "accepts") ||
+      (f.kind == DivergenceKind::kErrorClass && f.path != kEagerPath && f.path != "eager_meta");
   return skipped && contract.rejects && UnusedNode(p, contract.violation.node);
 }
 
-std::string RootCauseSignature(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
+std::string RootCauseSignature(const Program& p, const Expectation& contract,
+                               const RootCauseFacts& f) {
   // A path that accepts a program, or raises another class, because the op eager rejects has an
   // unused result: it eliminated dead code (TorchScript's DCE treats aten ops as free of side
   // effects) and with it the op's error, whatever the op, rule and operands; where it raises, it
@@ -266,14 +293,17 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract, co
   // matmul and linear all accept float16 with float32 on meta). Likewise an op mixing cpu and meta
   // operands dispatches to the meta kernel, which has no device check (same_device: mm, bmm,
   // addmm, addbmm and linear, in every operand order).
-  bool meta_kind = f.kind == DivergenceKind::kMeta ||
-                   (f.kind == DivergenceKind::kContract && f.behaviour == "accepts" && EagerOnMeta(p, contract));
+  bool meta_kind =
+      f.kind == DivergenceKind::kMeta ||
+      (f.kind == DivergenceKind::kContract && f.behaviour == "accepts" && EagerOnMeta(p, contract));
   if (meta_kind && contract.rejects)
     return "meta|path=eager_meta|" + f.behaviour + "|rule=" + contract.violation.rule;
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
   if (contract.rejects) s += "|rule=" + contract.violation.rule;
   std::vector<const Node*> nodes = FindingNodes(p, contract, f);
-  if (nodes.size() == 1) return s + "|op=" + OpFamily(p, contract, nodes[0]->name) + "|devices=" + Devices(p, contract, nodes[0]);
+  if (nodes.size() == 1)
+    return s + "|op=" + OpFamily(p, contract, nodes[0]->name) +
+           "|devices=" + Devices(p, contract, nodes[0]);
   // An error on a program the contract accepts: which node raised is not known (reduction narrows
   // it), so the program's compute ops, each once, in order.
   std::vector<std::string> ops;
@@ -283,7 +313,8 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract, co
   }
   std::string joined;
   for (const auto& op : ops) joined += (joined.empty() ? "" : ",") + op;
-  return s + "|ops=" + (joined.empty() ? std::string("none") : joined) + "|devices=" + Devices(p, contract, nullptr);
+  return s + "|ops=" + (joined.empty() ? std::string("none") : joined) +
+         "|devices=" + Devices(p, contract, nullptr);
 }
 
 std::string RootCausePrefix(const std::string& signature) {
@@ -291,11 +322,13 @@ std::string RootCausePrefix(const std::string& signature) {
   return at == std::string::npos ? signature : signature.substr(0, at);
 }
 
-RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results, const Verdict& v,
-                            size_t i) {
+RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
+                            const Verdict& v, size_t i) {
   RootCauseFacts f = RawFacts(contract, results, v.divergences.at(i));
   // An unblamed divergence names its path "?(p)": it lowers along the ladder among unblamed ones.
-  auto unblamed = [](const std::string& path) { return path.size() > 3 && path.compare(0, 2, "?(") == 0; };
+  auto unblamed = [](const std::string& path) {
+    return path.size() > 3 && path.compare(0, 2, "?(") == 0;
+  };
   auto rung = [&](const std::string& path) {
     return LadderRank(unblamed(path) ? path.substr(2, path.size() - 3) : path);
   };
@@ -306,14 +339,17 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
     if (d.kind != f.kind) continue;
     RootCauseFacts lower = RawFacts(contract, results, d);
     int r = rung(lower.path);
-    if (r < 0 || r >= rank || unblamed(lower.path) != unblamed(f.path) || lower.behaviour != f.behaviour) continue;
+    if (r < 0 || r >= rank || unblamed(lower.path) != unblamed(f.path) ||
+        lower.behaviour != f.behaviour)
+      continue;
     rank = r;
     f.path = lower.path;
   }
   return f;
 }
 
-RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind, const std::string& blamed) {
+RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
+                             const std::string& blamed) {
   RootCauseFacts f;
   f.kind = kind;
   f.path = blamed.empty() ? "?" : blamed;
@@ -330,31 +366,42 @@ RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind, c
       // Eager follows the contract: where it rejects, the path at fault accepts.
       f.behaviour = contract.rejects != (blamed == kEagerPath) ? "accepts" : "raises:?";
       break;
-    case DivergenceKind::kErrorClass: f.behaviour = "raises:?"; break;
-    case DivergenceKind::kValue: f.behaviour = "values"; break;
+    case DivergenceKind::kErrorClass:
+      f.behaviour = "raises:?";
+      break;
+    case DivergenceKind::kValue:
+      f.behaviour = "values";
+      break;
     case DivergenceKind::kCrash:
-    case DivergenceKind::kTimeout: f.behaviour = "stage:?"; break;
-    default: f.behaviour = "returns"; break;
+    case DivergenceKind::kTimeout:
+      f.behaviour = "stage:?";
+      break;
+    default:
+      f.behaviour = "returns";
+      break;
   }
   return f;
 }
 
-std::vector<FindingKey> Findings(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
-                                 const Verdict& v) {
+std::vector<FindingKey> Findings(const Program& p, const Expectation& contract,
+                                 const std::vector<PathResult>& results, const Verdict& v) {
   std::vector<FindingKey> out;
   std::vector<size_t> target = FoldTargets(contract, v, results);
   std::vector<std::string> signatures(v.divergences.size());
   for (size_t i = 0; i < v.divergences.size(); ++i)
-    if (target[i] == i) signatures[i] = RootCauseSignature(p, contract, FindingFacts(contract, results, v, i));
+    if (target[i] == i)
+      signatures[i] = RootCauseSignature(p, contract, FindingFacts(contract, results, v, i));
   auto add_also = [&](FindingKey& k, const Divergence& d) {
     std::string path = d.blamed.empty() ? OtherPath(d) : d.blamed;
-    if (path != v.divergences[k.divergence].blamed && std::find(k.also.begin(), k.also.end(), path) == k.also.end())
+    if (path != v.divergences[k.divergence].blamed &&
+        std::find(k.also.begin(), k.also.end(), path) == k.also.end())
       k.also.push_back(path);
   };
   std::vector<size_t> finding_of(v.divergences.size(), SIZE_MAX);
   for (size_t i = 0; i < v.divergences.size(); ++i) {
     if (target[i] != i) continue;
-    auto same = std::find_if(out.begin(), out.end(), [&](const FindingKey& k) { return k.signature == signatures[i]; });
+    auto same = std::find_if(out.begin(), out.end(),
+                             [&](const FindingKey& k) { return k.signature == signatures[i]; });
     if (same != out.end()) {
       finding_of[i] = static_cast<size_t>(same - out.begin());
       add_also(*same, v.divergences[i]);
@@ -368,7 +415,8 @@ std::vector<FindingKey> Findings(const Program& p, const Expectation& contract, 
     const RootCauseFacts f = FindingFacts(contract, results, v, k.divergence);
     if (f.path == v.divergences[k.divergence].blamed) continue;
     for (size_t i = 0; i < v.divergences.size(); ++i)
-      if (finding_of[i] != SIZE_MAX && out[finding_of[i]].signature == k.signature && v.divergences[i].blamed == f.path) {
+      if (finding_of[i] != SIZE_MAX && out[finding_of[i]].signature == k.signature &&
+          v.divergences[i].blamed == f.path) {
         size_t old = k.divergence;
         k.divergence = i;
         add_also(k, v.divergences[old]);

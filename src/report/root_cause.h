@@ -41,7 +41,6 @@ bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCaus
 // Inductor knob variants): the ones a compiler bug report is about.
 bool IsCompiledPath(const std::string& path);
 
-
 // How a headline names a node's op: its op name, and for matmul the ATen function its operand
 // ranks dispatch to (matmul[dot], matmul[mv], matmul[vm], matmul[mm], matmul[bmm]). "?" when the
 // node is unknown.
@@ -57,7 +56,8 @@ bool EagerOnMeta(const Program& p, const Expectation& contract);
 // the node behind the diverging output (casts, views and device moves skipped) of a finding about a
 // result (accepts, returns, values, result_type); every compute node of an accepted program for an
 // error, crash or timeout (which node failed is not known: reduction narrows it).
-std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract, const RootCauseFacts& f);
+std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract,
+                                      const RootCauseFacts& f);
 
 // The root-cause signature, e.g.
 //   "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"
@@ -68,25 +68,28 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 //   program the contract accepts: its compute ops)
 // Located at FindingNodes: the rule and op family of a rejected program's violating node, else the
 // op family and operand devices of the one node, or the ops and input devices of the program.
-std::string RootCauseSignature(const Program& p, const Expectation& contract, const RootCauseFacts& facts);
+std::string RootCauseSignature(const Program& p, const Expectation& contract,
+                               const RootCauseFacts& facts);
 // The signature without where the program breaks (op, ops, devices): kind, path, behaviour, rule.
 // What reduction keeps while it removes the ops that do not matter.
 std::string RootCausePrefix(const std::string& signature);
 
 // The facts of divergence `i` of a judged case.
-RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results, const Verdict& v,
-                            size_t i);
+RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
+                            const Verdict& v, size_t i);
 
 // The facts a regression entry's expected divergence (kind, blamed) implies, for a program whose
 // eager behaviour follows the contract: what the current code would sign a case of it with.
-RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind, const std::string& blamed);
+RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
+                             const std::string& blamed);
 
 struct FindingKey {
-  size_t divergence = 0;  // the verdict's divergence this finding is about (its headline, its repro)
+  size_t divergence =
+      0;  // the verdict's divergence this finding is about (its headline, its repro)
   std::string signature;  // RootCauseSignature
-  // The other paths whose divergences in this case are the same root cause, folded into this finding
-  // (e.g. aot_eager and inductor behind compile_eager; inductor disagreeing with an eager that breaks
-  // the contract).
+  // The other paths whose divergences in this case are the same root cause, folded into this
+  // finding (e.g. aot_eager and inductor behind compile_eager; inductor disagreeing with an eager
+  // that breaks the contract).
   std::vector<std::string> also;
 };
 
@@ -94,7 +97,7 @@ struct FindingKey {
 // Divergences with one signature are one finding; a divergence that only restates another's cause
 // is folded into it: a value divergence nobody is blamed for when eager's own values are out of
 // bound, and a disagreement blamed on eager where eager breaks the contract.
-std::vector<FindingKey> Findings(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
-                                 const Verdict& v);
+std::vector<FindingKey> Findings(const Program& p, const Expectation& contract,
+                                 const std::vector<PathResult>& results, const Verdict& v);
 
 }  // namespace mmdiff

@@ -1,5 +1,6 @@
 // Tests for root causes: one finding per divergence, signatures that leave operand dtypes and sizes
-// out but keep the path at fault, the rule and the op family, and headlines that lead with the path.
+// out but keep the path at fault, the rule and the op family, and headlines that lead with the
+// path.
 #include "src/report/root_cause.h"
 
 #include <gtest/gtest.h>
@@ -44,16 +45,22 @@ TEST(RootCause, ACaseWithTwoDivergencesGivesTwoFindingsInTwoBuckets) {
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_NE(findings[0].signature, findings[1].signature);
   // The compiled path's finding leads, and each report is about its own finding.
-  EXPECT_EQ(findings[0].signature, "error_behaviour|path=inductor|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(findings[0].signature,
+            "error_behaviour|path=inductor|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
   EXPECT_EQ(findings[1].signature, "meta|path=eager_meta|accepts|rule=same_dtype");
   RunContext ctx;
-  nlohmann::json a = MakeReport(WithFinding(c, findings[0]), ctx), b = MakeReport(WithFinding(c, findings[1]), ctx);
+  nlohmann::json a = MakeReport(WithFinding(c, findings[0]), ctx),
+                 b = MakeReport(WithFinding(c, findings[1]), ctx);
   EXPECT_EQ(a["bucket"]["hash"], HashHex(findings[0].signature));
   EXPECT_EQ(b["bucket"]["hash"], HashHex(findings[1].signature));
   EXPECT_EQ(a["finding"]["divergence"], findings[0].divergence);
   EXPECT_EQ(b["finding"]["divergence"], findings[1].divergence);
-  EXPECT_EQ(a["headline"], "inductor accepts matmul[bmm](float16, float32) that eager rejects (same_dtype) [filable]");
-  EXPECT_EQ(b["headline"], "eager_meta accepts matmul[bmm](float16, float32) that eager on cpu rejects (same_dtype)");
+  EXPECT_EQ(
+      a["headline"],
+      "inductor accepts matmul[bmm](float16, float32) that eager rejects (same_dtype) [filable]");
+  EXPECT_EQ(
+      b["headline"],
+      "eager_meta accepts matmul[bmm](float16, float32) that eager on cpu rejects (same_dtype)");
   EXPECT_EQ(a["version"], kReportFormatVersion);
 }
 
@@ -90,30 +97,36 @@ TEST(RootCause, DifferentPathsAtFaultAreDifferentBuckets) {
 TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
   auto dead = [](OpKind op, Shape a, Shape b) {
     Program p;
-    p.inputs = {{"x0", a, DType::kFloat16}, {"x1", b, DType::kFloat32}, {"x2", {4, 8}, DType::kFloat32},
+    p.inputs = {{"x0", a, DType::kFloat16},
+                {"x1", b, DType::kFloat32},
+                {"x2", {4, 8}, DType::kFloat32},
                 {"x3", {8, 2}, DType::kFloat32}};
     p.nodes = {{"v0", op, {"x0", "x1"}}, {"v1", OpKind::kMm, {"x2", "x3"}}};
     p.outputs = {"v1"};
     return p;
   };
-  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"),
+                                Raises("eager", "RuntimeError"),
                                 Ok("torchscript", DType::kFloat32, {4, 2})};
   CaseRun mm = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, rs);
   CaseRun bmm = MakeCaseRun(dead(OpKind::kBmm, {2, 4, 8}, {2, 8, 2}), {"grid16", 1}, rs);
   ASSERT_EQ(Signatures(mm).size(), 1u);
   EXPECT_EQ(Signatures(mm)[0], "error_behaviour|path=torchscript|accepts|unused_op");
   EXPECT_EQ(Signatures(mm), Signatures(bmm));
-  EXPECT_EQ(Headline(bmm), "torchscript accepts bmm(float16, float32) that eager rejects (same_dtype), whose result is "
-                           "unused (dead code eliminated with its error) [filable]");
+  EXPECT_EQ(
+      Headline(bmm),
+      "torchscript accepts bmm(float16, float32) that eager rejects (same_dtype), whose result is "
+      "unused (dead code eliminated with its error) [filable]");
   // Where TorchScript raises another class at a later op, it skipped the same dead op.
   std::vector<PathResult> later = rs;
   later[2] = Raises("torchscript", "NotImplementedError");
   CaseRun elsewhere = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, later);
   ASSERT_EQ(Signatures(elsewhere).size(), 1u);
   EXPECT_EQ(Signatures(elsewhere)[0], "error_class|path=torchscript|raises|unused_op");
-  EXPECT_EQ(Headline(elsewhere), "torchscript raises NotImplementedError where eager raises RuntimeError on "
-                                 "mm(float16, float32), whose result is unused (dead code eliminated with its error) "
-                                 "[filable]");
+  EXPECT_EQ(Headline(elsewhere),
+            "torchscript raises NotImplementedError where eager raises RuntimeError on "
+            "mm(float16, float32), whose result is unused (dead code eliminated with its error) "
+            "[filable]");
   // The same op with its result used is that op's finding.
   Program live = dead(OpKind::kMm, {4, 8}, {8, 2});
   live.outputs = {"v0", "v1"};
@@ -123,7 +136,8 @@ TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
   both[2].outputs.insert(both[2].outputs.begin(), both[2].outputs[0]);
   CaseRun used = MakeCaseRun(live, {"grid16", 1}, both);
   ASSERT_EQ(Signatures(used).size(), 1u);
-  EXPECT_EQ(Signatures(used)[0], "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=mm|devices=cpu,cpu");
+  EXPECT_EQ(Signatures(used)[0],
+            "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=mm|devices=cpu,cpu");
 }
 
 TEST(RootCause, TheLowestStageOfTheCompileLadderIsThePathAtFault) {
@@ -140,7 +154,8 @@ TEST(RootCause, TheLowestStageOfTheCompileLadderIsThePathAtFault) {
   EXPECT_EQ(findings[0].also, (std::vector<std::string>{"aot_eager", "inductor"}));
   EXPECT_NE(findings[0].signature.find("path=compile_eager"), std::string::npos);
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
-            "compile_eager accepts matmul[bmm](float16, float32) that eager rejects (same_dtype) (also: aot_eager, "
+            "compile_eager accepts matmul[bmm](float16, float32) that eager rejects (same_dtype) "
+            "(also: aot_eager, "
             "inductor) [filable]");
   // Where aot_eager raises like eager, inductor is at fault.
   rs[3] = Raises("aot_eager", "RuntimeError");
@@ -155,12 +170,14 @@ TEST(RootCause, TheLowestStageOfTheCompileLadderIsThePathAtFault) {
 TEST(RootCause, AnUnblamedDivergenceStartsAtTheLowestStageThatShowsIt) {
   Program p = Seed({8, 8});
   p.inputs[1].shape = {8, 64};
-  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat16, {8, 64}),
-                                Ok("aot_eager", DType::kFloat32, {8, 64}), Ok("inductor", DType::kFloat32, {8, 64})};
+  std::vector<PathResult> rs = {
+      Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat16, {8, 64}),
+      Ok("aot_eager", DType::kFloat32, {8, 64}), Ok("inductor", DType::kFloat32, {8, 64})};
   CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
   std::vector<std::string> compiled;
   for (const auto& s : Signatures(c))
-    if (s.find("aot_eager") != std::string::npos || s.find("inductor") != std::string::npos) compiled.push_back(s);
+    if (s.find("aot_eager") != std::string::npos || s.find("inductor") != std::string::npos)
+      compiled.push_back(s);
   ASSERT_EQ(compiled.size(), 1u) << ::testing::PrintToString(Signatures(c));
   EXPECT_NE(compiled[0].find("path=?(aot_eager)"), std::string::npos) << compiled[0];
 }
@@ -168,7 +185,8 @@ TEST(RootCause, AnUnblamedDivergenceStartsAtTheLowestStageThatShowsIt) {
 TEST(RootCause, ADisagreementBlamedOnEagerIsFoldedIntoEagersContractFinding) {
   // Eager returns the float16 @ float32 product the contract rejects; inductor raises as the
   // contract says: one root cause (eager's), not two.
-  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}),
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"),
+                                Ok("eager", DType::kFloat32, {2, 4, 8, 64}),
                                 Raises("inductor", "RuntimeError")};
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
   ASSERT_EQ(c.verdict.divergences.size(), 2u);  // error_behaviour blamed on eager, contract
@@ -176,13 +194,15 @@ TEST(RootCause, ADisagreementBlamedOnEagerIsFoldedIntoEagersContractFinding) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(c.verdict.divergences[findings[0].divergence].kind, DivergenceKind::kContract);
   EXPECT_TRUE(findings[0].also.empty());  // inductor follows the contract: not at fault
-  EXPECT_EQ(findings[0].signature, "contract|path=eager|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(findings[0].signature,
+            "contract|path=eager|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
             "eager accepts matmul[bmm](float16, float32) that the contract rejects (same_dtype)");
 }
 
 TEST(RootCause, MatmulsMvPathAndMvAreOneOpFamily) {
-  // float16[3, 7, 16] @ float32[16] reaches mv: inductor promoting it is inductor's mv, as for mv itself.
+  // float16[3, 7, 16] @ float32[16] reaches mv: inductor promoting it is inductor's mv, as for mv
+  // itself.
   Program via_matmul;
   via_matmul.inputs = {{"a", {7, 16}, DType::kFloat16}, {"b", {16}, DType::kFloat32}};
   via_matmul.nodes = {{"v0", OpKind::kMatmul, {"a", "b"}}};
@@ -190,18 +210,20 @@ TEST(RootCause, MatmulsMvPathAndMvAreOneOpFamily) {
   Program direct = via_matmul;
   direct.nodes[0].op = OpKind::kMv;
   auto results = [] {
-    return std::vector<PathResult>{Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+    return std::vector<PathResult>{Raises("reference", "RuntimeError"),
+                                   Raises("eager", "RuntimeError"),
                                    Ok("inductor", DType::kFloat32, {7})};
   };
-  CaseRun a = MakeCaseRun(via_matmul, {"grid16", 1}, results()), b = MakeCaseRun(direct, {"grid16", 1}, results());
+  CaseRun a = MakeCaseRun(via_matmul, {"grid16", 1}, results()),
+          b = MakeCaseRun(direct, {"grid16", 1}, results());
   ASSERT_TRUE(a.verdict.diverges());
   EXPECT_EQ(Signatures(a), Signatures(b));
   EXPECT_NE(Headline(a).find("matmul[mv](float16, float32)"), std::string::npos) << Headline(a);
 }
 
 TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath) {
-  // The eager_meta path on a cpu program, and eager itself on a meta program, accepting float16 with
-  // float32 in mm or in bmm: torch's meta registrations skip the family's dtype checks.
+  // The eager_meta path on a cpu program, and eager itself on a meta program, accepting float16
+  // with float32 in mm or in bmm: torch's meta registrations skip the family's dtype checks.
   std::vector<PathResult> meta_path = SeedResults();
   meta_path.pop_back();
   meta_path.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
@@ -215,7 +237,8 @@ TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath)
   CaseRun b = MakeCaseRun(on_meta, {"grid16", 1}, eager_on_meta);
   ASSERT_EQ(Signatures(a).size(), 1u);
   EXPECT_EQ(Signatures(a), Signatures(b));
-  EXPECT_EQ(Headline(b), "eager on meta accepts mm(float16, float32) that the contract rejects (same_dtype)");
+  EXPECT_EQ(Headline(b),
+            "eager on meta accepts mm(float16, float32) that the contract rejects (same_dtype)");
   // A wrong-device operand on meta is another rule: another root cause.
   Program bias = on_meta;
   bias.inputs[0].device = Device::kCpu;
@@ -227,9 +250,10 @@ TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath)
 TEST(RootCause, MetaThatFollowsTheContractRestatesEagersContractFinding) {
   // Eager on cpu accepts the float16 @ float32 bmm; eager_meta raises as the contract says, and so
   // do the compiled paths, which trace through the meta kernels: one finding, eager's.
-  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}),
-                                Raises("eager_meta", "RuntimeError"), Raises("inductor", "RuntimeError"),
-                                Raises("compile_eager", "RuntimeError")};
+  std::vector<PathResult> rs = {
+      Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}),
+      Raises("eager_meta", "RuntimeError"), Raises("inductor", "RuntimeError"),
+      Raises("compile_eager", "RuntimeError")};
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
   auto findings = CaseFindings(c);
   ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
@@ -241,9 +265,10 @@ TEST(RootCause, ACompiledPathRaisingWhatEagerMetaRaisesFailsInTheMetaKernel) {
   // RuntimeError. One finding, eager_meta's, naming the compiled paths.
   Program p = Seed();
   p.inputs[0].dtype = p.inputs[1].dtype = DType::kBool;
-  std::vector<PathResult> rs = {Raises("reference", "NotImplementedError"), Raises("eager", "NotImplementedError"),
-                                Raises("eager_meta", "RuntimeError"), Raises("compile_eager", "RuntimeError"),
-                                Raises("inductor", "RuntimeError")};
+  std::vector<PathResult> rs = {
+      Raises("reference", "NotImplementedError"), Raises("eager", "NotImplementedError"),
+      Raises("eager_meta", "RuntimeError"), Raises("compile_eager", "RuntimeError"),
+      Raises("inductor", "RuntimeError")};
   CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
   auto findings = CaseFindings(c);
   ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
@@ -261,10 +286,12 @@ TEST(RootCause, LinearIsAddmmWithABiasAndMmWithout) {
   mm.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
   mm.outputs = {"v0"};
   auto results = [] {
-    return std::vector<PathResult>{Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+    return std::vector<PathResult>{Raises("reference", "RuntimeError"),
+                                   Raises("eager", "RuntimeError"),
                                    Ok("inductor", DType::kFloat32, {4, 3})};
   };
-  CaseRun a = MakeCaseRun(lin, {"grid16", 1}, results()), b = MakeCaseRun(mm, {"grid16", 1}, results());
+  CaseRun a = MakeCaseRun(lin, {"grid16", 1}, results()),
+          b = MakeCaseRun(mm, {"grid16", 1}, results());
   ASSERT_TRUE(a.verdict.diverges() && b.verdict.diverges());
   EXPECT_EQ(Signatures(a), Signatures(b));
 }
@@ -275,8 +302,9 @@ TEST(RootCause, CpuAndMetaOperandsMixedAreOneRootCauseWhateverTheOpAndOrder) {
     p.inputs = {{"a", {4, 8}, DType::kFloat32, a}, {"b", {8, 3}, DType::kFloat32, b}};
     p.nodes = {{"v0", op, {"a", "b"}}};
     p.outputs = {"v0"};
-    CaseRun c = MakeCaseRun(p, {"grid16", 1}, {Raises("reference", "RuntimeError"),
-                                               Ok("eager", DType::kFloat32, {4, 3}, Device::kMeta)});
+    CaseRun c = MakeCaseRun(
+        p, {"grid16", 1},
+        {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {4, 3}, Device::kMeta)});
     return Signatures(c);
   };
   auto mm = signature(OpKind::kMm, Device::kCpu, Device::kMeta);
@@ -293,43 +321,52 @@ TEST(RootCause, AnAcceptedProgramIsLocatedAtTheOpBehindItsDivergingOutput) {
   p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}, {"v1", OpKind::kTranspose, {"v0"}}};
   p.nodes[1].ints = {0, 1};
   p.outputs = {"v1"};
-  std::vector<PathResult> rs = {Ok("reference", DType::kFloat32, {4, 2}), Ok("eager", DType::kFloat32, {4, 2}),
+  std::vector<PathResult> rs = {Ok("reference", DType::kFloat32, {4, 2}),
+                                Ok("eager", DType::kFloat32, {4, 2}),
                                 Ok("inductor", DType::kFloat16, {4, 2})};
   CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
   auto findings = CaseFindings(c);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].signature, "dtype|path=inductor|returns|op=mm|devices=cpu,cpu");
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
-            "inductor returns float16[4, 2]@cpu for mm(float32, float32) where eager returns float32[4, 2]@cpu [filable]");
+            "inductor returns float16[4, 2]@cpu for mm(float32, float32) where eager returns "
+            "float32[4, 2]@cpu [filable]");
 }
 
 TEST(RootCause, ARegressionEntrysExpectationSignsLikeTheCaseItDescribes) {
   // What the catalogue computes from an entry (program + expected kind and blame) must equal what a
   // campaign computes from the run, or known behaviours would be reported as new.
   CaseRun seed = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
-  EXPECT_EQ(RootCauseSignature(seed.program, seed.contract,
-                               ExpectedFacts(seed.contract, DivergenceKind::kErrorBehaviour, "inductor")),
-            Signatures(seed)[0]);
+  EXPECT_EQ(
+      RootCauseSignature(seed.program, seed.contract,
+                         ExpectedFacts(seed.contract, DivergenceKind::kErrorBehaviour, "inductor")),
+      Signatures(seed)[0]);
   std::vector<PathResult> rs = SeedResults();
   rs.pop_back();
   rs.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
   CaseRun meta = MakeCaseRun(Seed(), {"grid16", 1}, rs);
-  EXPECT_EQ(RootCauseSignature(meta.program, meta.contract, ExpectedFacts(meta.contract, DivergenceKind::kMeta, "eager_meta")),
+  EXPECT_EQ(RootCauseSignature(meta.program, meta.contract,
+                               ExpectedFacts(meta.contract, DivergenceKind::kMeta, "eager_meta")),
             Signatures(meta)[0]);
 }
 
 TEST(RootCause, ACrashIsLocatedByPathAndStageAndItsHeadlineIsOneLine) {
   PathResult crash{"inductor", OutcomeKind::kCrash};
   crash.stage = "compile";
-  crash.message = "worker killed by signal 6 (Aborted)\n--- worker stderr (tail) ---\n  what():  std::bad_alloc\n";
+  crash.message =
+      "worker killed by signal 6 (Aborted)\n--- worker stderr (tail) ---\n  what():  "
+      "std::bad_alloc\n";
   std::vector<PathResult> rs = SeedResults();
   rs[2] = crash;
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, rs);
   auto findings = CaseFindings(c);
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].signature, "crash|path=inductor|stage:compile|rule=same_dtype|op=bmm|devices=cpu,cpu");
-  EXPECT_EQ(Headline(c), "inductor crashes in stage \"compile\" on matmul[bmm](float16, float32): worker killed by "
-                         "signal 6 (Aborted) ... what():  std::bad_alloc");
+  EXPECT_EQ(findings[0].signature,
+            "crash|path=inductor|stage:compile|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(
+      Headline(c),
+      "inductor crashes in stage \"compile\" on matmul[bmm](float16, float32): worker killed by "
+      "signal 6 (Aborted) ... what():  std::bad_alloc");
 }
 
 TEST(RootCause, AReportReadBackSignsItsFindingAgain) {
@@ -347,7 +384,8 @@ TEST(RootCause, AReportReadBackSignsItsFindingAgain) {
   report.erase("finding");
   judged = ReadJudgedCase(report);
   ASSERT_TRUE(judged.ok()) << judged.error();
-  EXPECT_EQ(ReportRootCauses(judged.value()), (std::vector<std::string>{findings[0].signature, findings[1].signature}));
+  EXPECT_EQ(ReportRootCauses(judged.value()),
+            (std::vector<std::string>{findings[0].signature, findings[1].signature}));
   report["version"] = 3;
   EXPECT_FALSE(ReadJudgedCase(report).ok());
 }
