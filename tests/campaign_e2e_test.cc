@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/support/files.h"
+#include "src/support/hash.h"
 #include "tests/e2e_util.h"
 
 namespace mmdiff {
@@ -44,7 +45,7 @@ std::map<std::string, Bucket> Buckets(const nlohmann::json& summary) {
 void ExpectFindingsComplete(const std::string& dir, const nlohmann::json& summary) {
   std::set<std::string> listed;
   for (const auto& b : summary["buckets"]) {
-    listed.insert(b["hash"].get<std::string>());
+    listed.insert(fs::path(b["finding"].get<std::string>()).filename().string());
     for (const char* f : {"report.json", "program.json", "repro.py", "case.json"})
       EXPECT_TRUE(fs::exists(fs::path(dir) / b["finding"].get<std::string>() / f)) << b["hash"] << " " << f;
   }
@@ -125,7 +126,8 @@ TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
     ++reduced;
     auto original = nlohmann::json::parse(ReadFile((folder / "report.json").string()).value());
     auto smaller = nlohmann::json::parse(ReadFile((folder / "reduced" / "report.json").string()).value());
-    EXPECT_EQ(smaller["bucket"]["hash"], b["hash"]);  // the reduction kept the bucket
+    // The folder is named after the reduced case's root cause.
+    EXPECT_EQ(smaller["bucket"]["hash"], folder.filename().string());
     EXPECT_LE(smaller["program"]["nodes"].size(), original["program"]["nodes"].size());
     EXPECT_TRUE(fs::exists(folder / "reduced" / "repro.py"));
     auto reduction = nlohmann::json::parse(ReadFile((folder / "reduced" / "reduction.json").string()).value());
@@ -133,6 +135,58 @@ TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
   }
   EXPECT_GT(reduced, 0) << "no bucket was reduced";
   ExpectFindingsComplete(dir, s);
+}
+
+// Reduce first, then sign: on cpu programs run on meta tensors (fast paths, no compiler), errors on
+// programs the contract accepts are signed by all their ops until reduction narrows them to the
+// bmm that raises, so several buckets reduce to one root cause.
+TEST(CampaignE2E, BucketsThatReduceToOneRootCauseShareOneFolderWhateverTheJobs) {
+  std::string one = e2e::ScratchDir("campaign-cause-one"), two = e2e::ScratchDir("campaign-cause-two");
+  const std::string campaign = "fuzz --cases 800 --seed 1 --paths reference,eager,eager_meta --out ";
+  ASSERT_EQ(e2e::RunMmdiff(campaign + one + " --jobs 1").exit_code, 0);
+  ASSERT_EQ(e2e::RunMmdiff(campaign + two + " --jobs 2").exit_code, 0);
+  nlohmann::json s = Summary(one);
+  std::map<std::string, std::set<std::string>> signatures_of;  // folder -> the buckets' signatures
+  std::map<std::string, std::set<std::string>> causes_of;      // folder -> the buckets' root causes
+  std::map<std::string, int64_t> smallest;                     // folder -> its buckets' smallest case
+  for (const auto& b : s["buckets"]) {
+    std::string folder = b["finding"];
+    signatures_of[folder].insert(b["signature"].get<std::string>());
+    causes_of[folder].insert(b.value("reduced_signature", b["signature"].get<std::string>()));
+    auto [it, fresh] = smallest.try_emplace(folder, b["first_index"].get<int64_t>());
+    if (!fresh) it->second = std::min(it->second, b["first_index"].get<int64_t>());
+  }
+  bool shared = false;
+  for (const auto& [folder, causes] : causes_of) {
+    shared |= signatures_of[folder].size() > 1;
+    ASSERT_EQ(causes.size(), 1u) << folder << ": buckets of different root causes share it";
+    EXPECT_EQ(fs::path(folder).filename().string(), HashHex(*causes.begin())) << folder;
+    // The folder holds the smallest case of the buckets that lead to it.
+    auto c = nlohmann::json::parse(ReadFile(one + "/" + folder + "/case.json").value());
+    EXPECT_EQ(c["index"], smallest[folder]) << folder;
+    EXPECT_EQ(c["root_cause"], *causes.begin()) << folder;
+  }
+  ASSERT_TRUE(shared) << "no two buckets reduced to one root cause: the test proves nothing";
+  EXPECT_EQ(s["new_root_causes"].get<size_t>() + s["known_buckets"].get<size_t>(), causes_of.size());
+  ExpectFindingsComplete(one, s);
+  // The same folders with the same cases, whichever job finished first.
+  for (const auto& [folder, causes] : causes_of) {
+    auto a = ReadFile(one + "/" + folder + "/program.json"), b = ReadFile(two + "/" + folder + "/program.json");
+    ASSERT_TRUE(a.ok() && b.ok()) << folder;
+    EXPECT_EQ(a.value(), b.value()) << folder;
+  }
+  EXPECT_EQ(Buckets(Summary(two)), Buckets(s));
+  ExpectFindingsComplete(two, Summary(two));
+  // Triage reads a shared folder once, as one entry holding every bucket's cases.
+  std::string out = e2e::ScratchDir("campaign-cause-triage");
+  auto t = e2e::RunMmdiff("triage " + one + " --out " + out);
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  std::string md = ReadFile(out + "/triage.md").value();
+  EXPECT_EQ(md.find("differs from the summary"), std::string::npos) << md;
+  EXPECT_NE(md.find("also campaign buckets"), std::string::npos) << md;
+  size_t entries = 0;
+  for (size_t at = md.find("\n### "); at != std::string::npos; at = md.find("\n### ", at + 1)) ++entries;
+  EXPECT_EQ(entries, s["new_root_causes"].get<size_t>()) << md;
 }
 
 TEST(CampaignE2E, ACrashReductionStopsAtItsTimeLimit) {

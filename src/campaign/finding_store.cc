@@ -22,14 +22,15 @@ constexpr const char* kOldSuffix = ".old";
 Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx,
                     const ReducedFinding* reduced) {
   fs::path findings = fs::path(out_dir) / "findings";
-  fs::path final_dir = findings / fc.hash;
-  fs::path tmp = findings / (fc.hash + kTmpSuffix + std::to_string(getpid()));
-  fs::path old = findings / (fc.hash + kOldSuffix);
+  const std::string& name = fc.folder.empty() ? fc.hash : fc.folder;
+  fs::path final_dir = findings / name;
+  fs::path tmp = findings / (name + kTmpSuffix + std::to_string(getpid()));
+  fs::path old = findings / (name + kOldSuffix);
   std::error_code ec;
   fs::remove_all(tmp, ec);
   if (Status s = WriteFinding(tmp.string(), c, ctx); !s.ok()) return s;
-  nlohmann::json cj = {{"hash", fc.hash},   {"signature", fc.signature}, {"headline", fc.headline},
-                       {"index", fc.index}, {"seed", fc.seed},           {"found_s", fc.found_s}};
+  nlohmann::json cj = {{"hash", fc.hash},   {"signature", fc.signature}, {"root_cause", fc.root_cause},
+                       {"headline", fc.headline}, {"index", fc.index}, {"seed", fc.seed}, {"found_s", fc.found_s}};
   if (!fc.known.is_null()) cj["known"] = fc.known;
   if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok()) return s;
   if (reduced && reduced->reduction.steps_kept > 0)
@@ -69,14 +70,26 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
     if (!in) continue;
     try {
       nlohmann::json j = nlohmann::json::parse(in);
-      out.push_back({j.at("hash").get<std::string>(), j.at("signature").get<std::string>(),
-                     j.at("headline").get<std::string>(), j.at("index").get<int64_t>(), j.at("seed").get<uint64_t>(),
-                     j.value("found_s", 0.0), j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()});
+      std::string signature = j.at("signature").get<std::string>();
+      out.push_back({j.at("hash").get<std::string>(), signature, e.path().filename().string(),
+                     j.value("root_cause", signature), j.at("headline").get<std::string>(), j.at("index").get<int64_t>(),
+                     j.at("seed").get<uint64_t>(), j.value("found_s", 0.0),
+                     j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()});
     } catch (const std::exception& ex) {
       spdlog::warn("ignoring {}: unreadable case.json ({})", e.path().string(), ex.what());
     }
   }
   return out;
+}
+
+void DropFinding(const std::string& out_dir, const std::string& folder) {
+  if (folder.empty() || folder == "." || folder == ".." || folder.find('/') != std::string::npos) return;
+  fs::path findings = fs::path(out_dir) / "findings";
+  fs::path doomed = findings / (folder + kTmpSuffix + "-dropped");
+  std::error_code ec;
+  fs::remove_all(doomed, ec);
+  fs::rename(findings / folder, doomed, ec);
+  if (!ec) fs::remove_all(doomed, ec);
 }
 
 }  // namespace mmdiff

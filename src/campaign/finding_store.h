@@ -12,10 +12,15 @@
 
 namespace mmdiff {
 
-// What a finding folder records about its case (DIR/findings/<hash>/case.json).
+// What a finding folder records about its case (DIR/findings/<folder>/case.json).
 struct FindingCase {
-  std::string hash;
-  std::string signature;
+  std::string hash;       // the bucket: the hash of the case's unreduced signature
+  std::string signature;  // ... and that signature
+  // The folder's name: the hash of the root cause (the reduced case's signature, or the unreduced
+  // one where reduction kept nothing or did not run). Buckets that reduce to one root cause share
+  // it; it holds the smallest case of them all.
+  std::string folder;
+  std::string root_cause;  // the signature the folder is named after
   std::string headline;
   int64_t index = -1;
   uint64_t seed = 0;
@@ -23,14 +28,18 @@ struct FindingCase {
   nlohmann::json known;  // the catalogue entry of a known root cause; null when new
 };
 
-// Writes out_dir/findings/<hash>/ with report.json, program.json, repro.py and case.json (and, given
+// Writes out_dir/findings/<folder>/ with report.json, program.json, repro.py and case.json (and, given
 // a reduction that kept steps, reduced/ with the reduced case), replacing an earlier folder for the
-// same bucket atomically.
+// same root cause atomically.
 Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx,
                     const ReducedFinding* reduced = nullptr);
 
 // Finishes or removes what a kill left behind (temporary and replaced folders) and lists every
 // complete finding folder with its case.
 std::vector<FindingCase> RecoverFindings(const std::string& out_dir);
+
+// Removes out_dir/findings/<folder>/ (a root cause no bucket leads to any more) atomically: renamed
+// to a temporary name first, which RecoverFindings removes after a kill.
+void DropFinding(const std::string& out_dir, const std::string& folder);
 
 }  // namespace mmdiff

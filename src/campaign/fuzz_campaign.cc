@@ -82,21 +82,34 @@ class Campaign {
   // with several findings wrote one folder per new bucket; it counts once).
   void Adopt(const std::vector<FindingCase>& found) {
     std::set<int64_t> adopted;
+    for (const auto& f : found) folder_index_[f.folder] = f.index;
+    auto exists = [&](const std::string& dir) { return !dir.empty() && fs::is_directory(fs::path(o_.out_dir) / dir); };
     for (const auto& f : found) {
+      std::string dir = "findings/" + f.folder;
       auto it = sum_.buckets.find(f.hash);
       if (it != sum_.buckets.end() && it->second.count > 0) {
-        if (it->second.finding_dir.empty()) it->second.finding_dir = "findings/" + f.hash;
+        // (A folder the summary names is gone where a kill came between writing a smaller case's
+        // folder for another root cause and saving the summary.)
+        if (!exists(it->second.finding_dir)) it->second.finding_dir = dir;
         continue;
       }
       if (schedule_.IsDone(f.index) && !adopted.count(f.index)) continue;  // counted in the summary already
       BucketStats& b = sum_.buckets[f.hash];
-      b = {f.signature, f.headline, "findings/" + f.hash, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
+      b = {f.signature, f.headline, dir, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
+      // The folder's root cause is the reduced case's, where it differs from the bucket's own.
+      if (f.root_cause != f.signature) b.reduced_signature = f.root_cause;
       if (adopted.insert(f.index).second) {
         schedule_.MarkDone(f.index);
         ++sum_.cases;
         ++sum_.diverging_cases;
       }
       spdlog::info("resume: adopted finding {} (case {}) written after the last checkpoint", f.hash, f.index);
+    }
+    // A folder its own bucket no longer leads to (a kill came before the old one was removed).
+    for (const auto& f : found) {
+      auto it = sum_.buckets.find(f.hash);
+      if (it != sum_.buckets.end() && it->second.count > 0 && it->second.finding_dir != "findings/" + f.folder)
+        DropIfUnused("findings/" + f.folder);
     }
   }
 
@@ -233,7 +246,7 @@ class Campaign {
                        std::unique_lock<std::mutex>& lock) {
     const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
     if (known) c.known = known->ToJson();
-    FindingCase fc{HashHex(k.signature), k.signature, Headline(c), index, case_seed, Elapsed(), c.known};
+    FindingCase fc{HashHex(k.signature), k.signature, "", k.signature, Headline(c), index, case_seed, Elapsed(), c.known};
     BucketStats& b = sum_.buckets[fc.hash];
     if (b.signature.empty()) {  // known now, even while another case of the bucket writes its folder
       b.signature = fc.signature;
@@ -275,8 +288,12 @@ class Campaign {
         }
       }
     }
-    Status w = StoreFinding(o_.out_dir, fc, c, ctx_, reduced ? &*reduced : nullptr);
+    // Reduce first, then sign: the folder is the root cause's, which buckets that reduce alike share.
+    bool kept = reduced && reduced->reduction.steps_kept > 0;
+    fc.root_cause = kept ? reduced->signature : fc.signature;
+    fc.folder = HashHex(fc.root_cause);
     lock.lock();
+    Status w = StoreLocked(fc, c, reduced ? &*reduced : nullptr, lock);
     writing_.erase(fc.hash);
     write_cv_.notify_all();
     if (!w.ok()) {
@@ -292,13 +309,46 @@ class Campaign {
     }
     b.first_index = index;
     b.first_seed = case_seed;
-    b.finding_dir = "findings/" + fc.hash;
-    b.reduced_signature = reduced && reduced->reduction.steps_kept > 0 ? reduced->signature : "";
+    std::string before = b.finding_dir;
+    b.finding_dir = "findings/" + fc.folder;
+    b.reduced_signature = kept ? reduced->signature : "";
+    b.reduced_headline = kept ? Headline(reduced->run) : "";
+    // A smaller case of the bucket that reduced to another root cause leaves the old folder to
+    // the buckets that still lead there, if any.
+    if (!before.empty() && before != b.finding_dir) DropIfUnused(before);
     // A new bucket is never only in memory. (Its count comes with the case's CountDone; a summary
     // saved before that leaves out a bucket whose count is still 0, and a resume adopts the folder.)
     Refresh();
     if (Status s = SaveLocked(); !s.ok()) error_ = s;
     return &b;
+  }
+
+  // Writes the root cause's folder with this case unless a case with a smaller index (of any
+  // bucket that reduced to it) is there already: a folder holds the smallest case of its root
+  // cause, whatever order the jobs finish in. Called and returns with `lock` held.
+  Status StoreLocked(const FindingCase& fc, const CaseRun& c, const ReducedFinding* reduced,
+                     std::unique_lock<std::mutex>& lock) {
+    write_cv_.wait(lock, [&] { return !storing_.count(fc.folder); });
+    auto held = folder_index_.find(fc.folder);
+    if (held != folder_index_.end() && held->second <= fc.index) return Status::Ok();
+    storing_.insert(fc.folder);
+    lock.unlock();
+    Status w = StoreFinding(o_.out_dir, fc, c, ctx_, reduced);
+    lock.lock();
+    storing_.erase(fc.folder);
+    write_cv_.notify_all();
+    if (w.ok()) folder_index_[fc.folder] = fc.index;
+    return w;
+  }
+
+  // Removes a finding folder no bucket leads to (and none is about to). With the lock held.
+  void DropIfUnused(const std::string& dir) {
+    for (const auto& [hash, b] : sum_.buckets)
+      if (b.finding_dir == dir) return;
+    std::string folder = fs::path(dir).filename().string();
+    if (storing_.count(folder)) return;
+    folder_index_.erase(folder);
+    DropFinding(o_.out_dir, folder);
   }
 
   const FuzzOptions& o_;
@@ -313,7 +363,9 @@ class Campaign {
   std::chrono::steady_clock::time_point start_;
   std::mutex mu_;
   std::condition_variable done_cv_, write_cv_;
-  std::set<std::string> writing_;           // buckets whose folder is being written
+  std::set<std::string> writing_;           // buckets whose case is being reduced and written
+  std::set<std::string> storing_;           // finding folders being written
+  std::map<std::string, int64_t> folder_index_;  // finding folder -> the case index it holds
   std::map<std::string, int64_t> claims_;   // bucket -> the smallest case index about to write it
   size_t finished_threads_ = 0;
   Status error_ = Status::Ok();

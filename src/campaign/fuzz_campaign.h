@@ -63,6 +63,7 @@ struct BucketStats {
   // an accepted program is signed by all its ops, and reduction narrows them to the one that
   // fails, so buckets that reduce to one signature are one root cause. "" when not reduced.
   std::string reduced_signature;
+  std::string reduced_headline;  // the reduced case's headline, where reduced
   const std::string& RootCause() const { return reduced_signature.empty() ? signature : reduced_signature; }
 };
 

@@ -47,6 +47,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
                          {"example_seeds", b->example_seeds}, {"new", b->known.is_null()}};
     if (!b->known.is_null()) jb["known"] = b->known;
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
+    if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
     buckets.push_back(jb);
   }
   int64_t known = std::count_if(buckets.begin(), buckets.end(), [](const nlohmann::json& b) { return !b["new"].get<bool>(); });
@@ -188,6 +189,12 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       bs.signature = b.at("signature").get<std::string>();
       bs.headline = b.at("headline").get<std::string>();
       bs.finding_dir = b.at("finding").get<std::string>();
+      // A resumed campaign writes and removes finding folders: only its own, findings/<hash>.
+      const std::string& dir = bs.finding_dir;
+      if (dir.size() != 25 || dir.rfind("findings/", 0) != 0 ||
+          dir.find_first_not_of("0123456789abcdef", 9) != std::string::npos)
+        return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
+                             ": \"finding\" must be findings/<16 hex digits>, not " + nlohmann::json(dir).dump());
       bs.count = b.at("count").get<int64_t>();
       bs.first_index = b.at("first_index").get<int64_t>();
       bs.first_seed = b.at("first_seed").get<uint64_t>();
@@ -195,6 +202,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       bs.example_seeds = b.at("example_seeds").get<std::vector<uint64_t>>();
       if (b.contains("known") && b["known"].is_object()) bs.known = b["known"];
       bs.reduced_signature = b.value("reduced_signature", "");
+      bs.reduced_headline = b.value("reduced_headline", "");
     }
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed summary: ") + e.what());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "src/campaign/fuzz_campaign.h"
+#include "src/support/hash.h"
 
 namespace mmdiff {
 namespace {
@@ -50,7 +51,7 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
     BucketStats b;
     b.signature = sig;
     b.headline = sig;
-    b.finding_dir = "findings/" + sig;
+    b.finding_dir = "findings/" + HashHex(reduced.empty() ? sig : reduced);
     b.count = 2;
     b.first_index = first;
     b.reduced_signature = reduced;
@@ -80,6 +81,30 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   EXPECT_TRUE(back.reduce_known);
   EXPECT_EQ(sback.buckets["a"].reduced_signature, "bmm-raises");
   EXPECT_EQ(sback.buckets["b"].known["title"], "a known one");
+  EXPECT_EQ(sback.buckets["d"].finding_dir, sback.buckets["a"].finding_dir);
+}
+
+// A resumed campaign writes and removes finding folders: a summary naming one outside findings/
+// is malformed, not followed.
+TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
+  FuzzOptions o;
+  FuzzSummary s;
+  BucketStats b;
+  b.signature = b.headline = "x";
+  b.count = 1;
+  b.finding_dir = "findings/" + HashHex("x");
+  s.buckets["x"] = b;
+  nlohmann::json j = SummaryToJson(s, o);
+  FuzzOptions back;
+  FuzzSummary sback;
+  ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
+  for (const char* bad : {"findings/..", "../../etc", "findings/0123456789abcdef/..", "/tmp/0123456789abcdef",
+                          "findings/0123456789ABCDEF", ""}) {
+    j["buckets"][0]["finding"] = bad;
+    Status st = SummaryFromJson(j, back, sback);
+    ASSERT_FALSE(st.ok()) << bad;
+    EXPECT_NE(st.message().find("\"finding\" must be findings/<16 hex digits>"), std::string::npos) << st.message();
+  }
 }
 
 }  // namespace

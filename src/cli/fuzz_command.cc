@@ -91,14 +91,16 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
     int64_t count = 0;
     for (const auto& [h, other] : ordered)
       if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
+    // The root cause's folder holds the smallest case of its buckets, reduced: its headline.
+    const std::string& headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
     std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
-                static_cast<long long>(count), b->headline.substr(0, 200).c_str(), b->first_found_s,
+                static_cast<long long>(count), headline.substr(0, 200).c_str(), b->first_found_s,
                 static_cast<unsigned long long>(b->first_seed), o.out_dir.c_str(),
                 b->finding_dir.c_str());
     if (hashes.size() > 1) {
       std::string others;
       for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
-      std::printf("      and %zu more buckets that reduce to the same root cause: %s\n",
+      std::printf("      and %zu more buckets that reduce to the same root cause (one folder): %s\n",
                   hashes.size() - 1, others.c_str());
     }
   }
@@ -271,7 +273,8 @@ const CommandRegistrar kFuzz{
            "but one case: campaigns meant to differ need seeds far apart (e.g. 1, 100001, 200001)")
           ->capture_default_str();
       c->add_option("--out", args->out_dir,
-                    "Output folder: findings/<bucket>/, summary.json, worker logs; must not hold "
+                    "Output folder: findings/<root cause>/ (one folder per root cause: buckets whose "
+                    "cases reduce to one share it), summary.json, worker logs; must not hold "
                     "another campaign")
           ->capture_default_str();
       c->add_option("--inputs-per-program", args->inputs_per_program,
@@ -302,7 +305,8 @@ const CommandRegistrar kFuzz{
       c->add_option("--reduce-budget", args->reduce_budget,
                     "Reduce each new bucket's case with at most this many candidate runs (each "
                     "runs every path) "
-                    "before writing it; the reduced case goes to findings/<hash>/reduced/")
+                    "before writing it; the reduced case goes to findings/<root cause>/reduced/, and its "
+                    "signature names the folder (0: no reduction, folders named by the unreduced case)")
           ->check(CLI::NonNegativeNumber)
           ->capture_default_str();
       c->add_option("--reduce-time", args->reduce_time_s,

@@ -144,6 +144,15 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
     b.first_seed = s.first_seed;
     b.first_campaign = s.campaign;
   }
+  // Buckets of one campaign that share a folder (their cases reduced to one root cause) are one
+  // sighting of that report.
+  for (Sighting& seen : b.sightings)
+    if (!s.report_path.empty() && seen.campaign == s.campaign && seen.report_path == s.report_path) {
+      seen.count += s.count;
+      if (Earlier(s.first_found_s, s.first_seed, seen.first_found_s, seen.first_seed))
+        seen.first_found_s = s.first_found_s, seen.first_seed = s.first_seed;
+      return;
+    }
   b.sightings.push_back(std::move(s));
 }
 

@@ -155,14 +155,17 @@ class Loader {
  public:
   explicit Loader(TriageData& d) : d_(d) {}
 
-  // Reads a report (of the bucket `hash`, when given); on failure records it as skipped and
-  // returns null.
-  const ReportFacts* Read(const std::string& shown, const std::string& hash = "") {
+  // Reads a report (of the bucket `hash`, when given, or of one of `sharing`: the buckets whose
+  // summary entries name the same folder, which hold the smallest case of their common root
+  // cause); on failure records it as skipped and returns null. A report is read once.
+  const ReportFacts* Read(const std::string& shown, const std::string& hash = "",
+                          const std::set<std::string>& sharing = {}) {
     auto j = ReadJson(shown);
     auto facts = j.ok() ? Guarded(ReadReportFacts, j.value()) : Result<ReportFacts>(j.status());
-    if (facts.ok() && !hash.empty() && facts.value().hash != hash)
+    if (facts.ok() && !hash.empty() && facts.value().hash != hash && !sharing.count(facts.value().hash))
       facts = Status::Error("its bucket hash " + facts.value().hash +
                             " differs from the summary's " + hash);
+    if (facts.ok() && read_.count(shown)) return read_[shown];
     if (!facts.ok()) {
       d_.skipped.push_back({shown, facts.error()});
       return nullptr;
@@ -184,7 +187,7 @@ class Loader {
     d_.unplotted_errors += facts.value().unplotted_errors;
     d_.errors.insert(d_.errors.end(), facts.value().errors.begin(), facts.value().errors.end());
     facts_.push_back(std::make_unique<ReportFacts>(std::move(facts).value()));
-    return facts_.back().get();
+    return read_[shown] = facts_.back().get();
   }
 
   // A sighting with the report's paths and program facts filled in.
@@ -212,6 +215,7 @@ class Loader {
  private:
   TriageData& d_;
   std::vector<std::unique_ptr<ReportFacts>> facts_;
+  std::map<std::string, const ReportFacts*> read_;  // by the path shown
 };
 
 // The nearest folder above `report` that holds a summary, or "".
@@ -275,13 +279,15 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
       info.shard = summary.value().shard;
       info.elapsed_s = summary.value().elapsed_s;
       info.buckets = static_cast<int64_t>(summary.value().buckets.size());
+      std::map<std::string, std::set<std::string>> sharing;  // folder -> the buckets naming it
+      for (const auto& e : summary.value().buckets) sharing[e.finding].insert(e.hash);
       for (const auto& e : summary.value().buckets) {
         fs::path report = fs::path(label) / e.finding / "report.json";
         std::string canon = Canonical(fs::path(dir) / e.finding / "report.json");
         const ReportFacts* f = nullptr;
         if (found.reports.count(canon)) {
           used.insert(canon);
-          f = loader.Read(report.string(), e.hash);
+          f = loader.Read(report.string(), e.hash, sharing[e.finding]);
         } else {
           d.skipped.push_back({report.string(), "listed in " + summary_shown + " but missing"});
         }
@@ -289,6 +295,14 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
         s.count = e.count;
         s.first_found_s = e.first_found_s;
         s.first_seed = e.first_seed ? e.first_seed : s.first_seed;
+        if (f && f->hash != e.hash) {
+          // A bucket whose case reduced to the root cause of the bucket whose folder it names: one
+          // entry, with both buckets' cases.
+          MergeSighting(d, f->hash, std::move(s), f, f->signature, f->headline);
+          auto& merged = d.buckets[f->hash].merged_hashes;
+          if (std::find(merged.begin(), merged.end(), e.hash) == merged.end()) merged.push_back(e.hash);
+          continue;
+        }
         MergeSighting(d, e.hash, std::move(s), f, e.signature, e.headline);
       }
     }
