@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 #include <map>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -20,7 +19,8 @@ namespace fs = std::filesystem;
 
 // The planted path diverges on many programs (every dtype-mismatched matmul), so a few hundred
 // cases give several buckets.
-const std::string kCampaign = "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
+const std::string kCampaign =
+    "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
 
 nlohmann::json Summary(const std::string& dir) {
   auto s = ReadFile(dir + "/summary.json");
@@ -37,7 +37,8 @@ struct Bucket {
 
 std::map<std::string, Bucket> Buckets(const nlohmann::json& summary) {
   std::map<std::string, Bucket> out;
-  for (const auto& b : summary["buckets"]) out[b["hash"]] = {b["count"], b["first_seed"], b["example_seeds"]};
+  for (const auto& b : summary["buckets"])
+    out[b["hash"]] = {b["count"], b["first_seed"], b["example_seeds"]};
   return out;
 }
 
@@ -47,19 +48,27 @@ void ExpectFindingsComplete(const std::string& dir, const nlohmann::json& summar
   for (const auto& b : summary["buckets"]) {
     listed.insert(fs::path(b["finding"].get<std::string>()).filename().string());
     for (const char* f : {"report.json", "program.json", "repro.py", "case.json"})
-      EXPECT_TRUE(fs::exists(fs::path(dir) / b["finding"].get<std::string>() / f)) << b["hash"] << " " << f;
+      EXPECT_TRUE(fs::exists(fs::path(dir) / b["finding"].get<std::string>() / f))
+          << b["hash"] << " " << f;
   }
   for (const auto& e : fs::directory_iterator(fs::path(dir) / "findings"))
-    EXPECT_TRUE(listed.count(e.path().filename().string())) << "unlisted or temporary folder " << e.path();
+    EXPECT_TRUE(listed.count(e.path().filename().string()))
+        << "unlisted or temporary folder " << e.path();
 }
 
 TEST(CampaignE2E, TwoShardsMergeIntoTheSingleCampaignAndJobsDoNotChangeIt) {
   std::string one = e2e::ScratchDir("campaign-one"), two = e2e::ScratchDir("campaign-jobs");
   std::string s0 = e2e::ScratchDir("campaign-s0"), s1 = e2e::ScratchDir("campaign-s1");
-  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 1 " + kCampaign + " --out " + one).exit_code, 0);
-  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 2 " + kCampaign + " --out " + two).exit_code, 0);
-  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 2 --shard 0/2 " + kCampaign + " --out " + s0).exit_code, 0);
-  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 1 --shard 1/2 " + kCampaign + " --out " + s1).exit_code, 0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 1 " + kCampaign + " --out " + one).exit_code,
+            0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 2 " + kCampaign + " --out " + two).exit_code,
+            0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 2 --shard 0/2 " + kCampaign + " --out " + s0)
+                .exit_code,
+            0);
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 240 --jobs 1 --shard 1/2 " + kCampaign + " --out " + s1)
+                .exit_code,
+            0);
   auto single = Buckets(Summary(one));
   ASSERT_GE(single.size(), 3u);
   EXPECT_EQ(Buckets(Summary(two)), single);
@@ -83,25 +92,33 @@ TEST(CampaignE2E, TwoShardsMergeIntoTheSingleCampaignAndJobsDoNotChangeIt) {
   EXPECT_EQ(merged, single);
   // The same case is each bucket's report, whichever shard holds it.
   for (const auto& [hash, b] : single) {
-    std::string shard = Buckets(Summary(s0)).count(hash) && Buckets(Summary(s0))[hash].first_seed == b.first_seed ? s0 : s1;
-    auto a = ReadFile(one + "/findings/" + hash + "/program.json"), c = ReadFile(shard + "/findings/" + hash + "/program.json");
+    std::string shard =
+        Buckets(Summary(s0)).count(hash) && Buckets(Summary(s0))[hash].first_seed == b.first_seed
+            ? s0
+            : s1;
+    auto a = ReadFile(one + "/findings/" + hash + "/program.json"),
+         c = ReadFile(shard + "/findings/" + hash + "/program.json");
     ASSERT_TRUE(a.ok() && c.ok()) << hash;
     EXPECT_EQ(a.value(), c.value()) << hash;
   }
 }
 
 TEST(CampaignE2E, ResumeAfterKillNineLosesAndDuplicatesNothing) {
-  std::string whole = e2e::ScratchDir("campaign-whole"), killed = e2e::ScratchDir("campaign-killed");
-  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 400 --jobs 2 " + kCampaign + " --out " + whole).exit_code, 0);
+  std::string whole = e2e::ScratchDir("campaign-whole"),
+              killed = e2e::ScratchDir("campaign-killed");
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 400 --jobs 2 " + kCampaign + " --out " + whole).exit_code,
+            0);
   // Kill the whole campaign (the workers die with it) once it has found something.
-  auto r = e2e::RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --cases 400 --jobs 2 " + kCampaign + " --out " +
-                         killed + " >/dev/null 2>&1 & pid=$!; for i in $(seq 200); do sleep 0.1; " +
-                         "grep -q '\"hash\"' " + killed + "/summary.json 2>/dev/null && break; done; sleep 0.5; " +
-                         "kill -9 $pid; wait $pid; echo rc=$?");
+  auto r = e2e::RunShell(
+      std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --cases 400 --jobs 2 " + kCampaign + " --out " +
+      killed + " >/dev/null 2>&1 & pid=$!; for i in $(seq 200); do sleep 0.1; " +
+      "grep -q '\"hash\"' " + killed + "/summary.json 2>/dev/null && break; done; sleep 0.5; " +
+      "kill -9 $pid; wait $pid; echo rc=$?");
   ASSERT_NE(r.output.find("rc=137"), std::string::npos) << r.output;
   nlohmann::json before = Summary(killed);
   ASSERT_FALSE(before.is_null());
-  ASSERT_LT(before["cases"].get<int64_t>(), 400) << "the campaign finished before the kill: the test proves nothing";
+  ASSERT_LT(before["cases"].get<int64_t>(), 400)
+      << "the campaign finished before the kill: the test proves nothing";
   auto resumed = e2e::RunMmdiff("fuzz --resume " + killed);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   nlohmann::json after = Summary(killed), reference = Summary(whole);
@@ -114,8 +131,10 @@ TEST(CampaignE2E, ResumeAfterKillNineLosesAndDuplicatesNothing) {
 
 TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
   std::string dir = e2e::ScratchDir("campaign-reduce");
-  auto r = e2e::RunMmdiff("fuzz --cases 40 --jobs 1 --reduce-budget 40 --seed 1 --test-paths --paths "
-                          "reference,eager,planted_promote --out " + dir);
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 40 --jobs 1 --reduce-budget 40 --seed 1 --test-paths --paths "
+      "reference,eager,planted_promote --out " +
+      dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = Summary(dir);
   ASSERT_FALSE(s["buckets"].empty());
@@ -125,12 +144,14 @@ TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
     if (!fs::exists(folder / "reduced" / "report.json")) continue;
     ++reduced;
     auto original = nlohmann::json::parse(ReadFile((folder / "report.json").string()).value());
-    auto smaller = nlohmann::json::parse(ReadFile((folder / "reduced" / "report.json").string()).value());
+    auto smaller =
+        nlohmann::json::parse(ReadFile((folder / "reduced" / "report.json").string()).value());
     // The folder is named after the reduced case's root cause.
     EXPECT_EQ(smaller["bucket"]["hash"], folder.filename().string());
     EXPECT_LE(smaller["program"]["nodes"].size(), original["program"]["nodes"].size());
     EXPECT_TRUE(fs::exists(folder / "reduced" / "repro.py"));
-    auto reduction = nlohmann::json::parse(ReadFile((folder / "reduced" / "reduction.json").string()).value());
+    auto reduction =
+        nlohmann::json::parse(ReadFile((folder / "reduced" / "reduction.json").string()).value());
     EXPECT_FALSE(reduction["stopped_early"].get<bool>());  // no time limit was met
   }
   EXPECT_GT(reduced, 0) << "no bucket was reduced";
@@ -141,14 +162,16 @@ TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
 // programs the contract accepts are signed by all their ops until reduction narrows them to the
 // bmm that raises, so several buckets reduce to one root cause.
 TEST(CampaignE2E, BucketsThatReduceToOneRootCauseShareOneFolderWhateverTheJobs) {
-  std::string one = e2e::ScratchDir("campaign-cause-one"), two = e2e::ScratchDir("campaign-cause-two");
-  const std::string campaign = "fuzz --cases 800 --seed 1 --paths reference,eager,eager_meta --out ";
+  std::string one = e2e::ScratchDir("campaign-cause-one"),
+              two = e2e::ScratchDir("campaign-cause-two");
+  const std::string campaign =
+      "fuzz --cases 800 --seed 1 --paths reference,eager,eager_meta --out ";
   ASSERT_EQ(e2e::RunMmdiff(campaign + one + " --jobs 1").exit_code, 0);
   ASSERT_EQ(e2e::RunMmdiff(campaign + two + " --jobs 2").exit_code, 0);
   nlohmann::json s = Summary(one);
   std::map<std::string, std::set<std::string>> signatures_of;  // folder -> the buckets' signatures
   std::map<std::string, std::set<std::string>> causes_of;      // folder -> the buckets' root causes
-  std::map<std::string, int64_t> smallest;                     // folder -> its buckets' smallest case
+  std::map<std::string, int64_t> smallest;  // folder -> its buckets' smallest case
   for (const auto& b : s["buckets"]) {
     std::string folder = b["finding"];
     signatures_of[folder].insert(b["signature"].get<std::string>());
@@ -167,11 +190,13 @@ TEST(CampaignE2E, BucketsThatReduceToOneRootCauseShareOneFolderWhateverTheJobs) 
     EXPECT_EQ(c["root_cause"], *causes.begin()) << folder;
   }
   ASSERT_TRUE(shared) << "no two buckets reduced to one root cause: the test proves nothing";
-  EXPECT_EQ(s["new_root_causes"].get<size_t>() + s["known_buckets"].get<size_t>(), causes_of.size());
+  EXPECT_EQ(s["new_root_causes"].get<size_t>() + s["known_buckets"].get<size_t>(),
+            causes_of.size());
   ExpectFindingsComplete(one, s);
   // The same folders with the same cases, whichever job finished first.
   for (const auto& [folder, causes] : causes_of) {
-    auto a = ReadFile(one + "/" + folder + "/program.json"), b = ReadFile(two + "/" + folder + "/program.json");
+    auto a = ReadFile(one + "/" + folder + "/program.json"),
+         b = ReadFile(two + "/" + folder + "/program.json");
     ASSERT_TRUE(a.ok() && b.ok()) << folder;
     EXPECT_EQ(a.value(), b.value()) << folder;
   }
@@ -185,7 +210,8 @@ TEST(CampaignE2E, BucketsThatReduceToOneRootCauseShareOneFolderWhateverTheJobs) 
   EXPECT_EQ(md.find("differs from the summary"), std::string::npos) << md;
   EXPECT_NE(md.find("also campaign buckets"), std::string::npos) << md;
   size_t entries = 0;
-  for (size_t at = md.find("\n### "); at != std::string::npos; at = md.find("\n### ", at + 1)) ++entries;
+  for (size_t at = md.find("\n### "); at != std::string::npos; at = md.find("\n### ", at + 1))
+    ++entries;
   EXPECT_EQ(entries, s["new_root_causes"].get<size_t>()) << md;
 }
 
@@ -193,19 +219,25 @@ TEST(CampaignE2E, ACrashReductionStopsAtItsTimeLimit) {
   // Every candidate of a crash finding restarts the worker (seconds: it imports torch); without a
   // limit this case's reduction makes about 20 of them.
   std::string dir = e2e::ScratchDir("campaign-reduce-time");
-  auto r = e2e::RunMmdiff("fuzz --cases 1 --jobs 1 --seed 3 --reduce-time 1 --test-paths --paths "
-                          "reference,eager,crash_segv --out " + dir + " 2>&1");
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 1 --jobs 1 --seed 3 --reduce-time 1 --test-paths --paths "
+      "reference,eager,crash_segv --out " +
+      dir + " 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = Summary(dir);
   ASSERT_EQ(s["buckets"].size(), 1u) << r.output;
   EXPECT_LE(s["worker_restarts"].get<int>(), 5) << r.output;
   EXPECT_EQ(s["resume"]["reduce_time_s"], 1.0);
-  fs::path reduction = fs::path(dir) / s["buckets"][0]["finding"].get<std::string>() / "reduced" / "reduction.json";
+  fs::path reduction =
+      fs::path(dir) / s["buckets"][0]["finding"].get<std::string>() / "reduced" / "reduction.json";
   if (fs::exists(reduction)) {  // a smaller case kept the bucket before the time was up
-    EXPECT_TRUE(nlohmann::json::parse(ReadFile(reduction.string()).value())["stopped_early"].get<bool>());
+    EXPECT_TRUE(
+        nlohmann::json::parse(ReadFile(reduction.string()).value())["stopped_early"].get<bool>());
     EXPECT_NE(r.output.find("(stopped early, out of time"), std::string::npos) << r.output;
   } else {
-    EXPECT_NE(r.output.find("out of time before any smaller case kept the bucket"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("out of time before any smaller case kept the bucket"),
+              std::string::npos)
+        << r.output;
   }
   ExpectFindingsComplete(dir, s);
 }
@@ -213,7 +245,9 @@ TEST(CampaignE2E, ACrashReductionStopsAtItsTimeLimit) {
 TEST(CampaignE2E, WorkersAreRecycledAndAnOutOfMemoryWorkerIsAFindingNotADeadCampaign) {
   std::string dir = e2e::ScratchDir("campaign-recycle");
   // No reduction: its extra runs would go through the same workers.
-  auto r = e2e::RunMmdiff("fuzz --cases 20 --jobs 1 --recycle-after 5 --no-reduce --paths reference,eager --out " + dir);
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 20 --jobs 1 --recycle-after 5 --no-reduce --paths reference,eager --out " +
+      dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = Summary(dir);
   EXPECT_EQ(s["worker_recycles"], 3);  // after programs 5, 10 and 15
@@ -221,21 +255,25 @@ TEST(CampaignE2E, WorkersAreRecycledAndAnOutOfMemoryWorkerIsAFindingNotADeadCamp
 
   std::string oom = e2e::ScratchDir("campaign-oom");
   // No reduction either: each run of an out-of-memory case restarts the worker (seconds each).
-  r = e2e::RunMmdiff("fuzz --cases 2 --jobs 1 --no-reduce --test-paths --paths reference,oom --worker-memory-mb 1500 --out " +
-                     oom);
+  r = e2e::RunMmdiff(
+      "fuzz --cases 2 --jobs 1 --no-reduce --test-paths --paths reference,oom --worker-memory-mb "
+      "1500 --out " +
+      oom);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   s = Summary(oom);
   EXPECT_EQ(s["cases"], 2);
   ASSERT_FALSE(s["buckets"].empty());
-  EXPECT_NE(s["buckets"][0]["headline"].get<std::string>().find("oom crashes in stage"), std::string::npos);
+  EXPECT_NE(s["buckets"][0]["headline"].get<std::string>().find("oom crashes in stage"),
+            std::string::npos);
   EXPECT_NE(s["buckets"][0]["headline"].get<std::string>().find("bad_alloc"), std::string::npos);
 }
 
 TEST(CampaignE2E, ALiveProgressLineOnATerminalAndLogLinesOtherwise) {
   std::string dir = e2e::ScratchDir("campaign-tty");
   // `script` gives the campaign a terminal.
-  auto r = e2e::RunShell("script -qec '" + std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --time 3 --jobs 1 --paths " +
-                         "reference,eager --out " + dir + "' /dev/null");
+  auto r = e2e::RunShell("script -qec '" + std::string(MMDIFF_BUILD_DIR) +
+                         "/mmdiff fuzz --time 3 --jobs 1 --paths " + "reference,eager --out " +
+                         dir + "' /dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("\r\033[K"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cases ("), std::string::npos) << r.output;
@@ -247,7 +285,8 @@ TEST(CampaignE2E, BadInputGetsAClearMessageAndExitCodeTwo) {
   auto r = e2e::RunMmdiff("fuzz --resume " + dir + "/nowhere");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("nowhere"), std::string::npos) << r.output;
-  WriteFileAtomic(dir + "/summary.json", "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 1, \"cas");
+  WriteFileAtomic(dir + "/summary.json",
+                  "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 1, \"cas");
   r = e2e::RunMmdiff("fuzz --resume " + dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("malformed JSON"), std::string::npos) << r.output;
@@ -259,14 +298,16 @@ TEST(CampaignE2E, BadInputGetsAClearMessageAndExitCodeTwo) {
   WriteFileAtomic(dir + "/summary.json", "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 1}");
   r = e2e::RunMmdiff("fuzz --resume " + dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("version 1 was written by an older mmdiff and cannot be resumed"), std::string::npos)
+  EXPECT_NE(r.output.find("version 1 was written by an older mmdiff and cannot be resumed"),
+            std::string::npos)
       << r.output;
   WriteFileAtomic(dir + "/summary.json", "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 99}");
   // A folder that holds a campaign is not overwritten by a new one.
   r = e2e::RunMmdiff("fuzz --cases 1 --out " + dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
-  EXPECT_EQ(ReadFile(dir + "/summary.json").value(), "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 99}");
+  EXPECT_EQ(ReadFile(dir + "/summary.json").value(),
+            "{\"format\": \"mmdiff.fuzz-summary\", \"version\": 99}");
   // A repeated option takes the last value (scripts/fuzz passes defaults before the user's own).
   r = e2e::RunMmdiff("fuzz --time 600 --time 0 --jobs 1 --paths reference --out " + dir + "/twice");
   EXPECT_EQ(r.exit_code, 0) << r.output;

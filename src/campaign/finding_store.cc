@@ -1,12 +1,11 @@
 // Finding folders, written atomically and recoverable after a kill.
 #include "src/campaign/finding_store.h"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <spdlog/spdlog.h>
 
 #include "src/support/files.h"
 
@@ -19,8 +18,8 @@ constexpr const char* kTmpSuffix = ".tmp";
 constexpr const char* kOldSuffix = ".old";
 }  // namespace
 
-Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx,
-                    const ReducedFinding* reduced) {
+Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c,
+                    const RunContext& ctx, const ReducedFinding* reduced) {
   fs::path findings = fs::path(out_dir) / "findings";
   const std::string& name = fc.folder.empty() ? fc.hash : fc.folder;
   fs::path final_dir = findings / name;
@@ -29,12 +28,16 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
   std::error_code ec;
   fs::remove_all(tmp, ec);
   if (Status s = WriteFinding(tmp.string(), c, ctx); !s.ok()) return s;
-  nlohmann::json cj = {{"hash", fc.hash},   {"signature", fc.signature}, {"root_cause", fc.root_cause},
-                       {"headline", fc.headline}, {"index", fc.index}, {"seed", fc.seed}, {"found_s", fc.found_s}};
+  nlohmann::json cj = {
+      {"hash", fc.hash},         {"signature", fc.signature}, {"root_cause", fc.root_cause},
+      {"headline", fc.headline}, {"index", fc.index},         {"seed", fc.seed},
+      {"found_s", fc.found_s}};
   if (!fc.known.is_null()) cj["known"] = fc.known;
-  if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok()) return s;
+  if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok())
+    return s;
   if (reduced && reduced->reduction.steps_kept > 0)
-    if (Status s = WriteReducedFinding((tmp / "reduced").string(), *reduced, ctx); !s.ok()) return s;
+    if (Status s = WriteReducedFinding((tmp / "reduced").string(), *reduced, ctx); !s.ok())
+      return s;
   // Replace: move the old folder aside, move the new one in, drop the old one. A kill in between
   // leaves the old folder under .old, which RecoverFindings puts back.
   if (fs::exists(final_dir)) {
@@ -61,8 +64,10 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
       fs::remove_all(p, ec);  // never renamed into place: incomplete
     } else if (name.size() > 4 && name.substr(name.size() - 4) == kOldSuffix) {
       fs::path final_dir = findings / name.substr(0, name.size() - 4);
-      if (fs::exists(final_dir)) fs::remove_all(p, ec);
-      else fs::rename(p, final_dir, ec);
+      if (fs::exists(final_dir))
+        fs::remove_all(p, ec);
+      else
+        fs::rename(p, final_dir, ec);
     }
   }
   for (const auto& e : fs::directory_iterator(findings, ec)) {
@@ -71,10 +76,11 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
     try {
       nlohmann::json j = nlohmann::json::parse(in);
       std::string signature = j.at("signature").get<std::string>();
-      out.push_back({j.at("hash").get<std::string>(), signature, e.path().filename().string(),
-                     j.value("root_cause", signature), j.at("headline").get<std::string>(), j.at("index").get<int64_t>(),
-                     j.at("seed").get<uint64_t>(), j.value("found_s", 0.0),
-                     j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()});
+      out.push_back(
+          {j.at("hash").get<std::string>(), signature, e.path().filename().string(),
+           j.value("root_cause", signature), j.at("headline").get<std::string>(),
+           j.at("index").get<int64_t>(), j.at("seed").get<uint64_t>(), j.value("found_s", 0.0),
+           j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()});
     } catch (const std::exception& ex) {
       spdlog::warn("ignoring {}: unreadable case.json ({})", e.path().string(), ex.what());
     }
@@ -83,7 +89,8 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
 }
 
 void DropFinding(const std::string& out_dir, const std::string& folder) {
-  if (folder.empty() || folder == "." || folder == ".." || folder.find('/') != std::string::npos) return;
+  if (folder.empty() || folder == "." || folder == ".." || folder.find('/') != std::string::npos)
+    return;
   fs::path findings = fs::path(out_dir) / "findings";
   fs::path doomed = findings / (folder + kTmpSuffix + "-dropped");
   std::error_code ec;

@@ -1,6 +1,6 @@
-// A campaign's finding folders: written whole or not at all (a temporary folder renamed into place),
-// with the case that produced them recorded, so that a resumed campaign can adopt folders written
-// after its last checkpoint instead of losing or duplicating them.
+// A campaign's finding folders: written whole or not at all (a temporary folder renamed into
+// place), with the case that produced them recorded, so that a resumed campaign can adopt folders
+// written after its last checkpoint instead of losing or duplicating them.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +28,11 @@ struct FindingCase {
   nlohmann::json known;  // the catalogue entry of a known root cause; null when new
 };
 
-// Writes out_dir/findings/<folder>/ with report.json, program.json, repro.py and case.json (and, given
-// a reduction that kept steps, reduced/ with the reduced case), replacing an earlier folder for the
-// same root cause atomically.
-Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c, const RunContext& ctx,
-                    const ReducedFinding* reduced = nullptr);
+// Writes out_dir/findings/<folder>/ with report.json, program.json, repro.py and case.json (and,
+// given a reduction that kept steps, reduced/ with the reduced case), replacing an earlier folder
+// for the same root cause atomically.
+Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const CaseRun& c,
+                    const RunContext& ctx, const ReducedFinding* reduced = nullptr);
 
 // Finishes or removes what a kill left behind (temporary and replaced folders) and lists every
 // complete finding folder with its case.

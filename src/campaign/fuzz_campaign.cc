@@ -1,18 +1,18 @@
 // Fuzz loop: jobs threads, each driving its own worker, share one schedule and one summary.
 #include "src/campaign/fuzz_campaign.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
-#include <climits>
 #include <optional>
 #include <set>
 #include <thread>
-
-#include <spdlog/spdlog.h>
 
 #include "src/campaign/ablation.h"
 #include "src/campaign/finding_store.h"
@@ -38,7 +38,8 @@ void RequestFuzzStop() { g_stop = true; }
 namespace {
 
 // The case's paths: the campaign's, less aoti on all but policy.aoti_rate of the programs.
-std::vector<std::string> CasePaths(const std::vector<std::string>& paths, uint64_t case_seed, const GenPolicy& policy) {
+std::vector<std::string> CasePaths(const std::vector<std::string>& paths, uint64_t case_seed,
+                                   const GenPolicy& policy) {
   double u = static_cast<double>(SplitMix64(case_seed ^ 0x616f7469ull) >> 11) * 0x1.0p-53;
   if (u < policy.aoti_rate) return paths;
   std::vector<std::string> out;
@@ -52,7 +53,8 @@ std::vector<std::string> CasePaths(const std::vector<std::string>& paths, uint64
 // computed values (every path raised, or the program is on meta) — except to reach the new-sizes
 // input, which can change that.
 bool MoreInputsMatter(const CaseRun& c, int v) {
-  if (std::none_of(c.results.begin(), c.results.end(), [](const PathResult& r) { return r.compile.present; }))
+  if (std::none_of(c.results.begin(), c.results.end(),
+                   [](const PathResult& r) { return r.compile.present; }))
     return false;
   for (const auto& r : c.results)
     if (r.ok())
@@ -72,9 +74,15 @@ void AddExample(BucketStats& b, uint64_t seed) {
 // Everything the jobs share, under one lock.
 class Campaign {
  public:
-  Campaign(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx, FuzzSummary start)
-      : o_(o), workers_(workers), ctx_(ctx), sum_(std::move(start)), schedule_(o.shard, o.max_cases),
-        summary_path_((fs::path(o.out_dir) / "summary.json").string()), elapsed_before_(sum_.elapsed_s) {
+  Campaign(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx,
+           FuzzSummary start)
+      : o_(o),
+        workers_(workers),
+        ctx_(ctx),
+        sum_(std::move(start)),
+        schedule_(o.shard, o.max_cases),
+        summary_path_((fs::path(o.out_dir) / "summary.json").string()),
+        elapsed_before_(sum_.elapsed_s) {
     schedule_.Restore(sum_.done_below, sum_.done_extra);
   }
 
@@ -83,7 +91,9 @@ class Campaign {
   void Adopt(const std::vector<FindingCase>& found) {
     std::set<int64_t> adopted;
     for (const auto& f : found) folder_index_[f.folder] = f.index;
-    auto exists = [&](const std::string& dir) { return !dir.empty() && fs::is_directory(fs::path(o_.out_dir) / dir); };
+    auto exists = [&](const std::string& dir) {
+      return !dir.empty() && fs::is_directory(fs::path(o_.out_dir) / dir);
+    };
     for (const auto& f : found) {
       std::string dir = "findings/" + f.folder;
       auto it = sum_.buckets.find(f.hash);
@@ -93,7 +103,8 @@ class Campaign {
         if (!exists(it->second.finding_dir)) it->second.finding_dir = dir;
         continue;
       }
-      if (schedule_.IsDone(f.index) && !adopted.count(f.index)) continue;  // counted in the summary already
+      if (schedule_.IsDone(f.index) && !adopted.count(f.index))
+        continue;  // counted in the summary already
       BucketStats& b = sum_.buckets[f.hash];
       b = {f.signature, f.headline, dir, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
       // The folder's root cause is the reduced case's, where it differs from the bucket's own.
@@ -103,12 +114,14 @@ class Campaign {
         ++sum_.cases;
         ++sum_.diverging_cases;
       }
-      spdlog::info("resume: adopted finding {} (case {}) written after the last checkpoint", f.hash, f.index);
+      spdlog::info("resume: adopted finding {} (case {}) written after the last checkpoint", f.hash,
+                   f.index);
     }
     // A folder its own bucket no longer leads to (a kill came before the old one was removed).
     for (const auto& f : found) {
       auto it = sum_.buckets.find(f.hash);
-      if (it != sum_.buckets.end() && it->second.count > 0 && it->second.finding_dir != "findings/" + f.folder)
+      if (it != sum_.buckets.end() && it->second.count > 0 &&
+          it->second.finding_dir != "findings/" + f.folder)
         DropIfUnused("findings/" + f.folder);
     }
   }
@@ -116,13 +129,15 @@ class Campaign {
   Status Run() {
     start_ = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
-    for (size_t j = 0; j < workers_.size(); ++j) threads.emplace_back([this, j] { Job(*workers_[j]); });
+    for (size_t j = 0; j < workers_.size(); ++j)
+      threads.emplace_back([this, j] { Job(*workers_[j]); });
     Progress progress(o_.progress_line);
     {
       std::unique_lock<std::mutex> lock(mu_);
       auto last_save = std::chrono::steady_clock::now();
       while (finished_threads_ < threads.size()) {
-        if (done_cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return finished_threads_ == threads.size(); }))
+        if (done_cv_.wait_for(lock, std::chrono::milliseconds(500),
+                              [&] { return finished_threads_ == threads.size(); }))
           break;
         Refresh();
         progress.Update(Snapshot());
@@ -144,12 +159,18 @@ class Campaign {
 
  private:
   double Elapsed() const {
-    return elapsed_before_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return elapsed_before_ +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
   ProgressSnapshot Snapshot() const {
-    return {sum_.cases, sum_.diverging_cases, static_cast<int64_t>(sum_.buckets.size()), sum_.restarts,
-            Elapsed(),  o_.time_s,            sum_.cases - cases_at_start_};
+    return {sum_.cases,
+            sum_.diverging_cases,
+            static_cast<int64_t>(sum_.buckets.size()),
+            sum_.restarts,
+            Elapsed(),
+            o_.time_s,
+            sum_.cases - cases_at_start_};
   }
 
   // Worker counters into the summary (they only grow).
@@ -192,14 +213,16 @@ class Campaign {
 
   // A case's counts go into the summary together with marking it done, so that a summary saved at
   // any moment counts exactly the cases a resume will not run again. `buckets`: one per finding.
-  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index, const std::vector<BucketStats*>& buckets) {
+  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index,
+                 const std::vector<BucketStats*>& buckets) {
     ++sum_.cases;
     sum_.inputs += inputs;
     for (const auto& r : c.results) {
       sum_.skipped_paths += r.kind == OutcomeKind::kUnsupported;
       // Counted, never silent: a cuda program on a machine without a GPU checks nothing but the
       // reference's contract.
-      if (r.path == "eager" && r.kind == OutcomeKind::kUnsupported && r.message.find("no GPU") != std::string::npos)
+      if (r.path == "eager" && r.kind == OutcomeKind::kUnsupported &&
+          r.message.find("no GPU") != std::string::npos)
         ++sum_.cuda_cases_without_gpu;
     }
     if (!buckets.empty()) ++sum_.diverging_cases;
@@ -221,7 +244,8 @@ class Campaign {
     bool rejects = false;  // the program's contract verdict, known after its first input
     auto same_contract = [&](const Program& q) { return Expect(q).rejects == rejects; };
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
-      InputVariant in = MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
+      InputVariant in =
+          MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
       c = MakeCaseRun(in.program, in.recipe, sup.Run(in.program, in.recipe, paths));
       inputs.Add(c.results, in.new_shapes);
       if (v == 0) rejects = c.contract.rejects;
@@ -242,13 +266,22 @@ class Campaign {
 
   // Records finding `k` of case `index` in its bucket, writing the bucket's folder when this is its
   // smallest case so far. Called and returns with `lock` held; null when writing failed.
-  BucketStats* Finding(Supervisor& sup, CaseRun c, const FindingKey& k, int64_t index, uint64_t case_seed,
-                       std::unique_lock<std::mutex>& lock) {
+  BucketStats* Finding(Supervisor& sup, CaseRun c, const FindingKey& k, int64_t index,
+                       uint64_t case_seed, std::unique_lock<std::mutex>& lock) {
     const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
     if (known) c.known = known->ToJson();
-    FindingCase fc{HashHex(k.signature), k.signature, "", k.signature, Headline(c), index, case_seed, Elapsed(), c.known};
+    FindingCase fc{HashHex(k.signature),
+                   k.signature,
+                   "",
+                   k.signature,
+                   Headline(c),
+                   index,
+                   case_seed,
+                   Elapsed(),
+                   c.known};
     BucketStats& b = sum_.buckets[fc.hash];
-    if (b.signature.empty()) {  // known now, even while another case of the bucket writes its folder
+    if (b.signature
+            .empty()) {  // known now, even while another case of the bucket writes its folder
       b.signature = fc.signature;
       b.headline = fc.headline;
       b.known = fc.known;
@@ -256,13 +289,15 @@ class Campaign {
     // The bucket's report is always its smallest case index, whatever order the jobs finish in, so
     // that shards and job counts give the same reports.
     auto claim = claims_.find(fc.hash);
-    int64_t first = claim != claims_.end() ? claim->second : b.count > 0 ? b.first_index : INT64_MAX;
+    int64_t first = claim != claims_.end() ? claim->second
+                    : b.count > 0          ? b.first_index
+                                           : INT64_MAX;
     if (b.count > 0 && b.first_index < first) first = b.first_index;
     if (index > first) return &b;
     claims_[fc.hash] = index;
     if (b.count == 0 && claim == claims_.end())
-      spdlog::info("{} bucket {} after {:.1f} s (case seed {}): {}", known ? "known" : "new", fc.hash, fc.found_s,
-                   case_seed, fc.headline);
+      spdlog::info("{} bucket {} after {:.1f} s (case seed {}): {}", known ? "known" : "new",
+                   fc.hash, fc.found_s, case_seed, fc.headline);
     // Write the folder unless a smaller case of the same bucket claims it meanwhile.
     write_cv_.wait(lock, [&] { return !writing_.count(fc.hash); });
     if (claims_[fc.hash] != index) return &b;
@@ -271,24 +306,31 @@ class Campaign {
     std::optional<ReducedFinding> reduced;
     // A known root cause's time goes to new behaviour instead, unless asked.
     if (!known || o_.reduce_known) {
-      c.mitigations = TryMitigations(sup, c);  // a new inductor value finding: do the knobs remove it?
-      c.ablation = RunAblation(sup, c);        // which of torch.compile's stages diverges first
+      c.mitigations =
+          TryMitigations(sup, c);        // a new inductor value finding: do the knobs remove it?
+      c.ablation = RunAblation(sup, c);  // which of torch.compile's stages diverges first
       if (o_.reduce_budget > 0) {
         ReduceFindingOptions ro;
         ro.reduce.max_predicate_calls = o_.reduce_budget;
         double until = Elapsed() + o_.reduce_time_s;
-        ro.keep_going = [this, until] { return !g_stop && Elapsed() < o_.time_s && Elapsed() < until; };
+        ro.keep_going = [this, until] {
+          return !g_stop && Elapsed() < o_.time_s && Elapsed() < until;
+        };
         reduced = ReduceFinding(sup, c, o_.paths, ro);
         if (reduced->reduction.steps_kept > 0) {
           reduced->run.known = c.known;
           spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
         } else if (reduced->stopped_early) {
-          spdlog::info("bucket {}: out of time before any smaller case kept the bucket; the report holds the case "
-                       "as found", fc.hash);
+          spdlog::info(
+              "bucket {}: out of time before any smaller case kept the bucket; the report holds "
+              "the case "
+              "as found",
+              fc.hash);
         }
       }
     }
-    // Reduce first, then sign: the folder is the root cause's, which buckets that reduce alike share.
+    // Reduce first, then sign: the folder is the root cause's, which buckets that reduce alike
+    // share.
     bool kept = reduced && reduced->reduction.steps_kept > 0;
     fc.root_cause = kept ? reduced->signature : fc.signature;
     fc.folder = HashHex(fc.root_cause);
@@ -317,7 +359,8 @@ class Campaign {
     // the buckets that still lead there, if any.
     if (!before.empty() && before != b.finding_dir) DropIfUnused(before);
     // A new bucket is never only in memory. (Its count comes with the case's CountDone; a summary
-    // saved before that leaves out a bucket whose count is still 0, and a resume adopts the folder.)
+    // saved before that leaves out a bucket whose count is still 0, and a resume adopts the
+    // folder.)
     Refresh();
     if (Status s = SaveLocked(); !s.ok()) error_ = s;
     return &b;
@@ -363,18 +406,18 @@ class Campaign {
   std::chrono::steady_clock::time_point start_;
   std::mutex mu_;
   std::condition_variable done_cv_, write_cv_;
-  std::set<std::string> writing_;           // buckets whose case is being reduced and written
-  std::set<std::string> storing_;           // finding folders being written
+  std::set<std::string> writing_;                // buckets whose case is being reduced and written
+  std::set<std::string> storing_;                // finding folders being written
   std::map<std::string, int64_t> folder_index_;  // finding folder -> the case index it holds
-  std::map<std::string, int64_t> claims_;   // bucket -> the smallest case index about to write it
+  std::map<std::string, int64_t> claims_;  // bucket -> the smallest case index about to write it
   size_t finished_threads_ = 0;
   Status error_ = Status::Ok();
 };
 
 }  // namespace
 
-Result<FuzzSummary> RunFuzz(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx,
-                            FuzzSummary start) {
+Result<FuzzSummary> RunFuzz(const FuzzOptions& o, const std::vector<Supervisor*>& workers,
+                            const RunContext& ctx, FuzzSummary start) {
   Status s = MakeWritableDir(o.out_dir);
   if (!s.ok()) return s;
   start.interrupted = false;  // (a stop requested before this point still counts)

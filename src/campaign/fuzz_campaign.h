@@ -1,5 +1,6 @@
-// The fuzz campaign: generate, run on parallel workers, judge, keep one report per bucket; resumable
-// after a kill, and splittable into shards that merge into what one machine would have found.
+// The fuzz campaign: generate, run on parallel workers, judge, keep one report per bucket;
+// resumable after a kill, and splittable into shards that merge into what one machine would have
+// found.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,7 @@ struct FuzzOptions {
   int64_t max_cases = -1;  // case indices below this (-1: no limit); a shard runs its share of them
   uint64_t seed = 1;       // case index i uses program and input seed `seed + i`
   Shard shard;
-  int jobs = 1;            // parallel workers
+  int jobs = 1;  // parallel workers
   std::string out_dir;
   GenPolicy policy;
   std::vector<std::string> paths;
@@ -58,13 +59,16 @@ struct BucketStats {
   // The smallest case seeds in the bucket (at most kBucketExamples, the report's first): more
   // examples to rerun with `mmdiff gen --seed`.
   std::vector<uint64_t> example_seeds;
-  nlohmann::json known;  // the catalogue's entry (KnownCause::ToJson) of a known root cause; null: new
+  nlohmann::json
+      known;  // the catalogue's entry (KnownCause::ToJson) of a known root cause; null: new
   // The root-cause signature of the bucket's reduced case, where reduction kept steps: an error on
   // an accepted program is signed by all its ops, and reduction narrows them to the one that
   // fails, so buckets that reduce to one signature are one root cause. "" when not reduced.
   std::string reduced_signature;
   std::string reduced_headline;  // the reduced case's headline, where reduced
-  const std::string& RootCause() const { return reduced_signature.empty() ? signature : reduced_signature; }
+  const std::string& RootCause() const {
+    return reduced_signature.empty() ? signature : reduced_signature;
+  }
 };
 
 inline constexpr size_t kBucketExamples = 5;
@@ -75,9 +79,10 @@ struct InputStats {
                                // policy.inputs_per_program inputs
   int64_t shape_variants = 0;  // inputs with new sizes for one dimension (dynamic shapes)
   int64_t compiles = 0;        // compiled-path runs that compiled (dynamo made a graph)
-  int64_t reuses = 0;          // compiled-path runs that ran the graph compiled for an earlier input of
-                               // their program without compiling again
-  int64_t fx_cache_hits = 0, fx_cache_misses = 0;  // Inductor's FX graph cache, in the campaign's folder
+  int64_t reuses = 0;  // compiled-path runs that ran the graph compiled for an earlier input of
+                       // their program without compiling again
+  int64_t fx_cache_hits = 0,
+          fx_cache_misses = 0;  // Inductor's FX graph cache, in the campaign's folder
   void Add(const std::vector<PathResult>& results, bool new_shapes);
   InputStats& operator+=(const InputStats& o);
   nlohmann::json ToJson() const;
@@ -115,10 +120,11 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s);
 void RequestFuzzStop();
 
 // Writes DIR/findings/<bucket-hash>/ (complete or not at all) for each new bucket, and
-// DIR/summary.json (at every new bucket, every second and at the end). With `resume`, `start` is the
-// summary read back and finding folders written after its last save are adopted, not duplicated.
-// One supervisor per job, each already started. Returns an error only if the output folder is unusable.
-Result<FuzzSummary> RunFuzz(const FuzzOptions& o, const std::vector<Supervisor*>& workers, const RunContext& ctx,
-                            FuzzSummary start = {});
+// DIR/summary.json (at every new bucket, every second and at the end). With `resume`, `start` is
+// the summary read back and finding folders written after its last save are adopted, not
+// duplicated. One supervisor per job, each already started. Returns an error only if the output
+// folder is unusable.
+Result<FuzzSummary> RunFuzz(const FuzzOptions& o, const std::vector<Supervisor*>& workers,
+                            const RunContext& ctx, FuzzSummary start = {});
 
 }  // namespace mmdiff

@@ -41,21 +41,29 @@ std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const Fuz
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
   nlohmann::json buckets = nlohmann::json::array();
   for (const auto& [hash, b] : OrderedBuckets(s)) {
-    nlohmann::json jb = {{"hash", hash}, {"signature", b->signature}, {"headline", b->headline},
-                         {"finding", b->finding_dir}, {"count", b->count}, {"first_index", b->first_index},
-                         {"first_seed", b->first_seed}, {"first_found_s", b->first_found_s},
-                         {"example_seeds", b->example_seeds}, {"new", b->known.is_null()}};
+    nlohmann::json jb = {{"hash", hash},
+                         {"signature", b->signature},
+                         {"headline", b->headline},
+                         {"finding", b->finding_dir},
+                         {"count", b->count},
+                         {"first_index", b->first_index},
+                         {"first_seed", b->first_seed},
+                         {"first_found_s", b->first_found_s},
+                         {"example_seeds", b->example_seeds},
+                         {"new", b->known.is_null()}};
     if (!b->known.is_null()) jb["known"] = b->known;
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
     buckets.push_back(jb);
   }
-  int64_t known = std::count_if(buckets.begin(), buckets.end(), [](const nlohmann::json& b) { return !b["new"].get<bool>(); });
+  int64_t known = std::count_if(buckets.begin(), buckets.end(),
+                                [](const nlohmann::json& b) { return !b["new"].get<bool>(); });
   std::set<std::string> new_causes;
   for (const auto& [hash, b] : OrderedBuckets(s))
     if (b->known.is_null()) new_causes.insert(b->RootCause());
-  nlohmann::json budget = {{"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
-                           {"cases", o.max_cases}};
+  nlohmann::json budget = {
+      {"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
+      {"cases", o.max_cases}};
   nlohmann::json compile = s.inputs.ToJson();
   compile["cache_dir"] = o.inductor_cache_dir;
   return {{"format", kFormat},
@@ -118,12 +126,14 @@ InputStats& InputStats::operator+=(const InputStats& o) {
 
 nlohmann::json InputStats::ToJson() const {
   int64_t lookups = fx_cache_hits + fx_cache_misses;
-  return {{"shape_variants", shape_variants},
-          {"compiles", compiles},
-          {"reuses", reuses},
-          {"fx_cache_hits", fx_cache_hits},
-          {"fx_cache_misses", fx_cache_misses},
-          {"fx_cache_hit_rate", lookups ? nlohmann::json(static_cast<double>(fx_cache_hits) / lookups) : nlohmann::json()}};
+  return {
+      {"shape_variants", shape_variants},
+      {"compiles", compiles},
+      {"reuses", reuses},
+      {"fx_cache_hits", fx_cache_hits},
+      {"fx_cache_misses", fx_cache_misses},
+      {"fx_cache_hit_rate",
+       lookups ? nlohmann::json(static_cast<double>(fx_cache_hits) / lookups) : nlohmann::json()}};
 }
 
 InputStats InputStats::FromJson(const nlohmann::json& j) {
@@ -138,20 +148,27 @@ InputStats InputStats::FromJson(const nlohmann::json& j) {
 
 Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) {
   try {
-    if (j.value("format", "") != kFormat) return Status::Error("not a campaign summary (format is not " + std::string(kFormat) + ")");
+    if (j.value("format", "") != kFormat)
+      return Status::Error("not a campaign summary (format is not " + std::string(kFormat) + ")");
     if (j.value("version", 0) != kVersion) {
-      if (j.contains("version") && j["version"].is_number_integer() && j["version"].get<int64_t>() >= 1 &&
-          j["version"].get<int64_t>() < kVersion)
-        return Status::Error("summary version " + j.at("version").dump() + " was written by an older mmdiff and cannot be "
-                             "resumed: this one signs buckets by root cause (`mmdiff triage` still reads it)");
-      return Status::Error("summary version " + (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
-                           " is not supported (this mmdiff reads version " + std::to_string(kVersion) + ")");
+      if (j.contains("version") && j["version"].is_number_integer() &&
+          j["version"].get<int64_t>() >= 1 && j["version"].get<int64_t>() < kVersion)
+        return Status::Error(
+            "summary version " + j.at("version").dump() +
+            " was written by an older mmdiff and cannot be "
+            "resumed: this one signs buckets by root cause (`mmdiff triage` still reads it)");
+      return Status::Error("summary version " +
+                           (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
+                           " is not supported (this mmdiff reads version " +
+                           std::to_string(kVersion) + ")");
     }
-    if (!j.contains("resume")) return Status::Error("the summary has no resume state (written by an older mmdiff)");
+    if (!j.contains("resume"))
+      return Status::Error("the summary has no resume state (written by an older mmdiff)");
     const auto& r = j.at("resume");
     if (r.at("generator_version").get<int>() != kGeneratorVersion)
-      return Status::Error("the campaign was made with generator version " + r.at("generator_version").dump() +
-                           "; this mmdiff generates version " + std::to_string(kGeneratorVersion) +
+      return Status::Error("the campaign was made with generator version " +
+                           r.at("generator_version").dump() + "; this mmdiff generates version " +
+                           std::to_string(kGeneratorVersion) +
                            " programs, so its cases would differ");
     auto policy = PolicyFromJson(r.at("policy"));
     if (!policy.ok()) return Status::Error("policy: " + policy.error());
@@ -159,7 +176,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.test_paths = r.at("test_paths").get<bool>();
     o.stage_timeout_s = r.at("stage_timeout_s").get<double>();
     o.reduce_budget = r.at("reduce_budget").get<int64_t>();
-    o.reduce_time_s = r.value("reduce_time_s", FuzzOptions{}.reduce_time_s);  // absent before it existed
+    o.reduce_time_s =
+        r.value("reduce_time_s", FuzzOptions{}.reduce_time_s);  // absent before it existed
     o.known_paths = r.at("known_paths").get<std::vector<std::string>>();
     o.reduce_known = r.at("reduce_known").get<bool>();
     o.seed = j.at("seed").get<uint64_t>();
@@ -168,7 +186,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.shard = shard.value();
     o.jobs = j.at("jobs").get<int>();
     const auto& budget = j.at("budget");
-    o.time_s = budget.at("time_s").is_null() ? std::numeric_limits<double>::infinity() : budget.at("time_s").get<double>();
+    o.time_s = budget.at("time_s").is_null() ? std::numeric_limits<double>::infinity()
+                                             : budget.at("time_s").get<double>();
     o.max_cases = budget.at("cases").get<int64_t>();
     o.paths = j.at("paths").get<std::vector<std::string>>();
     s = FuzzSummary{};
@@ -194,7 +213,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       if (dir.size() != 25 || dir.rfind("findings/", 0) != 0 ||
           dir.find_first_not_of("0123456789abcdef", 9) != std::string::npos)
         return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
-                             ": \"finding\" must be findings/<16 hex digits>, not " + nlohmann::json(dir).dump());
+                             ": \"finding\" must be findings/<16 hex digits>, not " +
+                             nlohmann::json(dir).dump());
       bs.count = b.at("count").get<int64_t>();
       bs.first_index = b.at("first_index").get<int64_t>();
       bs.first_seed = b.at("first_seed").get<uint64_t>();

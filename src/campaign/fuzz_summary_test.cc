@@ -98,12 +98,13 @@ TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
   FuzzOptions back;
   FuzzSummary sback;
   ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
-  for (const char* bad : {"findings/..", "../../etc", "findings/0123456789abcdef/..", "/tmp/0123456789abcdef",
-                          "findings/0123456789ABCDEF", ""}) {
+  for (const char* bad : {"findings/..", "../../etc", "findings/0123456789abcdef/..",
+                          "/tmp/0123456789abcdef", "findings/0123456789ABCDEF", ""}) {
     j["buckets"][0]["finding"] = bad;
     Status st = SummaryFromJson(j, back, sback);
     ASSERT_FALSE(st.ok()) << bad;
-    EXPECT_NE(st.message().find("\"finding\" must be findings/<16 hex digits>"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find("\"finding\" must be findings/<16 hex digits>"), std::string::npos)
+        << st.message();
   }
 }
 

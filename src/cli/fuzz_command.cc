@@ -100,8 +100,9 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
     if (hashes.size() > 1) {
       std::string others;
       for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
-      std::printf("      and %zu more buckets that reduce to the same root cause (one folder): %s\n",
-                  hashes.size() - 1, others.c_str());
+      std::printf(
+          "      and %zu more buckets that reduce to the same root cause (one folder): %s\n",
+          hashes.size() - 1, others.c_str());
     }
   }
   if (known > 0) std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known);
@@ -272,10 +273,11 @@ const CommandRegistrar kFuzz{
            "Campaign seed: case i uses program and input seed seed + i, so seeds 1 and 2 share all "
            "but one case: campaigns meant to differ need seeds far apart (e.g. 1, 100001, 200001)")
           ->capture_default_str();
-      c->add_option("--out", args->out_dir,
-                    "Output folder: findings/<root cause>/ (one folder per root cause: buckets whose "
-                    "cases reduce to one share it), summary.json, worker logs; must not hold "
-                    "another campaign")
+      c->add_option(
+           "--out", args->out_dir,
+           "Output folder: findings/<root cause>/ (one folder per root cause: buckets whose "
+           "cases reduce to one share it), summary.json, worker logs; must not hold "
+           "another campaign")
           ->capture_default_str();
       c->add_option("--inputs-per-program", args->inputs_per_program,
                     "Compile once, run many: check each program on up to N inputs in a row (new "
@@ -302,11 +304,12 @@ const CommandRegistrar kFuzz{
           "Memory limit of each worker (RLIMIT_DATA); a worker that runs out is recorded as a "
           "crash finding. "
           "Default: 3/4 of the machine's memory shared by the jobs, at least 2048; 0: no limit");
-      c->add_option("--reduce-budget", args->reduce_budget,
-                    "Reduce each new bucket's case with at most this many candidate runs (each "
-                    "runs every path) "
-                    "before writing it; the reduced case goes to findings/<root cause>/reduced/, and its "
-                    "signature names the folder (0: no reduction, folders named by the unreduced case)")
+      c->add_option(
+           "--reduce-budget", args->reduce_budget,
+           "Reduce each new bucket's case with at most this many candidate runs (each "
+           "runs every path) "
+           "before writing it; the reduced case goes to findings/<root cause>/reduced/, and its "
+           "signature names the folder (0: no reduction, folders named by the unreduced case)")
           ->check(CLI::NonNegativeNumber)
           ->capture_default_str();
       c->add_option("--reduce-time", args->reduce_time_s,

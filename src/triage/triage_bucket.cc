@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "oracles/verdict.h"
-
 #include "src/triage/triage_rank.h"
 
 namespace mmdiff::triage {
@@ -54,10 +53,12 @@ void FillFromHeadline(TriageBucket& b, const std::string& headline) {
     b.kinds = {b.kind};
     b.severity = Severity(b.kind);
     size_t start = bar + 6, end = b.signature.find('|', start);
-    b.blamed = b.signature.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    b.blamed =
+        b.signature.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (b.blamed.rfind("?", 0) == 0) b.blamed.clear();
     auto ends_with = [&](const std::string& tail) {
-      return headline.size() >= tail.size() && headline.compare(headline.size() - tail.size(), tail.size(), tail) == 0;
+      return headline.size() >= tail.size() &&
+             headline.compare(headline.size() - tail.size(), tail.size(), tail) == 0;
     };
     if (ends_with("[filable]")) b.cls = BucketClass::kFilable;
     if (ends_with("[precision-only]")) b.cls = BucketClass::kPrecisionOnly;
@@ -96,7 +97,8 @@ void FillFromFacts(TriageBucket& b, const ReportFacts& f) {
 
 void AddRootCauses(TriageBucket& b, const std::vector<std::string>& causes) {
   for (const auto& c : causes)
-    if (std::find(b.root_causes.begin(), b.root_causes.end(), c) == b.root_causes.end()) b.root_causes.push_back(c);
+    if (std::find(b.root_causes.begin(), b.root_causes.end(), c) == b.root_causes.end())
+      b.root_causes.push_back(c);
 }
 
 // True when sighting a was seen before sighting b: earlier time; a time beats none; then lower
@@ -147,7 +149,8 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
   // Buckets of one campaign that share a folder (their cases reduced to one root cause) are one
   // sighting of that report.
   for (Sighting& seen : b.sightings)
-    if (!s.report_path.empty() && seen.campaign == s.campaign && seen.report_path == s.report_path) {
+    if (!s.report_path.empty() && seen.campaign == s.campaign &&
+        seen.report_path == s.report_path) {
       seen.count += s.count;
       if (Earlier(s.first_found_s, s.first_seed, seen.first_found_s, seen.first_seed))
         seen.first_found_s = s.first_found_s, seen.first_seed = s.first_seed;
@@ -168,12 +171,13 @@ void MergeByRootCause(TriageData& d) {
       return b.reduced_root_cause || (b.from_report && b.signature != cause);
     };
     if (hashes.size() < 2 || std::none_of(hashes.begin(), hashes.end(), resigned)) continue;
-    auto host = std::min_element(hashes.begin(), hashes.end(), [&](const std::string& x, const std::string& y) {
-      const TriageBucket &a = d.buckets.at(x), &b = d.buckets.at(y);
-      if (Earlier(a.first_found_s, a.first_seed, b.first_found_s, b.first_seed)) return true;
-      if (Earlier(b.first_found_s, b.first_seed, a.first_found_s, a.first_seed)) return false;
-      return x < y;
-    });
+    auto host = std::min_element(
+        hashes.begin(), hashes.end(), [&](const std::string& x, const std::string& y) {
+          const TriageBucket &a = d.buckets.at(x), &b = d.buckets.at(y);
+          if (Earlier(a.first_found_s, a.first_seed, b.first_found_s, b.first_seed)) return true;
+          if (Earlier(b.first_found_s, b.first_seed, a.first_found_s, a.first_seed)) return false;
+          return x < y;
+        });
     TriageBucket& h = d.buckets.at(*host);
     for (const auto& other : hashes) {
       if (other == *host) continue;
@@ -181,7 +185,8 @@ void MergeByRootCause(TriageData& d) {
       h.count += o.count;
       if (!h.from_report && o.from_report) {  // the facts of a report beat a summary's headline
         h.signature = o.signature, h.headline = o.headline, h.summary = o.summary, h.kind = o.kind;
-        h.kinds = o.kinds, h.blamed = o.blamed, h.cls = o.cls, h.severity = o.severity, h.from_report = true;
+        h.kinds = o.kinds, h.blamed = o.blamed, h.cls = o.cls, h.severity = o.severity,
+        h.from_report = true;
       }
       if (Earlier(o.first_found_s, o.first_seed, h.first_found_s, h.first_seed)) {
         h.first_found_s = o.first_found_s;

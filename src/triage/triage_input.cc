@@ -63,8 +63,10 @@ Status Discover(const std::string& input, Found& found) {
     if (it->is_directory(ec)) {
       // A finding's reduced/ folder (mmdiff reduce, campaigns) is the same finding made smaller,
       // not another sighting of its bucket.
-      bool reduced_copy = it->path().filename() == "reduced" && fs::exists(it->path().parent_path() / "report.json");
-      if (reduced_copy || !entered.insert(Canonical(it->path())).second) it.disable_recursion_pending();
+      bool reduced_copy = it->path().filename() == "reduced" &&
+                          fs::exists(it->path().parent_path() / "report.json");
+      if (reduced_copy || !entered.insert(Canonical(it->path())).second)
+        it.disable_recursion_pending();
       continue;
     }
     std::string name = it->path().filename().string();
@@ -162,7 +164,8 @@ class Loader {
                           const std::set<std::string>& sharing = {}) {
     auto j = ReadJson(shown);
     auto facts = j.ok() ? Guarded(ReadReportFacts, j.value()) : Result<ReportFacts>(j.status());
-    if (facts.ok() && !hash.empty() && facts.value().hash != hash && !sharing.count(facts.value().hash))
+    if (facts.ok() && !hash.empty() && facts.value().hash != hash &&
+        !sharing.count(facts.value().hash))
       facts = Status::Error("its bucket hash " + facts.value().hash +
                             " differs from the summary's " + hash);
     if (facts.ok() && read_.count(shown)) return read_[shown];
@@ -181,8 +184,9 @@ class Loader {
       if (rf.ok() && !rf.value().root_causes.empty())
         facts.value().root_causes = rf.value().root_causes, facts.value().reduced_root_cause = true;
       else
-        d_.skipped.push_back({reduced.string(), (rf.ok() ? std::string("no root cause") : rf.error()) +
-                                                    " (the bucket is signed by its unreduced case)"});
+        d_.skipped.push_back(
+            {reduced.string(), (rf.ok() ? std::string("no root cause") : rf.error()) +
+                                   " (the bucket is signed by its unreduced case)"});
     }
     d_.unplotted_errors += facts.value().unplotted_errors;
     d_.errors.insert(d_.errors.end(), facts.value().errors.begin(), facts.value().errors.end());
@@ -300,7 +304,8 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
           // entry, with both buckets' cases.
           MergeSighting(d, f->hash, std::move(s), f, f->signature, f->headline);
           auto& merged = d.buckets[f->hash].merged_hashes;
-          if (std::find(merged.begin(), merged.end(), e.hash) == merged.end()) merged.push_back(e.hash);
+          if (std::find(merged.begin(), merged.end(), e.hash) == merged.end())
+            merged.push_back(e.hash);
           continue;
         }
         MergeSighting(d, e.hash, std::move(s), f, e.signature, e.headline);
