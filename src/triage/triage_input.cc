@@ -181,9 +181,11 @@ class Loader {
     if (fs::is_regular_file(reduced, ec)) {
       auto rj = ReadJson(reduced.string());
       auto rf = rj.ok() ? Guarded(ReadReportFacts, rj.value()) : Result<ReportFacts>(rj.status());
-      if (rf.ok() && !rf.value().root_causes.empty())
+      if (rf.ok() && !rf.value().root_causes.empty()) {
         facts.value().root_causes = rf.value().root_causes, facts.value().reduced_root_cause = true;
-      else
+        // ... and what it says names the op that fails, not the whole program.
+        if (!rf.value().headline.empty()) facts.value().headline = rf.value().headline;
+      } else
         d_.skipped.push_back(
             {reduced.string(), (rf.ok() ? std::string("no root cause") : rf.error()) +
                                    " (the bucket is signed by its unreduced case)"});

@@ -109,7 +109,8 @@ TEST(TriageInput, BadReportsAreSkippedAndListedNotFatal) {
   EXPECT_EQ(data.buckets.at("hhhh").count, 1);
   EXPECT_NE(reasons.find("findings/dddd/report.json: malformed JSON"), std::string::npos)
       << reasons;
-  EXPECT_NE(reasons.find("loose/report.json: report format version 3 is not supported"), std::string::npos)
+  EXPECT_NE(reasons.find("loose/report.json: report format version 3 is not supported"),
+            std::string::npos)
       << reasons;
   // The summary still counts the bucket whose report is broken, from its headline.
   ASSERT_TRUE(data.buckets.count("dddd"));
@@ -175,13 +176,18 @@ TEST(TriageInput, ACampaignWithoutFindingsIsValidInput) {
 // bucket, the earlier found keeping its hash. Without the reduced case they stay two.
 TEST(TriageInput, BucketsThatReduceToOneRootCauseAreOne) {
   auto root = TempDir("reduce-to-one");
-  auto bmm = testing::OneOp(OpKind::kBmm, {{{2, 4, 8}, DType::kFloat16}, {{2, 8, 2}, DType::kFloat32}});
+  auto bmm =
+      testing::OneOp(OpKind::kBmm, {{{2, 4, 8}, DType::kFloat16}, {{2, 8, 2}, DType::kFloat32}});
   for (const char* name : {"reduced", "unreduced"})
-    WriteCampaign(root / name, {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 5.0, 105}},
-                                {"bbbb", {Report("bbbb", {TestDivergence{}}, bmm), 4, 9.0, 109}},
-                                {"cccc", {Report("cccc", {TestDivergence{"error_behaviour", "aot_eager"}}), 1, 2.0, 102}}});
+    WriteCampaign(
+        root / name,
+        {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 5.0, 105}},
+         {"bbbb", {Report("bbbb", {TestDivergence{}}, bmm), 4, 9.0, 109}},
+         {"cccc",
+          {Report("cccc", {TestDivergence{"error_behaviour", "aot_eager"}}), 1, 2.0, 102}}});
   // The reduced case of bbbb is aaaa's case (these test reports sign by their bucket signature).
-  WriteText(root / "reduced" / "findings" / "bbbb" / "reduced" / "report.json", Report("aaaa", {TestDivergence{}}).dump());
+  WriteText(root / "reduced" / "findings" / "bbbb" / "reduced" / "report.json",
+            Report("aaaa", {TestDivergence{}}).dump());
 
   auto d = LoadTriageInputs({(root / "reduced").string()});
   ASSERT_TRUE(d.ok()) << d.error();
@@ -192,10 +198,55 @@ TEST(TriageInput, BucketsThatReduceToOneRootCauseAreOne) {
   EXPECT_EQ(a.sightings.size(), 2u);
   EXPECT_EQ(d.value().buckets.at("cccc").count, 1);
 
+  // The entry says what the reduced case says (the op that fails, not the whole program).
+  auto lone = TempDir("reduced-headline");
+  WriteCampaign(lone, {{"bbbb", {Report("bbbb", {TestDivergence{}}, bmm), 4, 9.0, 109}}});
+  nlohmann::json smaller = Report("aaaa", {TestDivergence{}});
+  smaller["headline"] = "inductor returns float32 on bmm(float16, float32)";
+  WriteText(lone / "findings" / "bbbb" / "reduced" / "report.json", smaller.dump());
+  auto l = LoadTriageInputs({lone.string()});
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_EQ(l.value().buckets.at("bbbb").headline,
+            "inductor returns float32 on bmm(float16, float32)");
+
   auto apart = LoadTriageInputs({(root / "unreduced").string()});
   ASSERT_TRUE(apart.ok()) << apart.error();
   EXPECT_EQ(apart.value().buckets.size(), 3u);
   EXPECT_TRUE(apart.value().buckets.at("aaaa").merged_hashes.empty());
+}
+
+// Buckets of one campaign whose cases reduced to one root cause share its folder, which the
+// summary names for each: one triage entry with both buckets' cases, its report read once.
+TEST(TriageInput, BucketsThatShareAFolderAreOneEntryWithTheirReportReadOnce) {
+  auto root = TempDir("shared-folder");
+  WriteCampaign(
+      root,
+      {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 5.0, 105}},
+       {"bbbb", {nullptr, 4, 2.0, 102}},
+       {"cccc", {Report("cccc", {TestDivergence{"error_behaviour", "aot_eager"}}), 1, 2.0, 102}}});
+  auto summary = nlohmann::json::parse(ReadFile((root / "summary.json").string()).value());
+  summary["buckets"][1]["finding"] = "findings/aaaa";
+  WriteText(root / "summary.json", summary.dump());
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  for (const auto& s : d.value().skipped) ADD_FAILURE() << s.path << ": " << s.reason;
+  EXPECT_EQ(d.value().reports_read, 2);
+  ASSERT_EQ(d.value().buckets.size(), 2u);
+  const TriageBucket& a = d.value().buckets.at("aaaa");
+  EXPECT_EQ(a.count, 7);
+  EXPECT_EQ(a.merged_hashes, std::vector<std::string>{"bbbb"});
+  ASSERT_EQ(a.sightings.size(), 1u);
+  EXPECT_EQ(a.sightings[0].count, 7);
+  EXPECT_EQ(a.first_found_s, 2.0);
+  // A folder is not another bucket's just because the summary says so: its report must be of one
+  // of the buckets that name it.
+  summary["buckets"].erase(0);
+  WriteText(root / "summary.json", summary.dump());
+  d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  ASSERT_EQ(d.value().skipped.size(), 1u);
+  EXPECT_NE(d.value().skipped[0].reason.find("differs from the summary's bbbb"), std::string::npos)
+      << d.value().skipped[0].reason;
 }
 
 // Reports of an earlier mmdiff are signed again by this one's rules: two buckets that it signs as
@@ -205,7 +256,9 @@ TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
   auto root = TempDir("resigned");
   auto report = [](OpKind op, Shape a, Shape b, const std::string& hash) {
     Program p;
-    p.inputs = {{"x0", a, DType::kFloat16}, {"x1", b, DType::kFloat32}, {"x2", {4, 8}, DType::kFloat32},
+    p.inputs = {{"x0", a, DType::kFloat16},
+                {"x1", b, DType::kFloat32},
+                {"x2", {4, 8}, DType::kFloat32},
                 {"x3", {8, 2}, DType::kFloat32}};
     p.nodes = {{"v0", op, {"x0", "x1"}}, {"v1", OpKind::kMm, {"x2", "x3"}}};
     p.outputs = {"v1"};
@@ -214,7 +267,9 @@ TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
     ref.error_class = eager.error_class = "RuntimeError";
     ts.outputs.push_back({DType::kFloat32, {4, 2}, Device::kCpu, {}, {}});
     nlohmann::json r = MakeReport(MakeCaseRun(p, {"grid16", 1}, {ref, eager, ts}), RunContext{});
-    r["bucket"] = {{"hash", hash}, {"signature", "error_behaviour|path=torchscript|op=" + hash}};  // as bucketed then
+    r["bucket"] = {
+        {"hash", hash},
+        {"signature", "error_behaviour|path=torchscript|op=" + hash}};  // as bucketed then
     return r;
   };
   WriteText(root / "a" / "report.json", report(OpKind::kMm, {4, 8}, {8, 2}, "aaaa").dump());
@@ -223,7 +278,8 @@ TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
   ASSERT_TRUE(d.ok()) << d.error();
   ASSERT_EQ(d.value().buckets.size(), 1u);
   const TriageBucket& b = d.value().buckets.begin()->second;
-  EXPECT_EQ(b.root_causes, std::vector<std::string>{"error_behaviour|path=torchscript|accepts|unused_op"});
+  EXPECT_EQ(b.root_causes,
+            std::vector<std::string>{"error_behaviour|path=torchscript|accepts|unused_op"});
   EXPECT_EQ(b.count, 2);
   EXPECT_EQ(b.merged_hashes.size(), 1u);
 }
