@@ -314,6 +314,36 @@ TEST(RootCause, CpuAndMetaOperandsMixedAreOneRootCauseWhateverTheOpAndOrder) {
   EXPECT_EQ(mm, signature(OpKind::kMatmul, Device::kMeta, Device::kCpu));
 }
 
+TEST(RootCause, ACompiledPathRaisingAnotherClassIsOneRootCauseWhateverTheOp) {
+  // bool mm, bmm, addmm: eager raises NotImplementedError, inductor RuntimeError (from the pattern
+  // matcher, before any op is lowered). One bucket; inductor accepting is still per op family.
+  auto program = [](OpKind op) {
+    Program p;
+    bool batched = op == OpKind::kBmm;
+    Shape a = batched ? Shape{2, 4, 8} : Shape{4, 8}, b = batched ? Shape{2, 8, 3} : Shape{8, 3};
+    p.inputs = {{"a", a, DType::kBool}, {"b", b, DType::kBool}};
+    if (op == OpKind::kAddmm) p.inputs.insert(p.inputs.begin(), {"c", {4, 3}, DType::kBool});
+    p.nodes = {{"v0", op, {}}};
+    for (const auto& in : p.inputs) p.nodes[0].args.push_back(in.name);
+    p.outputs = {"v0"};
+    return p;
+  };
+  auto signatures = [&](OpKind op, PathResult inductor) {
+    CaseRun c = MakeCaseRun(program(op), {"grid16", 1},
+                            {Raises("reference", "NotImplementedError"),
+                             Raises("eager", "NotImplementedError"), std::move(inductor)});
+    return Signatures(c);
+  };
+  auto mm = signatures(OpKind::kMm, Raises("inductor", "RuntimeError"));
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_EQ(mm[0].find("|op"), std::string::npos) << mm[0];
+  EXPECT_EQ(mm, signatures(OpKind::kBmm, Raises("inductor", "RuntimeError")));
+  EXPECT_EQ(mm, signatures(OpKind::kAddmm, Raises("inductor", "RuntimeError")));
+  EXPECT_NE(mm, signatures(OpKind::kMm, Raises("inductor", "TypeError")));
+  EXPECT_NE(signatures(OpKind::kMm, Ok("inductor", DType::kBool, {4, 3})),
+            signatures(OpKind::kBmm, Ok("inductor", DType::kBool, {2, 4, 3})));
+}
+
 TEST(RootCause, AnAcceptedProgramIsLocatedAtTheOpBehindItsDivergingOutput) {
   // mm, then a cast: inductor's float16 result where eager's is float32 is the mm's.
   Program p;
