@@ -301,12 +301,12 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
   if (contract.rejects) s += "|rule=" + contract.violation.rule;
   // A compiled path that rejects what eager rejects, with another error class, raises from the
-  // tracing layer its ops share (fake tensors, AOT autograd, the pattern matcher), not from one op's
-  // lowering: one root cause per path, class and rule (seen on 2.15.0: bool addmm, bmm and mm all
-  // raise inductor's pattern-matcher RuntimeError "Only Tensors of floating point and complex dtype
-  // can require gradients" where eager raises NotImplementedError, three buckets for one cause). A
-  // compiled path that *accepts* stays per op family: each lowering has its own checks (the fix for
-  // pytorch#177630 covered bmm but not mm).
+  // tracing layer its ops share (fake tensors, AOT autograd, the pattern matcher), not from one
+  // op's lowering: one root cause per path, class and rule (seen on 2.15.0: bool addmm, bmm and mm
+  // all raise inductor's pattern-matcher RuntimeError "Only Tensors of floating point and complex
+  // dtype can require gradients" where eager raises NotImplementedError, three buckets for one
+  // cause). A compiled path that *accepts* stays per op family: each lowering has its own checks
+  // (the fix for pytorch#177630 covered bmm but not mm).
   if (f.kind == DivergenceKind::kErrorClass && contract.rejects && IsCompiledPath(f.path)) return s;
   std::vector<const Node*> nodes = FindingNodes(p, contract, f);
   if (nodes.size() == 1)
