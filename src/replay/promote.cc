@@ -1,8 +1,11 @@
 // Promotion of a report to a regression entry.
 #include "src/replay/promote.h"
 
+#include <algorithm>
 #include <set>
+#include <string_view>
 
+#include "oracles/verdict.h"
 #include "src/ir/program_json.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
@@ -13,6 +16,26 @@ namespace {
 
 std::string StringField(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+// Whether every character of s is in `allowed` and its length is 1 to max.
+bool OnlyOf(const std::string& s, std::string_view allowed, size_t max) {
+  if (s.empty() || s.size() > max) return false;
+  for (char ch : s)
+    if (allowed.find(ch) == std::string_view::npos) return false;
+  return true;
+}
+
+constexpr std::string_view kNameChars = "abcdefghijklmnopqrstuvwxyz0123456789_";
+constexpr std::string_view kHexChars = "0123456789abcdef";
+
+// A file-name part made from data: what is not a name character becomes '_', at most 64 of them.
+// PromoteReport has already rejected such values; this keeps a hand-made entry inside its folder.
+std::string FileNamePart(std::string s) {
+  if (s.size() > 64) s.resize(64);
+  for (char& ch : s)
+    if (kNameChars.find(ch) == std::string_view::npos) ch = '_';
+  return s;
 }
 
 }  // namespace
@@ -47,6 +70,13 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
     for (const auto& d : verdict.value("divergences", nlohmann::json::array())) {
       std::string kind = StringField(d, "kind"), blamed = StringField(d, "blamed");
       if (kind.empty()) return Status::Error("report: every divergence needs a \"kind\"");
+      // Both name the entry's file (PromotedFileName): a kind mmdiff knows, a path of the report.
+      if (!ParseDivergenceKind(kind))
+        return Status::Error("report: unknown divergence kind \"" + kind.substr(0, 64) + "\"");
+      if (!blamed.empty() && (!OnlyOf(blamed, kNameChars, 32) ||
+                              std::find(c.paths.begin(), c.paths.end(), blamed) == c.paths.end()))
+        return Status::Error("report: a divergence blames \"" + blamed.substr(0, 64) +
+                             "\", which is not one of the report's paths");
       if (seen.insert({kind, blamed}).second)
         divergences.push_back({{"kind", kind}, {"blamed", blamed}});
     }
@@ -59,6 +89,8 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
                                        : o.note;
 
   std::string id = StringField(j, "id"), created = StringField(j, "created");
+  if (!id.empty() && !OnlyOf(id, kHexChars, 64))
+    return Status::Error("report: \"id\" must be a hexadecimal hash (at most 64 digits)");
   nlohmann::json entry = {
       {"format", "mmdiff.regression"},
       {"version", kRegressionFormatVersion},
@@ -85,7 +117,8 @@ std::string PromotedFileName(const nlohmann::json& entry) {
     who = d["blamed"].get<std::string>().empty() ? "unblamed" : d["blamed"].get<std::string>();
   }
   std::string id = entry["promoted_from"]["id"].get<std::string>();
-  return who + (kind.empty() ? "" : "-" + kind) + "-" + (id.empty() ? "report" : id) + ".json";
+  return FileNamePart(who) + (kind.empty() ? "" : "-" + FileNamePart(kind)) + "-" +
+         (id.empty() ? "report" : FileNamePart(id)) + ".json";
 }
 
 }  // namespace mmdiff

@@ -72,7 +72,8 @@ TEST(Promote, RejectsWhatIsNotAReportOfAKnownVersion) {
   r["version"] = 3;
   auto v3 = PromoteReport(r.dump(), {});
   ASSERT_FALSE(v3.ok());
-  EXPECT_EQ(v3.error(), "report format version 3 is not supported (this mmdiff reads versions 1 to 2)");
+  EXPECT_EQ(v3.error(),
+            "report format version 3 is not supported (this mmdiff reads versions 1 to 2)");
   r = Report();
   r["format"] = "mmdiff.program";
   EXPECT_NE(PromoteReport(r.dump(), {}).error().find("not an mmdiff report"), std::string::npos);
@@ -93,6 +94,40 @@ TEST(Promote, FileNameNamesTheBlamedPathKindAndId) {
   EXPECT_EQ(PromotedFileName(entry.value()), (blamed.empty() ? "unblamed" : blamed) + "-" +
                                                  d["kind"].get<std::string>() + "-" +
                                                  Report()["id"].get<std::string>() + ".json");
+}
+
+TEST(Promote, FieldsThatNameTheFileMustBeNamesNotPaths) {
+  // The file name is made of the first divergence's blamed path and kind and the report's id: a
+  // hostile report must not steer it out of corpus/regression/.
+  auto error_for = [](const char* pointer, const char* value) {
+    nlohmann::json r = Report();
+    r[nlohmann::json::json_pointer(pointer)] = value;
+    auto entry = PromoteReport(r.dump(), {});
+    return entry.ok() ? "accepted as " + PromotedFileName(entry.value()) : entry.error();
+  };
+  EXPECT_EQ(
+      error_for("/verdict/divergences/0/blamed", "/etc/cron.d/x"),
+      "report: a divergence blames \"/etc/cron.d/x\", which is not one of the report's paths");
+  EXPECT_EQ(error_for("/verdict/divergences/0/blamed", "torchscript"),
+            "report: a divergence blames \"torchscript\", which is not one of the report's paths");
+  EXPECT_EQ(error_for("/verdict/divergences/0/kind", "../../x"),
+            "report: unknown divergence kind \"../../x\"");
+  EXPECT_EQ(error_for("/id", "../../../x"),
+            "report: \"id\" must be a hexadecimal hash (at most 64 digits)");
+  // A report whose own path list holds a path-like name cannot blame it either.
+  nlohmann::json r = Report();
+  r["paths"][1]["path"] = "../eager";
+  r["verdict"]["divergences"][0]["blamed"] = "../eager";
+  EXPECT_FALSE(PromoteReport(r.dump(), {}).ok());
+  // A hand-made entry is kept inside the folder too.
+  auto entry = PromoteReport(Report().dump(), {});
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  nlohmann::json e = entry.value();
+  e["expected"][0]["divergences"][0]["blamed"] = "/abs/../x";
+  e["promoted_from"]["id"] = "../../y";
+  std::string name = PromotedFileName(e);
+  EXPECT_EQ(name.find('/'), std::string::npos) << name;
+  EXPECT_EQ(name.find(".."), std::string::npos) << name;
 }
 
 TEST(ReportFormat, CaseFilesOfUnknownFormatsOrVersionsAreRejected) {
