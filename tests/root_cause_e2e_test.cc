@@ -103,6 +103,41 @@ TEST(RootCauseE2E, TheCatalogueReportsTheSeedBugAsKnownAndNoKnownMakesItNew) {
   EXPECT_NE(bad.output.find("no-such-entry.json"), std::string::npos) << bad.output;
 }
 
+TEST(RootCauseE2E, ACaseThatReducesToAKnownRootCauseIsKnown) {
+  // Empty mixed-dtype bmm, mm and linear in chains: the meta kernel raises where cpu returns. Such an
+  // error is signed by every op of the program until the reduction narrows it to the bmm; with seed
+  // 11, case 2 is a lone bmm and case 4 a bmm with an add, which reduces to case 2's root cause.
+  std::string dir = e2e::ScratchDir("root-cause-reduced-known");
+  nlohmann::json p = Load(OneOpPolicy(dir, "bmm"));
+  p.update({{"max_ops", 3}, {"p_chain", 1.0}, {"p_glue", 1.0}, {"p_zero_dim", 1.0}, {"w_mm", 1.0}, {"w_linear", 1.0}});
+  Write(dir + "/policy.json", p);
+  std::string common = "fuzz --cases 5 --jobs 1 --seed 11 --policy " + dir +
+                       "/policy.json --paths reference,eager,eager_meta --reduce-budget 30 ";
+  auto first = e2e::RunMmdiff(common + "--no-known --out " + dir + "/first");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  std::string hash, folder;
+  for (const auto& b : Buckets(dir + "/first"))
+    if (b.contains("reduced_signature") && b["reduced_signature"] != b["signature"]) {
+      hash = b["hash"];
+      folder = dir + "/first/" + b["finding"].get<std::string>();
+    }
+  ASSERT_FALSE(hash.empty()) << "no bucket whose reduction changed its signature: " << first.output;
+
+  // The reduced root cause's folder as the catalogue: the bucket is known, though its unreduced
+  // signature is not in it.
+  auto again = e2e::RunMmdiff(common + "--known " + folder + " --out " + dir + "/again");
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  bool seen = false;
+  for (const auto& b : Buckets(dir + "/again")) {
+    if (b["hash"] != hash) continue;
+    seen = true;
+    EXPECT_FALSE(b["new"].get<bool>()) << b.dump(2);
+    EXPECT_EQ(b["known"]["source"].get<std::string>().rfind(folder, 0), 0u) << b.dump(2);
+  }
+  EXPECT_TRUE(seen) << again.output;
+  EXPECT_NE(again.output.find("its reduced case is a known root cause"), std::string::npos) << again.output;
+}
+
 TEST(RootCauseE2E, ACaseWithTwoRootCausesIsTheExampleOfTwoBucketsWhoseReportsValidate) {
   std::string dir = e2e::ScratchDir("root-cause-two");
   // Each case: the planted path accepts the mm eager rejects, and eager on meta accepts it too.

@@ -333,6 +333,14 @@ class Campaign {
     // share.
     bool kept = reduced && reduced->reduction.steps_kept > 0;
     fc.root_cause = kept ? reduced->signature : fc.signature;
+    // A case that reduces to a catalogued root cause is that known behaviour, reached from
+    // incidental details the reduction removed (seen on 2.15.0: a float16 inductor mv finding whose
+    // reduced case signs like the catalogued bfloat16 one).
+    if (const KnownCause* now =
+            kept && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
+      c.known = fc.known = reduced->run.known = now->ToJson();
+      spdlog::info("bucket {}: its reduced case is a known root cause", fc.hash);
+    }
     fc.folder = HashHex(fc.root_cause);
     lock.lock();
     Status w = StoreLocked(fc, c, reduced ? &*reduced : nullptr, lock);
@@ -347,8 +355,8 @@ class Campaign {
       b.signature = fc.signature;
       b.headline = fc.headline;
       b.first_found_s = fc.found_s;
-      b.known = fc.known;
     }
+    b.known = fc.known;
     b.first_index = index;
     b.first_seed = case_seed;
     std::string before = b.finding_dir;
