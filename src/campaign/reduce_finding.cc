@@ -21,7 +21,8 @@ int64_t InputElements(const Program& p) {
 
 // The finding of `c` with the root cause `signature`, or failing that one with its prefix (the same
 // kind, path at fault, behaviour and rule, located at fewer or other ops), if any.
-const FindingKey* FindingWith(const std::vector<FindingKey>& findings, const std::string& signature) {
+const FindingKey* FindingWith(const std::vector<FindingKey>& findings,
+                              const std::string& signature) {
   for (const auto& k : findings)
     if (k.signature == signature) return &k;
   for (const auto& k : findings)
@@ -30,6 +31,14 @@ const FindingKey* FindingWith(const std::vector<FindingKey>& findings, const std
 }
 
 }  // namespace
+
+const FindingKey* KeptFinding(const std::vector<FindingKey>& candidate_findings,
+                              const Verdict& candidate, const std::string& signature,
+                              const std::string& classification) {
+  const FindingKey* same = FindingWith(candidate_findings, signature);
+  if (!same || same->divergence >= candidate.divergences.size()) return nullptr;
+  return candidate.divergences[same->divergence].classification == classification ? same : nullptr;
+}
 
 ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const std::vector<std::string>& paths,
@@ -40,6 +49,11 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
   out.reduction.program = original.program;
   out.reduction.recipe = original.recipe;
   const std::string wanted = out.signature;
+  const FindingKey lead = CaseFinding(original);
+  const std::string classification =
+      lead.divergence < original.verdict.divergences.size()
+          ? original.verdict.divergences[lead.divergence].classification
+          : "";
   if (original.verdict.diverges()) {
     // The last candidate that kept the bucket, as run: the reduced case needs no extra run.
     std::optional<CaseRun> last_kept;
@@ -51,7 +65,7 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
       CaseRun c = MakeCaseRun(p, r, sup.Run(p, r, paths));
       // Kept when the candidate still shows the finding's root cause, whatever else it shows.
       auto findings = CaseFindings(c);
-      const FindingKey* same = FindingWith(findings, wanted);
+      const FindingKey* same = KeptFinding(findings, c.verdict, wanted, classification);
       if (!same) return false;
       c.finding = same->divergence;
       last_kept = std::move(c);

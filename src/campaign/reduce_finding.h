@@ -18,8 +18,8 @@ namespace mmdiff {
 
 struct ReduceFindingOptions {
   ReduceOptions reduce;         // budget of predicate calls (each one runs every path once), rounds
-  bool try_mitigations = true;  // rerun the reduced case with the inductor knobs (TryMitigations) and
-                                // on torch.compile's stages (RunAblation)
+  bool try_mitigations = true;  // rerun the reduced case with the inductor knobs (TryMitigations)
+                                // and on torch.compile's stages (RunAblation)
   // Asked before each candidate run; false ends the reduction where it is (e.g. the campaign's time
   // is up). Empty: always go on.
   std::function<bool()> keep_going;
@@ -31,18 +31,30 @@ struct ReducedFinding {
   size_t original_nodes = 0, reduced_nodes = 0;
   size_t original_inputs = 0, reduced_inputs = 0;
   int64_t original_elements = 0, reduced_elements = 0;  // input elements, all inputs together
-  ReduceResult reduction;  // predicate calls, kept steps and what each did
+  ReduceResult reduction;      // predicate calls, kept steps and what each did
   bool stopped_early = false;  // keep_going said stop: what was kept so far is the result
 };
 
-// Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges) for its
-// finding (original.finding): each candidate runs through the same paths and is kept when one of
-// its findings has the original finding's root cause, or its prefix (RootCausePrefix: an error on
-// an accepted program is located at all its ops, and removing the innocent ones is the point). Returns the original unchanged (reduction.steps_kept == 0) when nothing smaller keeps
-// the bucket, or when the original does not diverge.
+// Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges) for
+// its finding (original.finding): each candidate runs through the same paths and is kept when one
+// of its findings has the original finding's root cause, or its prefix (RootCausePrefix: an error
+// on an accepted program is located at all its ops, and removing the innocent ones is the point),
+// with the same classification (KeptFinding). Returns the original unchanged (reduction.steps_kept
+// == 0) when nothing smaller keeps the bucket, or when the original does not diverge.
 ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const std::vector<std::string>& paths,
                              const ReduceFindingOptions& options = {});
+
+// The finding of a reduction candidate (its findings and verdict) that keeps the original's: one
+// with the original finding's root cause (`signature`, or its prefix, as ReduceFinding says) and
+// its classification ("filable", "precision-only" or ""). A candidate that turns a precision-only
+// finding into a filable one, or the reverse, is not kept: the accuracy rule compares RMSE over the
+// elements left, and a few elements where eager happens to be exact are no evidence against the
+// compiled path (seen on 2.15.0: a precision-only float16 inductor linear reduced to an mv headed
+// "[filable]"). Null when none.
+const FindingKey* KeptFinding(const std::vector<FindingKey>& candidate_findings,
+                              const Verdict& candidate, const std::string& signature,
+                              const std::string& classification);
 
 // {"format": "mmdiff.reduction", "version": 1, "bucket": signature, "from": {"nodes", "inputs",
 //  "elements"}, "to": {...}, "predicate_calls", "steps_kept", "budget_exhausted", "stopped_early",
