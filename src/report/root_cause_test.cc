@@ -247,6 +247,26 @@ TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath)
   EXPECT_NE(Signatures(c), Signatures(b));
 }
 
+TEST(RootCause, EagerRaisingAnotherClassOnMetaOperandsIsOneRootCausePerRuleAndClass) {
+  // mm and bmm of a meta and a cpu operand: eager raises IndexError where the contract expects the
+  // device RuntimeError; the op does not matter, the rule and the class do.
+  auto signatures = [](OpKind op, const std::string& cls) {
+    bool batched = op == OpKind::kBmm;
+    Program p;
+    p.inputs = {{"a", batched ? Shape{1, 1, 1} : Shape{1, 1}, DType::kFloat32, Device::kMeta},
+                {"b", batched ? Shape{1, 1, 1} : Shape{1, 1}, DType::kFloat32}};
+    p.nodes = {{"v0", op, {"a", "b"}}};
+    p.outputs = {"v0"};
+    return Signatures(
+        MakeCaseRun(p, {"grid16", 1}, {Raises("reference", "RuntimeError"), Raises("eager", cls)}));
+  };
+  auto mm = signatures(OpKind::kMm, "IndexError");
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_EQ(mm[0], "meta|path=eager_meta|raises:IndexError|rule=same_device");
+  EXPECT_EQ(mm, signatures(OpKind::kBmm, "IndexError"));
+  EXPECT_NE(mm, signatures(OpKind::kMm, "NotImplementedError"));
+}
+
 TEST(RootCause, MetaThatFollowsTheContractRestatesEagersContractFinding) {
   // Eager on cpu accepts the float16 @ float32 bmm; eager_meta raises as the contract says, and so
   // do the compiled paths, which trace through the meta kernels: one finding, eager's.
