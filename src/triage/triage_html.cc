@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "src/support/hash.h"
 #include "src/triage/triage_markdown.h"
 #include "src/triage/triage_plots.h"
 #include "src/triage/triage_rank.h"
@@ -72,16 +73,18 @@ constexpr const char* kScript = R"(
 )";
 
 std::string Href(const std::string& path, const std::string& out_dir) {
-  std::string rel = RelativeTo(path, out_dir), out;
-  for (char c : rel)
-    out += c == ' ' ? std::string("%20") : c == '#' ? std::string("%23") : std::string(1, c);
-  return HtmlEscape(out);
+  return HtmlEscape(UrlPath(RelativeTo(path, out_dir)));
 }
 
 std::string Link(const std::string& label, const std::string& path, const std::string& out_dir) {
   if (path.empty()) return "-";
   return "<a href=\"" + Href(path, out_dir) + "\">" + HtmlEscape(label) + "</a>";
 }
+
+// The script's CSP nonce. A static page cannot keep a secret, and needs none: report text is
+// escaped, so nothing can add a <script> tag; the nonce is what lets the policy leave out
+// 'unsafe-inline', which would also allow event-handler attributes and javascript: URLs.
+std::string ScriptNonce() { return HashHex(kScript); }
 
 std::string Badge(BucketClass c) {
   return "<span class=\"badge\" style=\"background:" + ClassColour(c) + "\">" +
@@ -141,14 +144,16 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
 void OneLineList(std::ostringstream& h, const std::string& title, const std::string& id,
                  const std::vector<const TriageBucket*>& buckets, const std::string& out_dir) {
   if (buckets.empty()) return;
-  h << "<h2>" << HtmlEscape(title) << " (" << buckets.size() << ")</h2>\n<ul id=\"" << id << "\">\n";
+  h << "<h2>" << HtmlEscape(title) << " (" << buckets.size() << ")</h2>\n<ul id=\"" << id
+    << "\">\n";
   for (const TriageBucket* b : buckets) {
     std::string what = b->known.is_null() ? b->headline : b->known.value("title", "?");
     std::string upstream = b->known.is_null() ? "" : b->known.value("upstream", "");
     auto examples = b->Examples(1);
-    h << "<li><code>" << HtmlEscape(b->hash) << "</code> [" << b->count << " x] " << HtmlEscape(Clip(what, 300))
-      << (upstream.empty() ? "" : " (" + HtmlEscape(upstream) + ")") << " "
-      << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir) << "</li>\n";
+    h << "<li><code>" << HtmlEscape(b->hash) << "</code> [" << b->count << " x] "
+      << HtmlEscape(Clip(what, 300)) << (upstream.empty() ? "" : " (" + HtmlEscape(upstream) + ")")
+      << " " << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir)
+      << "</li>\n";
   }
   h << "</ul>\n";
 }
@@ -159,16 +164,19 @@ std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket
                        const std::string& out_dir, size_t max_examples) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    // The page's one script runs by its nonce: no inline event handler and no javascript: URL
+    // can run, whatever a report or folder name smuggles in.
     << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
        "'unsafe-inline'; "
-       "script-src 'unsafe-inline'\">\n"
+       "script-src 'nonce-"
+    << ScriptNonce() << "'\">\n"
     << "<title>mmdiff triage</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
   const BucketGroups groups = GroupBuckets(ranked);
-  h << "<h1>mmdiff triage</h1>\n<p class=\"stats\">" << ranked.size() << " buckets (" << HtmlEscape(GroupCounts(groups))
-    << "), "
-    << d.TotalCount() << " diverging cases, from " << d.campaigns.size()
-    << " campaigns or report folders (" << d.summaries_read << " summaries and " << d.reports_read
-    << " reports read, " << d.skipped.size() << " files skipped).</p>\n";
+  h << "<h1>mmdiff triage</h1>\n<p class=\"stats\">" << ranked.size() << " buckets ("
+    << HtmlEscape(GroupCounts(groups)) << "), " << d.TotalCount() << " diverging cases, from "
+    << d.campaigns.size() << " campaigns or report folders (" << d.summaries_read
+    << " summaries and " << d.reports_read << " reports read, " << d.skipped.size()
+    << " files skipped).</p>\n";
   h << "<p>" << HtmlEscape(RankingExplanation()) << " Click a column header to sort.</p>\n";
   h << "<div class=\"plots\">\n"
     << OpDtypePlot(d) << ErrorKPlot(d) << BucketsOverTimePlot(d) << "</div>\n";
@@ -194,7 +202,7 @@ std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket
       h << "<li><code>" << HtmlEscape(s.path) << "</code>: " << HtmlEscape(s.reason) << "</li>\n";
     h << "</ul>\n";
   }
-  h << "<script>" << kScript << "</script>\n</body>\n</html>\n";
+  h << "<script nonce=\"" << ScriptNonce() << "\">" << kScript << "</script>\n</body>\n</html>\n";
   return h.str();
 }
 

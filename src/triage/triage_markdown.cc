@@ -12,11 +12,7 @@ namespace {
 
 std::string Link(const std::string& label, const std::string& path, const std::string& out_dir) {
   if (path.empty()) return "-";
-  std::string rel = RelativeTo(path, out_dir);
-  std::string target;
-  for (char c : rel)
-    target += c == ' ' ? std::string("%20") : c == ')' ? std::string("%29") : std::string(1, c);
-  return "[" + MarkdownCell(label) + "](" + target + ")";
+  return "[" + MarkdownCell(label) + "](" + UrlPath(RelativeTo(path, out_dir)) + ")";
 }
 
 std::string FirstSeen(const TriageBucket& b) {

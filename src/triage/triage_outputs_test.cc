@@ -38,6 +38,8 @@ TEST(TriageText, EscapesHtmlAndMarkdown) {
   EXPECT_EQ(Clip("abcdef", 3), "abc...");
   EXPECT_EQ(Clip("ab\xc3\xa9", 3), "ab...");  // never cuts a UTF-8 character in half
   EXPECT_EQ(RelativeTo("/x/a/b/report.json", "/x/out"), "../a/b/report.json");
+  EXPECT_EQ(UrlPath("../javascript:alert(1)/a b#c?d/report.json"),
+            "../javascript%3Aalert%281%29/a%20b%23c%3Fd/report.json");
 }
 
 // Two campaigns: a filable value bucket (2 reports, K 96 and 12) and an error_behaviour bucket.
@@ -107,7 +109,9 @@ TEST(TriageOutputs, MarkdownTableIsRankedAndEscaped) {
 TEST(TriageOutputs, HtmlPageIsSelfContainedAndEscaped) {
   TriageData d = TwoCampaigns("html");
   std::string html = TriageHtml(d, RankBuckets(d), "/tmp/out");
-  EXPECT_EQ(Count(html, "<script>"), 1u);  // only the page's own script
+  EXPECT_EQ(Count(html, "<script"), 1u);  // only the page's own script, allowed by its nonce
+  EXPECT_NE(html.find("script-src 'nonce-"), std::string::npos);
+  EXPECT_EQ(html.find("script-src 'unsafe-inline'"), std::string::npos);
   EXPECT_NE(html.find("error_behaviour &lt;script&gt;alert(1)&lt;/script&gt; | pipe"),
             std::string::npos);
   for (const char* id : {"plot-op-dtype", "plot-error-k", "plot-buckets-time", "id=\"buckets\""})
@@ -116,6 +120,20 @@ TEST(TriageOutputs, HtmlPageIsSelfContainedAndEscaped) {
   std::regex external(R"((src|href)\s*=\s*"(https?:)?//|<link|@import|url\()", std::regex::icase);
   EXPECT_FALSE(std::regex_search(html, external));
   EXPECT_LT(html.find("id=\"bucket-v000\""), html.find("id=\"bucket-e000\""));
+}
+
+TEST(TriageOutputs, AFolderNamedLikeAUrlSchemeIsAnInertRelativeLink) {
+  // Triage written next to a campaign folder named "javascript:...": its links must stay paths.
+  auto root = TempDir("scheme");
+  WriteCampaign(root / "javascript:alert(1)",
+                {{"e000", {Report("e000", {TestDivergence{}}), 1, 1.0, 1}}});
+  TriageData d = LoadTriageInputs({root.string()}).value();
+  std::string html = TriageHtml(d, RankBuckets(d), root.string());
+  EXPECT_EQ(html.find("href=\"javascript:"), std::string::npos) << html;
+  EXPECT_NE(html.find("href=\"javascript%3Aalert%281%29/"), std::string::npos) << html;
+  std::string md = TriageMarkdown(d, RankBuckets(d), root.string(), 3);
+  EXPECT_EQ(md.find("](javascript:"), std::string::npos) << md;
+  EXPECT_NE(md.find("](javascript%3Aalert%281%29/"), std::string::npos) << md;
 }
 
 TEST(TriageOutputs, RunTriageWritesBothFilesAndReportsAnUnwritableFolder) {

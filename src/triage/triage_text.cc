@@ -1,10 +1,11 @@
 // Text helpers for the triage outputs.
 #include "src/triage/triage_text.h"
-#include "src/support/markup.h"
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+
+#include "src/support/markup.h"
 
 namespace mmdiff::triage {
 
@@ -53,6 +54,23 @@ std::string ShortNumber(double x) {
   else
     std::snprintf(buf, sizeof(buf), "%.2e", x);
   return buf;
+}
+
+std::string UrlPath(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (plain) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 std::string RelativeTo(const std::string& path, const std::string& base) {
