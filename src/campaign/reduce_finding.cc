@@ -44,12 +44,12 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const std::vector<std::string>& paths,
                              const ReduceFindingOptions& options) {
   ReducedFinding out;
+  const FindingKey lead = CaseFinding(original);
   out.run = original;
-  out.signature = CaseFinding(original).signature;
+  out.signature = lead.signature;
   out.reduction.program = original.program;
   out.reduction.recipe = original.recipe;
   const std::string wanted = out.signature;
-  const FindingKey lead = CaseFinding(original);
   const std::string classification =
       lead.divergence < original.verdict.divergences.size()
           ? original.verdict.divergences[lead.divergence].classification

@@ -81,11 +81,6 @@ std::string Link(const std::string& label, const std::string& path, const std::s
   return "<a href=\"" + Href(path, out_dir) + "\">" + HtmlEscape(label) + "</a>";
 }
 
-// The script's CSP nonce. A static page cannot keep a secret, and needs none: report text is
-// escaped, so nothing can add a <script> tag; the nonce is what lets the policy leave out
-// 'unsafe-inline', which would also allow event-handler attributes and javascript: URLs.
-std::string ScriptNonce() { return HashHex(kScript); }
-
 std::string Badge(BucketClass c) {
   return "<span class=\"badge\" style=\"background:" + ClassColour(c) + "\">" +
          std::string(BucketClassName(c)) + "</span>";
@@ -162,14 +157,16 @@ void OneLineList(std::ostringstream& h, const std::string& title, const std::str
 
 std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket*>& ranked,
                        const std::string& out_dir, size_t max_examples) {
+  // The script's CSP nonce. A static page cannot keep a secret, and needs none: report text is
+  // escaped, so nothing can add a <script> tag; the nonce is what lets the policy leave out
+  // 'unsafe-inline', which would also allow event-handler attributes and javascript: URLs.
+  const std::string nonce = HashHex(kScript);
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    // The page's one script runs by its nonce: no inline event handler and no javascript: URL
-    // can run, whatever a report or folder name smuggles in.
     << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
        "'unsafe-inline'; "
        "script-src 'nonce-"
-    << ScriptNonce() << "'\">\n"
+    << nonce << "'\">\n"
     << "<title>mmdiff triage</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
   const BucketGroups groups = GroupBuckets(ranked);
   h << "<h1>mmdiff triage</h1>\n<p class=\"stats\">" << ranked.size() << " buckets ("
@@ -202,7 +199,7 @@ std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket
       h << "<li><code>" << HtmlEscape(s.path) << "</code>: " << HtmlEscape(s.reason) << "</li>\n";
     h << "</ul>\n";
   }
-  h << "<script nonce=\"" << ScriptNonce() << "\">" << kScript << "</script>\n</body>\n</html>\n";
+  h << "<script nonce=\"" << nonce << "\">" << kScript << "</script>\n</body>\n</html>\n";
   return h.str();
 }
 
