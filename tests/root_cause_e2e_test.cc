@@ -27,14 +27,16 @@ void Write(const std::string& file, const nlohmann::json& j) { std::ofstream(fil
 
 // One-op programs of `op` (bmm or mm) on two floating dtypes: every case breaks same_dtype there.
 std::string OneOpPolicy(const std::string& dir, const std::string& op = "bmm") {
-  nlohmann::json p = {{"format", "mmdiff.policy"}, {"version", 1}, {"max_ops", 1}, {"p_mixed_dtype", 1.0}};
-  for (const char* w : {"w_addbmm", "w_addmm", "w_addmv", "w_attention", "w_baddbmm", "w_dot", "w_linear", "w_matmul",
-                        "w_mm", "w_mv", "w_sdpa", "w_bool", "w_int8", "w_uint8", "w_int32", "w_int64"})
+  nlohmann::json p = {
+      {"format", "mmdiff.policy"}, {"version", 1}, {"max_ops", 1}, {"p_mixed_dtype", 1.0}};
+  for (const char* w :
+       {"w_addbmm", "w_addmm", "w_addmv", "w_attention", "w_baddbmm", "w_dot", "w_linear",
+        "w_matmul", "w_mm", "w_mv", "w_sdpa", "w_bool", "w_int8", "w_uint8", "w_int32", "w_int64"})
     p[w] = 0.0;
   p["w_bmm"] = 0.0;
   p["w_" + op] = 1.0;
-  for (const char* r : {"p_cuda", "p_meta", "p_chain", "p_device_mismatch", "p_shape_violation", "p_zero_dim", "p_cast",
-                        "p_glue", "p_move"})
+  for (const char* r : {"p_cuda", "p_meta", "p_chain", "p_device_mismatch", "p_shape_violation",
+                        "p_zero_dim", "p_cast", "p_glue", "p_move"})
     p[r] = 0.0;
   Write(dir + "/" + op + "-policy.json", p);
   return dir + "/" + op + "-policy.json";
@@ -43,12 +45,14 @@ std::string OneOpPolicy(const std::string& dir, const std::string& op = "bmm") {
 // The seed bug's regression entry (pytorch#177630, bmm) with the planted path in inductor's place:
 // torch 2.15.0 fixed the real one, and the planted path promotes mismatched dtypes as inductor did.
 std::string PlantedSeedEntry(const std::string& dir) {
-  nlohmann::json e = Load(std::string(MMDIFF_SOURCE_DIR) + "/corpus/regression/pytorch-177630-bmm-float32-float16.json");
+  nlohmann::json e = Load(std::string(MMDIFF_SOURCE_DIR) +
+                          "/corpus/regression/pytorch-177630-bmm-float32-float16.json");
   e["paths"] = {"reference", "eager", "planted_promote"};
   e["upstream"] = "pytorch/pytorch#177630";
-  e["expected"] = {{{"torch", ">=2.0"},
-                    {"verdict", "diverge"},
-                    {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "planted_promote"}}}}}};
+  e["expected"] = {
+      {{"torch", ">=2.0"},
+       {"verdict", "diverge"},
+       {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "planted_promote"}}}}}};
   Write(dir + "/seed-entry.json", e);
   return dir + "/seed-entry.json";
 }
@@ -98,18 +102,25 @@ TEST(RootCauseE2E, TheCatalogueReportsTheSeedBugAsKnownAndNoKnownMakesItNew) {
       << new_report["headline"];
 
   // A catalogue that cannot be read is a clear error.
-  auto bad = e2e::RunMmdiff(common + "--known " + dir + "/no-such-entry.json --out " + dir + "/bad");
+  auto bad =
+      e2e::RunMmdiff(common + "--known " + dir + "/no-such-entry.json --out " + dir + "/bad");
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("no-such-entry.json"), std::string::npos) << bad.output;
 }
 
 TEST(RootCauseE2E, ACaseThatReducesToAKnownRootCauseIsKnown) {
-  // Empty mixed-dtype bmm, mm and linear in chains: the meta kernel raises where cpu returns. Such an
-  // error is signed by every op of the program until the reduction narrows it to the bmm; with seed
-  // 11, case 2 is a lone bmm and case 4 a bmm with an add, which reduces to case 2's root cause.
+  // Empty mixed-dtype bmm, mm and linear in chains: the meta kernel raises where cpu returns. Such
+  // an error is signed by every op of the program until the reduction narrows it to the bmm; with
+  // seed 11, case 2 is a lone bmm and case 4 a bmm with an add, which reduces to case 2's root
+  // cause.
   std::string dir = e2e::ScratchDir("root-cause-reduced-known");
   nlohmann::json p = Load(OneOpPolicy(dir, "bmm"));
-  p.update({{"max_ops", 3}, {"p_chain", 1.0}, {"p_glue", 1.0}, {"p_zero_dim", 1.0}, {"w_mm", 1.0}, {"w_linear", 1.0}});
+  p.update({{"max_ops", 3},
+            {"p_chain", 1.0},
+            {"p_glue", 1.0},
+            {"p_zero_dim", 1.0},
+            {"w_mm", 1.0},
+            {"w_linear", 1.0}});
   Write(dir + "/policy.json", p);
   std::string common = "fuzz --cases 5 --jobs 1 --seed 11 --policy " + dir +
                        "/policy.json --paths reference,eager,eager_meta --reduce-budget 30 ";
@@ -135,14 +146,16 @@ TEST(RootCauseE2E, ACaseThatReducesToAKnownRootCauseIsKnown) {
     EXPECT_EQ(b["known"]["source"].get<std::string>().rfind(folder, 0), 0u) << b.dump(2);
   }
   EXPECT_TRUE(seen) << again.output;
-  EXPECT_NE(again.output.find("its reduced case is a known root cause"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("its reduced case is a known root cause"), std::string::npos)
+      << again.output;
 }
 
 TEST(RootCauseE2E, ACaseWithTwoRootCausesIsTheExampleOfTwoBucketsWhoseReportsValidate) {
   std::string dir = e2e::ScratchDir("root-cause-two");
   // Each case: the planted path accepts the mm eager rejects, and eager on meta accepts it too.
-  auto r = e2e::RunMmdiff("fuzz --cases 2 --jobs 1 --seed 5 --no-known --no-reduce --policy " + OneOpPolicy(dir, "mm") +
-                          " --test-paths --paths reference,eager,eager_meta,planted_promote --out " + dir + "/c");
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 2 --jobs 1 --seed 5 --no-known --no-reduce --policy " + OneOpPolicy(dir, "mm") +
+      " --test-paths --paths reference,eager,eager_meta,planted_promote --out " + dir + "/c");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto buckets = Buckets(dir + "/c");
   ASSERT_EQ(buckets.size(), 2u) << r.output;
@@ -168,10 +181,13 @@ TEST(RootCauseE2E, ACaseWithTwoRootCausesIsTheExampleOfTwoBucketsWhoseReportsVal
 TEST(RootCauseE2E, TriageBaselineListsOnlyTheRootCausesTheBaselineLacksAsNew) {
   std::string dir = e2e::ScratchDir("root-cause-baseline");
   std::string policy = OneOpPolicy(dir, "mm");
-  std::string common = "fuzz --cases 2 --jobs 1 --seed 5 --no-known --no-reduce --policy " + policy + " --test-paths ";
-  auto base = e2e::RunMmdiff(common + "--paths reference,eager,planted_promote --out " + dir + "/base");
+  std::string common = "fuzz --cases 2 --jobs 1 --seed 5 --no-known --no-reduce --policy " +
+                       policy + " --test-paths ";
+  auto base =
+      e2e::RunMmdiff(common + "--paths reference,eager,planted_promote --out " + dir + "/base");
   ASSERT_EQ(base.exit_code, 0) << base.output;
-  auto later = e2e::RunMmdiff(common + "--paths reference,eager,eager_meta,planted_promote --out " + dir + "/later");
+  auto later = e2e::RunMmdiff(common + "--paths reference,eager,eager_meta,planted_promote --out " +
+                              dir + "/later");
   ASSERT_EQ(later.exit_code, 0) << later.output;
   std::string base_hash = Buckets(dir + "/base").at(0)["hash"];
   std::string meta_hash;
@@ -179,9 +195,11 @@ TEST(RootCauseE2E, TriageBaselineListsOnlyTheRootCausesTheBaselineLacksAsNew) {
     if (b["hash"] != base_hash) meta_hash = b["hash"];
   ASSERT_FALSE(meta_hash.empty());
 
-  auto t = e2e::RunMmdiff("triage " + dir + "/later --no-known --baseline " + dir + "/base --out " + dir + "/triage");
+  auto t = e2e::RunMmdiff("triage " + dir + "/later --no-known --baseline " + dir + "/base --out " +
+                          dir + "/triage");
   ASSERT_EQ(t.exit_code, 0) << t.output;
-  EXPECT_NE(t.output.find("2 buckets (1 new root cause, 1 in the baseline)"), std::string::npos) << t.output;
+  EXPECT_NE(t.output.find("2 buckets (1 new root cause, 1 in the baseline)"), std::string::npos)
+      << t.output;
   std::string md = ReadFile(dir + "/triage/triage.md").value();
   size_t seen = md.find("## Seen in the baseline (1)");
   ASSERT_NE(seen, std::string::npos) << md;
@@ -192,8 +210,10 @@ TEST(RootCauseE2E, TriageBaselineListsOnlyTheRootCausesTheBaselineLacksAsNew) {
 
   auto all_new = e2e::RunMmdiff("triage " + dir + "/later --no-known --out " + dir + "/triage2");
   ASSERT_EQ(all_new.exit_code, 0) << all_new.output;
-  EXPECT_NE(all_new.output.find("2 buckets (2 new root causes)"), std::string::npos) << all_new.output;
-  auto missing = e2e::RunMmdiff("triage " + dir + "/later --baseline " + dir + "/nope --out " + dir + "/triage3");
+  EXPECT_NE(all_new.output.find("2 buckets (2 new root causes)"), std::string::npos)
+      << all_new.output;
+  auto missing = e2e::RunMmdiff("triage " + dir + "/later --baseline " + dir + "/nope --out " +
+                                dir + "/triage3");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
 }
 

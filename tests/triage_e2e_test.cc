@@ -130,7 +130,8 @@ std::map<std::string, std::string> EntryRootCauses(const std::string& md) {
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
     if (std::regex_search(line, m, kSection)) hash = m[1];
-    const std::string reduced = "- root cause (signed by the reduced case): ", sig = "- signature: ";
+    const std::string reduced = "- root cause (signed by the reduced case): ",
+                      sig = "- signature: ";
     if (hash.empty()) continue;
     if (line.rfind(reduced, 0) == 0) out[hash] = unescape(line.substr(reduced.size()));
     if (line.rfind(sig, 0) == 0 && !out.count(hash)) out[hash] = unescape(line.substr(sig.size()));
@@ -177,7 +178,8 @@ TEST(TriageE2E, TwoShardsAreMergedRankedAndRenderedInChromium) {
     return e.second.campaigns.size() == 2;
   })) << "no bucket was found by both shards: nothing to merge";
 
-  // Every bucket in the ranked table: no catalogue (known root causes are listed apart, one line each).
+  // Every bucket in the ranked table: no catalogue (known root causes are listed apart, one line
+  // each).
   auto triage = e2e::RunMmdiff("triage " + dir + "/shards --no-known --out " + dir + "/out");
   ASSERT_EQ(triage.exit_code, 0) << triage.output;
   std::string md = Read(dir + "/out/triage.md");

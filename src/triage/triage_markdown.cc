@@ -30,7 +30,8 @@ std::string Join(const std::vector<std::string>& items, const std::string& sep) 
 }  // namespace
 
 std::string RankingExplanation() {
-  return "New root causes (in no --known catalogue and no --baseline campaign) come first and in full; known "
+  return "New root causes (in no --known catalogue and no --baseline campaign) come first and in "
+         "full; known "
          "ones and those seen in the baseline follow, one line each. "
          "Buckets are ranked filable first (a divergence PyTorch's rule for compiler accuracy "
          "reports "
@@ -46,79 +47,83 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
   std::ostringstream md;
   md << "# mmdiff triage\n\n";
   const BucketGroups groups = GroupBuckets(ranked);
-  md << ranked.size() << " buckets (" << GroupCounts(groups) << "), " << d.TotalCount() << " diverging cases, from "
-     << d.campaigns.size() << " campaigns or report folders (" << d.summaries_read
-     << " summaries and " << d.reports_read << " reports read, " << d.skipped.size()
-     << " files skipped).\n\n";
+  md << ranked.size() << " buckets (" << GroupCounts(groups) << "), " << d.TotalCount()
+     << " diverging cases, from " << d.campaigns.size() << " campaigns or report folders ("
+     << d.summaries_read << " summaries and " << d.reports_read << " reports read, "
+     << d.skipped.size() << " files skipped).\n\n";
   md << RankingExplanation() << "\n\n";
   const std::vector<const TriageBucket*>& all = ranked;
   {
-  const std::vector<const TriageBucket*>& ranked = groups.fresh;  // in full: the new root causes
-  if (all.empty()) md << "No divergences were found.\n\n";
-  else if (ranked.empty()) md << "No new root causes: every bucket is known or in the baseline.\n\n";
-  if (!ranked.empty()) {
-    md << "| rank | bucket | class | kind | blamed | count | severity | campaigns | first seen | "
-          "headline | report | "
-          "repro |\n";
-    md << "|---:|---|---|---|---|---:|---:|---|---|---|---|---|\n";
-  }
-  for (size_t i = 0; i < ranked.size(); ++i) {
-    const TriageBucket& b = *ranked[i];
-    auto examples = b.Examples(1);
-    const Sighting* ex = examples.empty() ? nullptr : examples.front();
-    auto campaigns = b.Campaigns();
-    md << "| " << i + 1 << " | `" << b.hash << "` | " << BucketClassName(b.cls) << " | "
-       << MarkdownCell(b.kind) << " | " << MarkdownCell(b.blamed.empty() ? "?" : b.blamed) << " | "
-       << b.count << " | " << b.severity << " | " << campaigns.size() << ": "
-       << MarkdownCell(Join(campaigns, ", ")) << " | " << MarkdownCell(FirstSeen(b)) << " | "
-       << MarkdownCell(Clip(b.headline, 240)) << " | "
-       << Link("report.json", ex ? ex->report_path : "", out_dir) << " | "
-       << Link("repro.py", ex ? ex->repro_path : "", out_dir) << " |\n";
-  }
+    const std::vector<const TriageBucket*>& ranked = groups.fresh;  // in full: the new root causes
+    if (all.empty())
+      md << "No divergences were found.\n\n";
+    else if (ranked.empty())
+      md << "No new root causes: every bucket is known or in the baseline.\n\n";
+    if (!ranked.empty()) {
+      md << "| rank | bucket | class | kind | blamed | count | severity | campaigns | first seen | "
+            "headline | report | "
+            "repro |\n";
+      md << "|---:|---|---|---|---|---:|---:|---|---|---|---|---|\n";
+    }
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      const TriageBucket& b = *ranked[i];
+      auto examples = b.Examples(1);
+      const Sighting* ex = examples.empty() ? nullptr : examples.front();
+      auto campaigns = b.Campaigns();
+      md << "| " << i + 1 << " | `" << b.hash << "` | " << BucketClassName(b.cls) << " | "
+         << MarkdownCell(b.kind) << " | " << MarkdownCell(b.blamed.empty() ? "?" : b.blamed)
+         << " | " << b.count << " | " << b.severity << " | " << campaigns.size() << ": "
+         << MarkdownCell(Join(campaigns, ", ")) << " | " << MarkdownCell(FirstSeen(b)) << " | "
+         << MarkdownCell(Clip(b.headline, 240)) << " | "
+         << Link("report.json", ex ? ex->report_path : "", out_dir) << " | "
+         << Link("repro.py", ex ? ex->repro_path : "", out_dir) << " |\n";
+    }
 
-  if (!ranked.empty()) md << "\n## Buckets\n";
-  for (size_t i = 0; i < ranked.size(); ++i) {
-    const TriageBucket& b = *ranked[i];
-    md << "\n### " << i + 1 << ". `" << b.hash << "`: " << MarkdownCell(b.kind) << " ("
-       << BucketClassName(b.cls) << ")\n\n";
-    md << "- headline: " << MarkdownCell(b.headline) << "\n";
-    md << "- signature: " << MarkdownCell(b.signature) << "\n";
-    if (b.root_causes.size() == 1 && b.root_causes[0] != b.signature)
-      md << "- root cause (" << (b.reduced_root_cause ? "signed by the reduced case" : "signed by this mmdiff")
-         << "): " << MarkdownCell(b.root_causes[0]) << "\n";
-    if (!b.merged_hashes.empty())
-      md << "- also campaign buckets " << MarkdownCell(Join(b.merged_hashes, ", "))
-         << ": the same root cause\n";
-    if (!b.summary.empty()) md << "- program: " << MarkdownCell(b.summary) << "\n";
-    if (!b.from_report)
-      md << "- no report.json could be read: kind, blame and class come from the summary's "
-            "headline\n";
-    md << "- seen by:";
-    for (const auto& s : b.sightings)
-      md << (&s == &b.sightings.front() ? " " : "; ") << MarkdownCell(s.campaign) << " (" << s.count
-         << ", first at " << Seconds(s.first_found_s) << ")";
-    md << "\n- examples:";
-    auto examples = b.Examples(max_examples);
-    if (examples.empty()) md << " none readable";
-    for (const Sighting* s : examples)
-      md << " " << Link(RelativeTo(s->report_path, out_dir), s->report_path, out_dir)
-         << (s->repro_path.empty() ? "" : " (" + Link("repro.py", s->repro_path, out_dir) + ")")
-         << ";";
-    md << "\n";
-  }
-
+    if (!ranked.empty()) md << "\n## Buckets\n";
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      const TriageBucket& b = *ranked[i];
+      md << "\n### " << i + 1 << ". `" << b.hash << "`: " << MarkdownCell(b.kind) << " ("
+         << BucketClassName(b.cls) << ")\n\n";
+      md << "- headline: " << MarkdownCell(b.headline) << "\n";
+      md << "- signature: " << MarkdownCell(b.signature) << "\n";
+      if (b.root_causes.size() == 1 && b.root_causes[0] != b.signature)
+        md << "- root cause ("
+           << (b.reduced_root_cause ? "signed by the reduced case" : "signed by this mmdiff")
+           << "): " << MarkdownCell(b.root_causes[0]) << "\n";
+      if (!b.merged_hashes.empty())
+        md << "- also campaign buckets " << MarkdownCell(Join(b.merged_hashes, ", "))
+           << ": the same root cause\n";
+      if (!b.summary.empty()) md << "- program: " << MarkdownCell(b.summary) << "\n";
+      if (!b.from_report)
+        md << "- no report.json could be read: kind, blame and class come from the summary's "
+              "headline\n";
+      md << "- seen by:";
+      for (const auto& s : b.sightings)
+        md << (&s == &b.sightings.front() ? " " : "; ") << MarkdownCell(s.campaign) << " ("
+           << s.count << ", first at " << Seconds(s.first_found_s) << ")";
+      md << "\n- examples:";
+      auto examples = b.Examples(max_examples);
+      if (examples.empty()) md << " none readable";
+      for (const Sighting* s : examples)
+        md << " " << Link(RelativeTo(s->report_path, out_dir), s->report_path, out_dir)
+           << (s->repro_path.empty() ? "" : " (" + Link("repro.py", s->repro_path, out_dir) + ")")
+           << ";";
+      md << "\n";
+    }
   }
   auto one_line = [&](const TriageBucket& b, const std::string& what) {
     auto examples = b.Examples(1);
     md << "- `" << b.hash << "` [" << b.count << " x] " << MarkdownCell(what) << " ("
-       << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir) << ")\n";
+       << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir)
+       << ")\n";
   };
   if (!groups.known.empty()) md << "\n## Known root causes (" << groups.known.size() << ")\n\n";
   for (const TriageBucket* b : groups.known) {
     std::string upstream = b->known.value("upstream", "");
     one_line(*b, b->known.value("title", "?") + (upstream.empty() ? "" : " (" + upstream + ")"));
   }
-  if (!groups.baseline.empty()) md << "\n## Seen in the baseline (" << groups.baseline.size() << ")\n\n";
+  if (!groups.baseline.empty())
+    md << "\n## Seen in the baseline (" << groups.baseline.size() << ")\n\n";
   for (const TriageBucket* b : groups.baseline) one_line(*b, Clip(b->headline, 240));
 
   md << "\n## Campaigns\n\n| campaign | summary | cases | elapsed | buckets "
