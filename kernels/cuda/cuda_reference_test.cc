@@ -42,15 +42,19 @@ TEST(MatmulCuda, MatchesTheCpuReferenceIncludingBroadcastAndSpecialBatches) {
   }
 }
 
-// exp on the GPU may differ from the CPU's in the last bit: values agree to a few float64 ulps, far
-// inside every bound (which includes a float64 term for that).
+// exp on the GPU may differ from the CPU's in the last bit. Where an attention output is a sum of
+// terms that cancel, those float64 ulps of the terms are many ulps of the value (seen on an H100:
+// 3e-14 relative on outputs 1e-4 in size), so the allowance is a millionth of the element's bound
+// (which holds a float64 term for that) besides 1e-14 relative: still far inside every bound.
 void ExpectClose(const RefTensor& gpu, const RefTensor& cpu) {
   ASSERT_EQ(gpu.shape, cpu.shape);
   for (size_t i = 0; i < cpu.val.size(); ++i) {
     if (std::isnan(cpu.val[i])) {
       EXPECT_TRUE(std::isnan(gpu.val[i])) << i;
     } else {
-      EXPECT_NEAR(gpu.val[i], cpu.val[i], 1e-14 * std::fabs(cpu.val[i]) + 1e-300) << i;
+      double bound_share = std::isfinite(cpu.err[i]) ? 1e-6 * cpu.err[i] : 0.0;
+      double allowed = 1e-14 * std::fabs(cpu.val[i]) + bound_share + 1e-300;
+      EXPECT_NEAR(gpu.val[i], cpu.val[i], allowed) << i;
     }
     if (std::isinf(cpu.err[i])) {
       EXPECT_TRUE(std::isinf(gpu.err[i])) << i;
