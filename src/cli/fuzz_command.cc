@@ -4,7 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -21,6 +24,28 @@
 namespace mmdiff::cli {
 
 namespace {
+
+std::atomic<int64_t> g_first_stop_signal_ns{0};
+
+// The first Ctrl-C or SIGTERM asks the campaign to stop after the cases under way; another one a
+// second or more later stops the process (async-signal-safe: clock_gettime, write and _exit only).
+// Signals within that second are the same request: `timeout` signals its command, then the
+// command's process group.
+void OnStopSignal(int sig) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  int64_t now = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  int64_t first = 0;
+  if (g_first_stop_signal_ns.compare_exchange_strong(first, now)) {
+    RequestFuzzStop();
+    return;
+  }
+  if (now - first < 1000000000) return;
+  static const char kMsg[] =
+      "mmdiff fuzz: second signal: stopping now (`mmdiff fuzz --resume` continues)\n";
+  (void)!write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+  _exit(128 + sig);
+}
 
 namespace fs = std::filesystem;
 
@@ -199,9 +224,10 @@ int Fuzz(FuzzArgs a) {
   // graphs are shared by the jobs and survive worker recycling and --resume.
   setenv("TORCHINDUCTOR_CACHE_DIR", (fs::absolute(fo.out_dir) / fo.inductor_cache_dir).c_str(), 1);
   // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
-  // exit normally.
-  signal(SIGINT, [](int) { RequestFuzzStop(); });
-  signal(SIGTERM, [](int) { RequestFuzzStop(); });
+  // exit normally. A second one stops at once: complete findings are already on disk (and the
+  // workers die with the supervisor); `--resume` tidies what was under way.
+  signal(SIGINT, OnStopSignal);
+  signal(SIGTERM, OnStopSignal);
   std::vector<std::unique_ptr<Supervisor>> owned;
   std::vector<Supervisor*> workers;
   std::vector<std::string> paths;

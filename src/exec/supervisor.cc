@@ -120,6 +120,10 @@ Status Supervisor::Start() {
     // follows the thread that forked, hence a thread that lives as long as the process.)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
+    // A process group of its own: Ctrl-C, `timeout`, `kill -- -PGID`, Slurm and systemd signal the
+    // supervisor's group, and only the supervisor decides when a worker stops (a worker killed by
+    // such a signal would be recorded as a crash finding).
+    setpgid(0, 0);
     dup2(to[0], 0);
     dup2(from[1], 1);
     dup2(log_fd, 2);
