@@ -1,5 +1,5 @@
 # The program fuzzer finds a planted divergence (the test-only path planted_promote) from the seed
-# corpus, leaves a crash artifact and a finding, and both replay: the artifact with the fuzz binary
+# corpus, leaves a crash artifact and a finding with its reduced case, and both replay: the artifact with the fuzz binary
 # and with `mmdiff replay` (exit 0: it still diverges; an agreeing input next to it: exit 4), the
 # finding's report with `mmdiff run` (cmake -P; FUZZER, MMDIFF, SEEDS, WORK).
 file(REMOVE_RECURSE ${WORK})
@@ -22,6 +22,11 @@ foreach(r IN LISTS reports)
 endforeach()
 if(rc EQUAL 0 OR NOT artifacts OR NOT blamed OR NOT out MATCHES "new bucket [0-9a-f]+")
   message(FATAL_ERROR "the planted divergence was not found and blamed (exit ${rc}):\n${out}")
+endif()
+# The finding was reduced before it was signed: its folder holds the reduced case.
+file(GLOB reduced ${WORK}/findings/*/reduced/report.json)
+if(NOT reduced OR NOT out MATCHES "reduced from [0-9]+ ops? to")
+  message(FATAL_ERROR "the planted finding was not reduced (no findings/*/reduced/report.json):\n${out}")
 endif()
 list(GET artifacts 0 artifact)
 execute_process(COMMAND ${FUZZER} ${artifact} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)

@@ -1,5 +1,5 @@
-// libFuzzer target: the program fuzzer. An input is a test case as JSON ({"program", "inputs"}, what
-// `mmdiff gen --case` prints and `mmdiff run` reads) or, failing that, choice bytes for the
+// libFuzzer target: the program fuzzer. An input is a test case as JSON ({"program", "inputs"},
+// what `mmdiff gen --case` prints and `mmdiff run` reads) or, failing that, choice bytes for the
 // generator. Each case runs through the paths in a worker process (LibTorch never enters this
 // binary) and is judged; a divergence in a bucket not seen before writes its finding and aborts,
 // so libFuzzer keeps the input as a crash artifact. Mutation and crossover use mmdiff's IR
@@ -19,10 +19,20 @@
 // on every new bucket; by default only on buckets involving a path other than reference, eager and
 // eager_meta: eager's own inconsistencies are written to MMDIFF_FUZZ_OUT and fuzzing goes on;
 // =never: never stop, for measurements), MMDIFF_FUZZ_DUMP (a file to append each executed input's
-// bucket and behaviour features to, for scripts/bench-feedback).
+// bucket and behaviour features to, for scripts/bench-feedback), MMDIFF_FUZZ_REDUCE (candidate runs
+// to reduce each new bucket's case with before it is signed, default 50; 0: off) and
+// MMDIFF_FUZZ_REDUCE_TIME (seconds; default 60, or half of libFuzzer's -timeout when that is
+// shorter, since the reduction runs inside the input that found the bucket).
+//
+// A finding is written once per root cause, to MMDIFF_FUZZ_OUT/<root cause hash>/: its case, and in
+// reduced/ the reduced case that signs it. A new bucket whose case reduces to a root cause already
+// written (a multi-op program whose divergence is one op's, a behaviour reached through another op
+// family) is not new: it is reported on stderr, not written, and does not stop the run.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,6 +43,7 @@
 #include <sstream>
 #include <string>
 
+#include "src/campaign/reduce_finding.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/fuzz_input.h"
 #include "src/gen/mutator.h"
@@ -56,6 +67,9 @@ struct State {
   std::unique_ptr<Supervisor> sup;
   std::vector<std::string> paths;
   std::set<std::string> known;  // bucket hashes already written (MMDIFF_FUZZ_KNOWN, then found)
+  std::set<std::string> roots;  // root-cause hashes written (each a folder of MMDIFF_FUZZ_OUT)
+  int reduce_budget = 50;       // MMDIFF_FUZZ_REDUCE
+  double reduce_time_s = 60;    // MMDIFF_FUZZ_REDUCE_TIME
   // Known behaviours (MMDIFF_FUZZ_CATALOGUE: comma-separated files or folders, default the source
   // tree's corpus/regression, "none" for none): their findings are written and marked known, and
   // never stop the run.
@@ -77,6 +91,30 @@ std::string Env(const char* name, const std::string& fallback) {
 [[noreturn]] void Fatal(const std::string& message) {
   std::fprintf(stderr, "program_fuzzer: %s\n", message.c_str());
   std::exit(2);
+}
+
+// A whole number in [0, max] from the environment, or `fallback` when unset.
+int NonNegative(const char* name, int fallback, int max) {
+  std::string v = Env(name, "");
+  if (v.empty()) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || n < 0 || n > max)
+    Fatal(std::string(name) + " must be a whole number from 0 to " + std::to_string(max) +
+          ", not \"" + v + "\"");
+  return static_cast<int>(n);
+}
+
+// A new bucket's case reduced (src/campaign/reduce_finding.h) within MMDIFF_FUZZ_REDUCE runs and
+// MMDIFF_FUZZ_REDUCE_TIME seconds; none when reduction is off or the finding is a catalogued one.
+std::optional<ReducedFinding> Reduce(const CaseRun& f) {
+  if (g->reduce_budget == 0 || !f.known.is_null()) return std::nullopt;
+  ReduceFindingOptions ro;
+  ro.reduce.max_predicate_calls = g->reduce_budget;
+  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(g->reduce_time_s);
+  ro.keep_going = [until] { return std::chrono::steady_clock::now() < until; };
+  return ReduceFinding(*g->sup, f, g->paths, ro);
 }
 
 // The case an input stands for (src/gen/fuzz_input.h, shared with `mmdiff replay`).
@@ -102,8 +140,14 @@ void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   g = new State;  // never freed: workers must outlive every input
+  int reduce_time = 60;
+  for (int i = 1; i < *argc; ++i)
+    if (std::strncmp((*argv)[i], "-timeout=", 9) == 0) {
+      int timeout = std::atoi((*argv)[i] + 9);
+      if (timeout > 0) reduce_time = std::min(reduce_time, std::max(1, timeout / 2));
+    }
   std::string feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1");
   if (feedback == "0") g->feedback.reset();
   else if (feedback == "fine") g->feedback = FeatureSet::kFine;
@@ -112,6 +156,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   else if (feedback != "1" && feedback != "sites")
     Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (= sites), fine, coarse, buckets or sites, not \"" + feedback + "\"");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
+  g->reduce_budget = NonNegative("MMDIFF_FUZZ_REDUCE", 50, 100000);
+  g->reduce_time_s = NonNegative("MMDIFF_FUZZ_REDUCE_TIME", reduce_time, 86400);
   g->stop_on = Env("MMDIFF_FUZZ_STOP_ON", g->stop_on);
   if (g->stop_on != "compiled" && g->stop_on != "any" && g->stop_on != "never")
     Fatal("MMDIFF_FUZZ_STOP_ON must be compiled, any or never, not \"" + g->stop_on + "\"");
@@ -164,10 +210,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (g->catalogue) {
       if (const KnownCause* known = g->catalogue->Find(k.signature)) f.known = known->ToJson();
     }
-    std::string dir = g->out_dir + "/" + hash;
+    // Reduce first, then sign: the root cause is the reduced case's (the op that diverges, not the
+    // program around it), and it may be a catalogued one reached from elsewhere.
+    std::optional<ReducedFinding> reduced = Reduce(f);
+    bool kept = reduced && reduced->reduction.steps_kept > 0;
+    std::string root = kept ? reduced->signature : k.signature;
+    if (kept && g->catalogue)
+      if (const KnownCause* known = g->catalogue->Find(root))
+        f.known = reduced->run.known = known->ToJson();
+    std::string root_hash = HashHex(root);
+    if (!g->roots.insert(root_hash).second) {
+      std::fprintf(stderr,
+                   "program_fuzzer: bucket %s reduces to root cause %s, already written: %s\n",
+                   hash.c_str(), root_hash.c_str(), Headline(kept ? reduced->run : f).c_str());
+      continue;
+    }
+    std::string dir = g->out_dir + "/" + root_hash;
     Status w = WriteFinding(dir, f, g->ctx);
-    std::fprintf(stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n", f.known.is_null() ? "new" : "known",
-                 hash.c_str(), Headline(f).c_str(), dir.c_str(), w.ok() ? "written" : w.message().c_str());
+    if (w.ok() && kept) w = WriteReducedFinding(dir + "/reduced", *reduced, g->ctx);
+    std::fprintf(
+        stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n",
+        f.known.is_null() ? "new" : "known", hash.c_str(),
+        Headline(kept ? reduced->run : f).c_str(), dir.c_str(),
+        w.ok() ? (kept ? ReductionSummary(*reduced).c_str() : "written") : w.message().c_str());
     any_new = true;
     if (f.known.is_null())
       for (const auto& p : c.verdict.divergences[k.divergence].paths)
