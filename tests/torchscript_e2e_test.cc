@@ -58,6 +58,40 @@ TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
   EXPECT_EQ(sup.restarts(), 0);
 }
 
+// Eager accepts addmm of a cpu bias and meta matrices (the meta kernel has no device check, where
+// the contract's first violation is) and raises at a later bmm whose result is unused; TorchScript
+// eliminates that bmm and accepts. Eager's result names the bmm, so the finding is dead-code
+// elimination at the bmm, not a same_device acceptance at the addmm (seen on 2.15.0: ten of 27
+// program-fuzzer entries were this).
+TEST(TorchScriptE2E, EagerRaisingAtAnUnusedLaterNodeIsDeadCodeEliminationThere) {
+  std::string dir = e2e::ScratchDir("ts-dead-later");
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
+  ASSERT_TRUE(sup.Hello().ok());
+  Program p;
+  p.inputs = {{"x0", {}, DType::kFloat32},
+              {"x1", {1, 1}, DType::kFloat32, Device::kMeta},
+              {"x2", {1, 1}, DType::kFloat32, Device::kMeta},
+              {"x3", {2, 2}, DType::kFloat32}};
+  Node addmm{"v0", OpKind::kAddmm, {"x0", "x1", "x2"}};
+  addmm.beta = 0.0;
+  p.nodes = {addmm, {"v1", OpKind::kBmm, {"x3", "x3"}}};
+  p.outputs = {"v0"};
+  InputRecipe r{"exact", 1};
+  std::vector<PathResult> res = sup.Run(p, r, {"reference", "eager", "torchscript"});
+  ASSERT_EQ(res.size(), 3u);
+  ASSERT_EQ(res[1].kind, OutcomeKind::kError) << res[1].message;
+  EXPECT_EQ(res[1].node, "v1") << res[1].message;
+  EXPECT_EQ(res[0].node, "v0");  // the contract's violation
+  ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].message;
+  CaseRun c = MakeCaseRun(p, r, res);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].signature, "error_behaviour|path=torchscript|accepts|unused_op");
+  EXPECT_NE(Headline(WithFinding(c, findings[0])).find("accepts bmm(float32, float32)"),
+            std::string::npos)
+      << Headline(WithFinding(c, findings[0]));
+}
+
 // A real TorchScript behaviour mmdiff finds: its DecomposeOps pass rewrites addmm with beta = alpha
 // = 1 into mm + add, and add promotes, so a float64 bias with float32 matrices returns float64
 // where eager raises (same program with beta = 0.5: both raise). The repro.py written for it shows

@@ -62,10 +62,12 @@ std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool 
   return out;
 }
 
-std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs, const AtenRunOptions& o) {
+std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs,
+                                const AtenRunOptions& o, std::string* running) {
   std::map<std::string, at::Tensor> env;
   for (size_t i = 0; i < p.inputs.size(); ++i) env[p.inputs[i].name] = inputs[i];
   for (const auto& n : p.nodes) {
+    if (running) *running = n.name;
     std::vector<at::Tensor> a;
     for (const auto& name : n.args) a.push_back(env.at(name));
     if (o.fault == PlantedFault::kPromote && IsMatmulFamily(n.op)) {
@@ -224,7 +226,13 @@ PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& st
   PathResult res;
   std::vector<at::Tensor> in;
   if (!MakeInputsStage(p, r, stages, in, res, o.on_meta)) return res;
-  RunOutputsStage(res, stages, "run", [&] { return RunAten(p, in, o); });
+  std::string node;
+  RunOutputsStage(res, stages, "run", [&] {
+    std::vector<at::Tensor> outs = RunAten(p, in, o, &node);
+    node.clear();  // the nodes all ran: an error from here on is no node's
+    return outs;
+  });
+  if (res.kind == OutcomeKind::kError) res.node = node;
   return res;
 }
 

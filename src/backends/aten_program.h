@@ -38,7 +38,9 @@ struct AtenRunOptions {
   bool on_meta = false;
   int threads = 0;  // > 0: ATen's intra-op thread count for this run (restored afterwards)
 };
-std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs, const AtenRunOptions& o);
+// `running`, when given, names the node being run (the one that raised, when it throws).
+std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs,
+                                const AtenRunOptions& o, std::string* running = nullptr);
 
 TensorValue ToTensorValue(const at::Tensor& t);
 

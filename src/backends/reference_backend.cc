@@ -158,6 +158,7 @@ class ReferenceBackend : public Backend {
       res.error_class = e.violation.error_class;
       res.error_type = "contract:" + e.violation.rule;
       res.message = "node " + e.violation.node + ": " + e.violation.message;
+      res.node = e.violation.node;
       return res;
     }
     stages.Stage("compute");

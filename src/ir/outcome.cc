@@ -37,6 +37,7 @@ nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
   }
   if (!r.message.empty()) j["message"] = r.message;
   if (!r.stage.empty()) j["stage"] = r.stage;
+  if (!r.node.empty()) j["node"] = r.node;
   if (r.signal) j["signal"] = r.signal;
   if (r.compile.present)
     j["compile"] = {{"compiled", r.compile.compiled},
@@ -72,6 +73,7 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
     r.error_type = j.value("error_type", "");
     r.message = j.value("message", "");
     r.stage = j.value("stage", "");
+    r.node = j.value("node", "");
     r.signal = j.value("signal", 0);
     if (j.contains("compile")) {
       const auto& c = j.at("compile");

@@ -45,6 +45,10 @@ struct PathResult {
   std::string error_type;   // the root cause's full type, e.g. "torch._dynamo.exc.Unsupported"
   std::string message;      // first line of the error, or why unsupported, or crash details
   std::string stage;        // where it was when it crashed or timed out, e.g. "compile"
+  // error: the program node whose op raised, where the path runs node by node and knows it (eager,
+  // eager_meta, reference); empty otherwise. Eager may raise at another node than the contract's
+  // first violation (it accepts a mixed cpu/meta op, then fails at a later, perhaps unused, one).
+  std::string node;
   int signal = 0;           // crash: the signal that killed the worker
   std::vector<TensorValue> outputs;
   double seconds = 0;

@@ -33,6 +33,21 @@ TEST(Outcome, ErrorsAndCrashesCarryTheirDetails) {
   EXPECT_FALSE(PathResultFromJson(nlohmann::json::array()).ok());
 }
 
+TEST(Outcome, AnErrorNamesTheNodeThatRaisedWhereThePathKnowsIt) {
+  PathResult r{"eager", OutcomeKind::kError};
+  r.error_class = "RuntimeError";
+  r.node = "w0";
+  nlohmann::json j = PathResultToJson(r, false);
+  EXPECT_EQ(j["node"], "w0");
+  auto back = PathResultFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().node, "w0");
+  PathResult unknown{"inductor", OutcomeKind::kError};
+  EXPECT_FALSE(PathResultToJson(unknown, false).contains("node"));
+  j["node"] = 7;  // from a hostile worker or file: an error, not a crash
+  EXPECT_FALSE(PathResultFromJson(j).ok());
+}
+
 TEST(Outcome, CompileInfoRoundTripsAndIsAbsentForPathsThatDoNotCompile) {
   PathResult r{"inductor", OutcomeKind::kOk};
   r.compile.present = true;

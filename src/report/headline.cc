@@ -144,7 +144,9 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       const bool dead = SkipsUnusedOp(p, contract, facts);
       if (d.kind == DivergenceKind::kErrorBehaviour && r && r->ok())
         h = path + " accepts " + call + " that " + other + " rejects" +
-            (contract.rejects ? Rule(contract) : " with " + ErrorClass(o)) +
+            (contract.rejects && !EagerRaisedElsewhere(contract, facts)
+                 ? Rule(contract)
+                 : " with " + ErrorClass(o)) +
             (dead ? ", whose result is unused (dead code eliminated with its error)" : "");
       else if (d.kind == DivergenceKind::kErrorClass && dead)
         h = path + " raises " + ErrorClass(r) + " where " + other + " raises " + ErrorClass(o) +

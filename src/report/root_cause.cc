@@ -77,6 +77,7 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
   f.kind = d.kind;
   f.output = d.output >= 0 ? d.output : 0;
   const PathResult* eager = FindResult(results, kEagerPath);
+  if (eager && eager->kind == OutcomeKind::kError) f.eager_node = eager->node;
   switch (d.kind) {
     case DivergenceKind::kCrash:
     case DivergenceKind::kTimeout: {
@@ -200,6 +201,12 @@ bool IsCompiledPath(const std::string& p) {
 
 std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract,
                                       const RootCauseFacts& f) {
+  bool against_eager =
+      f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kErrorClass;
+  if (against_eager && EagerRaisedElsewhere(contract, f)) {
+    const Node* n = p.FindNode(f.eager_node);
+    return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
+  }
   if (contract.rejects) {
     const Node* n = p.FindNode(contract.violation.node);
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
@@ -267,11 +274,20 @@ bool UnusedNode(const Program& p, const std::string& node) {
   return p.FindNode(node) && !live.count(node);
 }
 
+bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f) {
+  return !f.eager_node.empty() && (!contract.rejects || f.eager_node != contract.violation.node);
+}
+
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
   bool skipped =
       (f.kind == DivergenceKind::kErrorBehaviour && f.behaviour == "accepts") ||
       (f.kind == DivergenceKind::kErrorClass && f.path != kEagerPath && f.path != "eager_meta");
-  return skipped && contract.rejects && UnusedNode(p, contract.violation.node);
+  if (!skipped) return false;
+  // Seen on 2.15.0 in the program fuzzer: eager accepted addmm(cpu, meta, meta) (the contract's
+  // violation), then raised at an unused bmm, which TorchScript eliminated: ten entries signed by
+  // the addmm's rule and op were dead-code elimination.
+  if (EagerRaisedElsewhere(contract, f)) return UnusedNode(p, f.eager_node);
+  return contract.rejects && UnusedNode(p, contract.violation.node);
 }
 
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
@@ -302,7 +318,15 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   if (meta_kind && contract.rejects)
     return "meta|path=eager_meta|" + f.behaviour + "|rule=" + contract.violation.rule;
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
-  if (contract.rejects) s += "|rule=" + contract.violation.rule;
+  // Where eager raised at another node than the contract's violation, the contract's rule is not
+  // what eager rejected: the finding is about eager's node, and its error class.
+  bool eager_elsewhere =
+      (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kErrorClass) &&
+      EagerRaisedElsewhere(contract, f);
+  if (eager_elsewhere)
+    s += "|eager_raises_at_op";
+  else if (contract.rejects)
+    s += "|rule=" + contract.violation.rule;
   // A compiled path that rejects what eager rejects, with another error class, raises from the
   // tracing layer its ops share (fake tensors, AOT autograd, the pattern matcher), not from one
   // op's lowering: one root cause per path, class and rule (seen on 2.15.0: bool addmm, bmm and mm

@@ -28,12 +28,21 @@ struct RootCauseFacts {
   // "dtype" / "shape", for crash and timeout the stage.
   std::string behaviour;
   int output = 0;  // the program output whose producing op names an accepted program's finding
+  // The node eager raised at, where its result says (reports from before that field: ""). Eager can
+  // raise at another node than the contract's first violation: it accepts an op mixing cpu and meta
+  // operands (the meta kernel has no device check), then fails at a later, perhaps unused, one.
+  std::string eager_node;
 };
+
+// True when eager raised at a known node other than the contract's violation (or on a program the
+// contract accepts): then eager's node, not the contract's, is the op the finding is about.
+bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f);
 
 // True when node's value reaches no program output, directly or through later nodes.
 bool UnusedNode(const Program& p, const std::string& node);
 // A finding where a path other than eager accepts, or raises another class than eager, because the
-// node eager rejects (the contract's violation) is unused: dead-code elimination skipped its error.
+// node eager rejects (the one it raised at, where known, else the contract's violation) is unused:
+// dead-code elimination skipped its error.
 // Signed as one root cause per path and kind ("...|accepts|unused_op", "...|raises|unused_op").
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f);
 

@@ -92,6 +92,44 @@ TEST(RootCause, DifferentPathsAtFaultAreDifferentBuckets) {
   EXPECT_NE(Signatures(f)[0].find("op=mm|"), std::string::npos) << Signatures(f)[0];
 }
 
+// Eager may raise at another node than the contract's first violation (it accepts what the contract
+// rejects there, then fails later): the finding is about the node eager raised at, which eager's
+// result names. Unused, it is dead-code elimination (seen on 2.15.0: TorchScript accepting programs
+// whose addmm of cpu and meta operands eager accepted before it raised at an unused bmm).
+TEST(RootCause, TheNodeEagerRaisedAtNamesTheFindingWhereItIsNotTheContracts) {
+  Program p;
+  p.inputs = {{"x0", {4, 8}, DType::kFloat16},
+              {"x1", {8, 2}, DType::kFloat32},
+              {"x2", {4, 8}, DType::kFloat32},
+              {"x3", {8, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"x0", "x1"}}, {"v1", OpKind::kBmm, {"x2", "x3"}}};
+  p.outputs = {"v0"};
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"),
+                                Raises("eager", "RuntimeError"),
+                                Ok("torchscript", DType::kFloat32, {4, 2})};
+  rs[1].node = "v1";  // eager passed the mm and raised at the unused bmm
+  CaseRun dead = MakeCaseRun(p, {"grid16", 1}, rs);
+  ASSERT_EQ(Signatures(dead).size(), 1u);
+  EXPECT_EQ(Signatures(dead)[0], "error_behaviour|path=torchscript|accepts|unused_op");
+  EXPECT_EQ(Headline(dead),
+            "torchscript accepts bmm(float32, float32) that eager rejects with RuntimeError, whose "
+            "result is unused (dead code eliminated with its error) [filable]");
+  // Raised at the contract's own node: the contract's rule and op, as before.
+  rs[1].node = "v0";
+  CaseRun same = MakeCaseRun(p, {"grid16", 1}, rs);
+  ASSERT_EQ(Signatures(same).size(), 1u);
+  EXPECT_EQ(Signatures(same)[0],
+            "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=mm|devices=cpu,cpu");
+  // Raised at a used node other than the contract's: that node's op, not the contract's rule.
+  p.outputs = {"v0", "v1"};
+  rs[1].node = "v1";
+  rs[2].outputs.push_back(rs[2].outputs[0]);
+  CaseRun live = MakeCaseRun(p, {"grid16", 1}, rs);
+  ASSERT_EQ(Signatures(live).size(), 1u);
+  EXPECT_EQ(Signatures(live)[0],
+            "error_behaviour|path=torchscript|accepts|eager_raises_at_op|op=bmm|devices=cpu,cpu");
+}
+
 // TorchScript eliminates an op whose result is unused, and with it the op's error: one root cause
 // per path whatever the op, and not the finding of an op whose result is used.
 TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
