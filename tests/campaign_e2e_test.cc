@@ -22,11 +22,7 @@ namespace fs = std::filesystem;
 const std::string kCampaign =
     "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
 
-nlohmann::json Summary(const std::string& dir) {
-  auto s = ReadFile(dir + "/summary.json");
-  if (!s.ok()) return nullptr;
-  return nlohmann::json::parse(s.value(), nullptr, false);
-}
+nlohmann::json Summary(const std::string& dir) { return e2e::CampaignSummary(dir); }
 
 struct Bucket {
   int64_t count;

@@ -19,10 +19,7 @@ namespace fs = std::filesystem;
 const std::string kPlanted =
     "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
 
-nlohmann::json Summary(const std::string& dir) {
-  auto s = ReadFile(dir + "/summary.json");
-  return s.ok() ? nlohmann::json::parse(s.value(), nullptr, false) : nlohmann::json();
-}
+nlohmann::json Summary(const std::string& dir) { return e2e::CampaignSummary(dir); }
 
 // An interrupted campaign that lost nothing: no worker died, no crash finding, every listed
 // finding complete and nothing half-written in findings/.

@@ -12,6 +12,7 @@
 
 #include "mmdiff/build_info.h"
 #include "src/report/report.h"
+#include "src/support/files.h"
 
 namespace mmdiff::e2e {
 
@@ -25,6 +26,12 @@ CommandResult RunShell(const std::string& command) {
   int status = pclose(f);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+nlohmann::json CampaignSummary(const std::string& dir) {
+  auto s = ReadFile(dir + "/summary.json");
+  if (!s.ok()) return nullptr;
+  return nlohmann::json::parse(s.value(), nullptr, false);
 }
 
 CommandResult RunMmdiff(const std::string& args) { return RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args); }

@@ -1,6 +1,7 @@
 // Helpers for end-to-end tests: run the real CLI, make scratch folders, small programs.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ CommandResult RunMmdiff(const std::string& args);
 CommandResult RunShell(const std::string& command);
 // A fresh empty folder under the temp dir, removed at exit of the process is not attempted.
 std::string ScratchDir(const std::string& name);
+// A campaign folder's summary.json, or null when it is missing or not JSON.
+nlohmann::json CampaignSummary(const std::string& dir);
 std::string WorkerBinary();
 // Options for a Supervisor of the real worker (no test paths) with its stderr in `log`.
 SupervisorOptions WorkerOptions(const std::string& log);
