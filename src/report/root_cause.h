@@ -43,7 +43,8 @@ bool UnusedNode(const Program& p, const std::string& node);
 // A finding where a path other than eager accepts, or raises another class than eager, because the
 // node eager rejects (the one it raised at, where known, else the contract's violation) is unused:
 // dead-code elimination skipped its error.
-// Signed as one root cause per path and kind ("...|accepts|unused_op", "...|raises|unused_op").
+// Signed as one root cause per path ("error_behaviour|path=<path>|unused_op"), whatever the op, the
+// kind (accepts, raises another class) and the blame.
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f);
 
 // True for the paths that compile the program (torch.compile's backends, torchscript, aoti and the

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "src/report/headline.h"
 #include "src/report/report.h"
 #include "src/report/report_test_cases.h"
@@ -110,7 +112,7 @@ TEST(RootCause, TheNodeEagerRaisedAtNamesTheFindingWhereItIsNotTheContracts) {
   rs[1].node = "v1";  // eager passed the mm and raised at the unused bmm
   CaseRun dead = MakeCaseRun(p, {"grid16", 1}, rs);
   ASSERT_EQ(Signatures(dead).size(), 1u);
-  EXPECT_EQ(Signatures(dead)[0], "error_behaviour|path=torchscript|accepts|unused_op");
+  EXPECT_EQ(Signatures(dead)[0], "error_behaviour|path=torchscript|unused_op");
   EXPECT_EQ(Headline(dead),
             "torchscript accepts bmm(float32, float32) that eager rejects with RuntimeError, whose "
             "result is unused (dead code eliminated with its error) [filable]");
@@ -131,7 +133,8 @@ TEST(RootCause, TheNodeEagerRaisedAtNamesTheFindingWhereItIsNotTheContracts) {
 }
 
 // TorchScript eliminates an op whose result is unused, and with it the op's error: one root cause
-// per path whatever the op, and not the finding of an op whose result is used.
+// per path whatever the op, the kind and the blame, and not the finding of an op whose result is
+// used.
 TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
   auto dead = [](OpKind op, Shape a, Shape b) {
     Program p;
@@ -149,7 +152,7 @@ TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
   CaseRun mm = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, rs);
   CaseRun bmm = MakeCaseRun(dead(OpKind::kBmm, {2, 4, 8}, {2, 8, 2}), {"grid16", 1}, rs);
   ASSERT_EQ(Signatures(mm).size(), 1u);
-  EXPECT_EQ(Signatures(mm)[0], "error_behaviour|path=torchscript|accepts|unused_op");
+  EXPECT_EQ(Signatures(mm)[0], "error_behaviour|path=torchscript|unused_op");
   EXPECT_EQ(Signatures(mm), Signatures(bmm));
   EXPECT_EQ(
       Headline(bmm),
@@ -160,11 +163,19 @@ TEST(RootCause, AcceptingAProgramWhoseRejectedOpIsUnusedIsOneRootCause) {
   later[2] = Raises("torchscript", "NotImplementedError");
   CaseRun elsewhere = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, later);
   ASSERT_EQ(Signatures(elsewhere).size(), 1u);
-  EXPECT_EQ(Signatures(elsewhere)[0], "error_class|path=torchscript|raises|unused_op");
+  EXPECT_EQ(Signatures(elsewhere)[0], "error_behaviour|path=torchscript|unused_op");
   EXPECT_EQ(Headline(elsewhere),
             "torchscript raises NotImplementedError where eager raises RuntimeError on "
             "mm(float16, float32), whose result is unused (dead code eliminated with its error) "
             "[filable]");
+  // Where eager raises another class than the contract's, nobody is blamed: the same dead op.
+  std::vector<PathResult> unblamed = rs;
+  unblamed[1] = Raises("eager", "IndexError");
+  CaseRun wrong_class = MakeCaseRun(dead(OpKind::kMm, {4, 8}, {8, 2}), {"grid16", 1}, unblamed);
+  std::vector<std::string> sigs = Signatures(wrong_class);
+  EXPECT_NE(std::find(sigs.begin(), sigs.end(), "error_behaviour|path=torchscript|unused_op"),
+            sigs.end())
+      << ::testing::PrintToString(sigs);
   // The same op with its result used is that op's finding.
   Program live = dead(OpKind::kMm, {4, 8}, {8, 2});
   live.outputs = {"v0", "v1"};

@@ -278,8 +278,7 @@ TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
   ASSERT_TRUE(d.ok()) << d.error();
   ASSERT_EQ(d.value().buckets.size(), 1u);
   const TriageBucket& b = d.value().buckets.begin()->second;
-  EXPECT_EQ(b.root_causes,
-            std::vector<std::string>{"error_behaviour|path=torchscript|accepts|unused_op"});
+  EXPECT_EQ(b.root_causes, std::vector<std::string>{"error_behaviour|path=torchscript|unused_op"});
   EXPECT_EQ(b.count, 2);
   EXPECT_EQ(b.merged_hashes.size(), 1u);
 }
