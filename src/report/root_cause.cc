@@ -64,6 +64,12 @@ std::string Behaviour(const PathResult* r) {
 }
 
 // The path of a two-path divergence that is not eager (or the second, when neither is).
+// An unblamed divergence's path at fault is written "?(p)"; these give p and say which it is.
+bool Unblamed(const std::string& path) { return path.size() > 3 && path.compare(0, 2, "?(") == 0; }
+std::string BarePath(const std::string& path) {
+  return Unblamed(path) ? path.substr(2, path.size() - 3) : path;
+}
+
 std::string OtherPath(const Divergence& d) {
   for (const auto& p : d.paths)
     if (p != kEagerPath && p != kReferencePath) return p;
@@ -201,9 +207,7 @@ bool IsCompiledPath(const std::string& p) {
 
 std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract,
                                       const RootCauseFacts& f) {
-  bool against_eager =
-      f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kErrorClass;
-  if (against_eager && EagerRaisedElsewhere(contract, f)) {
+  if (EagerRaisedElsewhere(contract, f)) {
     const Node* n = p.FindNode(f.eager_node);
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
   }
@@ -275,7 +279,10 @@ bool UnusedNode(const Program& p, const std::string& node) {
 }
 
 bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f) {
-  return !f.eager_node.empty() && (!contract.rejects || f.eager_node != contract.violation.node);
+  bool against_eager =
+      f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kErrorClass;
+  return against_eager && !f.eager_node.empty() &&
+         (!contract.rejects || f.eager_node != contract.violation.node);
 }
 
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
@@ -300,12 +307,9 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   // torchscript accepting mm, bmm, addmv, dot, views and device moves, and 9 of it raising another
   // class, were all this; then three entries, accepting, raising, and unblamed where eager raised
   // IndexError for the contract's RuntimeError). Signed as an error-behaviour finding either way.
-  if (SkipsUnusedOp(p, contract, f)) {
-    bool unblamed = f.path.size() > 3 && f.path.compare(0, 2, "?(") == 0;
-    std::string path = unblamed ? f.path.substr(2, f.path.size() - 3) : f.path;
-    return std::string(DivergenceKindName(DivergenceKind::kErrorBehaviour)) + "|path=" + path +
-           "|unused_op";
-  }
+  if (SkipsUnusedOp(p, contract, f))
+    return std::string(DivergenceKindName(DivergenceKind::kErrorBehaviour)) +
+           "|path=" + BarePath(f.path) + "|unused_op";
 
   // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta
@@ -325,10 +329,7 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
-  bool eager_elsewhere =
-      (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kErrorClass) &&
-      EagerRaisedElsewhere(contract, f);
-  if (eager_elsewhere)
+  if (EagerRaisedElsewhere(contract, f))
     s += "|eager_raises_at_op";
   else if (contract.rejects)
     s += "|rule=" + contract.violation.rule;
@@ -365,13 +366,8 @@ std::string RootCausePrefix(const std::string& signature) {
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i) {
   RootCauseFacts f = RawFacts(contract, results, v.divergences.at(i));
-  // An unblamed divergence names its path "?(p)": it lowers along the ladder among unblamed ones.
-  auto unblamed = [](const std::string& path) {
-    return path.size() > 3 && path.compare(0, 2, "?(") == 0;
-  };
-  auto rung = [&](const std::string& path) {
-    return LadderRank(unblamed(path) ? path.substr(2, path.size() - 3) : path);
-  };
+  // An unblamed divergence lowers along the ladder among unblamed ones.
+  auto rung = [](const std::string& path) { return LadderRank(BarePath(path)); };
   int rank = rung(f.path);
   if (rank <= 0) return f;
   // The lowest stage that diverges the same way (same kind, same behaviour) is where it starts.
@@ -379,7 +375,7 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
     if (d.kind != f.kind) continue;
     RootCauseFacts lower = RawFacts(contract, results, d);
     int r = rung(lower.path);
-    if (r < 0 || r >= rank || unblamed(lower.path) != unblamed(f.path) ||
+    if (r < 0 || r >= rank || Unblamed(lower.path) != Unblamed(f.path) ||
         lower.behaviour != f.behaviour)
       continue;
     rank = r;

@@ -34,8 +34,9 @@ struct RootCauseFacts {
   std::string eager_node;
 };
 
-// True when eager raised at a known node other than the contract's violation (or on a program the
-// contract accepts): then eager's node, not the contract's, is the op the finding is about.
+// True for a finding against eager (error behaviour or error class) where eager raised at a known
+// node other than the contract's violation (or on a program the contract accepts): then eager's
+// node, not the contract's, is the op the finding is about.
 bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f);
 
 // True when node's value reaches no program output, directly or through later nodes.
