@@ -76,8 +76,8 @@ struct State {
   std::unique_ptr<KnownCatalogue> catalogue;
   std::string out_dir = "fuzz-findings";
   std::optional<FeatureSet> feedback = FeatureSet::kSites;  // none: edge coverage only
-  std::string stop_on = "compiled";  // compiled | any | never
-  FILE* dump = nullptr;               // MMDIFF_FUZZ_DUMP: each input's bucket and features
+  std::string stop_on = "compiled";                         // compiled | any | never
+  FILE* dump = nullptr;  // MMDIFF_FUZZ_DUMP: each input's bucket and features
   GenPolicy policy;
   RunContext ctx;
 };
@@ -122,19 +122,22 @@ GeneratedCase Decode(const uint8_t* data, size_t size) {
   return DecodeFuzzInput({reinterpret_cast<const char*>(data), size}, g->policy).gc;
 }
 
-// What torch did (src/report/behaviour.h) as extra counters, and into the dump file when one is set:
-// a line "input <bucket hash, or - when the paths agree>", then "feature <f>" for each fine feature
-// and "coarse <f>" for each coarse one, whichever set the feedback uses, and "site <s>" where the
-// contract rejects the program (its rejection site, src/report/bucket.h).
+// What torch did (src/report/behaviour.h) as extra counters, and into the dump file when one is
+// set: a line "input <bucket hash, or - when the paths agree>", then "feature <f>" for each fine
+// feature and "coarse <f>" for each coarse one, whichever set the feedback uses, and "site <s>"
+// where the contract rejects the program (its rejection site, src/report/bucket.h).
 void RecordBehaviour(const CaseRun& c, const std::string& bucket) {
   if (g->feedback)
     for (const auto& f : BehaviourFeatures(c, *g->feedback))
       g_features[std::hash<std::string>{}(f) % kFeatureSlots] = 1;
   if (!g->dump) return;
   std::fprintf(g->dump, "input %s\n", bucket.empty() ? "-" : bucket.c_str());
-  for (const auto& f : BehaviourFeatures(c, FeatureSet::kFine)) std::fprintf(g->dump, "feature %s\n", f.c_str());
-  for (const auto& f : BehaviourFeatures(c, FeatureSet::kCoarse)) std::fprintf(g->dump, "coarse %s\n", f.c_str());
-  if (c.contract.rejects) std::fprintf(g->dump, "site %s\n", RejectionSite(c.program, c.contract).c_str());
+  for (const auto& f : BehaviourFeatures(c, FeatureSet::kFine))
+    std::fprintf(g->dump, "feature %s\n", f.c_str());
+  for (const auto& f : BehaviourFeatures(c, FeatureSet::kCoarse))
+    std::fprintf(g->dump, "coarse %s\n", f.c_str());
+  if (c.contract.rejects)
+    std::fprintf(g->dump, "site %s\n", RejectionSite(c.program, c.contract).c_str());
   std::fflush(g->dump);  // libFuzzer may leave with _Exit
 }
 
@@ -149,12 +152,17 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
       if (timeout > 0) reduce_time = std::min(reduce_time, std::max(1, timeout / 2));
     }
   std::string feedback = Env("MMDIFF_FUZZ_FEEDBACK", "1");
-  if (feedback == "0") g->feedback.reset();
-  else if (feedback == "fine") g->feedback = FeatureSet::kFine;
-  else if (feedback == "coarse") g->feedback = FeatureSet::kCoarse;
-  else if (feedback == "buckets") g->feedback = FeatureSet::kBuckets;
+  if (feedback == "0")
+    g->feedback.reset();
+  else if (feedback == "fine")
+    g->feedback = FeatureSet::kFine;
+  else if (feedback == "coarse")
+    g->feedback = FeatureSet::kCoarse;
+  else if (feedback == "buckets")
+    g->feedback = FeatureSet::kBuckets;
   else if (feedback != "1" && feedback != "sites")
-    Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (= sites), fine, coarse, buckets or sites, not \"" + feedback + "\"");
+    Fatal("MMDIFF_FUZZ_FEEDBACK must be 0, 1 (= sites), fine, coarse, buckets or sites, not \"" +
+          feedback + "\"");
   g->out_dir = Env("MMDIFF_FUZZ_OUT", g->out_dir);
   g->reduce_budget = NonNegative("MMDIFF_FUZZ_REDUCE", 50, 100000);
   g->reduce_time_s = NonNegative("MMDIFF_FUZZ_REDUCE_TIME", reduce_time, 86400);
@@ -168,7 +176,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   SupervisorOptions so;
   so.worker_binary = Env("MMDIFF_WORKER", MMDIFF_DEFAULT_WORKER);
   if (access(so.worker_binary.c_str(), X_OK) != 0)
-    Fatal("no worker at " + so.worker_binary + " (build the main build with scripts/setup, or set MMDIFF_WORKER)");
+    Fatal("no worker at " + so.worker_binary +
+          " (build the main build with scripts/setup, or set MMDIFF_WORKER)");
   if (Env("MMDIFF_FUZZ_TEST_PATHS", "0") == "1") so.worker_args.push_back("--test-paths");
   so.stage_timeout_s = std::atof(Env("MMDIFF_FUZZ_TIMEOUT", "120").c_str());
   so.log_path = Env("MMDIFF_FUZZ_WORKER_LOG", "");
@@ -178,10 +187,13 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   for (std::string p; std::getline(list, p, ',');) {
     bool offered = false;
     for (const auto& info : g->sup->paths()) offered |= info.name == p && info.available;
-    if (!offered) Fatal("path \"" + p + "\" is not available from this worker (test paths need MMDIFF_FUZZ_TEST_PATHS=1)");
+    if (!offered)
+      Fatal("path \"" + p +
+            "\" is not available from this worker (test paths need MMDIFF_FUZZ_TEST_PATHS=1)");
     g->paths.push_back(p);
   }
-  if (std::string cat = Env("MMDIFF_FUZZ_CATALOGUE", MMDIFF_SOURCE_DIR "/corpus/regression"); cat != "none") {
+  if (std::string cat = Env("MMDIFF_FUZZ_CATALOGUE", MMDIFF_SOURCE_DIR "/corpus/regression");
+      cat != "none") {
     std::vector<std::string> paths;
     std::stringstream items(cat);
     for (std::string p; std::getline(items, p, ',');)
@@ -193,7 +205,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   std::ifstream known(Env("MMDIFF_FUZZ_KNOWN", "/dev/null"));
   for (std::string h; known >> h;) g->known.insert(h);
   g->ctx.versions = g->sup->versions();
-  g->ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"}, {"driver", "fuzz/program_fuzzer (libFuzzer)"}};
+  g->ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+                  {"driver", "fuzz/program_fuzzer (libFuzzer)"}};
   return 0;
 }
 
@@ -244,7 +257,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return 0;
 }
 
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
+                                          unsigned int seed) {
   GeneratedCase c = Decode(data, size);
   SeededChoices choices(seed);
   Mutation m = Mutate(c.program, choices, g->policy);
@@ -255,8 +269,9 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   return out.size();
 }
 
-extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1, const uint8_t* data2, size_t size2,
-                                            uint8_t* out, size_t max_out_size, unsigned int seed) {
+extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1,
+                                            const uint8_t* data2, size_t size2, uint8_t* out,
+                                            size_t max_out_size, unsigned int seed) {
   GeneratedCase a = Decode(data1, size1), b = Decode(data2, size2);
   SeededChoices choices(seed);
   std::string text = EncodeFuzzCase(CrossOver(a.program, b.program, choices), a.recipe);

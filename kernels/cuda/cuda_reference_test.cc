@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include "kernels/attention_ops.h"
-
 #include <cmath>
 #include <random>
+
+#include "kernels/attention_ops.h"
 
 namespace mmref {
 namespace {
@@ -81,14 +81,17 @@ TEST(SoftmaxCuda, MatchesTheCpuReferenceOnInnerDimsAndSpecialRows) {
 TEST(StagesCuda, AttentionAndAddmmOnTheGpuMatchTheCpu) {
   std::string why;
   if (!CudaDeviceAvailable(&why)) GTEST_SKIP() << "CUDA reference not exercised: " << why;
-  RefTensor q = Random({2, 4, 33, 16}, 4), k = Random({2, 2, 40, 16}, 5), v = Random({2, 2, 40, 8}, 6);
+  RefTensor q = Random({2, 4, 33, 16}, 4), k = Random({2, 2, 40, 16}, 5),
+            v = Random({2, 2, 40, 8}, 6);
   AttentionArgs args;
   args.is_causal = true;
   args.enable_gqa = true;
   Arith arith{Format::kF16, Format::kF32};
-  ExpectClose(ScaledDotProductAttention(q, k, v, args, arith, CudaStages()), ScaledDotProductAttention(q, k, v, args, arith));
+  ExpectClose(ScaledDotProductAttention(q, k, v, args, arith, CudaStages()),
+              ScaledDotProductAttention(q, k, v, args, arith));
   RefTensor bias = Random({33}, 7), a = Random({40, 17}, 8), b = Random({17, 33}, 9);
-  RefTensor gpu = Addmm(bias, a, b, 0.5, 2.0, arith, CudaStages()), cpu = Addmm(bias, a, b, 0.5, 2.0, arith);
+  RefTensor gpu = Addmm(bias, a, b, 0.5, 2.0, arith, CudaStages()),
+            cpu = Addmm(bias, a, b, 0.5, 2.0, arith);
   EXPECT_EQ(gpu.val, cpu.val);  // no transcendental function: bit for bit
   EXPECT_EQ(gpu.err, cpu.err);
 }
@@ -96,9 +99,11 @@ TEST(StagesCuda, AttentionAndAddmmOnTheGpuMatchTheCpu) {
 TEST(MatmulCuda, LeavesOneDimensionalAndIntegerProductsToTheCpu) {
   RefTensor out;
   std::string why;
-  EXPECT_FALSE(MatmulOnCuda(Random({4}, 1), Random({4, 2}, 2), Arith{Format::kF32, Format::kF32}, out, &why));
+  EXPECT_FALSE(MatmulOnCuda(Random({4}, 1), Random({4, 2}, 2), Arith{Format::kF32, Format::kF32},
+                            out, &why));
   EXPECT_FALSE(why.empty());
-  EXPECT_FALSE(MatmulOnCuda(Random({2, 4}, 1), Random({4, 2}, 2), Arith{Format::kI32, Format::kI32}, out, &why));
+  EXPECT_FALSE(MatmulOnCuda(Random({2, 4}, 1), Random({4, 2}, 2), Arith{Format::kI32, Format::kI32},
+                            out, &why));
   EXPECT_FALSE(why.empty());
 }
 

@@ -12,15 +12,24 @@ namespace mmdiff {
 
 at::ScalarType ToScalarType(DType d) {
   switch (d) {
-    case DType::kFloat64: return at::kDouble;
-    case DType::kFloat32: return at::kFloat;
-    case DType::kFloat16: return at::kHalf;
-    case DType::kBFloat16: return at::kBFloat16;
-    case DType::kInt8: return at::kChar;
-    case DType::kUInt8: return at::kByte;
-    case DType::kInt32: return at::kInt;
-    case DType::kInt64: return at::kLong;
-    case DType::kBool: return at::kBool;
+    case DType::kFloat64:
+      return at::kDouble;
+    case DType::kFloat32:
+      return at::kFloat;
+    case DType::kFloat16:
+      return at::kHalf;
+    case DType::kBFloat16:
+      return at::kBFloat16;
+    case DType::kInt8:
+      return at::kChar;
+    case DType::kUInt8:
+      return at::kByte;
+    case DType::kInt32:
+      return at::kInt;
+    case DType::kInt64:
+      return at::kLong;
+    case DType::kBool:
+      return at::kBool;
   }
   return at::kFloat;
 }
@@ -28,15 +37,19 @@ at::ScalarType ToScalarType(DType d) {
 DType FromScalarType(at::ScalarType s) {
   for (DType d : AllDTypes())
     if (ToScalarType(d) == s) return d;
-  throw std::invalid_argument(std::string("result dtype not modelled by mmdiff: ") + c10::toString(s));
+  throw std::invalid_argument(std::string("result dtype not modelled by mmdiff: ") +
+                              c10::toString(s));
 }
 
 namespace {
 at::Device ToAtenDevice(Device d) {
   switch (d) {
-    case Device::kCpu: return at::kCPU;
-    case Device::kCuda: return at::Device(at::kCUDA, 0);
-    case Device::kMeta: return at::kMeta;
+    case Device::kCpu:
+      return at::kCPU;
+    case Device::kCuda:
+      return at::Device(at::kCUDA, 0);
+    case Device::kMeta:
+      return at::kMeta;
   }
   return at::kCPU;
 }
@@ -57,7 +70,8 @@ std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool 
     std::vector<double> values = RecipeValues(r, i, Numel(in.shape), in.dtype);
     at::Tensor t = at::tensor(values, at::kDouble).reshape(in.shape);
     if (in.layout == Layout::kTransposed) t = t.transpose(-1, -2).contiguous().transpose(-1, -2);
-    out.push_back(t.to(ToScalarType(in.dtype)).to(on_meta ? at::Device(at::kMeta) : ToAtenDevice(in.device)));
+    out.push_back(
+        t.to(ToScalarType(in.dtype)).to(on_meta ? at::Device(at::kMeta) : ToAtenDevice(in.device)));
   }
   return out;
 }
@@ -83,42 +97,87 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       a[1] = a[1].narrow(a[1].dim() >= 2 ? -2 : -1, 0, k - 1);
     }
     bool half = o.fault == PlantedFault::kHalfAccumulate && IsMatmulFamily(n.op) &&
-                std::all_of(a.begin(), a.end(), [](const at::Tensor& t) { return t.scalar_type() == at::kFloat; });
+                std::all_of(a.begin(), a.end(),
+                            [](const at::Tensor& t) { return t.scalar_type() == at::kFloat; });
     if (half)
       for (auto& t : a) t = t.to(at::kHalf);
     at::Tensor r;
     switch (n.op) {
-      case OpKind::kMm: r = at::mm(a[0], a[1]); break;
-      case OpKind::kBmm: r = at::bmm(a[0], a[1]); break;
-      case OpKind::kMatmul: r = at::matmul(a[0], a[1]); break;
-      case OpKind::kAddmm: r = at::addmm(a[0], a[1], a[2], n.beta, n.alpha); break;
-      case OpKind::kCast: r = a[0].to(ToScalarType(*n.dtype)); break;
-      case OpKind::kMv: r = at::mv(a[0], a[1]); break;
-      case OpKind::kDot: r = at::dot(a[0], a[1]); break;
-      case OpKind::kAddmv: r = at::addmv(a[0], a[1], a[2], n.beta, n.alpha); break;
-      case OpKind::kBaddbmm: r = at::baddbmm(a[0], a[1], a[2], n.beta, n.alpha); break;
-      case OpKind::kAddbmm: r = at::addbmm(a[0], a[1], a[2], n.beta, n.alpha); break;
+      case OpKind::kMm:
+        r = at::mm(a[0], a[1]);
+        break;
+      case OpKind::kBmm:
+        r = at::bmm(a[0], a[1]);
+        break;
+      case OpKind::kMatmul:
+        r = at::matmul(a[0], a[1]);
+        break;
+      case OpKind::kAddmm:
+        r = at::addmm(a[0], a[1], a[2], n.beta, n.alpha);
+        break;
+      case OpKind::kCast:
+        r = a[0].to(ToScalarType(*n.dtype));
+        break;
+      case OpKind::kMv:
+        r = at::mv(a[0], a[1]);
+        break;
+      case OpKind::kDot:
+        r = at::dot(a[0], a[1]);
+        break;
+      case OpKind::kAddmv:
+        r = at::addmv(a[0], a[1], a[2], n.beta, n.alpha);
+        break;
+      case OpKind::kBaddbmm:
+        r = at::baddbmm(a[0], a[1], a[2], n.beta, n.alpha);
+        break;
+      case OpKind::kAddbmm:
+        r = at::addbmm(a[0], a[1], a[2], n.beta, n.alpha);
+        break;
       case OpKind::kLinear:
         r = a.size() == 3 ? at::linear(a[0], a[1], a[2]) : at::linear(a[0], a[1]);
         break;
-      case OpKind::kTranspose: r = a[0].transpose(n.ints.at(0), n.ints.at(1)); break;
-      case OpKind::kPermute: r = a[0].permute(n.ints); break;
-      case OpKind::kReshape: r = a[0].reshape(n.ints); break;
-      case OpKind::kExpand: r = a[0].expand(n.ints); break;
-      case OpKind::kNarrow: r = a[0].narrow(n.ints.at(0), n.ints.at(1), n.ints.at(2)); break;
-      case OpKind::kContiguous: r = a[0].contiguous(); break;
-      case OpKind::kAdd: r = at::add(a[0], a[1]); break;
-      case OpKind::kMulScalar: r = at::mul(a[0], at::Scalar(n.alpha)); break;
+      case OpKind::kTranspose:
+        r = a[0].transpose(n.ints.at(0), n.ints.at(1));
+        break;
+      case OpKind::kPermute:
+        r = a[0].permute(n.ints);
+        break;
+      case OpKind::kReshape:
+        r = a[0].reshape(n.ints);
+        break;
+      case OpKind::kExpand:
+        r = a[0].expand(n.ints);
+        break;
+      case OpKind::kNarrow:
+        r = a[0].narrow(n.ints.at(0), n.ints.at(1), n.ints.at(2));
+        break;
+      case OpKind::kContiguous:
+        r = a[0].contiguous();
+        break;
+      case OpKind::kAdd:
+        r = at::add(a[0], a[1]);
+        break;
+      case OpKind::kMulScalar:
+        r = at::mul(a[0], at::Scalar(n.alpha));
+        break;
       case OpKind::kSoftmax:
-        r = n.dtype ? at::softmax(a[0], n.ints.at(0), ToScalarType(*n.dtype)) : at::softmax(a[0], n.ints.at(0));
+        r = n.dtype ? at::softmax(a[0], n.ints.at(0), ToScalarType(*n.dtype))
+                    : at::softmax(a[0], n.ints.at(0));
         break;
       case OpKind::kSdpa:
-        r = at::scaled_dot_product_attention(a[0], a[1], a[2], a.size() == 4 ? std::optional<at::Tensor>(a[3]) : std::nullopt,
-                                             0.0, n.is_causal, n.scale, n.enable_gqa);
+        r = at::scaled_dot_product_attention(
+            a[0], a[1], a[2], a.size() == 4 ? std::optional<at::Tensor>(a[3]) : std::nullopt, 0.0,
+            n.is_causal, n.scale, n.enable_gqa);
         break;
-      case OpKind::kToDevice: r = o.on_meta ? a[0] : a[0].to(ToAtenDevice(*n.device)); break;
-      case OpKind::kSlice: r = a[0].slice(n.ints.at(0), n.ints.at(1), n.ints.at(2), n.ints.at(3)); break;
-      case OpKind::kView: r = a[0].view(n.ints); break;
+      case OpKind::kToDevice:
+        r = o.on_meta ? a[0] : a[0].to(ToAtenDevice(*n.device));
+        break;
+      case OpKind::kSlice:
+        r = a[0].slice(n.ints.at(0), n.ints.at(1), n.ints.at(2), n.ints.at(3));
+        break;
+      case OpKind::kView:
+        r = a[0].view(n.ints);
+        break;
     }
     if (half) r = r.to(at::kFloat);
     env[n.name] = r;
@@ -126,7 +185,8 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
   std::vector<at::Tensor> outs;
   for (const auto& name : p.outputs) {
     at::Tensor t = env.at(name);
-    if (o.fault == PlantedFault::kWrongDType && t.scalar_type() == at::kFloat) t = t.to(at::kDouble);
+    if (o.fault == PlantedFault::kWrongDType && t.scalar_type() == at::kFloat)
+      t = t.to(at::kDouble);
     if (o.fault == PlantedFault::kNanToNumber && t.is_floating_point() && !t.is_meta())
       t = at::where(at::isnan(t), at::zeros_like(t), t);
     outs.push_back(t);
@@ -184,8 +244,8 @@ PathResult UnsupportedResult(std::string why) {
   return r;
 }
 
-bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
-                     PathResult& error, bool on_meta) {
+bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages,
+                     std::vector<at::Tensor>& inputs, PathResult& error, bool on_meta) {
   try {
     stages.Stage("inputs");
     inputs = MakeInputs(p, r, on_meta);
@@ -210,9 +270,11 @@ void RunOutputsStage(PathResult& res, StageReporter& stages, const char* stage,
   }
 }
 
-PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o) {
+PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages,
+                       const AtenRunOptions& o) {
   if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
-  struct Threads {  // ATen's thread count for this run only (setting it costs milliseconds: only when asked)
+  struct Threads {  // ATen's thread count for this run only (setting it costs milliseconds: only
+                    // when asked)
     int before = 0;
     explicit Threads(int n) {
       if (n <= 0) return;

@@ -52,8 +52,8 @@ PathResult UnsupportedResult(std::string why);
 
 // Reports the stage "inputs" and makes the program's inputs into `inputs` (on meta with on_meta);
 // when that throws, returns false with the error outcome in `error`.
-bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
-                     PathResult& error, bool on_meta = false);
+bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages,
+                     std::vector<at::Tensor>& inputs, PathResult& error, bool on_meta = false);
 
 // Reports `stage`, calls `run`, then reports "results" and stores its tensors as res's ok outputs;
 // an exception becomes res's error outcome.
@@ -61,6 +61,7 @@ void RunOutputsStage(PathResult& res, StageReporter& stages, const char* stage,
                      const std::function<std::vector<at::Tensor>()>& run);
 
 // The whole eager-style path: inputs, RunAten, results; exceptions become error outcomes.
-PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages, const AtenRunOptions& o);
+PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages,
+                       const AtenRunOptions& o);
 
 }  // namespace mmdiff

@@ -18,15 +18,24 @@ namespace {
 
 mmref::Format ToFormat(DType d) {
   switch (d) {
-    case DType::kFloat64: return mmref::Format::kF64;
-    case DType::kFloat32: return mmref::Format::kF32;
-    case DType::kFloat16: return mmref::Format::kF16;
-    case DType::kBFloat16: return mmref::Format::kBF16;
-    case DType::kInt8: return mmref::Format::kI8;
-    case DType::kUInt8: return mmref::Format::kU8;
-    case DType::kInt32: return mmref::Format::kI32;
-    case DType::kInt64: return mmref::Format::kI64;
-    case DType::kBool: return mmref::Format::kBool;
+    case DType::kFloat64:
+      return mmref::Format::kF64;
+    case DType::kFloat32:
+      return mmref::Format::kF32;
+    case DType::kFloat16:
+      return mmref::Format::kF16;
+    case DType::kBFloat16:
+      return mmref::Format::kBF16;
+    case DType::kInt8:
+      return mmref::Format::kI8;
+    case DType::kUInt8:
+      return mmref::Format::kU8;
+    case DType::kInt32:
+      return mmref::Format::kI32;
+    case DType::kInt64:
+      return mmref::Format::kI64;
+    case DType::kBool:
+      return mmref::Format::kBool;
   }
   return mmref::Format::kF64;
 }
@@ -42,7 +51,8 @@ int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(r
 
 // A final product (mm, bmm, matmul, mv, dot, linear without bias), rounded once to arith.out: on
 // the GPU in a cuda program where possible, with the same per-element math.
-mmref::RefTensor Product(const mmref::RefTensor& a, const mmref::RefTensor& b, mmref::Arith arith, bool on_cuda) {
+mmref::RefTensor Product(const mmref::RefTensor& a, const mmref::RefTensor& b, mmref::Arith arith,
+                         bool on_cuda) {
 #ifdef MMDIFF_WITH_CUDA
   mmref::RefTensor gpu;
   if (on_cuda && mmref::MatmulOnCuda(a, b, arith, gpu, nullptr)) return gpu;
@@ -55,11 +65,12 @@ mmref::RefTensor Product(const mmref::RefTensor& a, const mmref::RefTensor& b, m
 // One node in the reference engine; `out` is the node's result format and `shape` its result shape,
 // both per the contract.
 mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefTensor>& env,
-                          const std::vector<mmref::Format>& in, mmref::Format out, const Shape& shape,
-                          bool on_cuda) {
+                          const std::vector<mmref::Format>& in, mmref::Format out,
+                          const Shape& shape, bool on_cuda) {
   auto arg = [&](size_t i) -> const mmref::RefTensor& { return env.at(n.args[i]); };
   size_t rank = arg(0).shape.size();
-  // Integer tensors take float alpha and beta truncated toward zero, each on its own (torch 2.15.0).
+  // Integer tensors take float alpha and beta truncated toward zero, each on its own
+  // (torch 2.15.0).
   double alpha = mmref::IsInteger(out) ? std::trunc(n.alpha) : n.alpha;
   double beta = mmref::IsInteger(out) ? std::trunc(n.beta) : n.beta;
   // A cuda program's products and softmax run on the GPU, with the same per-element math
@@ -93,7 +104,8 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kToDevice:
       return arg(0);
     case OpKind::kSoftmax:  // with dtype=, the input is converted first
-      return softmax(mmref::Cast(arg(0), out, in[0]), rank == 0 ? 0 : Wrap(n.ints[0], rank), ArithFor(out));
+      return softmax(mmref::Cast(arg(0), out, in[0]), rank == 0 ? 0 : Wrap(n.ints[0], rank),
+                     ArithFor(out));
     case OpKind::kSdpa: {
       mmref::AttentionArgs a;
       if (n.args.size() == 4) {
@@ -117,7 +129,8 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kMulScalar:
       return mmref::Scale(arg(0), n.alpha, out);
     case OpKind::kAdd:  // operands are promoted to `out` first: exact, since promotion only widens
-      return mmref::Add(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape, out);
+      return mmref::Add(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape,
+                        out);
     case OpKind::kCast:
       return mmref::Cast(arg(0), out, in[0]);
     case OpKind::kMm:
@@ -138,7 +151,9 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       return mmref::Addmm(arg(0), a, b, alpha, beta, mmref::Arith{out, out}, stages);
     }
     case OpKind::kLinear: {
-      if (n.args.size() == 3) return mmref::Addmm(arg(2), arg(0), mmref::TransposeLast2(arg(1)), 1.0, 1.0, ArithFor(out), stages);
+      if (n.args.size() == 3)
+        return mmref::Addmm(arg(2), arg(0), mmref::TransposeLast2(arg(1)), 1.0, 1.0, ArithFor(out),
+                            stages);
       return Product(arg(0), mmref::TransposeLast2(arg(1)), ArithFor(out), on_cuda);
     }
   }
@@ -167,15 +182,16 @@ class ReferenceBackend : public Backend {
       const InputSpec& in = p.inputs[i];
       mmref::Format f = ToFormat(in.dtype);
       // Inputs are converted to their dtype exactly as torch's .to() does (from float64).
-      mmref::RefTensor t = mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape), in.dtype));
+      mmref::RefTensor t =
+          mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape), in.dtype));
       for (double& v : t.val) v = mmref::TorchConvertFromDouble(f, v);
       env[in.name] = std::move(t);
     }
     for (const auto& n : p.nodes) {
       std::vector<mmref::Format> in;
       for (const auto& a : n.args) in.push_back(ToFormat(e.types.at(a).dtype));
-      env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype), e.types.at(n.name).shape,
-                             e.types.at(n.name).device == Device::kCuda);
+      env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype),
+                             e.types.at(n.name).shape, e.types.at(n.name).device == Device::kCuda);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {

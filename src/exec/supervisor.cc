@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -11,13 +12,11 @@
 
 #include <condition_variable>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <mutex>
-#include <thread>
-#include <fstream>
 #include <sstream>
-
-#include <spdlog/spdlog.h>
+#include <thread>
 
 #include "src/exec/wire.h"
 #include "src/ir/program_json.h"
@@ -99,7 +98,9 @@ Status Supervisor::Start() {
     return Status::Error(std::string("pipe: ") + std::strerror(errno));
   int log_fd = open(options_.log_path.empty() ? "/dev/null" : options_.log_path.c_str(),
                     O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd < 0) return Status::Error("cannot open worker log " + options_.log_path + ": " + std::strerror(errno));
+  if (log_fd < 0)
+    return Status::Error("cannot open worker log " + options_.log_path + ": " +
+                         std::strerror(errno));
   struct stat st;
   log_offset_ = fstat(log_fd, &st) == 0 ? static_cast<long>(st.st_size) : 0;
   // Everything the child needs is prepared before fork: between fork and exec a child of a
@@ -131,7 +132,7 @@ Status Supervisor::Start() {
     // only reserves, so it bounds what the worker really uses.
     if (limit) setrlimit(RLIMIT_DATA, &rl);
     execv(argv[0], argv.data());
-    const char* why = errno == ENOENT ? "No such file or directory\n"
+    const char* why = errno == ENOENT   ? "No such file or directory\n"
                       : errno == EACCES ? "Permission denied\n"
                                         : "exec failed\n";
     (void)!write(2, cannot.data(), cannot.size());
@@ -169,7 +170,8 @@ std::string Supervisor::Reap(bool kill_first, int* signal_out) {
   if (r < 0) return "worker vanished";
   if (WIFSIGNALED(status)) {
     *signal_out = WTERMSIG(status);
-    return std::string("killed by signal ") + std::to_string(*signal_out) + " (" + strsignal(*signal_out) + ")";
+    return std::string("killed by signal ") + std::to_string(*signal_out) + " (" +
+           strsignal(*signal_out) + ")";
   }
   if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
   return "ended";
@@ -204,8 +206,9 @@ Status Supervisor::Hello() {
   versions_ = r.message["versions"];
   paths_.clear();
   for (const auto& p : r.message["paths"])
-    paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""), p.value("test_only", false),
-                      p.value("variant", false), p.value("on_demand", p.value("variant", false))});
+    paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""),
+                      p.value("test_only", false), p.value("variant", false),
+                      p.value("on_demand", p.value("variant", false))});
   return Status::Ok();
 }
 
@@ -225,7 +228,8 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     last_nodes_ = p.nodes;
     last_outputs_ = p.outputs;
   }
-  if (new_program && options_.recycle_after > 0 && pid_ > 0 && runs_since_start_ >= options_.recycle_after) {
+  if (new_program && options_.recycle_after > 0 && pid_ > 0 &&
+      runs_since_start_ >= options_.recycle_after) {
     Stop();
     recycling_ = true;
     ++recycles_;
@@ -245,16 +249,21 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
       }
     }
     struct stat st;
-    if (!options_.log_path.empty() && stat(options_.log_path.c_str(), &st) == 0) log_offset_ = st.st_size;
+    if (!options_.log_path.empty() && stat(options_.log_path.c_str(), &st) == 0)
+      log_offset_ = st.st_size;
     std::vector<std::string> todo(paths.begin() + static_cast<long>(next), paths.end());
-    nlohmann::json req = {{"type", "run"}, {"program", ProgramToJson(p)}, {"recipe", RecipeToJson(recipe)}, {"paths", todo}};
+    nlohmann::json req = {{"type", "run"},
+                          {"program", ProgramToJson(p)},
+                          {"recipe", RecipeToJson(recipe)},
+                          {"paths", todo}};
     std::string current = todo.front(), stage = "request";
     bool finished = false;
     if (WriteFrame(to_worker_, req).ok()) {
       while (true) {
         // A freshly started worker first imports torch: that is start-up time, not the path's.
-        double wait_s = awaiting_first_reply_ ? std::max(options_.stage_timeout_s, options_.startup_timeout_s)
-                                              : options_.stage_timeout_s;
+        double wait_s = awaiting_first_reply_
+                            ? std::max(options_.stage_timeout_s, options_.startup_timeout_s)
+                            : options_.stage_timeout_s;
         ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
         awaiting_first_reply_ = false;
         if (m.state == ReadState::kOk) {
@@ -291,7 +300,8 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
         PathResult r{current, timed_out ? OutcomeKind::kTimeout : OutcomeKind::kCrash};
         r.stage = stage;
         r.signal = timed_out ? 0 : sig;
-        r.message = timed_out ? "no progress for " + std::to_string(options_.stage_timeout_s) + " s; worker killed"
+        r.message = timed_out ? "no progress for " + std::to_string(options_.stage_timeout_s) +
+                                    " s; worker killed"
                               : "worker " + how;
         std::string tail = StderrTail();
         if (!tail.empty()) r.message += "\n--- worker stderr (tail) ---\n" + tail;

@@ -1,15 +1,21 @@
-// PathResult JSON (also the worker wire format, through MessagePack; non-finite doubles survive there).
+// PathResult JSON (also the worker wire format, through MessagePack; non-finite doubles survive
+// there).
 #include "src/ir/outcome.h"
 
 namespace mmdiff {
 
 std::string_view OutcomeName(OutcomeKind k) {
   switch (k) {
-    case OutcomeKind::kOk: return "ok";
-    case OutcomeKind::kError: return "error";
-    case OutcomeKind::kCrash: return "crash";
-    case OutcomeKind::kTimeout: return "timeout";
-    case OutcomeKind::kUnsupported: return "unsupported";
+    case OutcomeKind::kOk:
+      return "ok";
+    case OutcomeKind::kError:
+      return "error";
+    case OutcomeKind::kCrash:
+      return "crash";
+    case OutcomeKind::kTimeout:
+      return "timeout";
+    case OutcomeKind::kUnsupported:
+      return "unsupported";
   }
   return "?";
 }
@@ -48,7 +54,8 @@ nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
   if (r.kind == OutcomeKind::kOk) {
     j["outputs"] = nlohmann::json::array();
     for (const auto& t : r.outputs) {
-      nlohmann::json jt = {{"dtype", DTypeName(t.dtype)}, {"shape", t.shape}, {"device", DeviceName(t.device)}};
+      nlohmann::json jt = {
+          {"dtype", DTypeName(t.dtype)}, {"shape", t.shape}, {"device", DeviceName(t.device)}};
       if (with_data) {
         jt["data"] = t.data;
         if (!t.bound.empty()) jt["bound"] = t.bound;

@@ -2,10 +2,9 @@
 // message), a crash or timeout (with the stage it died in), or unsupported. Findings are data.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/ir/device.h"
 #include "src/ir/dtype.h"
@@ -49,7 +48,7 @@ struct PathResult {
   // eager_meta, reference); empty otherwise. Eager may raise at another node than the contract's
   // first violation (it accepts a mixed cpu/meta op, then fails at a later, perhaps unused, one).
   std::string node;
-  int signal = 0;           // crash: the signal that killed the worker
+  int signal = 0;  // crash: the signal that killed the worker
   std::vector<TensorValue> outputs;
   double seconds = 0;
   CompileInfo compile;
