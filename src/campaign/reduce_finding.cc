@@ -20,13 +20,16 @@ int64_t InputElements(const Program& p) {
 }
 
 // The finding of `c` with the root cause `signature`, or failing that one with its prefix (the same
-// kind, path at fault, behaviour and rule, located at fewer or other ops), if any.
+// kind, path at fault, behaviour and rule, located at fewer or other ops), or the same finding at
+// eager's node now that the contract reaches it (SameCauseAtEagersNode), if any.
 const FindingKey* FindingWith(const std::vector<FindingKey>& findings,
                               const std::string& signature) {
   for (const auto& k : findings)
     if (k.signature == signature) return &k;
   for (const auto& k : findings)
     if (RootCausePrefix(k.signature) == RootCausePrefix(signature)) return &k;
+  for (const auto& k : findings)
+    if (SameCauseAtEagersNode(signature, k.signature)) return &k;
   return nullptr;
 }
 

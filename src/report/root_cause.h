@@ -73,8 +73,9 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 // The root-cause signature, e.g.
 //   "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"
 //   "value|path=inductor|values|op=mv|devices=cpu,cpu"
-//   "meta|path=eager_meta|accepts|rule=same_dtype" (eager on meta accepting what cpu rejects: one
-//   root cause per rule whatever the op, for the eager_meta path and for eager on a meta program)
+//   "meta|path=eager_meta|skips_check|rule=same_dtype" (eager on meta accepting what cpu rejects,
+//   or raising another class later: one root cause per rule whatever the op, for the eager_meta
+//   path and for eager on a meta program)
 //   "error_behaviour|path=compile_eager|raises:RuntimeError|ops=dot,bmm|devices=cpu" (an error on a
 //   program the contract accepts: its compute ops)
 // Located at FindingNodes: the rule and op family of a rejected program's violating node, else the
@@ -84,6 +85,12 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
 // The signature without where the program breaks (op, ops, devices): kind, path, behaviour, rule.
 // What reduction keeps while it removes the ops that do not matter.
 std::string RootCausePrefix(const std::string& signature);
+// True when `candidate` names the finding `original` names once the contract sees it: `original`
+// is signed at the node eager raised at past the contract's first violation (eager_raises_at_op,
+// where the contract typed nothing after that violation), and `candidate`, with that earlier
+// violation reduced away, is signed by the contract's rule at an op of the same family, with the
+// same kind, path at fault and behaviour (the operands' devices may now be known).
+bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate);
 
 // The facts of divergence `i` of a judged case.
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,

@@ -49,7 +49,7 @@ TEST(RootCause, ACaseWithTwoDivergencesGivesTwoFindingsInTwoBuckets) {
   // The compiled path's finding leads, and each report is about its own finding.
   EXPECT_EQ(findings[0].signature,
             "error_behaviour|path=inductor|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
-  EXPECT_EQ(findings[1].signature, "meta|path=eager_meta|accepts|rule=same_dtype");
+  EXPECT_EQ(findings[1].signature, "meta|path=eager_meta|skips_check|rule=same_dtype");
   RunContext ctx;
   nlohmann::json a = MakeReport(WithFinding(c, findings[0]), ctx),
                  b = MakeReport(WithFinding(c, findings[1]), ctx);
@@ -130,6 +130,27 @@ TEST(RootCause, TheNodeEagerRaisedAtNamesTheFindingWhereItIsNotTheContracts) {
   ASSERT_EQ(Signatures(live).size(), 1u);
   EXPECT_EQ(Signatures(live)[0],
             "error_behaviour|path=torchscript|accepts|eager_raises_at_op|op=bmm|devices=cpu,cpu");
+}
+
+TEST(RootCause, AFindingAtEagersNodeIsTheContractsFindingThereOnceTheContractReachesIt) {
+  const std::string at_eager =
+      "error_behaviour|path=torchscript|accepts|eager_raises_at_op|op=addmm|devices=?,cpu,?";
+  EXPECT_TRUE(SameCauseAtEagersNode(
+      at_eager,
+      "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"));
+  // Another op, path or behaviour: another finding.
+  EXPECT_FALSE(SameCauseAtEagersNode(
+      at_eager, "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=mm|devices=cpu,cpu"));
+  EXPECT_FALSE(SameCauseAtEagersNode(
+      at_eager,
+      "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"));
+  EXPECT_FALSE(SameCauseAtEagersNode(at_eager,
+                                     "error_behaviour|path=torchscript|raises:IndexError|rule=same_"
+                                     "dtype|op=addmm|devices=cpu,cpu,cpu"));
+  // Only a finding signed at eager's node is relocated so.
+  EXPECT_FALSE(SameCauseAtEagersNode(
+      "error_behaviour|path=torchscript|accepts|rule=same_device|op=addmm|devices=cpu,meta,cpu",
+      "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"));
 }
 
 // TorchScript eliminates an op whose result is unused, and with it the op's error: one root cause
@@ -296,9 +317,10 @@ TEST(RootCause, EagerOnMetaSkippingDtypeChecksIsOneRootCauseWhateverTheOpOrPath)
   EXPECT_NE(Signatures(c), Signatures(b));
 }
 
-TEST(RootCause, EagerRaisingAnotherClassOnMetaOperandsIsOneRootCausePerRuleAndClass) {
-  // mm and bmm of a meta and a cpu operand: eager raises IndexError where the contract expects the
-  // device RuntimeError; the op does not matter, the rule and the class do.
+TEST(RootCause, EagerOnMetaOperandsAcceptingOrRaisingAnotherClassIsOneRootCausePerRule) {
+  // mm and bmm of a meta and a cpu operand: eager raises IndexError or NotImplementedError, or
+  // returns, where the contract expects the device RuntimeError: the device check is missing
+  // whatever happens next. The op and the class do not matter, the rule does.
   auto signatures = [](OpKind op, const std::string& cls) {
     bool batched = op == OpKind::kBmm;
     Program p;
@@ -306,14 +328,26 @@ TEST(RootCause, EagerRaisingAnotherClassOnMetaOperandsIsOneRootCausePerRuleAndCl
                 {"b", batched ? Shape{1, 1, 1} : Shape{1, 1}, DType::kFloat32}};
     p.nodes = {{"v0", op, {"a", "b"}}};
     p.outputs = {"v0"};
-    return Signatures(
-        MakeCaseRun(p, {"grid16", 1}, {Raises("reference", "RuntimeError"), Raises("eager", cls)}));
+    PathResult eager = cls.empty() ? Ok("eager", DType::kFloat32,
+                                        batched ? Shape{1, 1, 1} : Shape{1, 1}, Device::kMeta)
+                                   : Raises("eager", cls);
+    return Signatures(MakeCaseRun(p, {"grid16", 1}, {Raises("reference", "RuntimeError"), eager}));
   };
   auto mm = signatures(OpKind::kMm, "IndexError");
   ASSERT_EQ(mm.size(), 1u);
-  EXPECT_EQ(mm[0], "meta|path=eager_meta|raises:IndexError|rule=same_device");
+  EXPECT_EQ(mm[0], "meta|path=eager_meta|skips_check|rule=same_device");
   EXPECT_EQ(mm, signatures(OpKind::kBmm, "IndexError"));
-  EXPECT_NE(mm, signatures(OpKind::kMm, "NotImplementedError"));
+  EXPECT_EQ(mm, signatures(OpKind::kMm, "NotImplementedError"));
+  EXPECT_EQ(mm, signatures(OpKind::kMm, ""));  // eager returns
+  // A dtype rule broken on meta operands is another root cause.
+  Program p;
+  p.inputs = {{"a", {1, 1}, DType::kFloat16, Device::kMeta},
+              {"b", {1, 1}, DType::kFloat32, Device::kMeta}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  EXPECT_NE(mm, Signatures(MakeCaseRun(
+                    p, {"grid16", 1},
+                    {Raises("reference", "RuntimeError"), Raises("eager", "IndexError")})));
 }
 
 TEST(RootCause, MetaThatFollowsTheContractRestatesEagersContractFinding) {
@@ -378,7 +412,7 @@ TEST(RootCause, CpuAndMetaOperandsMixedAreOneRootCauseWhateverTheOpAndOrder) {
   };
   auto mm = signature(OpKind::kMm, Device::kCpu, Device::kMeta);
   ASSERT_EQ(mm.size(), 1u);
-  EXPECT_EQ(mm[0], "meta|path=eager_meta|accepts|rule=same_device");
+  EXPECT_EQ(mm[0], "meta|path=eager_meta|skips_check|rule=same_device");
   EXPECT_EQ(mm, signature(OpKind::kMm, Device::kMeta, Device::kCpu));
   EXPECT_EQ(mm, signature(OpKind::kMatmul, Device::kMeta, Device::kCpu));
 }
