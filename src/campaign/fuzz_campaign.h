@@ -116,6 +116,13 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o);
 // its progress. Errors name what is wrong (not a summary, another version or generator version).
 Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s);
 
+// The most parallel workers a campaign starts (each imports torch: about 1 GB).
+inline constexpr int kMaxJobs = 256;
+// Whether the options are in range, whether given on the command line or read back by --resume:
+// jobs 1..kMaxJobs, a stage timeout above 0 and at most a day, budgets and limits not negative (nor
+// NaN), reduction runs at most a million. The error names the first option out of range.
+Status CheckFuzzOptions(const FuzzOptions& o);
+
 // Asks a running RunFuzz to stop after the current cases (async-signal-safe).
 void RequestFuzzStop();
 

@@ -146,11 +146,51 @@ InputStats InputStats::FromJson(const nlohmann::json& j) {
   return s;
 }
 
+Status CheckFuzzOptions(const FuzzOptions& o) {
+  auto range = [](const char* name, double v, double lo, double hi) {
+    // NaN fails both comparisons, so it is out of every range.
+    if (v >= lo && v <= hi) return Status::Ok();
+    return Status::Error(std::string(name) + " " + nlohmann::json(v).dump() + " is out of range [" +
+                         nlohmann::json(lo).dump() + ", " + nlohmann::json(hi).dump() + "]");
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  for (Status s : {range("jobs", o.jobs, 1, kMaxJobs),
+                   range("stage timeout (s)", o.stage_timeout_s, 1e-3, 86400),
+                   range("time budget (s)", o.time_s, 0, inf),
+                   range("case budget", static_cast<double>(o.max_cases), -1, 9e18),
+                   range("reduce budget", static_cast<double>(o.reduce_budget), 0, 1e6),
+                   range("reduce time (s)", o.reduce_time_s, 0, 7 * 86400.0)})
+    if (!s.ok()) return s;
+  return Status::Ok();
+}
+
+namespace {
+
+// An integer field equal to `want`; false for any other value or type (a version of 2^32 + 1 is
+// not 1).
+bool IntegerIs(const nlohmann::json& j, const char* key, int64_t want) {
+  if (!j.contains(key)) return false;
+  const auto& v = j.at(key);
+  if (v.is_number_unsigned()) return want >= 0 && v.get<uint64_t>() == static_cast<uint64_t>(want);
+  return v.is_number_integer() && v.get<int64_t>() == want;
+}
+
+// A count read back: an integer, not negative.
+int64_t Count(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0) ||
+      (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX / 2)))
+    throw std::out_of_range(std::string("\"") + key + "\" must be a count, not " + v.dump());
+  return v.get<int64_t>();
+}
+
+}  // namespace
+
 Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) {
   try {
     if (j.value("format", "") != kFormat)
       return Status::Error("not a campaign summary (format is not " + std::string(kFormat) + ")");
-    if (j.value("version", 0) != kVersion) {
+    if (!IntegerIs(j, "version", kVersion)) {
       if (j.contains("version") && j["version"].is_number_integer() &&
           j["version"].get<int64_t>() >= 1 && j["version"].get<int64_t>() < kVersion)
         return Status::Error(
@@ -165,7 +205,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     if (!j.contains("resume"))
       return Status::Error("the summary has no resume state (written by an older mmdiff)");
     const auto& r = j.at("resume");
-    if (r.at("generator_version").get<int>() != kGeneratorVersion)
+    if (!IntegerIs(r, "generator_version", kGeneratorVersion))
       return Status::Error("the campaign was made with generator version " +
                            r.at("generator_version").dump() + "; this mmdiff generates version " +
                            std::to_string(kGeneratorVersion) +
@@ -175,7 +215,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.policy = policy.value();
     o.test_paths = r.at("test_paths").get<bool>();
     o.stage_timeout_s = r.at("stage_timeout_s").get<double>();
-    o.reduce_budget = r.at("reduce_budget").get<int64_t>();
+    o.reduce_budget = Count(r, "reduce_budget");
     o.reduce_time_s =
         r.value("reduce_time_s", FuzzOptions{}.reduce_time_s);  // absent before it existed
     o.known_paths = r.at("known_paths").get<std::vector<std::string>>();
@@ -184,27 +224,45 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();
     o.shard = shard.value();
-    o.jobs = j.at("jobs").get<int>();
+    o.jobs = static_cast<int>(std::min<int64_t>(Count(j, "jobs"), kMaxJobs + 1));
     const auto& budget = j.at("budget");
     o.time_s = budget.at("time_s").is_null() ? std::numeric_limits<double>::infinity()
                                              : budget.at("time_s").get<double>();
     o.max_cases = budget.at("cases").get<int64_t>();
     o.paths = j.at("paths").get<std::vector<std::string>>();
+    if (Status st = CheckFuzzOptions(o); !st.ok())
+      return Status::Error("malformed summary: " + st.message());
     s = FuzzSummary{};
-    s.cases = j.at("cases").get<int64_t>();
-    s.diverging_cases = j.at("diverging_cases").get<int64_t>();
-    s.skipped_paths = j.at("skipped_paths").get<int64_t>();
-    s.cuda_cases_without_gpu = j.at("cuda_cases_without_gpu").get<int64_t>();
-    s.restarts = j.at("worker_restarts").get<int>();
-    s.recycles = j.value("worker_recycles", 0);
-    s.resumes = j.value("resumes", 0);
+    s.cases = Count(j, "cases");
+    s.diverging_cases = Count(j, "diverging_cases");
+    s.skipped_paths = Count(j, "skipped_paths");
+    s.cuda_cases_without_gpu = Count(j, "cuda_cases_without_gpu");
+    auto small_count = [&](const char* key) {
+      int64_t n = j.contains(key) ? Count(j, key) : 0;
+      if (n > INT32_MAX) throw std::out_of_range(std::string("\"") + key + "\" is too large");
+      return static_cast<int>(n);
+    };
+    s.restarts = small_count("worker_restarts");
+    s.recycles = small_count("worker_recycles");
+    s.resumes = small_count("resumes");
     s.elapsed_s = j.at("elapsed_s").get<double>();
+    if (!(s.elapsed_s >= 0 && s.elapsed_s < 1e12))
+      return Status::Error("malformed summary: elapsed_s " + j.at("elapsed_s").dump());
     s.inputs = InputStats::FromJson(j.value("compile", nlohmann::json::object()));
     s.inputs.checked_inputs = j.value("checked_inputs", int64_t{0});
-    s.done_below = r.at("done_below").get<int64_t>();
+    s.done_below = Count(r, "done_below");
     s.done_extra = r.at("done_extra").get<std::vector<int64_t>>();
+    // The indices done above done_below, each once: the schedule skips them.
+    std::set<int64_t> extra(s.done_extra.begin(), s.done_extra.end());
+    if (extra.size() != s.done_extra.size() || (!extra.empty() && *extra.begin() < s.done_below))
+      return Status::Error(
+          "malformed summary: done_extra must hold distinct indices from done_below");
     for (const auto& b : j.at("buckets")) {
-      BucketStats& bs = s.buckets[b.at("hash").get<std::string>()];
+      const std::string hash = b.at("hash").get<std::string>();
+      if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return Status::Error("malformed summary: bucket hash " + b.at("hash").dump() +
+                             " is not 16 hex digits");
+      BucketStats& bs = s.buckets[hash];
       bs.signature = b.at("signature").get<std::string>();
       bs.headline = b.at("headline").get<std::string>();
       bs.finding_dir = b.at("finding").get<std::string>();
@@ -215,8 +273,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
         return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
                              ": \"finding\" must be findings/<16 hex digits>, not " +
                              nlohmann::json(dir).dump());
-      bs.count = b.at("count").get<int64_t>();
-      bs.first_index = b.at("first_index").get<int64_t>();
+      bs.count = Count(b, "count");
+      bs.first_index = Count(b, "first_index");
       bs.first_seed = b.at("first_seed").get<uint64_t>();
       bs.first_found_s = b.at("first_found_s").get<double>();
       bs.example_seeds = b.at("example_seeds").get<std::vector<uint64_t>>();
@@ -224,7 +282,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       bs.reduced_signature = b.value("reduced_signature", "");
       bs.reduced_headline = b.value("reduced_headline", "");
     }
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {  // nlohmann's type and key errors, Count's range errors
     return Status::Error(std::string("malformed summary: ") + e.what());
   }
   return Status::Ok();

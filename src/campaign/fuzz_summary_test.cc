@@ -42,6 +42,51 @@ TEST(FuzzSummary, ResumeReadsBackTheReductionLimitsAndTheBudget) {
   EXPECT_EQ(back.reduce_time_s, FuzzOptions{}.reduce_time_s);
 }
 
+// --resume reads everything from summary.json: out-of-range values are a clear error, never a
+// segfault (jobs 0), an allocation of 10^9 workers, a hang no timeout kills (a negative stage
+// timeout), or a truncation that makes another generator version read as this one.
+TEST(FuzzSummary, ResumeRejectsValuesOutOfRange) {
+  FuzzOptions o;
+  o.paths = {"reference", "eager"};
+  FuzzSummary s;
+  s.done_below = 3;
+  s.done_extra = {5, 7};
+  const nlohmann::json good = SummaryToJson(s, o);
+  auto reads = [](const nlohmann::json& j) {
+    FuzzOptions back;
+    FuzzSummary sback;
+    return SummaryFromJson(j, back, sback);
+  };
+  ASSERT_TRUE(reads(good).ok()) << reads(good).message();
+  auto with = [&](const nlohmann::json::json_pointer& at, const nlohmann::json& v) {
+    nlohmann::json j = good;
+    j[at] = v;
+    return reads(j);
+  };
+  using P = nlohmann::json::json_pointer;
+  for (const nlohmann::json& jobs :
+       {nlohmann::json(0), nlohmann::json(-1), nlohmann::json(1000000000),
+        nlohmann::json(4294967297ull), nlohmann::json(2.5), nlohmann::json("2")})
+    EXPECT_FALSE(with(P("/jobs"), jobs).ok()) << jobs.dump();
+  EXPECT_TRUE(with(P("/jobs"), 4).ok());
+  for (double t : {-1.0, 0.0, 1e9}) EXPECT_FALSE(with(P("/resume/stage_timeout_s"), t).ok()) << t;
+  EXPECT_FALSE(with(P("/resume/reduce_budget"), -1).ok());
+  EXPECT_FALSE(with(P("/resume/reduce_time_s"), -5.0).ok());
+  EXPECT_FALSE(with(P("/budget/time_s"), -5.0).ok());
+  EXPECT_FALSE(with(P("/budget/cases"), -7).ok());
+  EXPECT_FALSE(with(P("/cases"), -1).ok());
+  EXPECT_FALSE(with(P("/worker_restarts"), 4294967297ull).ok());
+  EXPECT_FALSE(with(P("/elapsed_s"), -3.0).ok());
+  // 2^32 + the right version is another version, not this one.
+  const int64_t gen = good.at("resume").at("generator_version").get<int64_t>();
+  EXPECT_FALSE(with(P("/resume/generator_version"), (int64_t{1} << 32) + gen).ok());
+  const int64_t version = good.at("version").get<int64_t>();
+  EXPECT_FALSE(with(P("/version"), (int64_t{1} << 32) + version).ok());
+  EXPECT_FALSE(with(P("/resume/done_below"), -2).ok());
+  EXPECT_FALSE(with(P("/resume/done_extra"), nlohmann::json::array({5, 5})).ok());
+  EXPECT_FALSE(with(P("/resume/done_extra"), nlohmann::json::array({1})).ok());  // below done_below
+}
+
 TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenKnownOnes) {
   FuzzOptions o;
   o.known_paths = {"corpus/regression"};
@@ -58,17 +103,18 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
     if (known) b.known = {{"title", "a known one"}, {"source", "x.json"}};
     return b;
   };
-  s.buckets["a"] = bucket("a-ops", 5, "bmm-raises", false);
-  s.buckets["b"] = bucket("b", 1, "", true);
-  s.buckets["c"] = bucket("c", 7, "", false);
-  s.buckets["d"] = bucket("d-ops", 9, "bmm-raises", false);
-  s.buckets["e"] = bucket("e", 3, "", false);
-  s.buckets["f"] = bucket("f", 0, "", false);
-  s.buckets["f"].finding_dir.clear();  // claimed, not written yet: not listed
+  s.buckets[HashHex("a")] = bucket("a-ops", 5, "bmm-raises", false);
+  s.buckets[HashHex("b")] = bucket("b", 1, "", true);
+  s.buckets[HashHex("c")] = bucket("c", 7, "", false);
+  s.buckets[HashHex("d")] = bucket("d-ops", 9, "bmm-raises", false);
+  s.buckets[HashHex("e")] = bucket("e", 3, "", false);
+  s.buckets[HashHex("f")] = bucket("f", 0, "", false);
+  s.buckets[HashHex("f")].finding_dir.clear();  // claimed, not written yet: not listed
   nlohmann::json j = SummaryToJson(s, o);
   std::vector<std::string> order;
   for (const auto& b : j["buckets"]) order.push_back(b["hash"]);
-  EXPECT_EQ(order, (std::vector<std::string>{"e", "a", "d", "c", "b"}));
+  EXPECT_EQ(order, (std::vector<std::string>{HashHex("e"), HashHex("a"), HashHex("d"), HashHex("c"),
+                                             HashHex("b")}));
   EXPECT_EQ(j["new_buckets"], 4);
   EXPECT_EQ(j["new_root_causes"], 3);
   EXPECT_EQ(j["known_buckets"], 1);
@@ -79,9 +125,9 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
   EXPECT_EQ(back.known_paths, o.known_paths);
   EXPECT_TRUE(back.reduce_known);
-  EXPECT_EQ(sback.buckets["a"].reduced_signature, "bmm-raises");
-  EXPECT_EQ(sback.buckets["b"].known["title"], "a known one");
-  EXPECT_EQ(sback.buckets["d"].finding_dir, sback.buckets["a"].finding_dir);
+  EXPECT_EQ(sback.buckets[HashHex("a")].reduced_signature, "bmm-raises");
+  EXPECT_EQ(sback.buckets[HashHex("b")].known["title"], "a known one");
+  EXPECT_EQ(sback.buckets[HashHex("d")].finding_dir, sback.buckets[HashHex("a")].finding_dir);
 }
 
 // A resumed campaign writes and removes finding folders: a summary naming one outside findings/
@@ -92,8 +138,9 @@ TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
   BucketStats b;
   b.signature = b.headline = "x";
   b.count = 1;
+  b.first_index = 0;
   b.finding_dir = "findings/" + HashHex("x");
-  s.buckets["x"] = b;
+  s.buckets[HashHex("x")] = b;
   nlohmann::json j = SummaryToJson(s, o);
   FuzzOptions back;
   FuzzSummary sback;

@@ -198,14 +198,19 @@ int Fuzz(FuzzArgs a) {
     fo.max_cases = a.cases;
     // A case budget alone runs until it is spent.
     fo.time_s = a.cases_given && !a.time_given ? std::numeric_limits<double>::infinity() : a.time_s;
-    fo.jobs =
-        a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    fo.jobs = a.jobs > 0 ? a.jobs
+                         : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u,
+                                                       static_cast<unsigned>(kMaxJobs)));
     fo.test_paths = a.common.test_paths;
     fo.stage_timeout_s = a.common.timeout_s;
     fo.reduce_budget = a.no_reduce ? 0 : a.reduce_budget;
     fo.reduce_time_s = a.reduce_time_s;
     fo.known_paths = KnownCataloguePaths(a.known, a.no_known);
     fo.reduce_known = a.reduce_known;
+  }
+  if (Status s = CheckFuzzOptions(fo); !s.ok()) {
+    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
+    return kExitUsage;
   }
   auto catalogue = LoadKnownCatalogue(fo.known_paths);
   if (!catalogue.ok()) {
@@ -314,8 +319,9 @@ const CommandRegistrar kFuzz{
                     "compiled path ran (nothing "
                     "to reuse). Default: the policy's inputs_per_program (128)")
           ->check(CLI::Range(1, 1024));
-      c->add_option("-j,--jobs", args->jobs, "Parallel workers (default: the number of cores)")
-          ->check(CLI::PositiveNumber);
+      c->add_option("-j,--jobs", args->jobs,
+                    "Parallel workers, at most 256 (default: the number of cores)")
+          ->check(CLI::Range(1, kMaxJobs));
       c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")
           ->capture_default_str();
       c->add_option("--resume", args->resume,
