@@ -95,14 +95,17 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
     }
     case DivergenceKind::kContract: {
       const PathResult* eager = FindResult(results, kEagerPath);
-      if (eager && eager->ok() && contract.rejects)
+      const bool passed = eager && EagerPassedTheViolation(contract, *eager);
+      if (eager && (eager->ok() || passed) && contract.rejects) {
         h = !EagerOnMeta(p, contract)
                 ? "eager accepts " + call + " that the contract rejects" + Rule(contract)
             : contract.violation.rule == "same_device"
                 ? "eager accepts " + call + " with a meta operand that the contract rejects" +
                       Rule(contract)
                 : "eager on meta accepts " + call + " that the contract rejects" + Rule(contract);
-      else if (eager && !eager->ok() && !contract.rejects)
+        if (passed)
+          h += ", then raises " + ErrorClass(eager) + " at " + OpCallName(p, contract, eager->node);
+      } else if (eager && !eager->ok() && !contract.rejects)
         h = "eager raises " + ErrorClass(eager) + " on " + call + " that the contract accepts";
       else if (eager && !eager->ok())
         h = "eager raises " + ErrorClass(eager) + " on " + call + " where the contract expects " +

@@ -76,6 +76,15 @@ std::string OtherPath(const Divergence& d) {
   return d.paths.empty() ? "?" : d.paths.back();
 }
 
+}  // namespace
+
+bool EagerPassedTheViolation(const Expectation& contract, const PathResult& eager) {
+  return contract.rejects && eager.kind == OutcomeKind::kError && !eager.node.empty() &&
+         eager.node != contract.violation.node;
+}
+
+namespace {
+
 // Facts before the ladder lowering.
 RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResult>& results,
                         const Divergence& d) {
@@ -98,6 +107,8 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
         f.behaviour = "?";
       else if (eager->ok())
         f.behaviour = contract.rejects ? "accepts" : "result_type";
+      else if (EagerPassedTheViolation(contract, *eager))
+        f.behaviour = "accepts";  // and failed at a later node: a finding of its own, if any
       else
         f.behaviour = Behaviour(eager);
       return f;

@@ -34,6 +34,11 @@ struct RootCauseFacts {
   std::string eager_node;
 };
 
+// True when eager raised at a known node other than the contract's violation: it accepted the
+// violating op and failed later (seen on 2.15.0: an empty mixed-dtype matmul accepted, then an
+// IndexError from a later transpose). Its contract finding is that it accepts the violation.
+bool EagerPassedTheViolation(const Expectation& contract, const PathResult& eager);
+
 // True for a finding against eager (error behaviour or error class) where eager raised at a known
 // node other than the contract's violation (or on a program the contract accepts): then eager's
 // node, not the contract's, is the op the finding is about.

@@ -153,6 +153,38 @@ TEST(RootCause, AFindingAtEagersNodeIsTheContractsFindingThereOnceTheContractRea
       "error_behaviour|path=torchscript|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"));
 }
 
+// Eager accepting the contract's violation and raising at a later node is the contract finding
+// of accepting it, whatever it raised later (seen on 2.15.0 in the program fuzzer: an empty
+// mixed-dtype matmul accepted, then an IndexError from a later op, signed apart from the same
+// matmul accepted alone).
+TEST(RootCause, EagerPassingTheViolationAndRaisingLaterAcceptsTheViolation) {
+  Program p;
+  p.inputs = {{"a", {1, 1}, DType::kFloat64}, {"b", {1, 1, 0}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"a", "b"}}};
+  p.outputs = {"v0"};
+  CaseRun alone =
+      MakeCaseRun(p, {"grid16", 1},
+                  {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat64, {1, 1, 0})});
+  Program later = p;
+  later.nodes.push_back({"v1", OpKind::kTranspose, {"v0"}});
+  later.nodes.back().ints = {0, 5};
+  later.outputs = {"v1"};
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"), Raises("eager", "IndexError")};
+  rs[1].node = "v1";
+  CaseRun raised = MakeCaseRun(later, {"grid16", 1}, rs);
+  ASSERT_EQ(Signatures(alone).size(), 1u);
+  EXPECT_EQ(Signatures(alone)[0],
+            "contract|path=eager|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu");
+  EXPECT_EQ(Signatures(raised), Signatures(alone));
+  EXPECT_EQ(
+      Headline(raised),
+      "eager accepts matmul[bmm](float64, float32) that the contract rejects (same_dtype), then "
+      "raises IndexError at transpose");
+  // Raising at the violation itself is another behaviour.
+  rs[1].node = "v0";
+  EXPECT_NE(Signatures(MakeCaseRun(later, {"grid16", 1}, rs)), Signatures(alone));
+}
+
 // TorchScript eliminates an op whose result is unused, and with it the op's error: one root cause
 // per path whatever the op, the kind and the blame, and not the finding of an op whose result is
 // used.
