@@ -36,8 +36,11 @@ const ContractRule kCudaIntegers{
     "aten/src/ATen/native/cuda/Blas.cpp dispatches over floating types: '\"addmm_cuda\" not implemented for "
     "'Int'' (widely reported; not probed here: no GPU was available)"};
 const ContractRule kDimRange{
-    "dim_range", "transpose, permute, narrow", "dims within [-rank, rank)", "IndexError",
-    "c10/core/WrapDimMinimal.h: 'Dimension out of range' raises c10::IndexError"};
+    "dim_range", "transpose, permute, narrow",
+    "dims within [-rank, rank); narrow's start within [-size, size]", "IndexError",
+    "c10/core/WrapDimMinimal.h: 'Dimension out of range' raises c10::IndexError; "
+    "aten/src/ATen/native/TensorShape.cpp narrow: TORCH_CHECK_INDEX 'start out of range' (seen on "
+    "2.15.0)"};
 const ContractRule kView{
     "view", "transpose, permute, reshape, expand, narrow",
     "permute lists every dim once; reshape keeps the element count; expand only grows size-1 dims; "
@@ -166,7 +169,8 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
   for (const auto& a : args) shapes.push_back(a.shape);
   auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1]) : InferShape(n.op, shapes, n.ints, n.enable_gqa);
   if (!shape.ok()) {
-    bool dim = shape.error().rfind("Dimension out of range", 0) == 0;
+    bool dim = shape.error().rfind("Dimension out of range", 0) == 0 ||
+               shape.error().rfind("start out of range", 0) == 0;
     return fail(dim ? kDimRange : IsView(n.op) ? kView : kShape, shape.error());
   }
   out.shape = shape.value();

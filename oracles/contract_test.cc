@@ -168,6 +168,13 @@ TEST(Contract, ViewErrorsHaveTorchsClasses) {
   p.nodes[0] = {"v0", OpKind::kReshape, {"x"}, std::nullopt, 1.0, 1.0, {4, 2}};
   EXPECT_EQ(Expect(p).violation.error_class, "RuntimeError");
   EXPECT_EQ(Expect(p).violation.rule, "view");
+  // narrow: a start outside [-size, size] is an IndexError; a length past the end a RuntimeError.
+  p.nodes[0] = {"v0", OpKind::kNarrow, {"x"}, std::nullopt, 1.0, 1.0, {1, 4, 1}};
+  EXPECT_EQ(Expect(p).violation.error_class, "IndexError");
+  EXPECT_EQ(Expect(p).violation.rule, "dim_range");
+  p.nodes[0] = {"v0", OpKind::kNarrow, {"x"}, std::nullopt, 1.0, 1.0, {1, 2, 2}};
+  EXPECT_EQ(Expect(p).violation.error_class, "RuntimeError");
+  EXPECT_EQ(Expect(p).violation.rule, "view");
   p.nodes[0] = {"v0", OpKind::kExpand, {"x"}, std::nullopt, 1.0, 1.0, {5, 2, 3}};
   Expectation ok = Expect(p);
   ASSERT_FALSE(ok.rejects);

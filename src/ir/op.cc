@@ -179,6 +179,11 @@ Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& in
       auto d = WrapDim(ints[0], x.size());
       if (!d.ok()) return d.status();
       int64_t size = x[d.value()], start = ints[1] < 0 ? ints[1] + size : ints[1], len = ints[2];
+      // aten/src/ATen/native/TensorShape.cpp, narrow: TORCH_CHECK_INDEX on start's range first.
+      if (ints[1] < -size || ints[1] > size)
+        return Status::Error("start out of range (expected to be in range of [" +
+                             std::to_string(-size) + ", " + std::to_string(size) + "], but got " +
+                             std::to_string(ints[1]) + ")");
       if (start < 0 || start > size || len < 0 || start + len > size)
         return Status::Error("start (" + std::to_string(ints[1]) + ") + length (" + std::to_string(len) +
                              ") exceeds dimension size (" + std::to_string(size) + ").");

@@ -92,6 +92,14 @@ TEST(Shape, ViewRules) {
   EXPECT_FALSE(InferShape(OpKind::kExpand, {{3}}, {-1, 3}).ok());
   EXPECT_EQ(InferShape(OpKind::kNarrow, {{2, 7}}, {-1, 2, 4}).value(), (Shape{2, 4}));
   EXPECT_FALSE(InferShape(OpKind::kNarrow, {{2, 7}}, {1, 5, 4}).ok());
+  // A start beyond the dim is eager's IndexError "start out of range", checked before the length.
+  auto far = InferShape(OpKind::kNarrow, {{3, 1, 63}}, {-2, 2, 5});
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(
+      far.error().rfind("start out of range (expected to be in range of [-1, 1], but got 2)", 0),
+      0u)
+      << far.error();
+  EXPECT_EQ(InferShape(OpKind::kNarrow, {{2, 7}}, {1, 7, 0}).value(), (Shape{2, 0}));
   auto oor = InferShape(OpKind::kTranspose, {{2, 3}}, {0, 5});
   ASSERT_FALSE(oor.ok());
   EXPECT_EQ(oor.error().rfind("Dimension out of range", 0), 0u);
