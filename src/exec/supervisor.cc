@@ -20,6 +20,7 @@
 
 #include "src/exec/wire.h"
 #include "src/ir/program_json.h"
+#include "src/support/utf8.h"
 
 namespace mmdiff {
 
@@ -97,7 +98,7 @@ Status Supervisor::Start() {
   if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0)
     return Status::Error(std::string("pipe: ") + std::strerror(errno));
   int log_fd = open(options_.log_path.empty() ? "/dev/null" : options_.log_path.c_str(),
-                    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+                    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (log_fd < 0)
     return Status::Error("cannot open worker log " + options_.log_path + ": " +
                          std::strerror(errno));
@@ -177,6 +178,20 @@ std::string Supervisor::Reap(bool kill_first, int* signal_out) {
   return "ended";
 }
 
+namespace {
+
+// A field of a worker's message as the type it should have, else the fallback: a worker is
+// untrusted, and nlohmann's value() throws on a field of another type.
+std::string Text(const nlohmann::json& m, const char* key, const std::string& fallback) {
+  return m.is_object() && m.contains(key) && m[key].is_string() ? m[key].get<std::string>()
+                                                                : fallback;
+}
+bool Flag(const nlohmann::json& m, const char* key, bool fallback) {
+  return m.is_object() && m.contains(key) && m[key].is_boolean() ? m[key].get<bool>() : fallback;
+}
+
+}  // namespace
+
 std::string Supervisor::StderrTail() {
   if (options_.log_path.empty()) return "";
   std::ifstream in(options_.log_path, std::ios::binary);
@@ -187,7 +202,7 @@ std::string Supervisor::StderrTail() {
   in.seekg(from);
   std::ostringstream ss;
   ss << in.rdbuf();
-  return ss.str();
+  return ValidUtf8(ss.str());  // the tail may start or end inside a character
 }
 
 Status Supervisor::Hello() {
@@ -198,17 +213,23 @@ Status Supervisor::Hello() {
   Status w = WriteFrame(to_worker_, {{"type", "hello"}});
   ReadResult r = ReadFrame(from_worker_, static_cast<int>(options_.startup_timeout_s * 1000));
   awaiting_first_reply_ = false;
-  if (!w.ok() || r.state != ReadState::kOk || r.message.value("type", "") != "hello") {
+  bool hello = r.state == ReadState::kOk && Text(r.message, "type", "") == "hello" &&
+               r.message.contains("paths") && r.message["paths"].is_array();
+  if (!w.ok() || !hello) {
     int sig = 0;
     std::string how = Reap(true, &sig);
+    if (r.state == ReadState::kOk && !hello) how += "; its greeting was not one";
     return Status::Error("worker did not start (" + how + "): " + StderrTail());
   }
-  versions_ = r.message["versions"];
+  versions_ = r.message.contains("versions") && r.message["versions"].is_object()
+                  ? r.message["versions"]
+                  : nlohmann::json::object();
   paths_.clear();
   for (const auto& p : r.message["paths"])
-    paths_.push_back({p.value("name", ""), p.value("available", false), p.value("why", ""),
-                      p.value("test_only", false), p.value("variant", false),
-                      p.value("on_demand", p.value("variant", false))});
+    if (p.is_object() && !Text(p, "name", "").empty())
+      paths_.push_back({Text(p, "name", ""), Flag(p, "available", false), Text(p, "why", ""),
+                        Flag(p, "test_only", false), Flag(p, "variant", false),
+                        Flag(p, "on_demand", Flag(p, "variant", false))});
   return Status::Ok();
 }
 
@@ -266,14 +287,24 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
                             : options_.stage_timeout_s;
         ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
         awaiting_first_reply_ = false;
+        std::string type = m.state == ReadState::kOk ? Text(m.message, "type", "") : "";
+        // A result beyond the paths asked for is not an answer to this request.
+        if (type == "result" && next >= paths.size()) {
+          m.state = ReadState::kError;
+          type.clear();
+        }
         if (m.state == ReadState::kOk) {
-          std::string type = m.message.value("type", "");
           if (type == "stage") {
-            current = m.message.value("path", current);
-            stage = m.message.value("stage", stage);
+            current = Text(m.message, "path", current);
+            stage = Text(m.message, "stage", stage);
           } else if (type == "result") {
-            auto r = PathResultFromJson(m.message["result"]);
-            PathResult pr = r.ok() ? r.value() : PathResult{current, OutcomeKind::kCrash};
+            auto r = m.message.contains("result")
+                         ? PathResultFromJson(m.message["result"])
+                         : Result<PathResult>(Status::Error("no \"result\""));
+            if (r.ok() && r.value().path != paths[next])
+              r = Status::Error("a result for path \"" + r.value().path + "\" where \"" +
+                                paths[next] + "\" was next");
+            PathResult pr = r.ok() ? r.value() : PathResult{paths[next], OutcomeKind::kCrash};
             if (!r.ok()) pr.message = "unreadable result: " + r.error();
             results.push_back(pr);
             ++next;
@@ -285,7 +316,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
           } else if (type == "error") {
             for (; next < paths.size(); ++next) {
               PathResult r{paths[next], OutcomeKind::kUnsupported};
-              r.message = "worker rejected the program: " + m.message.value("message", "");
+              r.message = "worker rejected the program: " + Text(m.message, "message", "");
               results.push_back(r);
             }
             finished = true;

@@ -4,9 +4,14 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <string>
+#include <vector>
+
+#include "src/support/utf8.h"
 
 namespace mmdiff {
 
@@ -54,6 +59,42 @@ ReadState ReadAll(int fd, uint8_t* data, size_t n, std::chrono::steady_clock::ti
   return ReadState::kOk;
 }
 
+// Builds the message as nlohmann's DOM parser does, refusing nesting beyond kMaxFrameDepth before
+// descending (the MessagePack reader recurses once per level: a frame of nested one-byte arrays
+// would otherwise exhaust the stack) and making every string and key valid UTF-8.
+class BoundedDom {
+ public:
+  explicit BoundedDom(nlohmann::json& out) : dom_(out, /*allow_exceptions=*/false) {}
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(nlohmann::json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(nlohmann::json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(nlohmann::json::number_float_t v, const std::string& s) {
+    return dom_.number_float(v, s);
+  }
+  bool string(std::string& v) {
+    std::string valid = ValidUtf8(v);
+    return dom_.string(valid);
+  }
+  bool binary(nlohmann::json::binary_t& v) { return dom_.binary(v); }
+  bool key(std::string& v) {
+    std::string valid = ValidUtf8(v);
+    return dom_.key(valid);
+  }
+  bool start_object(std::size_t n) { return ++depth_ <= kMaxFrameDepth && dom_.start_object(n); }
+  bool end_object() { return --depth_, dom_.end_object(); }
+  bool start_array(std::size_t n) { return ++depth_ <= kMaxFrameDepth && dom_.start_array(n); }
+  bool end_array() { return --depth_, dom_.end_array(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
+  bool too_deep() const { return depth_ > kMaxFrameDepth; }
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<nlohmann::json> dom_;
+  int depth_ = 0;
+};
+
 }  // namespace
 
 Status WriteFrame(int fd, const nlohmann::json& message) {
@@ -80,14 +121,34 @@ ReadResult ReadFrame(int fd, int timeout_ms) {
     out.error = "frame length " + std::to_string(n) + " exceeds the limit";
     return out;
   }
-  std::vector<uint8_t> body(n);
-  out.state = ReadAll(fd, body.data(), n, deadline, has_deadline, out.error);
-  if (out.state != ReadState::kOk) return out;
-  out.message = nlohmann::json::from_msgpack(body, /*strict=*/true, /*allow_exceptions=*/false);
-  if (out.message.is_discarded()) {
-    out.state = ReadState::kError;
-    out.error = "malformed frame";
+  // The body grows as it arrives: a header that claims 512 MiB and sends nothing costs nothing.
+  std::vector<uint8_t> body;
+  constexpr size_t kChunk = size_t{1} << 20;
+  while (body.size() < n) {
+    size_t take = std::min<size_t>(kChunk, n - body.size());
+    body.resize(body.size() + take);
+    out.state =
+        ReadAll(fd, body.data() + body.size() - take, take, deadline, has_deadline, out.error);
+    if (out.state != ReadState::kOk) return out;
   }
+  nlohmann::json message;
+  BoundedDom dom(message);
+  bool parsed = false;
+  try {
+    parsed = nlohmann::json::sax_parse(body, &dom, nlohmann::json::input_format_t::msgpack,
+                                       /*strict=*/true);
+  } catch (const nlohmann::json::exception&) {
+    parsed = false;
+  }
+  if (!parsed || !message.is_object()) {
+    out.state = ReadState::kError;
+    out.error = dom.too_deep()
+                    ? "frame nested deeper than " + std::to_string(kMaxFrameDepth) + " levels"
+                : parsed ? "malformed frame: not an object"
+                         : "malformed frame";
+    return out;
+  }
+  out.message = std::move(message);
   return out;
 }
 

@@ -9,6 +9,7 @@
 namespace mmdiff {
 
 inline constexpr uint32_t kMaxFrameBytes = 512u << 20;
+inline constexpr int kMaxFrameDepth = 64;  // nested arrays and maps in one message
 
 Status WriteFrame(int fd, const nlohmann::json& message);
 
@@ -18,7 +19,9 @@ struct ReadResult {
   nlohmann::json message;
   std::string error;
 };
-// Waits at most timeout_ms (< 0: forever) for a whole frame.
+// Waits at most timeout_ms (< 0: forever) for a whole frame. A frame is read as it arrives (memory
+// follows the bytes sent, not the length claimed); its message must be a map nested at most
+// kMaxFrameDepth deep, and its strings are made valid UTF-8 (ValidUtf8). Anything else is kError.
 ReadResult ReadFrame(int fd, int timeout_ms);
 
 }  // namespace mmdiff
