@@ -4,9 +4,8 @@
 // serialisation again.
 #include <cstddef>
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "oracles/contract.h"
 #include "src/campaign/fuzz_campaign.h"
@@ -17,6 +16,7 @@
 #include "src/ir/verifier.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
+#include "src/support/json_limits.h"
 #include "src/triage/report_facts.h"
 
 namespace {
@@ -37,8 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (program.ok()) Exercise(program.value());
   auto entry = mmdiff::ParseRegressionEntry(text);
   if (entry.ok()) Exercise(entry.value().program);
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return 0;
+  auto parsed = mmdiff::ParseJsonBounded(text);
+  if (!parsed.ok()) return 0;
+  const nlohmann::json& j = parsed.value();
   (void)mmdiff::CheckCaseFileFormat(j);
   (void)mmdiff::triage::ReadReportFacts(j);
   (void)mmdiff::PolicyFromJson(j);

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -71,10 +72,13 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
     }
   }
   for (const auto& e : fs::directory_iterator(findings, ec)) {
-    std::ifstream in(e.path() / "case.json");
-    if (!in) continue;
+    if (!fs::exists(e.path() / "case.json", ec)) continue;
     try {
-      nlohmann::json j = nlohmann::json::parse(in);
+      auto text = ReadFile((e.path() / "case.json").string());
+      auto parsed =
+          text.ok() ? ParseJsonBounded(text.value()) : Result<nlohmann::json>(text.status());
+      if (!parsed.ok()) throw std::runtime_error(parsed.error());
+      const nlohmann::json& j = parsed.value();
       std::string signature = j.at("signature").get<std::string>();
       out.push_back(
           {j.at("hash").get<std::string>(), signature, e.path().filename().string(),

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff::cli {
 
@@ -26,9 +27,9 @@ Result<GenPolicy> LoadPolicy(const std::string& file) {
   if (file.empty()) return GenPolicy{};
   auto text = ReadFile(file);
   if (!text.ok()) return text.status();
-  auto j = nlohmann::json::parse(text.value(), nullptr, false);
-  if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
-  auto p = PolicyFromJson(j);
+  auto j = ParseJsonBounded(text.value());
+  if (!j.ok()) return Status::Error(file + ": " + j.error());
+  auto p = PolicyFromJson(j.value());
   if (!p.ok()) return Status::Error(file + ": " + p.error());
   return p;
 }

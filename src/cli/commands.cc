@@ -1,8 +1,8 @@
 // Subcommand implementations.
 #include "src/cli/commands.h"
-#include "src/cli/cli_support.h"
 
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,19 +11,19 @@
 #include <iostream>
 #include <sstream>
 
-#include <spdlog/spdlog.h>
-
 #include "mmdiff/build_info.h"
-#include "src/campaign/fuzz_campaign.h"
 #include "src/campaign/ablation.h"
+#include "src/campaign/fuzz_campaign.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/selftest.h"
+#include "src/cli/cli_support.h"
 #include "src/gen/generator.h"
 #include "src/gen/mutator.h"
 #include "src/gen/stats.h"
 #include "src/ir/program_json.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff::cli {
 
@@ -75,11 +75,6 @@ void PrintTable(const CaseRun& c) {
     for (const auto& m : c.mitigations)
       std::printf("  mitigation %s: %s\n", m.value("knob", "").c_str(),
                   m.value("removes_divergence", false) ? "removes the divergence" : ("does not help: " + m.value("detail", "")).c_str());
-}
-
-std::string TempLog() {
-  std::string path = (fs::temp_directory_path() / ("mmdiff-worker-" + std::to_string(getpid()) + ".log")).string();
-  return path;
 }
 
 }  // namespace
@@ -170,7 +165,12 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
   CommonOptions o;
   o.test_paths = true;
   o.timeout_s = timeout_s;
-  std::string log = (fs::temp_directory_path() / ("mmdiff-selftest-" + std::to_string(getpid()) + ".log")).string();
+  PrivateTempDir tmp("mmdiff-selftest");  // the worker's log: private, removed on return
+  if (!tmp.ok()) {
+    std::cerr << "mmdiff selftest: " << tmp.error() << "\n";
+    return kExitEnvironment;
+  }
+  std::string log = tmp.File("worker.log");
   Supervisor sup(MakeSupervisorOptions(o, log));
   if (Status s = sup.Hello(); !s.ok()) {
     std::cerr << "mmdiff selftest: " << s.message() << "\n";
@@ -197,10 +197,14 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
 int Paths(bool json, bool test_paths) {
   CommonOptions o;
   o.test_paths = test_paths;
-  std::string log = TempLog();
+  PrivateTempDir tmp("mmdiff-paths");  // the worker's log: private, removed on return
+  if (!tmp.ok()) {
+    std::cerr << "mmdiff paths: " << tmp.error() << "\n";
+    return kExitEnvironment;
+  }
+  std::string log = tmp.File("worker.log");
   Supervisor sup(MakeSupervisorOptions(o, log));
   Status s = sup.Hello();
-  std::remove(log.c_str());
   if (!s.ok()) {
     std::cerr << "mmdiff paths: " << s.message() << "\n";
     return kExitEnvironment;
@@ -233,8 +237,10 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
     std::cerr << "mmdiff run: " << text.error() << "\n";
     return kExitUsage;
   }
-  auto j = nlohmann::json::parse(text.value(), nullptr, false);
-  if (!j.is_discarded()) {
+  // Malformed or beyond the limits: ParseProgramText says so below.
+  auto parsed = ParseJsonBounded(text.value());
+  nlohmann::json j = parsed.ok() ? std::move(parsed.value()) : nlohmann::json();
+  if (parsed.ok()) {
     if (Status s = CheckCaseFileFormat(j); !s.ok()) {
       std::cerr << "mmdiff run: " << program_file << ": " << s.message() << "\n";
       return kExitUsage;
@@ -254,14 +260,18 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
     }
     recipe = r.value();
   }
-  std::string log = TempLog();
+  PrivateTempDir tmp("mmdiff-run");  // the worker's log: private, removed on return
+  if (!tmp.ok()) {
+    std::cerr << "mmdiff run: " << tmp.error() << "\n";
+    return kExitEnvironment;
+  }
+  std::string log = tmp.File("worker.log");
   Supervisor sup(MakeSupervisorOptions(o, log));
   std::vector<std::string> paths;
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
   CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths));
   c.mitigations = TryMitigations(sup, c);
   c.ablation = RunAblation(sup, c);
-  std::remove(log.c_str());
   RunContext ctx = Context(sup);
   if (json)
     std::cout << MakeReport(c, ctx).dump(2) << "\n";

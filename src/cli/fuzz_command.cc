@@ -20,6 +20,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff::cli {
 
@@ -155,12 +156,12 @@ int Fuzz(FuzzArgs a) {
       std::cerr << "mmdiff fuzz --resume: " << text.error() << "\n";
       return kExitUsage;
     }
-    auto j = nlohmann::json::parse(text.value(), nullptr, false);
-    if (j.is_discarded()) {
-      std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": malformed JSON\n";
+    auto j = ParseJsonBounded(text.value());
+    if (!j.ok()) {
+      std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": " << j.error() << "\n";
       return kExitUsage;
     }
-    if (Status s = SummaryFromJson(j, fo, start); !s.ok()) {
+    if (Status s = SummaryFromJson(j.value(), fo, start); !s.ok()) {
       std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": " << s.message() << "\n";
       return kExitUsage;
     }

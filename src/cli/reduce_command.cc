@@ -19,6 +19,7 @@
 #include "src/report/root_cause.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff::cli {
 namespace {
@@ -54,9 +55,9 @@ struct ReduceArgs {
 Result<ReportCase> LoadReport(const std::string& file) {
   auto text = ReadFile(file);
   if (!text.ok()) return text.status();
-  auto j = nlohmann::json::parse(text.value(), nullptr, false);
-  if (j.is_discarded()) return Status::Error(file + ": malformed JSON");
-  auto c = ReadReportCase(j);
+  auto j = ParseJsonBounded(text.value());
+  if (!j.ok()) return Status::Error(file + ": " + j.error());
+  auto c = ReadReportCase(j.value());
   if (!c.ok()) return Status::Error(file + ": " + c.error());
   return c;
 }
@@ -103,8 +104,12 @@ int RunReduce(const ReduceArgs& a) {
     return kExitEnvironment;
   }
 
-  std::string log =
-      (fs::temp_directory_path() / ("mmdiff-reduce-" + std::to_string(getpid()) + ".log")).string();
+  PrivateTempDir tmp("mmdiff-reduce");  // the worker's log: private, removed on return
+  if (!tmp.ok()) {
+    std::cerr << "mmdiff reduce: " << tmp.error() << "\n";
+    return kExitEnvironment;
+  }
+  std::string log = tmp.File("worker.log");
   Supervisor sup(MakeSupervisorOptions(a.common, log));
   if (Status s = sup.Hello(); !s.ok()) {
     std::cerr << "mmdiff reduce: " << s.message() << "\n";
@@ -126,14 +131,12 @@ int RunReduce(const ReduceArgs& a) {
     std::cerr << "mmdiff reduce: the case no longer diverges on " << joined
               << ": all paths agree, nothing to reduce (fixed upstream, or made with other paths "
                  "or versions?)\n";
-    std::remove(log.c_str());
     return kExitDiverged;
   }
   if (!paths_given && rep.version >= 2 && !rep.bucket_hash.empty() && HashHex(signature) != rep.bucket_hash) {
     std::cerr << "mmdiff reduce: the case now diverges in another bucket (" << HashHex(signature)
               << ": " << signature << ") than the report's (" << rep.bucket_hash
               << "); reduce it with --paths to take the new bucket\n";
-    std::remove(log.c_str());
     return kExitDiverged;
   }
 
@@ -143,7 +146,6 @@ int RunReduce(const ReduceArgs& a) {
   spdlog::info("reducing {} (bucket {}) with a budget of {} runs", original.program.Summary(),
                HashHex(signature), a.budget);
   ReducedFinding r = ReduceFinding(sup, original, paths, ro);
-  std::remove(log.c_str());
 
   RunContext ctx;
   ctx.versions = sup.versions();

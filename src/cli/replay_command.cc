@@ -110,9 +110,12 @@ int RunReplay(const ReplayArgs& a) {
     any_pending |= entries.back().pending;
   }
   if (any_pending) {
-    std::string log =
-        (fs::temp_directory_path() / ("mmdiff-replay-" + std::to_string(getpid()) + ".log"))
-            .string();
+    PrivateTempDir tmp("mmdiff-replay");  // the worker's log: private, removed on return
+    if (!tmp.ok()) {
+      std::cerr << "mmdiff replay: " << tmp.error() << "\n";
+      return kExitEnvironment;
+    }
+    std::string log = tmp.File("worker.log");
     CommonOptions common;
     common.test_paths = test_paths;
     common.timeout_s = a.timeout_s;
@@ -134,7 +137,6 @@ int RunReplay(const ReplayArgs& a) {
       std::fprintf(stderr, "[%zu/%zu] %s: %s (%.1f s)\n", ++done, pending, e.row.file.c_str(),
                    std::string(ReplayStatusName(e.row.status)).c_str(), e.row.seconds);
     }
-    std::remove(log.c_str());
   }
   for (const auto& e : entries) rows.push_back(e.row);
   std::cout << FormatReplayTable(rows, torch) << std::flush;

@@ -6,6 +6,7 @@
 
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -25,11 +26,13 @@ Program PlainMm() {
 
 // The case in `bytes` when they are one; else nullopt, and `why` says why not.
 std::optional<GeneratedCase> ReadCase(std::string_view bytes, std::string& why) {
-  nlohmann::json j = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    why = "not JSON";
+  auto parsed = ParseJsonBounded(bytes);
+  if (!parsed.ok()) {
+    Status limits = CheckJsonLimits(bytes);
+    why = limits.ok() ? "not JSON" : "not JSON: " + limits.message();
     return std::nullopt;
   }
+  const nlohmann::json& j = parsed.value();
   if (!j.is_object() || !j.contains("program")) {
     why = "JSON without a \"program\"";
     return std::nullopt;

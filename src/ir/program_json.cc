@@ -5,6 +5,7 @@
 
 #include "src/ir/verifier.h"
 #include "src/support/json_guard.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -184,8 +185,9 @@ Result<Program> ProgramFromJson(const json& j) { return GuardJson("program", [&]
 
 namespace {
 Result<Program> ParseProgramTextUnguarded(const std::string& text) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Error("malformed JSON");
+  auto parsed = ParseJsonBounded(text);
+  if (!parsed.ok()) return parsed.status();
+  json j = std::move(parsed.value());
   // A report or regression entry embeds the program under "program".
   if (j.is_object() && j.contains("program") && j.value("format", "") != "mmdiff.program") j = j["program"];
   auto p = ProgramFromJson(j);

@@ -11,10 +11,207 @@ namespace mmdiff {
 namespace {
 
 bool IsIdentifier(const std::string& s) {
-  static const std::set<std::string> kReserved = {"torch", "f", "sys", "math", "None", "True", "False",
-                                                  "and", "or", "not", "in", "is", "if", "else", "for",
-                                                  "def", "return", "lambda", "class", "import"};
-  if (s.empty() || s.size() > 64 || kReserved.count(s) || s.rfind("_mmdiff", 0) == 0) return false;
+  // Names become Python and TorchScript variables in generated code (repro.py, the compiled paths'
+  // functions): Python 3's keywords and soft keywords, its builtins (which the generated code
+  // calls: a value named `print` or `float` would shadow them), the modules it imports and its
+  // own function `f` are not names; nor are dunder names (`__debug__` cannot be assigned) or
+  // mmdiff's own `_mmdiff` helpers.
+  static const std::set<std::string> kReserved = {"ArithmeticError",
+                                                  "AssertionError",
+                                                  "AttributeError",
+                                                  "BaseException",
+                                                  "BaseExceptionGroup",
+                                                  "BlockingIOError",
+                                                  "BrokenPipeError",
+                                                  "BufferError",
+                                                  "BytesWarning",
+                                                  "ChildProcessError",
+                                                  "ConnectionAbortedError",
+                                                  "ConnectionError",
+                                                  "ConnectionRefusedError",
+                                                  "ConnectionResetError",
+                                                  "DeprecationWarning",
+                                                  "EOFError",
+                                                  "Ellipsis",
+                                                  "EncodingWarning",
+                                                  "EnvironmentError",
+                                                  "Exception",
+                                                  "ExceptionGroup",
+                                                  "False",
+                                                  "FileExistsError",
+                                                  "FileNotFoundError",
+                                                  "FloatingPointError",
+                                                  "FutureWarning",
+                                                  "GeneratorExit",
+                                                  "IOError",
+                                                  "ImportError",
+                                                  "ImportWarning",
+                                                  "IndentationError",
+                                                  "IndexError",
+                                                  "InterruptedError",
+                                                  "IsADirectoryError",
+                                                  "KeyError",
+                                                  "KeyboardInterrupt",
+                                                  "LookupError",
+                                                  "MemoryError",
+                                                  "ModuleNotFoundError",
+                                                  "NameError",
+                                                  "None",
+                                                  "NotADirectoryError",
+                                                  "NotImplemented",
+                                                  "NotImplementedError",
+                                                  "OSError",
+                                                  "OverflowError",
+                                                  "PendingDeprecationWarning",
+                                                  "PermissionError",
+                                                  "ProcessLookupError",
+                                                  "RecursionError",
+                                                  "ReferenceError",
+                                                  "ResourceWarning",
+                                                  "RuntimeError",
+                                                  "RuntimeWarning",
+                                                  "StopAsyncIteration",
+                                                  "StopIteration",
+                                                  "SyntaxError",
+                                                  "SyntaxWarning",
+                                                  "SystemError",
+                                                  "SystemExit",
+                                                  "TabError",
+                                                  "TimeoutError",
+                                                  "True",
+                                                  "TypeError",
+                                                  "UnboundLocalError",
+                                                  "UnicodeDecodeError",
+                                                  "UnicodeEncodeError",
+                                                  "UnicodeError",
+                                                  "UnicodeTranslateError",
+                                                  "UnicodeWarning",
+                                                  "UserWarning",
+                                                  "ValueError",
+                                                  "Warning",
+                                                  "ZeroDivisionError",
+                                                  "abs",
+                                                  "aiter",
+                                                  "all",
+                                                  "and",
+                                                  "anext",
+                                                  "any",
+                                                  "as",
+                                                  "ascii",
+                                                  "assert",
+                                                  "async",
+                                                  "await",
+                                                  "bin",
+                                                  "bool",
+                                                  "break",
+                                                  "breakpoint",
+                                                  "bytearray",
+                                                  "bytes",
+                                                  "callable",
+                                                  "case",
+                                                  "chr",
+                                                  "class",
+                                                  "classmethod",
+                                                  "compile",
+                                                  "complex",
+                                                  "contextlib",
+                                                  "continue",
+                                                  "copyright",
+                                                  "credits",
+                                                  "def",
+                                                  "del",
+                                                  "delattr",
+                                                  "dict",
+                                                  "dir",
+                                                  "divmod",
+                                                  "elif",
+                                                  "else",
+                                                  "enumerate",
+                                                  "eval",
+                                                  "except",
+                                                  "exec",
+                                                  "exit",
+                                                  "f",
+                                                  "filter",
+                                                  "finally",
+                                                  "float",
+                                                  "for",
+                                                  "format",
+                                                  "from",
+                                                  "frozenset",
+                                                  "getattr",
+                                                  "global",
+                                                  "globals",
+                                                  "hasattr",
+                                                  "hash",
+                                                  "help",
+                                                  "hex",
+                                                  "id",
+                                                  "if",
+                                                  "import",
+                                                  "in",
+                                                  "input",
+                                                  "int",
+                                                  "is",
+                                                  "isinstance",
+                                                  "issubclass",
+                                                  "iter",
+                                                  "json",
+                                                  "lambda",
+                                                  "len",
+                                                  "license",
+                                                  "list",
+                                                  "locals",
+                                                  "map",
+                                                  "match",
+                                                  "math",
+                                                  "max",
+                                                  "memoryview",
+                                                  "min",
+                                                  "next",
+                                                  "nonlocal",
+                                                  "not",
+                                                  "object",
+                                                  "oct",
+                                                  "open",
+                                                  "or",
+                                                  "ord",
+                                                  "os",
+                                                  "pass",
+                                                  "platform",
+                                                  "pow",
+                                                  "print",
+                                                  "property",
+                                                  "quit",
+                                                  "raise",
+                                                  "range",
+                                                  "re",
+                                                  "repr",
+                                                  "return",
+                                                  "reversed",
+                                                  "round",
+                                                  "set",
+                                                  "setattr",
+                                                  "slice",
+                                                  "sorted",
+                                                  "staticmethod",
+                                                  "str",
+                                                  "sum",
+                                                  "super",
+                                                  "sys",
+                                                  "tempfile",
+                                                  "torch",
+                                                  "try",
+                                                  "tuple",
+                                                  "type",
+                                                  "vars",
+                                                  "while",
+                                                  "with",
+                                                  "yield",
+                                                  "zip"};
+  if (s.empty() || s.size() > 64 || kReserved.count(s) || s.rfind("_mmdiff", 0) == 0 ||
+      s.rfind("__", 0) == 0 || s == "_")
+    return false;
   if (!(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
@@ -32,11 +229,19 @@ bool IsContiguousValue(const Program& p, const std::string& name) {
 }  // namespace
 
 Status Verify(const Program& p) {
-  std::set<std::string> defined;
-  const auto types = InferStaticTypes(p);
+  // Counts first: a hostile program of a million inputs is rejected before any work on it.
   if (p.nodes.size() > kMaxNodes)
     return Status::Error("program has " + std::to_string(p.nodes.size()) + " nodes; the limit is " +
                          std::to_string(kMaxNodes));
+  if (p.inputs.size() > kMaxInputs)
+    return Status::Error("program has " + std::to_string(p.inputs.size()) +
+                         " inputs; the limit is " + std::to_string(kMaxInputs));
+  if (p.outputs.size() > kMaxOutputs)
+    return Status::Error("program has " + std::to_string(p.outputs.size()) +
+                         " outputs; the limit is " + std::to_string(kMaxOutputs));
+  std::set<std::string> defined;
+  const auto types = InferStaticTypes(p);
+  int64_t total_elements = 0;
   for (const auto& in : p.inputs) {
     std::string where = "input \"" + in.name + "\"";
     if (!IsIdentifier(in.name)) return Status::Error(where + ": name is not a usable identifier");
@@ -52,6 +257,10 @@ Status Verify(const Program& p) {
       if (numel > kMaxNumel)
         return Status::Error(where + ": more than " + std::to_string(kMaxNumel) + " elements");
     }
+    total_elements += numel;
+    if (total_elements > kMaxInputElements)
+      return Status::Error("the inputs hold more than " + std::to_string(kMaxInputElements) +
+                           " elements together");
     if (in.layout == Layout::kTransposed && in.shape.size() < 2)
       return Status::Error(where + ": a transposed layout needs rank >= 2");
   }

@@ -10,6 +10,9 @@ namespace mmdiff {
 inline constexpr int kMaxRank = 6;
 inline constexpr int64_t kMaxNumel = int64_t{1} << 24;
 inline constexpr size_t kMaxNodes = 64;
+inline constexpr size_t kMaxInputs = 256;
+inline constexpr size_t kMaxOutputs = 256;
+inline constexpr int64_t kMaxInputElements = 4 * kMaxNumel;  // all inputs together
 
 // Checks names, references (defined before use, no cycles), arity and attributes, dims and sizes.
 // Contract violations (mismatched dtypes, shapes or devices) are legal programs: they are what

@@ -58,6 +58,42 @@ TEST(Verifier, StructuralErrorsNameTheNode) {
   ExpectError(p, "takes no alpha/beta");
 }
 
+// Names become variables of generated Python (repro.py) and TorchScript: a keyword made repro.py
+// fail to parse, a builtin's name would shadow what the generated code calls.
+TEST(Verifier, PythonKeywordsBuiltinsAndDunderNamesAreNotNames) {
+  for (const char* bad : {"yield", "pass", "async", "await", "match", "case", "type", "_",
+                          "__debug__", "__x", "print", "float", "RuntimeError", "torch", "sys"}) {
+    Program p = Valid();
+    p.inputs[0].name = bad;
+    p.nodes[0].args[0] = bad;
+    ExpectError(p, "input \"" + std::string(bad) + "\": name is not a usable identifier");
+    p = Valid();
+    p.nodes[0].name = bad;
+    p.outputs = {bad};
+    ExpectError(p, "name is not a usable identifier");
+  }
+  for (const char* good : {"x0", "bias", "_x", "query", "printer", "a__b"}) {
+    Program p = Valid();
+    p.inputs[0].name = good;
+    p.nodes[0].args[0] = good;
+    EXPECT_TRUE(Verify(p).ok()) << good;
+  }
+}
+
+TEST(Verifier, CountsAndTotalInputSizeHaveLimits) {
+  Program p = Valid();
+  for (size_t i = p.inputs.size(); i <= kMaxInputs; ++i)
+    p.inputs.push_back({"i" + std::to_string(i), {1}, DType::kFloat32});
+  ExpectError(p, "inputs; the limit is 256");
+  p = Valid();
+  p.outputs.assign(kMaxOutputs + 1, "v0");
+  ExpectError(p, "outputs; the limit is 256");
+  p = Valid();
+  for (int i = 0; i < 5; ++i)
+    p.inputs.push_back({"big" + std::to_string(i), {1 << 12, 1 << 12}, DType::kFloat32});
+  ExpectError(p, "elements together");
+}
+
 TEST(Verifier, UseBeforeDefinitionIsRejected) {
   Program p = Valid();
   p.nodes.insert(p.nodes.begin(), Node{"v1", OpKind::kCast, {"v0"}, DType::kFloat32});

@@ -6,6 +6,7 @@
 
 #include "src/gen/fuzz_input.h"
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -39,7 +40,10 @@ PreparedEntry PrepareReplayFile(const std::string& file, const std::string& torc
                                 bool has_gpu, const ArtifactOptions& artifacts) {
   auto bytes = ReadFile(file);
   if (!bytes.ok()) return Invalid(file, bytes.error());
-  nlohmann::json j = nlohmann::json::parse(bytes.value(), nullptr, /*allow_exceptions=*/false);
+  // JSON beyond the limits reads as not JSON: raw generator bytes unless the name says .json.
+  auto parsed = ParseJsonBounded(bytes.value());
+  nlohmann::json j =
+      parsed.ok() ? std::move(parsed.value()) : nlohmann::json(nlohmann::json::value_t::discarded);
   bool is_json_name = std::filesystem::path(file).extension() == ".json";
   bool entry = j.is_object() && j.contains("format") && j["format"] == "mmdiff.regression";
   // A *.json file that is not even JSON was meant as an entry or a case: say it is malformed.

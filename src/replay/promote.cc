@@ -9,6 +9,7 @@
 #include "src/ir/program_json.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -41,8 +42,9 @@ std::string FileNamePart(std::string s) {
 }  // namespace
 
 Result<nlohmann::json> PromoteReport(const std::string& report_text, const PromoteOptions& o) {
-  auto j = nlohmann::json::parse(report_text, nullptr, false);
-  if (j.is_discarded()) return Status::Error("malformed JSON");
+  auto parsed = ParseJsonBounded(report_text);
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& j = parsed.value();
   auto rc = ReadReportCase(j);
   if (!rc.ok()) return rc.status();
   const ReportCase& c = rc.value();

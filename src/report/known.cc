@@ -8,6 +8,7 @@
 #include "src/report/report.h"
 #include "src/report/root_cause.h"
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -50,8 +51,9 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
 Result<std::vector<KnownCause>> ReadKnownFile(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return Status::Error(path + ": " + text.error());
-  auto j = nlohmann::json::parse(text.value(), nullptr, false);
-  if (j.is_discarded()) return Status::Error(path + ": malformed JSON");
+  auto parsed = ParseJsonBounded(text.value());
+  if (!parsed.ok()) return Status::Error(path + ": " + parsed.error());
+  const nlohmann::json& j = parsed.value();
   std::string format = j.is_object() && j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
   if (format == "mmdiff.regression") {
     auto e = ParseRegressionEntry(text.value());
@@ -85,7 +87,9 @@ Result<KnownCatalogue> LoadKnownCatalogue(const std::vector<std::string>& paths)
         if (!known.ok()) {
           // A folder may hold programs, summaries and other JSON; a broken entry or report is an error.
           auto text = ReadFile(f);
-          auto j = text.ok() ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
+          auto parsed =
+              text.ok() ? ParseJsonBounded(text.value()) : Result<nlohmann::json>(text.status());
+          nlohmann::json j = parsed.ok() ? parsed.value() : nlohmann::json();
           bool claims = j.is_object() && (j.value("format", nlohmann::json()) == "mmdiff.regression" ||
                                           j.value("format", nlohmann::json()) == "mmdiff.report");
           if (claims) return known.status();

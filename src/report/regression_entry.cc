@@ -8,6 +8,7 @@
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
 #include "src/support/json_guard.h"
+#include "src/support/json_limits.h"
 
 namespace mmdiff {
 
@@ -67,8 +68,9 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j) {
 
 namespace {
 Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) return Status::Error("malformed JSON");
+  auto parsed = ParseJsonBounded(text);
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& j = parsed.value();
   if (Status s = CheckRegressionEntryFormat(j); !s.ok()) return s;
   for (const char* key : {"title", "found_by", "issue", "upstream"})
     if (j.contains(key) && !j[key].is_string()) return Status::Error(std::string("\"") + key + "\" must be a string");

@@ -8,21 +8,30 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <string>
+#include <vector>
 
 namespace mmdiff {
 
 namespace fs = std::filesystem;
 
-Result<std::string> ReadFile(const std::string& path) {
+Result<std::string> ReadFile(const std::string& path, size_t max_bytes) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return Status::Error("no such file: " + path);
   if (fs::is_directory(path, ec)) return Status::Error("is a folder, not a file: " + path);
+  // A FIFO or a device would block or never end.
+  if (!fs::is_regular_file(path, ec)) return Status::Error("not a regular file: " + path);
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string out;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    out.append(buf, static_cast<size_t>(in.gcount()));
+    if (out.size() > max_bytes)
+      return Status::Error(path + " is larger than the " + std::to_string(max_bytes >> 20) +
+                           " MiB mmdiff reads");
+  }
+  return out;
 }
 
 Status MakeWritableDir(const std::string& path) {
@@ -32,6 +41,24 @@ Status MakeWritableDir(const std::string& path) {
   if (!fs::is_directory(path, ec)) return Status::Error("not a folder: " + path);
   if (access(path.c_str(), W_OK) != 0) return Status::Error("folder is not writable: " + path);
   return Status::Ok();
+}
+
+PrivateTempDir::PrivateTempDir(const std::string& prefix) {
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  if (ec) base = "/tmp";
+  std::string templ = (base / (prefix + "-XXXXXX")).string();
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr)
+    error_ = "cannot create a temporary folder " + templ + ": " + std::strerror(errno);
+  else
+    path_ = buf.data();
+}
+
+PrivateTempDir::~PrivateTempDir() {
+  std::error_code ec;
+  if (!path_.empty()) fs::remove_all(path_, ec);
 }
 
 Status WriteFileAtomic(const std::string& path, const std::string& contents) {

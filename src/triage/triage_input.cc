@@ -9,6 +9,7 @@
 #include <set>
 
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 #include "src/triage/report_facts.h"
 
 namespace mmdiff::triage {
@@ -84,11 +85,9 @@ Status Discover(const std::string& input, Found& found) {
 Result<json> ReadJson(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return text.status();
-  try {
-    return json::parse(text.value());
-  } catch (const json::parse_error& e) {
-    return Status::Error("malformed JSON (truncated?): " + std::string(e.what()));
-  }
+  auto j = ParseJsonBounded(text.value());
+  if (!j.ok()) return Status::Error(j.error() + " (truncated?)");
+  return j;
 }
 
 // Calls a reader, turning a JSON type error (a field of an unexpected type) into an error value.
