@@ -120,9 +120,37 @@ TEST(CampaignE2E, ResumeAfterKillNineLosesAndDuplicatesNothing) {
   nlohmann::json after = Summary(killed), reference = Summary(whole);
   EXPECT_EQ(after["cases"], 400);
   EXPECT_EQ(after["resumes"], 1);
+  // Workers that died with the killed campaign were not restarts.
+  EXPECT_EQ(after["worker_restarts"], reference["worker_restarts"]);
   EXPECT_EQ(after["diverging_cases"], reference["diverging_cases"]);
   EXPECT_EQ(Buckets(after), Buckets(reference));
   ExpectFindingsComplete(killed, after);
+}
+
+// --resume adopts finding folders written after the last summary; a folder whose case this
+// campaign would never run (planted, or copied from another campaign) is not one of them.
+TEST(CampaignE2E, ResumeIgnoresAFindingFolderOfACaseBeyondTheBudget) {
+  std::string dir = e2e::ScratchDir("campaign-stray");
+  ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 60 --jobs 1 " + kCampaign + " --out " + dir).exit_code, 0);
+  nlohmann::json before = Summary(dir);
+  ASSERT_FALSE(before["buckets"].empty()) << "no finding to copy: the test proves nothing";
+  fs::path real = fs::path(dir) / before["buckets"][0]["finding"].get<std::string>();
+  const std::string stray_hash = "00000000deadbeef";
+  fs::path stray = fs::path(dir) / "findings" / stray_hash;
+  fs::copy(real, stray, fs::copy_options::recursive);
+  nlohmann::json c = nlohmann::json::parse(ReadFile((stray / "case.json").string()).value());
+  c["hash"] = stray_hash;
+  c["signature"] = c["root_cause"] = "planted|elsewhere";
+  c["index"] = 1000000;
+  ASSERT_TRUE(WriteFileAtomic((stray / "case.json").string(), c.dump()).ok());
+  auto r = e2e::RunMmdiff("fuzz --resume " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("is not one of this campaign's"), std::string::npos) << r.output;
+  nlohmann::json after = Summary(dir);
+  EXPECT_EQ(after["cases"], 60);
+  EXPECT_EQ(after["diverging_cases"], before["diverging_cases"]);
+  EXPECT_EQ(after["resumes"], 1);
+  for (const auto& b : after["buckets"]) EXPECT_NE(b["hash"], stray_hash);
 }
 
 TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {

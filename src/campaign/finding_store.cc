@@ -80,6 +80,14 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
       if (!parsed.ok()) throw std::runtime_error(parsed.error());
       const nlohmann::json& j = parsed.value();
       std::string signature = j.at("signature").get<std::string>();
+      // The folder and bucket names the campaign builds paths and keys from: its own shapes only.
+      auto hex16 = [](const std::string& h) {
+        return h.size() == 16 && h.find_first_not_of("0123456789abcdef") == std::string::npos;
+      };
+      const std::string folder = e.path().filename().string();
+      if (!hex16(j.at("hash").get<std::string>()) || !hex16(folder))
+        throw std::runtime_error("its hash or folder is not 16 hex digits");
+      if (j.at("index").get<int64_t>() < 0) throw std::runtime_error("a negative case index");
       out.push_back(
           {j.at("hash").get<std::string>(), signature, e.path().filename().string(),
            j.value("root_cause", signature), j.at("headline").get<std::string>(),

@@ -96,6 +96,14 @@ class Campaign {
     };
     for (const auto& f : found) {
       std::string dir = "findings/" + f.folder;
+      // A case this campaign would never run (past its case budget, or another shard's) was not
+      // written by it: left alone, neither counted nor listed.
+      bool ours = f.index % o_.shard.count == o_.shard.index &&
+                  (o_.max_cases < 0 || f.index < o_.max_cases);
+      if (!ours) {
+        spdlog::warn("resume: ignoring {}: case {} is not one of this campaign's", dir, f.index);
+        continue;
+      }
       auto it = sum_.buckets.find(f.hash);
       if (it != sum_.buckets.end() && it->second.count > 0) {
         // (A folder the summary names is gone where a kill came between writing a smaller case's
@@ -128,6 +136,13 @@ class Campaign {
 
   Status Run() {
     start_ = std::chrono::steady_clock::now();
+    {
+      // At once, before any case: a resume (its count, what it adopted) survives a kill that comes
+      // before the first periodic save.
+      std::lock_guard<std::mutex> lock(mu_);
+      Refresh();
+      if (Status s = SaveLocked(); !s.ok()) return s;
+    }
     std::vector<std::thread> threads;
     for (size_t j = 0; j < workers_.size(); ++j)
       threads.emplace_back([this, j] { Job(*workers_[j]); });

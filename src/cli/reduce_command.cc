@@ -62,6 +62,19 @@ Result<ReportCase> LoadReport(const std::string& file) {
   return c;
 }
 
+// Whether `dir` is a writable folder, or could be made as one: its nearest existing ancestor is a
+// writable folder.
+Status CanMakeDir(const std::string& dir) {
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec);
+  while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
+  if (!fs::is_directory(p, ec))
+    return Status::Error("cannot create folder " + dir + ": " + p.string() + " is not a folder");
+  if (access(p.c_str(), W_OK) != 0)
+    return Status::Error("cannot create folder " + dir + ": " + p.string() + " is not writable");
+  return Status::Ok();
+}
+
 // Every path must be one the worker knows (else exit 2) and can run here (else exit 3).
 int CheckPaths(const Supervisor& sup, const std::vector<std::string>& paths, bool test_paths) {
   for (const auto& name : paths) {
@@ -99,7 +112,8 @@ int RunReduce(const ReduceArgs& a) {
   }
   std::string out_dir =
       a.out_dir.empty() ? (fs::path(a.report_file).parent_path() / "reduced").string() : a.out_dir;
-  if (Status s = MakeWritableDir(out_dir); !s.ok()) {
+  // Checked now, made when there is something to write: a reduction that fails leaves no folder.
+  if (Status s = CanMakeDir(out_dir); !s.ok()) {
     std::cerr << "mmdiff reduce: " << s.message() << "\n";
     return kExitEnvironment;
   }
@@ -150,7 +164,8 @@ int RunReduce(const ReduceArgs& a) {
   RunContext ctx;
   ctx.versions = sup.versions();
   ctx.knobs = rep.knobs;
-  if (Status s = WriteReducedFinding(out_dir, r, ctx); !s.ok()) {
+  Status made = MakeWritableDir(out_dir);
+  if (Status s = made.ok() ? WriteReducedFinding(out_dir, r, ctx) : made; !s.ok()) {
     std::cerr << "mmdiff reduce: " << s.message() << "\n";
     return kExitEnvironment;
   }

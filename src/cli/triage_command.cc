@@ -9,6 +9,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/support/utf8.h"
 #include "src/triage/triage.h"
 #include "src/triage/triage_markdown.h"
 #include "src/triage/triage_rank.h"
@@ -59,9 +60,10 @@ std::string Footer() {
 int RunTriageCommand(triage::TriageOptions o, size_t top) {
   triage::TriageOutcome r = triage::RunTriage(o);
   for (const auto& s : r.data.skipped)
-    std::cerr << "mmdiff triage: warning: skipped " << s.path << ": " << s.reason << "\n";
+    std::cerr << "mmdiff triage: warning: skipped " << TerminalLine(s.path) << ": "
+              << TerminalLine(s.reason) << "\n";
   if (r.failure == triage::TriageFailure::kBadInput) {
-    std::cerr << "mmdiff triage: " << r.message << "\n";
+    std::cerr << "mmdiff triage: " << TerminalLine(r.message) << "\n";
     return kExitUsage;
   }
   if (r.failure == triage::TriageFailure::kOutput) {
@@ -76,15 +78,17 @@ int RunTriageCommand(triage::TriageOptions o, size_t top) {
             << " reports read, " << r.data.skipped.size() << " files skipped)\n";
   for (size_t i = 0; i < ranked.size() && i < top; ++i) {
     const triage::TriageBucket& b = *ranked[i];
-    std::cout << "  " << i + 1 << ". " << b.hash << "  " << triage::BucketClassName(b.cls) << "  x"
-              << b.count << "  " << triage::Clip(b.headline, 110) << "\n";
+    // Hashes and headlines come from report files: text, not terminal commands.
+    std::cout << "  " << i + 1 << ". " << TerminalLine(b.hash) << "  "
+              << triage::BucketClassName(b.cls) << "  x" << b.count << "  "
+              << TerminalLine(triage::Clip(b.headline, 110)) << "\n";
   }
   if (ranked.size() > top) std::cout << "  ... " << ranked.size() - top << " more in triage.md\n";
   for (const auto* list : {&groups.known, &groups.baseline})
     if (!list->empty())
       std::cout << (list == &groups.known ? "known root causes" : "seen in the baseline") << ": " << list->size()
                 << " (one line each in triage.md)\n";
-  for (const auto& path : r.written) std::cout << "wrote " << path << "\n";
+  for (const auto& path : r.written) std::cout << "wrote " << TerminalLine(path) << "\n";
   return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/gen/fuzz_input.h"
+#include "src/report/report.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -49,6 +50,10 @@ PreparedEntry PrepareReplayFile(const std::string& file, const std::string& torc
   // A *.json file that is not even JSON was meant as an entry or a case: say it is malformed.
   if (entry || (is_json_name && j.is_discarded()))
     return PrepareEntry(file, torch_version, has_gpu);
+  // A case file named *.json is read as `mmdiff run` reads it: an unknown format or a report
+  // version this mmdiff does not read is invalid, not a program to run.
+  if (is_json_name)
+    if (Status s = CheckCaseFileFormat(j); !s.ok()) return Invalid(file, s.message());
   FuzzInput in = DecodeFuzzInput(bytes.value(), artifacts.policy);
   if (is_json_name && in.kind != FuzzInputKind::kCase)
     return Invalid(file, "neither a regression entry nor a case: " + in.not_a_case);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "src/gen/fuzz_input.h"
 #include "src/replay/replay_test_util.h"
 
@@ -79,6 +81,19 @@ TEST(ReplayArtifact, JsonFilesMustBeAnEntryOrACase) {
       PrepareReplayFile(Write(dir, "c.json", "{\"program\": "), "2.15.0", false, Options());
   EXPECT_EQ(truncated.row.status, ReplayStatus::kInvalid);
   EXPECT_NE(truncated.row.detail.find("malformed JSON"), std::string::npos) << truncated.row.detail;
+  // A case file of an unknown format, or a report of a version this mmdiff does not read, is
+  // rejected as `mmdiff run` rejects it, not run as a case.
+  nlohmann::json report = nlohmann::json::parse(EncodeFuzzCase(Mm(), {"exact", 9}));
+  report["format"] = "mmdiff.report";
+  report["version"] = 99;
+  auto future = PrepareReplayFile(Write(dir, "d.json", report.dump()), "2.15.0", false, Options());
+  EXPECT_EQ(future.row.status, ReplayStatus::kInvalid);
+  EXPECT_NE(future.row.detail.find("version 99 is not supported"), std::string::npos)
+      << future.row.detail;
+  report["format"] = "mmdiff.nope";
+  auto unknown = PrepareReplayFile(Write(dir, "e.json", report.dump()), "2.15.0", false, Options());
+  EXPECT_EQ(unknown.row.status, ReplayStatus::kInvalid);
+  EXPECT_NE(unknown.row.detail.find("unknown format"), std::string::npos) << unknown.row.detail;
   auto missing = PrepareReplayFile(dir + "/crash-none", "2.15.0", false, Options());
   EXPECT_EQ(missing.row.status, ReplayStatus::kInvalid);
 }

@@ -45,4 +45,21 @@ std::string ValidUtf8(std::string_view text) {
   return out;
 }
 
+std::string TerminalLine(std::string_view text) {
+  std::string valid = ValidUtf8(text), out;
+  out.reserve(valid.size());
+  for (size_t i = 0; i < valid.size(); ++i) {
+    auto b = static_cast<uint8_t>(valid[i]);
+    bool c1 = b == 0xC2 && i + 1 < valid.size() && static_cast<uint8_t>(valid[i + 1]) >= 0x80 &&
+              static_cast<uint8_t>(valid[i + 1]) <= 0x9F;
+    if (b < 0x20 || b == 0x7F || c1) {
+      out += '?';
+      i += c1 ? 1 : 0;
+    } else {
+      out += valid[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace mmdiff

@@ -12,4 +12,9 @@ namespace mmdiff {
 // replaced by U+FFFD. Valid text comes back unchanged.
 std::string ValidUtf8(std::string_view text);
 
+// One line fit for a terminal: ValidUtf8, then every control character (C0, DEL, C1: escape
+// sequences that move the cursor, clear the screen or set the title), newlines and tabs included,
+// shown as '?'.
+std::string TerminalLine(std::string_view text);
+
 }  // namespace mmdiff

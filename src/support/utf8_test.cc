@@ -28,5 +28,17 @@ TEST(Utf8, InvalidBytesBecomeReplacementCharacters) {
   EXPECT_NO_THROW(nlohmann::json(ValidUtf8(hostile)).dump());
 }
 
+TEST(Utf8, TerminalLinesCarryNoControlCharacters) {
+  EXPECT_EQ(TerminalLine("eager accepts mm(float16, float32)"),
+            "eager accepts mm(float16, float32)");
+  EXPECT_EQ(TerminalLine("a\x1b[2Jb\x1b]0;title\x07"
+                         "c\nd\x7f"),
+            "a?[2Jb?]0;title?c?d?");
+  EXPECT_EQ(TerminalLine("x\xC2\x9B"
+                         "31m y"),
+            "x?31m y");                                                     // C1 CSI
+  EXPECT_EQ(TerminalLine("caf\xC3\xA9 \xC2\xA0"), "caf\xC3\xA9 \xC2\xA0");  // é, no-break space
+}
+
 }  // namespace
 }  // namespace mmdiff
