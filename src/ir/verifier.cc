@@ -10,6 +10,14 @@ namespace mmdiff {
 
 namespace {
 
+// A name in an error message, quoted, and clipped: names come from files, and a 100,000-character
+// one is not a message.
+std::string Quoted(const std::string& name) {
+  return "\"" + (name.size() > 80
+                     ? name.substr(0, 80) + "...\" (" + std::to_string(name.size()) + " characters)"
+                     : name + "\"");
+}
+
 bool IsIdentifier(const std::string& s) {
   // Names become Python and TorchScript variables in generated code (repro.py, the compiled paths'
   // functions): Python 3's keywords and soft keywords, its builtins (which the generated code
@@ -243,7 +251,7 @@ Status Verify(const Program& p) {
   const auto types = InferStaticTypes(p);
   int64_t total_elements = 0;
   for (const auto& in : p.inputs) {
-    std::string where = "input \"" + in.name + "\"";
+    std::string where = "input " + Quoted(in.name);
     if (!IsIdentifier(in.name)) return Status::Error(where + ": name is not a usable identifier");
     if (!defined.insert(in.name).second) return Status::Error(where + ": name defined twice");
     if (in.shape.size() > kMaxRank)
@@ -265,7 +273,7 @@ Status Verify(const Program& p) {
       return Status::Error(where + ": a transposed layout needs rank >= 2");
   }
   for (const auto& n : p.nodes) {
-    std::string where = "node \"" + n.name + "\" (" + std::string(GetOpSpec(n.op).name) + ")";
+    std::string where = "node " + Quoted(n.name) + " (" + std::string(GetOpSpec(n.op).name) + ")";
     if (!IsIdentifier(n.name)) return Status::Error(where + ": name is not a usable identifier");
     if (defined.count(n.name)) return Status::Error(where + ": name defined twice");
     const OpSpec& spec = GetOpSpec(n.op);
@@ -277,7 +285,8 @@ Status Verify(const Program& p) {
                            " arguments, got " + std::to_string(n.args.size()));
     for (const auto& a : n.args)
       if (!defined.count(a))
-        return Status::Error(where + ": argument \"" + a + "\" is not defined before this node");
+        return Status::Error(where + ": argument " + Quoted(a) +
+                             " is not defined before this node");
     if (spec.has_dtype && !n.dtype) return Status::Error(where + ": needs a \"dtype\"");
     if (!spec.has_dtype && n.dtype && n.op != OpKind::kSoftmax) return Status::Error(where + ": takes no \"dtype\"");
     if ((n.op == OpKind::kToDevice) != n.device.has_value())
@@ -316,13 +325,14 @@ Status Verify(const Program& p) {
   for (const auto& n : p.nodes) {
     const std::optional<Shape>& shape = types.at(n.name).shape;
     if (shape && (shape->size() > kMaxRank || Numel(*shape) > kMaxNumel))
-      return Status::Error("node \"" + n.name + "\" (" + std::string(GetOpSpec(n.op).name) + "): result " +
-                           ShapeString(*shape) + " is larger than " + std::to_string(kMaxNumel) +
-                           " elements or rank " + std::to_string(kMaxRank));
+      return Status::Error("node " + Quoted(n.name) + " (" + std::string(GetOpSpec(n.op).name) +
+                           "): result " + ShapeString(*shape) + " is larger than " +
+                           std::to_string(kMaxNumel) + " elements or rank " +
+                           std::to_string(kMaxRank));
   }
   if (p.outputs.empty()) return Status::Error("program has no outputs");
   for (const auto& o : p.outputs)
-    if (!defined.count(o)) return Status::Error("output \"" + o + "\" is not defined");
+    if (!defined.count(o)) return Status::Error("output " + Quoted(o) + " is not defined");
   return Status::Ok();
 }
 

@@ -72,6 +72,13 @@ TEST(Verifier, PythonKeywordsBuiltinsAndDunderNamesAreNotNames) {
     p.outputs = {bad};
     ExpectError(p, "name is not a usable identifier");
   }
+  // A name from a file may be huge: the message quotes it clipped.
+  Program p = Valid();
+  p.inputs[0].name = std::string(100000, 'x');
+  Status s = Verify(p);
+  ASSERT_FALSE(s.ok());
+  EXPECT_LT(s.message().size(), 200u);
+  EXPECT_NE(s.message().find("(100000 characters)"), std::string::npos) << s.message();
   for (const char* good : {"x0", "bias", "_x", "query", "printer", "a__b"}) {
     Program p = Valid();
     p.inputs[0].name = good;
