@@ -249,7 +249,9 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     if (!(s.elapsed_s >= 0 && s.elapsed_s < 1e12))
       return Status::Error("malformed summary: elapsed_s " + j.at("elapsed_s").dump());
     s.inputs = InputStats::FromJson(j.value("compile", nlohmann::json::object()));
-    s.inputs.checked_inputs = j.value("checked_inputs", int64_t{0});
+    s.inputs.checked_inputs = j.contains("checked_inputs") ? Count(j, "checked_inputs") : 0;
+    if (!j.at("buckets").is_array())
+      return Status::Error("malformed summary: \"buckets\" must be an array");
     s.done_below = Count(r, "done_below");
     s.done_extra = r.at("done_extra").get<std::vector<int64_t>>();
     // The indices done above done_below, each once: the schedule skips them.

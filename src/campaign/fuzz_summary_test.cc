@@ -77,6 +77,9 @@ TEST(FuzzSummary, ResumeRejectsValuesOutOfRange) {
   EXPECT_FALSE(with(P("/cases"), -1).ok());
   EXPECT_FALSE(with(P("/worker_restarts"), 4294967297ull).ok());
   EXPECT_FALSE(with(P("/elapsed_s"), -3.0).ok());
+  EXPECT_FALSE(with(P("/checked_inputs"), -3).ok());
+  for (const nlohmann::json& b : {nlohmann::json(), nlohmann::json::object(), nlohmann::json(3)})
+    EXPECT_FALSE(with(P("/buckets"), b).ok()) << b.dump();  // would drop every bucket
   // 2^32 + the right version is another version, not this one.
   const int64_t gen = good.at("resume").at("generator_version").get<int64_t>();
   EXPECT_FALSE(with(P("/resume/generator_version"), (int64_t{1} << 32) + gen).ok());

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,11 @@ int RunTriageCommand(triage::TriageOptions o, size_t top) {
     std::cerr << "mmdiff triage: warning: skipped " << TerminalLine(s.path) << ": "
               << TerminalLine(s.reason) << "\n";
   if (r.failure == triage::TriageFailure::kBadInput) {
-    std::cerr << "mmdiff triage: " << TerminalLine(r.message) << "\n";
+    // Line by line: the message lists the files it could not read, one per line.
+    std::string line;
+    std::istringstream lines(r.message);
+    for (bool first = true; std::getline(lines, line); first = false)
+      std::cerr << (first ? "mmdiff triage: " : "") << TerminalLine(line) << "\n";
     return kExitUsage;
   }
   if (r.failure == triage::TriageFailure::kOutput) {

@@ -39,7 +39,8 @@ Field Weight(double GenPolicy::*m, const std::string& key) {
 Field Count(int GenPolicy::*m, const std::string& key, int lo, int hi) {
   return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
           [m, key, lo, hi](GenPolicy& p, const nlohmann::json& v) {
-            if (!v.is_number_integer() || v.get<int>() < lo || v.get<int>() > hi)
+            // Compared as JSON numbers, not narrowed to int first (2^32 + 5 is not 5).
+            if (!v.is_number_integer() || v < lo || v > hi)
               return Status::Error("policy." + key + " must be an integer in [" + std::to_string(lo) +
                                    ", " + std::to_string(hi) + "]");
             p.*m = v.get<int>();
@@ -136,6 +137,13 @@ nlohmann::json PolicyToJson(const GenPolicy& p) {
 namespace {
 Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
   if (!j.is_object()) return Status::Error("a policy must be a JSON object");
+  // Both optional (a hand-written policy may leave them out); when present, they are this format.
+  if (j.contains("format") && j["format"] != "mmdiff.policy")
+    return Status::Error("not a policy: \"format\" is " + j["format"].dump() +
+                         ", not \"mmdiff.policy\"");
+  if (j.contains("version") && j["version"] != 1)
+    return Status::Error("policy version " + j["version"].dump() +
+                         " is not supported (this mmdiff reads version 1)");
   GenPolicy p;
   for (const auto& [key, value] : j.items()) {
     if (key == "format" || key == "version") continue;

@@ -24,6 +24,16 @@ TEST(Policy, MissingKeysKeepDefaultsUnknownKeysAreErrors) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("p_cats"), std::string::npos);
   EXPECT_FALSE(PolicyFromJson({{"p_cast", 1.5}}).ok());
+  // Counts are compared whole: 2^32 + 5 is out of max_ops' range, not 5.
+  EXPECT_TRUE(PolicyFromJson({{"max_ops", 5}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"max_ops", (uint64_t{1} << 32) + 5}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"max_ops", UINT64_MAX}}).ok());
+  // format and version may be left out; given, they must be the policy's own.
+  EXPECT_TRUE(PolicyFromJson({{"format", "mmdiff.policy"}, {"version", 1}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"format", "mmdiff.report"}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"format", nullptr}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"version", 2}}).ok());
+  EXPECT_FALSE(PolicyFromJson({{"version", (uint64_t{1} << 32) + 1}}).ok());
   EXPECT_FALSE(PolicyFromJson({{"dims", nlohmann::json::array()}}).ok());
   EXPECT_FALSE(PolicyFromJson({{"w_mm", 0}, {"w_bmm", 0}, {"w_matmul", 0}, {"w_addmm", 0}, {"w_mv", 0}, {"w_dot", 0},
                                 {"w_addmv", 0}, {"w_baddbmm", 0}, {"w_addbmm", 0}, {"w_linear", 0}, {"w_sdpa", 0}, {"w_attention", 0}})

@@ -154,9 +154,9 @@ Result<Program> ProgramFromJsonUnguarded(const json& j) {
     return Status::Error("not an mmdiff program: \"format\" must be \"mmdiff.program\"");
   if (!j.contains("version") || !j["version"].is_number_integer())
     return Status::Error("program: field \"version\" must be an integer");
-  int version = j["version"].get<int>();
-  if (version != kProgramFormatVersion)
-    return Status::Error("program format version " + std::to_string(version) +
+  // Compared as JSON numbers, not narrowed to int first: 2^32 + 1 is not version 1.
+  if (j["version"] != kProgramFormatVersion)
+    return Status::Error("program format version " + j["version"].dump() +
                          " is not supported (this mmdiff reads version " +
                          std::to_string(kProgramFormatVersion) + ")");
   Program p;

@@ -43,6 +43,12 @@ TEST(ProgramJson, ErrorsNameTheOffendingPart) {
   r = ProgramFromJson(j);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("version 99"), std::string::npos);
+  // A version beyond int is not read modulo 2^32.
+  for (const nlohmann::json& v : {nlohmann::json((uint64_t{1} << 32) + kProgramFormatVersion),
+                                  nlohmann::json(UINT64_MAX), nlohmann::json(-1)}) {
+    j["version"] = v;
+    EXPECT_FALSE(ProgramFromJson(j).ok()) << v.dump();
+  }
 
   j = ProgramToJson(SeedProgram());
   j["inputs"][0]["shape"] = {1, "two"};
