@@ -134,6 +134,12 @@ TEST(CliE2E, MutateIsDeterministicAndVerifies) {
   ASSERT_TRUE(crossed.ok()) << x.output;
   auto a = ParseProgramText(ReadFile(dir + "/a.json").value()).value();
   EXPECT_GT(crossed.value().nodes.size(), a.nodes.size());
+  // A case file of an unknown format is rejected as `run` rejects it, not mutated.
+  std::ofstream(dir + "/c.json") << "{\"format\": \"mmdiff.unknown\", \"program\": "
+                                 << ReadFile(dir + "/a.json").value() << "}";
+  auto odd = e2e::RunMmdiff("mutate " + dir + "/c.json");
+  EXPECT_EQ(odd.exit_code, 2) << odd.output;
+  EXPECT_NE(odd.output.find("unknown format"), std::string::npos) << odd.output;
 }
 
 TEST(CliE2E, GenStatsCountsEveryOp) {

@@ -129,6 +129,11 @@ namespace {
 Result<Program> LoadProgram(const std::string& file) {
   auto text = ReadFile(file);
   if (!text.ok()) return text.status();
+  // As `run` reads it: a file naming another format, or a report or entry version this mmdiff
+  // does not read, is not taken for the program inside it.
+  if (auto j = ParseJsonBounded(text.value()); j.ok())
+    if (Status s = CheckCaseFileFormat(j.value()); !s.ok())
+      return Status::Error(file + ": " + s.message());
   auto p = ParseProgramText(text.value());
   if (!p.ok()) return Status::Error(file + ": " + p.error());
   return p;
