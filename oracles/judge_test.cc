@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "oracles/verdict.h"
+
 namespace mmdiff {
 namespace {
 
@@ -188,6 +190,33 @@ TEST(Judge, WithoutAReferenceValuesAreNotJudgedAndANoteSaysSo) {
   Verdict v = Judge(c, {ref, Ok("eager", DType::kFloat32, {1, 1}, {1.0}), Ok("inductor", DType::kFloat32, {1, 1}, {5.0})});
   EXPECT_FALSE(v.diverges());
   EXPECT_EQ(v.notes.size(), 2u);
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// A verdict read back from a report file: an output index beyond int's range is not narrowed into
+// another (valid-looking) index.
+TEST(VerdictJson, OutputIndicesOutOfRangeAreNotTaken) {
+  nlohmann::json j = {
+      {"result", "diverge"},
+      {"divergences", {{{"kind", "value"}, {"paths", {"eager", "inductor"}}, {"output", 1}}}}};
+  auto v = VerdictFromJson(j);
+  ASSERT_TRUE(v.ok()) << v.error();
+  ASSERT_EQ(v.value().divergences.size(), 1u);
+  EXPECT_EQ(v.value().divergences[0].output, 1);
+  for (const nlohmann::json& bad :
+       {nlohmann::json((uint64_t{1} << 32) + 1), nlohmann::json(-5), nlohmann::json(UINT64_MAX)}) {
+    j["divergences"][0]["output"] = bad;
+    auto r = VerdictFromJson(j);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_NE(r.value().divergences[0].output, 1) << bad.dump();
+    EXPECT_TRUE(r.value().divergences[0].output >= -1 &&
+                r.value().divergences[0].output <= 1 << 20);
+  }
 }
 
 }  // namespace

@@ -109,10 +109,14 @@ Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
     d.blamed = StringField(jd, "blamed");
     d.detail = StringField(jd, "detail");
     d.classification = StringField(jd, "classification");
-    if (jd.contains("output") && jd["output"].is_number_integer()) d.output = jd["output"].get<int>();
+    // An output index from a file: in int's range or not taken (no narrowing to another index).
+    auto index = [](const nlohmann::json& v) {
+      return v.is_number_integer() && v >= -1 && v <= 1 << 20;
+    };
+    if (jd.contains("output") && index(jd["output"])) d.output = jd["output"].get<int>();
     if (jd.contains("worst") && jd["worst"].is_object()) {
       const auto& w = jd["worst"];
-      if (w.contains("output") && w["output"].is_number_integer()) d.output = w["output"].get<int>();
+      if (w.contains("output") && index(w["output"])) d.output = w["output"].get<int>();
       if (w.contains("element") && w["element"].is_number_integer()) d.element = w["element"].get<int64_t>();
       if (w.contains("got")) d.got = NumFrom(w["got"]);
       if (w.contains("expected")) d.expected = NumFrom(w["expected"]);
