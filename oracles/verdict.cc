@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "src/support/json_guard.h"
+
 namespace mmdiff {
 
 std::string_view DivergenceKindName(DivergenceKind k) {
@@ -89,8 +91,9 @@ double NumFrom(const nlohmann::json& j) {
   if (j == "-inf") return -INFINITY;
   return 0;
 }
-std::string StringField(const nlohmann::json& j, const char* key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+// An output index from a file: in int's range or not taken (no narrowing to another index).
+bool OutputIndex(const nlohmann::json& v) {
+  return v.is_number_integer() && v >= -1 && v <= 1 << 20;
 }
 }  // namespace
 
@@ -109,14 +112,10 @@ Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
     d.blamed = StringField(jd, "blamed");
     d.detail = StringField(jd, "detail");
     d.classification = StringField(jd, "classification");
-    // An output index from a file: in int's range or not taken (no narrowing to another index).
-    auto index = [](const nlohmann::json& v) {
-      return v.is_number_integer() && v >= -1 && v <= 1 << 20;
-    };
-    if (jd.contains("output") && index(jd["output"])) d.output = jd["output"].get<int>();
+    if (jd.contains("output") && OutputIndex(jd["output"])) d.output = jd["output"].get<int>();
     if (jd.contains("worst") && jd["worst"].is_object()) {
       const auto& w = jd["worst"];
-      if (w.contains("output") && index(w["output"])) d.output = w["output"].get<int>();
+      if (w.contains("output") && OutputIndex(w["output"])) d.output = w["output"].get<int>();
       if (w.contains("element") && w["element"].is_number_integer()) d.element = w["element"].get<int64_t>();
       if (w.contains("got")) d.got = NumFrom(w["got"]);
       if (w.contains("expected")) d.expected = NumFrom(w["expected"]);

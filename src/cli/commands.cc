@@ -126,17 +126,29 @@ int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, bool 
 }
 
 namespace {
-Result<Program> LoadProgram(const std::string& file) {
+// A file holding a case (a program, `mmdiff gen --case` output, a report, a regression entry),
+// read once: its document and its program. A file naming another format, or a report or entry
+// version this mmdiff does not read, is not taken for the program inside it. Errors name the file
+// (ReadFile's already do).
+struct CaseFile {
+  nlohmann::json doc;
+  Program program;
+};
+Result<CaseFile> LoadCaseFile(const std::string& file) {
   auto text = ReadFile(file);
   if (!text.ok()) return text.status();
-  // As `run` reads it: a file naming another format, or a report or entry version this mmdiff
-  // does not read, is not taken for the program inside it.
-  if (auto j = ParseJsonBounded(text.value()); j.ok())
-    if (Status s = CheckCaseFileFormat(j.value()); !s.ok())
-      return Status::Error(file + ": " + s.message());
-  auto p = ParseProgramText(text.value());
+  auto doc = ParseJsonBounded(text.value());
+  if (!doc.ok()) return Status::Error(file + ": " + doc.error());
+  if (Status s = CheckCaseFileFormat(doc.value()); !s.ok())
+    return Status::Error(file + ": " + s.message());
+  auto p = ProgramFromDocument(doc.value());
   if (!p.ok()) return Status::Error(file + ": " + p.error());
-  return p;
+  return CaseFile{std::move(doc.value()), std::move(p.value())};
+}
+Result<Program> LoadProgram(const std::string& file) {
+  auto c = LoadCaseFile(file);
+  if (!c.ok()) return c.status();
+  return c.value().program;
 }
 }  // namespace
 
@@ -237,25 +249,13 @@ int Paths(bool json, bool test_paths) {
 
 int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, const CommonOptions& o, bool json,
         const std::string& out_dir) {
-  auto text = ReadFile(program_file);
-  if (!text.ok()) {
-    std::cerr << "mmdiff run: " << text.error() << "\n";
+  auto loaded = LoadCaseFile(program_file);
+  if (!loaded.ok()) {
+    std::cerr << "mmdiff run: " << loaded.error() << "\n";
     return kExitUsage;
   }
-  // Malformed or beyond the limits: ParseProgramText says so below.
-  auto parsed = ParseJsonBounded(text.value());
-  nlohmann::json j = parsed.ok() ? std::move(parsed.value()) : nlohmann::json();
-  if (parsed.ok()) {
-    if (Status s = CheckCaseFileFormat(j); !s.ok()) {
-      std::cerr << "mmdiff run: " << program_file << ": " << s.message() << "\n";
-      return kExitUsage;
-    }
-  }
-  auto program = ParseProgramText(text.value());
-  if (!program.ok()) {
-    std::cerr << "mmdiff run: " << program_file << ": " << program.error() << "\n";
-    return kExitUsage;
-  }
+  const nlohmann::json& j = loaded.value().doc;
+  const Program& program = loaded.value().program;
   InputRecipe recipe{"grid16", input_seed};
   if (!seed_given && j.is_object() && j.contains("program") && j.contains("inputs")) {
     auto r = RecipeFromJson(j["inputs"]);
@@ -274,7 +274,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
   Supervisor sup(MakeSupervisorOptions(o, log));
   std::vector<std::string> paths;
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
-  CaseRun c = MakeCaseRun(program.value(), recipe, sup.Run(program.value(), recipe, paths));
+  CaseRun c = MakeCaseRun(program, recipe, sup.Run(program, recipe, paths));
   c.mitigations = TryMitigations(sup, c);
   c.ablation = RunAblation(sup, c);
   RunContext ctx = Context(sup);

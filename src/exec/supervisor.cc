@@ -20,6 +20,7 @@
 
 #include "src/exec/wire.h"
 #include "src/ir/program_json.h"
+#include "src/support/json_guard.h"
 #include "src/support/utf8.h"
 
 namespace mmdiff {
@@ -178,20 +179,6 @@ std::string Supervisor::Reap(bool kill_first, int* signal_out) {
   return "ended";
 }
 
-namespace {
-
-// A field of a worker's message as the type it should have, else the fallback: a worker is
-// untrusted, and nlohmann's value() throws on a field of another type.
-std::string Text(const nlohmann::json& m, const char* key, const std::string& fallback) {
-  return m.is_object() && m.contains(key) && m[key].is_string() ? m[key].get<std::string>()
-                                                                : fallback;
-}
-bool Flag(const nlohmann::json& m, const char* key, bool fallback) {
-  return m.is_object() && m.contains(key) && m[key].is_boolean() ? m[key].get<bool>() : fallback;
-}
-
-}  // namespace
-
 std::string Supervisor::StderrTail() {
   if (options_.log_path.empty()) return "";
   std::ifstream in(options_.log_path, std::ios::binary);
@@ -213,7 +200,7 @@ Status Supervisor::Hello() {
   Status w = WriteFrame(to_worker_, {{"type", "hello"}});
   ReadResult r = ReadFrame(from_worker_, static_cast<int>(options_.startup_timeout_s * 1000));
   awaiting_first_reply_ = false;
-  bool hello = r.state == ReadState::kOk && Text(r.message, "type", "") == "hello" &&
+  bool hello = r.state == ReadState::kOk && StringField(r.message, "type") == "hello" &&
                r.message.contains("paths") && r.message["paths"].is_array();
   if (!w.ok() || !hello) {
     int sig = 0;
@@ -226,10 +213,11 @@ Status Supervisor::Hello() {
                   : nlohmann::json::object();
   paths_.clear();
   for (const auto& p : r.message["paths"])
-    if (p.is_object() && !Text(p, "name", "").empty())
-      paths_.push_back({Text(p, "name", ""), Flag(p, "available", false), Text(p, "why", ""),
-                        Flag(p, "test_only", false), Flag(p, "variant", false),
-                        Flag(p, "on_demand", Flag(p, "variant", false))});
+    if (p.is_object() && !StringField(p, "name").empty())
+      paths_.push_back({StringField(p, "name"), BoolField(p, "available", false),
+                        StringField(p, "why"), BoolField(p, "test_only", false),
+                        BoolField(p, "variant", false),
+                        BoolField(p, "on_demand", BoolField(p, "variant", false))});
   return Status::Ok();
 }
 
@@ -287,7 +275,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
                             : options_.stage_timeout_s;
         ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
         awaiting_first_reply_ = false;
-        std::string type = m.state == ReadState::kOk ? Text(m.message, "type", "") : "";
+        std::string type = m.state == ReadState::kOk ? StringField(m.message, "type") : "";
         // A result beyond the paths asked for is not an answer to this request.
         if (type == "result" && next >= paths.size()) {
           m.state = ReadState::kError;
@@ -295,8 +283,8 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
         }
         if (m.state == ReadState::kOk) {
           if (type == "stage") {
-            current = Text(m.message, "path", current);
-            stage = Text(m.message, "stage", stage);
+            current = StringField(m.message, "path", current);
+            stage = StringField(m.message, "stage", stage);
           } else if (type == "result") {
             auto r = m.message.contains("result")
                          ? PathResultFromJson(m.message["result"])
@@ -316,7 +304,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
           } else if (type == "error") {
             for (; next < paths.size(); ++next) {
               PathResult r{paths[next], OutcomeKind::kUnsupported};
-              r.message = "worker rejected the program: " + Text(m.message, "message", "");
+              r.message = "worker rejected the program: " + StringField(m.message, "message");
               results.push_back(r);
             }
             finished = true;

@@ -184,13 +184,11 @@ Result<Program> ProgramFromJsonUnguarded(const json& j) {
 Result<Program> ProgramFromJson(const json& j) { return GuardJson("program", [&] { return ProgramFromJsonUnguarded(j); }); }
 
 namespace {
-Result<Program> ParseProgramTextUnguarded(const std::string& text) {
-  auto parsed = ParseJsonBounded(text);
-  if (!parsed.ok()) return parsed.status();
-  json j = std::move(parsed.value());
+Result<Program> ProgramFromDocumentUnguarded(const json& doc) {
   // A report or regression entry embeds the program under "program".
-  if (j.is_object() && j.contains("program") && j.value("format", "") != "mmdiff.program") j = j["program"];
-  auto p = ProgramFromJson(j);
+  bool embedded =
+      doc.is_object() && doc.contains("program") && doc.value("format", "") != "mmdiff.program";
+  auto p = ProgramFromJson(embedded ? doc["program"] : doc);
   if (!p.ok()) return p;
   Status s = Verify(p.value());
   if (!s.ok()) return s;
@@ -198,8 +196,14 @@ Result<Program> ParseProgramTextUnguarded(const std::string& text) {
 }
 }  // namespace
 
+Result<Program> ProgramFromDocument(const json& j) {
+  return GuardJson("program", [&] { return ProgramFromDocumentUnguarded(j); });
+}
+
 Result<Program> ParseProgramText(const std::string& text) {
-  return GuardJson("program", [&] { return ParseProgramTextUnguarded(text); });
+  auto parsed = ParseJsonBounded(text);
+  if (!parsed.ok()) return parsed.status();
+  return ProgramFromDocument(parsed.value());
 }
 
 }  // namespace mmdiff

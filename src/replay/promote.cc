@@ -9,15 +9,12 @@
 #include "src/ir/program_json.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
+#include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
 
 namespace mmdiff {
 
 namespace {
-
-std::string StringField(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
-}
 
 // Whether every character of s is in `allowed` and its length is 1 to max.
 bool OnlyOf(const std::string& s, std::string_view allowed, size_t max) {

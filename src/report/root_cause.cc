@@ -76,15 +76,6 @@ std::string OtherPath(const Divergence& d) {
   return d.paths.empty() ? "?" : d.paths.back();
 }
 
-}  // namespace
-
-bool EagerPassedTheViolation(const Expectation& contract, const PathResult& eager) {
-  return contract.rejects && eager.kind == OutcomeKind::kError && !eager.node.empty() &&
-         eager.node != contract.violation.node;
-}
-
-namespace {
-
 // Facts before the ladder lowering.
 RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResult>& results,
                         const Divergence& d) {
@@ -287,6 +278,11 @@ bool UnusedNode(const Program& p, const std::string& node) {
   for (auto n = p.nodes.rbegin(); n != p.nodes.rend(); ++n)
     if (live.count(n->name)) live.insert(n->args.begin(), n->args.end());
   return p.FindNode(node) && !live.count(node);
+}
+
+bool EagerPassedTheViolation(const Expectation& contract, const PathResult& eager) {
+  return contract.rejects && eager.kind == OutcomeKind::kError && !eager.node.empty() &&
+         eager.node != contract.violation.node;
 }
 
 bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f) {
