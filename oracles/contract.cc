@@ -11,30 +11,35 @@ namespace mmdiff {
 namespace {
 
 const ContractRule kSameDevice{
-    "same_device", "every op of the matmul family", "all tensor operands on the same device", "RuntimeError",
+    "same_device", "every op of the matmul family", "all tensor operands on the same device",
+    "RuntimeError",
     "ATen TensorIterator / checkSameDevice: 'Expected all tensors to be on the same device'"};
 const ContractRule kSameDType{
-    "same_dtype", "mm, bmm, matmul (every rank), mv, dot, addmm/addmv/baddbmm/addbmm (bias included), linear",
+    "same_dtype",
+    "mm, bmm, matmul (every rank), mv, dot, addmm/addmv/baddbmm/addbmm (bias included), linear",
     "all tensor operands have the same dtype; no implicit promotion", "RuntimeError",
     "aten/src/ATen/native/LinearAlgebra.cpp: addmm_impl_cpu_ 'expected m1 and m2 to have the same "
     "dtype', 'self and mat2 must have the same dtype'; bmm_out_or_baddbmm_ 'expected scalar type'; "
-    "dot 'expected both vectors to have same dtype'; addmv 'input tensors must have the same dtype'; "
+    "dot 'expected both vectors to have same dtype'; addmv 'input tensors must have the same "
+    "dtype'; "
     "baddbmm 'Input dtypes must be the same'. "
     "Observed on torch 2.11.0 and 2.15.0 CPU."};
 const ContractRule kSupportedDType{
     "supported_dtype", "the matmul family on cpu", "a floating or integer dtype (not bool)",
-    "NotImplementedError", "AT_DISPATCH in addmm_impl_cpu_: '\"addmm_impl_cpu_\" not implemented for 'Bool''"};
+    "NotImplementedError",
+    "AT_DISPATCH in addmm_impl_cpu_: '\"addmm_impl_cpu_\" not implemented for 'Bool''"};
 const ContractRule kShape{
     "shape", "the matmul family",
     "ranks and sizes as documented (mm 2-D, bmm 3-D with equal batch, mv 2-D by 1-D, dot 1-D, "
     "contracted dims equal, matmul batch dims broadcast, bias expandable to the product)",
     "RuntimeError", "aten/src/ATen/native/LinearAlgebra.cpp shape checks; torch.matmul docs"};
 
-const ContractRule kCudaIntegers{
-    "cuda_integer_matmul", "the matmul family on cuda", "a floating dtype: cuBLAS paths have no integer kernels",
-    "NotImplementedError",
-    "aten/src/ATen/native/cuda/Blas.cpp dispatches over floating types: '\"addmm_cuda\" not implemented for "
-    "'Int'' (widely reported; not probed here: no GPU was available)"};
+const ContractRule kCudaIntegers{"cuda_integer_matmul", "the matmul family on cuda",
+                                 "a floating dtype: cuBLAS paths have no integer kernels",
+                                 "NotImplementedError",
+                                 "aten/src/ATen/native/cuda/Blas.cpp dispatches over floating "
+                                 "types: '\"addmm_cuda\" not implemented for "
+                                 "'Int'' (widely reported; not probed here: no GPU was available)"};
 const ContractRule kDimRange{
     "dim_range", "transpose, permute, narrow",
     "dims within [-rank, rank); narrow's start within [-size, size]", "IndexError",
@@ -50,39 +55,52 @@ const ContractRule kView{
 
 const ContractRule kSdpaDType{
     "sdpa_dtype", "scaled_dot_product_attention",
-    "q, k and v floating with one dtype (RuntimeError otherwise); the mask bool, float32 or q's dtype",
+    "q, k and v floating with one dtype (RuntimeError otherwise); the mask bool, float32 or q's "
+    "dtype",
     "RuntimeError",
     "aten/src/ATen/native/transformers/sdp_utils_cpp.h check_for_seq_len / attention.cpp "
-    "validate_sdpa_input: 'Expected query, key, and value to have the same dtype', 'Expected attn_mask "
-    "dtype to be bool or float or to match query dtype'; integer q: 'expected scalar type Float but "
+    "validate_sdpa_input: 'Expected query, key, and value to have the same dtype', 'Expected "
+    "attn_mask "
+    "dtype to be bool or float or to match query dtype'; integer q: 'expected scalar type Float "
+    "but "
     "found Int'. Probed on torch 2.15.0 cpu and meta."};
 const ContractRule kEmptyBmm{
     "empty_bmm_dtype", "bmm, baddbmm, matmul with a >= 3-D second operand (the bmm path)",
     "when the product is empty (a batch, M, K or N of 0) the two matrices may differ in dtype; the "
     "result takes the second matrix's dtype (baddbmm's bias must still match the first)",
-    "-", "bmm_out_or_baddbmm_ returns before its dtype check for empty inputs. Probed on torch 2.15.0 cpu."};
+    "-",
+    "bmm_out_or_baddbmm_ returns before its dtype check for empty inputs. Probed on torch 2.15.0 "
+    "cpu."};
 const ContractRule kSdpaArgs{
-    "sdpa_args", "scaled_dot_product_attention", "no explicit attn_mask together with is_causal=True",
-    "RuntimeError", "attention.cpp: 'Explicit attn_mask should not be set when is_causal=True'"};
+    "sdpa_args", "scaled_dot_product_attention",
+    "no explicit attn_mask together with is_causal=True", "RuntimeError",
+    "attention.cpp: 'Explicit attn_mask should not be set when is_causal=True'"};
 const ContractRule kSoftmaxDType{
-    "softmax_dtype", "softmax", "a floating input dtype, or a floating dtype= argument; floating result",
-    "NotImplementedError", "aten/src/ATen/native/SoftMax.cpp dispatch: '\"softmax_lastdim_kernel_impl\" not "
-                           "implemented for 'Int''. Probed on torch 2.15.0 cpu (meta accepts)."};
+    "softmax_dtype", "softmax",
+    "a floating input dtype, or a floating dtype= argument; floating result", "NotImplementedError",
+    "aten/src/ATen/native/SoftMax.cpp dispatch: '\"softmax_lastdim_kernel_impl\" not "
+    "implemented for 'Int''. Probed on torch 2.15.0 cpu (meta accepts)."};
 const ContractRule kMetaCopy{
-    "meta_copy_out", "to_device", "a meta tensor cannot move to a device with data", "NotImplementedError",
+    "meta_copy_out", "to_device", "a meta tensor cannot move to a device with data",
+    "NotImplementedError",
     "aten/src/ATen/native/Copy.cpp: 'Cannot copy out of meta tensor; no data!'"};
 const ContractRule kIntScalarEmpty{
     "int_scalar_empty_k", "addmm, baddbmm, addbmm on integer dtypes",
-    "with K = 0 (addbmm: or no batches) a float beta other than 0 is rejected: the result is beta * bias "
-    "computed in float", "RuntimeError",
-    "Blas.cpp addmm_impl_cpu_ / baddbmm fast path for empty products: 'result type Float can't be cast "
+    "with K = 0 (addbmm: or no batches) a float beta other than 0 is rejected: the result is beta "
+    "* bias "
+    "computed in float",
+    "RuntimeError",
+    "Blas.cpp addmm_impl_cpu_ / baddbmm fast path for empty products: 'result type Float can't be "
+    "cast "
     "to the desired output type Int'. Probed on torch 2.15.0 cpu (meta and addmv accept)."};
-const ContractRule kScalarRange{
-    "scalar_range", "the addmm family on integer dtypes",
-    "alpha and beta (Python floats) lie in the integer dtype's range (uint8: no negative value, -0.5 "
-    "included); they are then truncated toward zero", "RuntimeError",
-    "c10/core/Scalar.h checked conversion: 'value cannot be converted to type uint8_t without overflow'. "
-    "Probed on torch 2.15.0 cpu (meta does not check)."};
+const ContractRule kScalarRange{"scalar_range", "the addmm family on integer dtypes",
+                                "alpha and beta (Python floats) lie in the integer dtype's range "
+                                "(uint8: no negative value, -0.5 "
+                                "included); they are then truncated toward zero",
+                                "RuntimeError",
+                                "c10/core/Scalar.h checked conversion: 'value cannot be converted "
+                                "to type uint8_t without overflow'. "
+                                "Probed on torch 2.15.0 cpu (meta does not check)."};
 
 ContractViolation Violation(const Node& n, const ContractRule& rule, std::string message) {
   return {n.name, rule.id, rule.error_class, std::move(message), rule.source};
@@ -91,10 +109,10 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 }  // namespace
 
 const std::vector<ContractRule>& ContractRules() {
-  static const std::vector<ContractRule> kRules = {kSameDevice,    kSameDType,    kSupportedDType, kShape,
-                                                   kDimRange,      kView,         kSdpaDType,      kSdpaArgs,
-                                                   kSoftmaxDType,  kMetaCopy,     kIntScalarEmpty, kScalarRange,
-                                                   kEmptyBmm,      kCudaIntegers};
+  static const std::vector<ContractRule> kRules = {
+      kSameDevice,     kSameDType,   kSupportedDType, kShape,        kDimRange,
+      kView,           kSdpaDType,   kSdpaArgs,       kSoftmaxDType, kMetaCopy,
+      kIntScalarEmpty, kScalarRange, kEmptyBmm,       kCudaIntegers};
   return kRules;
 }
 
@@ -104,7 +122,8 @@ namespace {
 // empty (kEmptyBmm), when that applies and the shapes are legal.
 std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& args) {
   bool bmm_path = n.op == OpKind::kBmm || n.op == OpKind::kBaddbmm ||
-                  (n.op == OpKind::kMatmul && args.size() == 2 && args[0].shape.size() >= 3 && args[1].shape.size() >= 3);
+                  (n.op == OpKind::kMatmul && args.size() == 2 && args[0].shape.size() >= 3 &&
+                   args[1].shape.size() >= 3);
   if (!bmm_path) return std::nullopt;
   size_t first = n.op == OpKind::kBaddbmm ? 1 : 0;
   const ValueType &a = args[first], &b = args[first + 1];
@@ -112,15 +131,18 @@ std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& 
   std::vector<Shape> shapes;
   for (const auto& x : args) shapes.push_back(x.shape);
   auto shape = InferShape(n.op, shapes, n.ints);
-  if (!shape.ok() || (Numel(a.shape) != 0 && Numel(b.shape) != 0 && Numel(shape.value()) != 0)) return std::nullopt;
+  if (!shape.ok() || (Numel(a.shape) != 0 && Numel(b.shape) != 0 && Numel(shape.value()) != 0))
+    return std::nullopt;
   return b.dtype;
 }
 
 // The rule a node breaks, if any, given its argument types; on success `out` is its result type.
-std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueType>& args, ValueType& out) {
+std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueType>& args,
+                                       ValueType& out) {
   std::string op_name(GetOpSpec(n.op).name);
   auto fail = [&](const ContractRule& rule, std::string message) {
-    return std::optional<ContractViolation>(Violation(n, rule, op_name + ": " + std::move(message)));
+    return std::optional<ContractViolation>(
+        Violation(n, rule, op_name + ": " + std::move(message)));
   };
   std::vector<DType> dtypes;
   for (const auto& a : args) dtypes.push_back(a.dtype);
@@ -150,24 +172,30 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
                   "operands of dtype " + std::string(DTypeName(args[0].dtype)) + " and " +
                       std::string(DTypeName(args[i].dtype)));
   if (n.op == OpKind::kSoftmax) {
-    if (!IsFloating(out.dtype)) return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
+    if (!IsFloating(out.dtype))
+      return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
   } else if (n.op == OpKind::kSdpa) {
-    if (!IsFloating(args[0].dtype)) return fail(kSdpaDType, "expected a floating dtype, got " + std::string(DTypeName(args[0].dtype)));
+    if (!IsFloating(args[0].dtype))
+      return fail(kSdpaDType,
+                  "expected a floating dtype, got " + std::string(DTypeName(args[0].dtype)));
     if (args.size() == 4) {
       DType m = args[3].dtype;
       if (m != DType::kBool && m != DType::kFloat32 && m != args[0].dtype)
-        return fail(kSdpaDType, "attn_mask dtype " + std::string(DTypeName(m)) + " with query dtype " +
-                                    std::string(DTypeName(args[0].dtype)));
-      if (n.is_causal) return fail(kSdpaArgs, "Explicit attn_mask should not be set when is_causal=True");
+        return fail(kSdpaDType, "attn_mask dtype " + std::string(DTypeName(m)) +
+                                    " with query dtype " + std::string(DTypeName(args[0].dtype)));
+      if (n.is_causal)
+        return fail(kSdpaArgs, "Explicit attn_mask should not be set when is_causal=True");
     }
   } else if (matmul_family && args[0].dtype == DType::kBool) {
     return fail(kSupportedDType, "not implemented for bool");
   } else if (matmul_family && args[0].device == Device::kCuda && !IsFloating(args[0].dtype)) {
-    return fail(kCudaIntegers, "\"addmm_cuda\" not implemented for " + std::string(DTypeName(args[0].dtype)));
+    return fail(kCudaIntegers,
+                "\"addmm_cuda\" not implemented for " + std::string(DTypeName(args[0].dtype)));
   }
   std::vector<Shape> shapes;
   for (const auto& a : args) shapes.push_back(a.shape);
-  auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1]) : InferShape(n.op, shapes, n.ints, n.enable_gqa);
+  auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1])
+                                    : InferShape(n.op, shapes, n.ints, n.enable_gqa);
   if (!shape.ok()) {
     bool dim = shape.error().rfind("Dimension out of range", 0) == 0 ||
                shape.error().rfind("start out of range", 0) == 0;
@@ -178,11 +206,14 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     DType d = args[0].dtype;
     for (double s : {n.alpha, n.beta}) {
       // The float itself is range-checked (so -0.5 does not fit uint8), then truncated.
-      bool fits = d == DType::kUInt8 ? s >= 0 && s <= 255 : s >= -MaxFinite(d) - 1 && s <= MaxFinite(d);
-      if (!fits) return fail(kScalarRange, "alpha/beta " + std::to_string(s) + " does not fit " + std::string(DTypeName(d)));
+      bool fits =
+          d == DType::kUInt8 ? s >= 0 && s <= 255 : s >= -MaxFinite(d) - 1 && s <= MaxFinite(d);
+      if (!fits)
+        return fail(kScalarRange, "alpha/beta " + std::to_string(s) + " does not fit " +
+                                      std::string(DTypeName(d)));
     }
     bool empty_product = n.op == OpKind::kAddbmm ? (shapes[1][0] == 0 || shapes[1][2] == 0)
-                         : n.op != OpKind::kAddmv && shapes[1].back() == 0;
+                                                 : n.op != OpKind::kAddmv && shapes[1].back() == 0;
     if (empty_product && n.beta != 0)
       return fail(kIntScalarEmpty, "result type Float can't be cast to the desired output type " +
                                        std::string(DTypeName(d)));

@@ -47,8 +47,10 @@ TEST(Contract, ShapeDeviceAndBoolRules) {
 
 TEST(Contract, AttentionSoftmaxIntegerAndMoveRules) {
   Program p;
-  p.inputs = {{"q", {1, 2, 3, 4}, DType::kFloat16}, {"k", {1, 2, 5, 4}, DType::kFloat16},
-              {"v", {1, 2, 5, 6}, DType::kFloat16}, {"m", {3, 5}, DType::kFloat16}};
+  p.inputs = {{"q", {1, 2, 3, 4}, DType::kFloat16},
+              {"k", {1, 2, 5, 4}, DType::kFloat16},
+              {"v", {1, 2, 5, 6}, DType::kFloat16},
+              {"m", {3, 5}, DType::kFloat16}};
   p.nodes = {{"a", OpKind::kSdpa, {"q", "k", "v", "m"}}};
   p.outputs = {"a"};
   Expectation ok = Expect(p);
@@ -85,7 +87,8 @@ TEST(Contract, AttentionSoftmaxIntegerAndMoveRules) {
 
 TEST(Contract, IntegerAddmmScalarsAndEmptyProducts) {
   Program p;
-  p.inputs = {{"b", {2, 5}, DType::kUInt8}, {"x", {2, 3}, DType::kUInt8}, {"y", {3, 5}, DType::kUInt8}};
+  p.inputs = {
+      {"b", {2, 5}, DType::kUInt8}, {"x", {2, 3}, DType::kUInt8}, {"y", {3, 5}, DType::kUInt8}};
   p.nodes = {{"v0", OpKind::kAddmm, {"b", "x", "y"}}};
   p.nodes[0].beta = -1.0;  // a negative float does not fit uint8
   p.outputs = {"v0"};
@@ -100,7 +103,8 @@ TEST(Contract, IntegerAddmmScalarsAndEmptyProducts) {
   p.inputs[2].shape = {3, 5};
   EXPECT_EQ(Expect(p).violation.rule, "cuda_integer_matmul");
 
-  Program e = Matmul(DType::kFloat16, DType::kFloat32, {2, 0, 3}, {2, 3, 4});  // an empty bmm-path product
+  Program e =
+      Matmul(DType::kFloat16, DType::kFloat32, {2, 0, 3}, {2, 3, 4});  // an empty bmm-path product
   Expectation ee = Expect(e);
   ASSERT_FALSE(ee.rejects) << ee.violation.message;
   EXPECT_EQ(ee.outputs[0].dtype, DType::kFloat32);  // the second matrix's dtype
@@ -109,7 +113,8 @@ TEST(Contract, IntegerAddmmScalarsAndEmptyProducts) {
 
 TEST(Contract, AddmmBiasDtypeCountsAndCastsFixMismatches) {
   Program p;
-  p.inputs = {{"b", {5}, DType::kFloat32}, {"x", {2, 3}, DType::kFloat16}, {"y", {3, 5}, DType::kFloat16}};
+  p.inputs = {
+      {"b", {5}, DType::kFloat32}, {"x", {2, 3}, DType::kFloat16}, {"y", {3, 5}, DType::kFloat16}};
   p.nodes = {{"v0", OpKind::kAddmm, {"b", "x", "y"}}};
   p.outputs = {"v0"};
   EXPECT_EQ(Expect(p).violation.rule, "same_dtype");
@@ -190,7 +195,8 @@ namespace {
 TEST(Contract, AddPromotesInsteadOfRejecting) {
   Program p;
   p.inputs = {{"a", {2, 3}, DType::kFloat16}, {"b", {3}, DType::kBFloat16}};
-  p.nodes = {{"v0", OpKind::kAdd, {"a", "b"}}, {"v1", OpKind::kMulScalar, {"v0"}, std::nullopt, 0.5}};
+  p.nodes = {{"v0", OpKind::kAdd, {"a", "b"}},
+             {"v1", OpKind::kMulScalar, {"v0"}, std::nullopt, 0.5}};
   p.outputs = {"v1"};
   Expectation e = Expect(p);
   ASSERT_FALSE(e.rejects) << e.violation.message;

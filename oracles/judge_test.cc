@@ -26,7 +26,8 @@ PathResult Error(const std::string& path, const std::string& cls) {
   return r;
 }
 
-PathResult Ok(const std::string& path, DType d, Shape s, std::vector<double> data, std::vector<double> bound = {}) {
+PathResult Ok(const std::string& path, DType d, Shape s, std::vector<double> data,
+              std::vector<double> bound = {}) {
   PathResult r{path, OutcomeKind::kOk};
   r.outputs.push_back({d, s, Device::kCpu, std::move(data), std::move(bound)});
   return r;
@@ -43,7 +44,8 @@ TEST(Judge, SeedBugIsAnErrorBehaviourDivergenceBlamedOnTheCompiledPath) {
   EXPECT_EQ(v.divergences[0].blamed, "inductor");
   EXPECT_EQ(v.divergences[0].paths, (std::vector<std::string>{"eager", "inductor"}));
   EXPECT_NE(v.divergences[0].detail.find("same_dtype"), std::string::npos);
-  EXPECT_EQ(v.divergences[0].classification, "filable");  // inductor breaks the contract eager keeps
+  EXPECT_EQ(v.divergences[0].classification,
+            "filable");  // inductor breaks the contract eager keeps
 }
 
 Program Legal() {
@@ -72,7 +74,8 @@ TEST(Judge, ValueBeyondTheBoundIsBlamedOnTheOutlier) {
   EXPECT_EQ(v.divergences[0].blamed, "inductor");
   EXPECT_DOUBLE_EQ(v.divergences[0].got, 1.001);
   // And when eager is the outlier, eager is blamed.
-  v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}), Ok("eager", DType::kFloat32, {1, 1}, {2.0}),
+  v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),
+                Ok("eager", DType::kFloat32, {1, 1}, {2.0}),
                 Ok("inductor", DType::kFloat32, {1, 1}, {1.0})});
   ASSERT_GE(v.divergences.size(), 1u);
   EXPECT_EQ(v.divergences[0].blamed, "eager");
@@ -88,7 +91,8 @@ TEST(Judge, CompiledWorseThanEagerIsFilableOtherwisePrecisionOnly) {
   Expectation c = Expect(p);
   std::vector<double> ref(2000, 1.0), bound(2000, 1e-6), eager(2000, 1.0), inductor(2000, 1.0);
   auto judge = [&] {
-    return Judge(c, {Ok("reference", DType::kFloat32, {2000}, ref, bound), Ok("eager", DType::kFloat32, {2000}, eager),
+    return Judge(c, {Ok("reference", DType::kFloat32, {2000}, ref, bound),
+                     Ok("eager", DType::kFloat32, {2000}, eager),
                      Ok("inductor", DType::kFloat32, {2000}, inductor)});
   };
   inductor[7] = 1.5;  // eager exact, inductor off: filable
@@ -98,7 +102,7 @@ TEST(Judge, CompiledWorseThanEagerIsFilableOtherwisePrecisionOnly) {
   EXPECT_GT(v.divergences[0].path_rmse, 0);
   EXPECT_EQ(v.divergences[0].eager_rmse, 0);
   for (double& x : eager) x = 1.01;  // eager is further off everywhere: inductor's one outlier is
-  v = judge();                        // outside the bound but not worse than eager by PyTorch's rule
+  v = judge();                       // outside the bound but not worse than eager by PyTorch's rule
   const Divergence* d = nullptr;
   for (const auto& x : v.divergences)
     if (x.blamed != "eager" && x.paths[1] == "inductor") d = &x;
@@ -113,7 +117,8 @@ TEST(Judge, MetaMustPredictCpuOutcomeDtypeAndShape) {
   meta.outputs.push_back({DType::kFloat32, {1, 1}, Device::kMeta, {}, {}});
   std::vector<PathResult> agree = {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {1e-6}),
                                    Ok("eager", DType::kFloat32, {1, 1}, {1.0}), meta};
-  EXPECT_FALSE(Judge(c, agree).diverges()) << VerdictToJson(Judge(c, agree)).dump();  // device and data may differ
+  EXPECT_FALSE(Judge(c, agree).diverges())
+      << VerdictToJson(Judge(c, agree)).dump();  // device and data may differ
   agree[2].outputs[0].dtype = DType::kFloat16;
   Verdict v = Judge(c, agree);
   ASSERT_EQ(v.divergences.size(), 1u);
@@ -136,15 +141,17 @@ TEST(Judge, TheMostSevereDivergenceLeadsWhateverOrderThePathsRan) {
   Expectation seed = Expect(SeedProgram());
   PathResult meta_ok{"eager_meta", OutcomeKind::kOk};
   meta_ok.outputs.push_back({DType::kFloat16, {2, 4, 8, 64}, Device::kMeta, {}, {}});
-  Verdict v = Judge(seed, {Error("reference", "RuntimeError"), Error("eager", "RuntimeError"), meta_ok,
-                           Ok("inductor", DType::kFloat32, {2, 4, 8, 64}, {})});
+  Verdict v = Judge(seed, {Error("reference", "RuntimeError"), Error("eager", "RuntimeError"),
+                           meta_ok, Ok("inductor", DType::kFloat32, {2, 4, 8, 64}, {})});
   ASSERT_EQ(v.divergences.size(), 2u);
   EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kErrorBehaviour);
   EXPECT_EQ(v.divergences[0].blamed, "inductor");
   EXPECT_EQ(v.divergences[1].kind, DivergenceKind::kMeta);
   EXPECT_EQ(DivergenceSeverity(DivergenceKind::kCrash), 5);
-  EXPECT_GT(DivergenceSeverity(DivergenceKind::kErrorBehaviour), DivergenceSeverity(DivergenceKind::kMeta));
-  EXPECT_GT(DivergenceSeverity(DivergenceKind::kValue), DivergenceSeverity(DivergenceKind::kContract));
+  EXPECT_GT(DivergenceSeverity(DivergenceKind::kErrorBehaviour),
+            DivergenceSeverity(DivergenceKind::kMeta));
+  EXPECT_GT(DivergenceSeverity(DivergenceKind::kValue),
+            DivergenceSeverity(DivergenceKind::kContract));
   EXPECT_EQ(ParseDivergenceKind("error_behaviour"), DivergenceKind::kErrorBehaviour);
   EXPECT_EQ(ParseDivergenceKind("timeout"), DivergenceKind::kTimeout);
   EXPECT_EQ(ParseDivergenceKind("valeu"), std::nullopt);
@@ -158,7 +165,8 @@ TEST(Judge, NaNWhereTheReferenceIsFiniteIsADivergence) {
   ASSERT_EQ(v.divergences.size(), 1u);
   EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kValue);
   // An infinite bound (possible overflow) accepts anything.
-  v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {INFINITY}), Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+  v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {INFINITY}),
+                Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
                 Ok("inductor", DType::kFloat32, {1, 1}, {NAN})});
   EXPECT_FALSE(v.diverges());
 }
@@ -167,7 +175,8 @@ TEST(Judge, DtypeDivergenceAndCrashes) {
   Expectation c = Expect(Legal());
   PathResult crash{"inductor", OutcomeKind::kCrash};
   crash.stage = "compile";
-  Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {0}), Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+  Verdict v = Judge(c, {Ok("reference", DType::kFloat32, {1, 1}, {1.0}, {0}),
+                        Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
                         Ok("aot_eager", DType::kFloat64, {1, 1}, {1.0}), crash});
   ASSERT_EQ(v.divergences.size(), 2u);
   EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kCrash);
@@ -178,7 +187,8 @@ TEST(Judge, DtypeDivergenceAndCrashes) {
 
 TEST(Judge, EagerAgainstTheContractIsAContractDivergence) {
   Expectation c = Expect(SeedProgram());
-  Verdict v = Judge(c, {Error("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}, {})});
+  Verdict v = Judge(
+      c, {Error("reference", "RuntimeError"), Ok("eager", DType::kFloat32, {2, 4, 8, 64}, {})});
   ASSERT_EQ(v.divergences.size(), 1u);
   EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kContract);
 }
@@ -187,7 +197,8 @@ TEST(Judge, WithoutAReferenceValuesAreNotJudgedAndANoteSaysSo) {
   Expectation c = Expect(Legal());
   PathResult ref{"reference", OutcomeKind::kUnsupported};
   ref.message = "no reference for this op";
-  Verdict v = Judge(c, {ref, Ok("eager", DType::kFloat32, {1, 1}, {1.0}), Ok("inductor", DType::kFloat32, {1, 1}, {5.0})});
+  Verdict v = Judge(c, {ref, Ok("eager", DType::kFloat32, {1, 1}, {1.0}),
+                        Ok("inductor", DType::kFloat32, {1, 1}, {5.0})});
   EXPECT_FALSE(v.diverges());
   EXPECT_EQ(v.notes.size(), 2u);
 }

@@ -9,25 +9,35 @@ namespace mmdiff {
 
 std::string_view DivergenceKindName(DivergenceKind k) {
   switch (k) {
-    case DivergenceKind::kErrorBehaviour: return "error_behaviour";
-    case DivergenceKind::kErrorClass: return "error_class";
-    case DivergenceKind::kDType: return "dtype";
-    case DivergenceKind::kShape: return "shape";
-    case DivergenceKind::kDevice: return "device";
-    case DivergenceKind::kValue: return "value";
-    case DivergenceKind::kContract: return "contract";
-    case DivergenceKind::kCrash: return "crash";
-    case DivergenceKind::kTimeout: return "timeout";
-    case DivergenceKind::kMeta: return "meta";
+    case DivergenceKind::kErrorBehaviour:
+      return "error_behaviour";
+    case DivergenceKind::kErrorClass:
+      return "error_class";
+    case DivergenceKind::kDType:
+      return "dtype";
+    case DivergenceKind::kShape:
+      return "shape";
+    case DivergenceKind::kDevice:
+      return "device";
+    case DivergenceKind::kValue:
+      return "value";
+    case DivergenceKind::kContract:
+      return "contract";
+    case DivergenceKind::kCrash:
+      return "crash";
+    case DivergenceKind::kTimeout:
+      return "timeout";
+    case DivergenceKind::kMeta:
+      return "meta";
   }
   return "?";
 }
 
 std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name) {
-  for (DivergenceKind k :
-       {DivergenceKind::kErrorBehaviour, DivergenceKind::kErrorClass, DivergenceKind::kDType, DivergenceKind::kShape,
-        DivergenceKind::kDevice, DivergenceKind::kValue, DivergenceKind::kContract, DivergenceKind::kMeta,
-        DivergenceKind::kCrash, DivergenceKind::kTimeout})
+  for (DivergenceKind k : {DivergenceKind::kErrorBehaviour, DivergenceKind::kErrorClass,
+                           DivergenceKind::kDType, DivergenceKind::kShape, DivergenceKind::kDevice,
+                           DivergenceKind::kValue, DivergenceKind::kContract, DivergenceKind::kMeta,
+                           DivergenceKind::kCrash, DivergenceKind::kTimeout})
     if (DivergenceKindName(k) == name) return k;
   return std::nullopt;
 }
@@ -35,15 +45,21 @@ std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name) {
 int DivergenceSeverity(DivergenceKind k) {
   switch (k) {
     case DivergenceKind::kCrash:
-    case DivergenceKind::kTimeout: return 5;
-    case DivergenceKind::kErrorBehaviour: return 4;
-    case DivergenceKind::kErrorClass: return 3;
+    case DivergenceKind::kTimeout:
+      return 5;
+    case DivergenceKind::kErrorBehaviour:
+      return 4;
+    case DivergenceKind::kErrorClass:
+      return 3;
     case DivergenceKind::kDType:
     case DivergenceKind::kShape:
     case DivergenceKind::kDevice:
-    case DivergenceKind::kMeta: return 2;
-    case DivergenceKind::kValue: return 1;
-    case DivergenceKind::kContract: return 0;
+    case DivergenceKind::kMeta:
+      return 2;
+    case DivergenceKind::kValue:
+      return 1;
+    case DivergenceKind::kContract:
+      return 0;
   }
   return 0;
 }
@@ -63,18 +79,23 @@ std::string BlameLabel(const Divergence& d) {
 }
 
 nlohmann::json VerdictToJson(const Verdict& v) {
-  nlohmann::json j = {{"result", v.diverges() ? "diverge" : "agree"}, {"divergences", nlohmann::json::array()}};
+  nlohmann::json j = {{"result", v.diverges() ? "diverge" : "agree"},
+                      {"divergences", nlohmann::json::array()}};
   for (const auto& d : v.divergences) {
     nlohmann::json jd = {{"kind", DivergenceKindName(d.kind)},
                          {"paths", d.paths},
                          {"blamed", d.blamed},
                          {"detail", d.detail}};
     if (d.kind == DivergenceKind::kValue) {
-      jd["worst"] = {{"output", d.output}, {"element", d.element}, {"got", Num(d.got)},
-                     {"expected", Num(d.expected)}, {"allowed_error", Num(d.allowed)}};
+      jd["worst"] = {{"output", d.output},
+                     {"element", d.element},
+                     {"got", Num(d.got)},
+                     {"expected", Num(d.expected)},
+                     {"allowed_error", Num(d.allowed)}};
       if (d.path_rmse >= 0) jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
     }
-    if (d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape || d.kind == DivergenceKind::kDevice)
+    if (d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape ||
+        d.kind == DivergenceKind::kDevice)
       if (d.output >= 0) jd["output"] = d.output;
     if (!d.classification.empty()) jd["classification"] = d.classification;
     j["divergences"].push_back(jd);
@@ -104,7 +125,9 @@ Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
   for (const auto& jd : j["divergences"]) {
     if (!jd.is_object()) return Status::Error("verdict: every divergence must be an object");
     auto kind = ParseDivergenceKind(StringField(jd, "kind"));
-    if (!kind) return Status::Error("verdict: unknown divergence kind " + (jd.contains("kind") ? jd["kind"].dump() : "(none)"));
+    if (!kind)
+      return Status::Error("verdict: unknown divergence kind " +
+                           (jd.contains("kind") ? jd["kind"].dump() : "(none)"));
     Divergence d{*kind};
     if (jd.contains("paths") && jd["paths"].is_array())
       for (const auto& p : jd["paths"])
@@ -116,7 +139,8 @@ Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
     if (jd.contains("worst") && jd["worst"].is_object()) {
       const auto& w = jd["worst"];
       if (w.contains("output") && OutputIndex(w["output"])) d.output = w["output"].get<int>();
-      if (w.contains("element") && w["element"].is_number_integer()) d.element = w["element"].get<int64_t>();
+      if (w.contains("element") && w["element"].is_number_integer())
+        d.element = w["element"].get<int64_t>();
       if (w.contains("got")) d.got = NumFrom(w["got"]);
       if (w.contains("expected")) d.expected = NumFrom(w["expected"]);
       if (w.contains("allowed_error")) d.allowed = NumFrom(w["allowed_error"]);

@@ -40,9 +40,9 @@ void ExpectCleanlyInterrupted(const std::string& dir) {
         << "left behind: " << e.path();
 }
 
-// The shell lines that start a campaign in a session of its own (its pid is its process group, which
-// `kill -TERM -$pid` signals: dash's kill takes no `--`) and wait, with a generous bound, until it
-// has judged cases.
+// The shell lines that start a campaign in a session of its own (its pid is its process group,
+// which `kill -TERM -$pid` signals: dash's kill takes no `--`) and wait, with a generous bound,
+// until it has judged cases.
 std::string StartAndWaitForCases(const std::string& args, const std::string& dir) {
   return "setsid " + std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz " + args + " --out " + dir +
          " >" + dir +
@@ -81,8 +81,8 @@ TEST(CampaignSignalE2E, ASecondSignalStopsAtOnce) {
       dir + ".log 2>&1 & pid=$!; for i in $(seq 1200); do sleep 0.1; grep -q 'campaign (seed' " +
       dir + ".log && break; done; sleep 1; ";
   auto t0 = std::chrono::steady_clock::now();
-  auto r = e2e::RunShell(
-      "(" + start + "kill -TERM -$pid; sleep 1.5; kill -TERM -$pid; wait $pid; echo rc=$?)");
+  auto r = e2e::RunShell("(" + start +
+                         "kill -TERM -$pid; sleep 1.5; kill -TERM -$pid; wait $pid; echo rc=$?)");
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_NE(r.output.find("rc=143"), std::string::npos) << r.output;
   EXPECT_LT(seconds, 200)

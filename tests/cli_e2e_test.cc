@@ -1,4 +1,5 @@
-// The CLI on real binaries: versions, generation, paths, and clear errors with documented exit codes.
+// The CLI on real binaries: versions, generation, paths, and clear errors with documented exit
+// codes.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -14,13 +15,16 @@ namespace {
 TEST(CliE2E, VersionNamesMmdiffTorchAndPython) {
   auto r = e2e::RunMmdiff("--version");
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.output.find(std::string("mmdiff ") + build_info::kMmdiffVersion), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(std::string("torch ") + build_info::kTorchVersion), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(std::string("mmdiff ") + build_info::kMmdiffVersion), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(std::string("torch ") + build_info::kTorchVersion), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("python 3."), std::string::npos) << r.output;
 }
 
 TEST(CliE2E, GenIsDeterministicAndValid) {
-  auto a = e2e::RunMmdiff("gen --seed 17"), b = e2e::RunMmdiff("gen --seed 17"), c = e2e::RunMmdiff("gen --seed 18");
+  auto a = e2e::RunMmdiff("gen --seed 17"), b = e2e::RunMmdiff("gen --seed 17"),
+       c = e2e::RunMmdiff("gen --seed 18");
   ASSERT_EQ(a.exit_code, 0) << a.output;
   EXPECT_EQ(a.output, b.output);
   EXPECT_NE(a.output, c.output);
@@ -35,7 +39,8 @@ TEST(CliE2E, PathsListsTheRealPathsAndTheMissingGpu) {
   auto j = nlohmann::json::parse(r.output);
   std::set<std::string> names;
   for (const auto& p : j["paths"]) names.insert(p["name"]);
-  for (const char* n : {"reference", "eager", "inductor", "aot_eager"}) EXPECT_TRUE(names.count(n)) << n;
+  for (const char* n : {"reference", "eager", "inductor", "aot_eager"})
+    EXPECT_TRUE(names.count(n)) << n;
   EXPECT_FALSE(names.count("planted_promote"));  // test-only paths stay hidden unless asked for
   EXPECT_TRUE(j["devices"].contains("cuda"));
 }
@@ -46,7 +51,8 @@ TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("no such file"), std::string::npos) << missing.output;
 
-  std::ofstream(dir + "/truncated.json") << R"({"format": "mmdiff.program", "version": 1, "inputs": [)";
+  std::ofstream(dir + "/truncated.json")
+      << R"({"format": "mmdiff.program", "version": 1, "inputs": [)";
   auto truncated = e2e::RunMmdiff("run " + dir + "/truncated.json");
   EXPECT_EQ(truncated.exit_code, 2);
   EXPECT_NE(truncated.output.find("malformed JSON"), std::string::npos) << truncated.output;
@@ -56,7 +62,8 @@ TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
   std::ofstream(dir + "/bad.json") << bad.dump();
   auto invalid = e2e::RunMmdiff("run " + dir + "/bad.json");
   EXPECT_EQ(invalid.exit_code, 2);
-  EXPECT_NE(invalid.output.find("node \"v0\" (mm): argument \"ghost\""), std::string::npos) << invalid.output;
+  EXPECT_NE(invalid.output.find("node \"v0\" (mm): argument \"ghost\""), std::string::npos)
+      << invalid.output;
 
   std::ofstream(dir + "/a-file") << "x";
   auto unwritable = e2e::RunMmdiff("fuzz --time 1 --out " + dir + "/a-file/sub");
@@ -67,17 +74,20 @@ TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
   std::ofstream(dir + "/ok.json") << ProgramToJson(e2e::LegalMm()).dump();
   auto no_such_path = e2e::RunMmdiff("run " + dir + "/ok.json --paths eager,warp_drive");
   EXPECT_EQ(no_such_path.exit_code, 2);
-  EXPECT_NE(no_such_path.output.find("unknown path \"warp_drive\""), std::string::npos) << no_such_path.output;
+  EXPECT_NE(no_such_path.output.find("unknown path \"warp_drive\""), std::string::npos)
+      << no_such_path.output;
 
   // A report from a future mmdiff is refused, not half-read.
-  auto report = ReadFile(std::string(MMDIFF_SOURCE_DIR) + "/reports/examples/inductor-mm-k1-torch-2.15.0/report.json");
+  auto report = ReadFile(std::string(MMDIFF_SOURCE_DIR) +
+                         "/reports/examples/inductor-mm-k1-torch-2.15.0/report.json");
   ASSERT_TRUE(report.ok());
   nlohmann::json future = nlohmann::json::parse(report.value());
   future["version"] = 9;
   std::ofstream(dir + "/future.json") << future.dump();
   auto newer = e2e::RunMmdiff("run " + dir + "/future.json");
   EXPECT_EQ(newer.exit_code, 2);
-  EXPECT_NE(newer.output.find("report format version 9 is not supported"), std::string::npos) << newer.output;
+  EXPECT_NE(newer.output.find("report format version 9 is not supported"), std::string::npos)
+      << newer.output;
 }
 
 TEST(CliE2E, RunOnALegalProgramAgreesAcrossRealPaths) {
@@ -97,9 +107,11 @@ namespace {
 
 TEST(CliE2E, SigtermStopsACampaignCleanlyWithItsSummary) {
   std::string dir = e2e::ScratchDir("cli-term");
-  auto r = e2e::RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --time 300 --jobs 1 --paths reference,eager --out " + dir +
-                         " & pid=$!; for i in $(seq 600); do sleep 0.1; grep -q '\"cases\": [1-9]' " + dir +
-                         "/summary.json 2>/dev/null && break; done; kill -TERM $pid; wait $pid; echo rc=$?");
+  auto r = e2e::RunShell(
+      std::string(MMDIFF_BUILD_DIR) +
+      "/mmdiff fuzz --time 300 --jobs 1 --paths reference,eager --out " + dir +
+      " & pid=$!; for i in $(seq 600); do sleep 0.1; grep -q '\"cases\": [1-9]' " + dir +
+      "/summary.json 2>/dev/null && break; done; kill -TERM $pid; wait $pid; echo rc=$?");
   EXPECT_NE(r.output.find("rc=0"), std::string::npos) << r.output;
   auto s = ReadFile(dir + "/summary.json");
   ASSERT_TRUE(s.ok()) << r.output;
@@ -121,7 +133,8 @@ TEST(CliE2E, MutateIsDeterministicAndVerifies) {
   std::ofstream(dir + "/b.json") << e2e::RunMmdiff("gen --seed 4").output;
   // stdout only: the description of the mutation goes to stderr.
   auto quiet = [](const std::string& args) {
-    return e2e::RunShell("{ " + std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args + " 2>/dev/null; }");
+    return e2e::RunShell("{ " + std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args +
+                         " 2>/dev/null; }");
   };
   auto m1 = quiet("mutate " + dir + "/a.json --seed 5");
   auto m2 = quiet("mutate " + dir + "/a.json --seed 5");
@@ -147,7 +160,8 @@ TEST(CliE2E, GenStatsCountsEveryOp) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j["programs"], 3000);
-  for (const char* op : {"mm", "bmm", "matmul", "addmm", "mv", "dot", "addmv", "baddbmm", "addbmm", "linear", "cast"})
+  for (const char* op : {"mm", "bmm", "matmul", "addmm", "mv", "dot", "addmv", "baddbmm", "addbmm",
+                         "linear", "cast"})
     EXPECT_GT(j["programs_with"]["op"].value(op, 0), 0) << op;
 }
 
@@ -162,12 +176,15 @@ TEST(CliE2E, CudaProgramsWithoutAGpuAreCountedNeverSilentlyDropped) {
   bool gpu = paths["devices"]["cuda"].get<bool>();
   std::string dir = e2e::ScratchDir("cli-cuda");
   std::ofstream(dir + "/cuda.json") << R"({"p_cuda": 1, "p_meta": 0})";
-  auto r = e2e::RunMmdiff("fuzz --cases 20 --time 120 --paths reference,eager --policy " + dir + "/cuda.json --out " + dir);
+  auto r = e2e::RunMmdiff("fuzz --cases 20 --time 120 --paths reference,eager --policy " + dir +
+                          "/cuda.json --out " + dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto j = nlohmann::json::parse(ReadFile(dir + "/summary.json").value());
   EXPECT_EQ(j["cases"], 20);
   EXPECT_EQ(j["cuda_cases_without_gpu"], gpu ? 0 : 20) << "GPU present: " << gpu;
-  EXPECT_NE(r.output.find("cuda programs skipped for want of a GPU: " + std::string(gpu ? "0" : "20")), std::string::npos)
+  EXPECT_NE(
+      r.output.find("cuda programs skipped for want of a GPU: " + std::string(gpu ? "0" : "20")),
+      std::string::npos)
       << r.output;
 }
 
@@ -181,7 +198,8 @@ TEST(CliE2E, InductorValueFindingsAreRerunWithTheMitigationKnobs) {
   // inductor's bfloat16 mv rounds its products (a precision-only finding); the report says which
   // of PyTorch's mitigation knobs remove it.
   auto r = e2e::RunMmdiff("run --json " + std::string(MMDIFF_SOURCE_DIR) +
-                          "/corpus/regression/inductor-mv-bfloat16-rounds-products.json --paths reference,eager,inductor");
+                          "/corpus/regression/inductor-mv-bfloat16-rounds-products.json --paths "
+                          "reference,eager,inductor");
   ASSERT_EQ(r.exit_code, 1) << r.output;  // diverges
   auto j = nlohmann::json::parse(r.output.substr(r.output.find('{')));
   ASSERT_TRUE(j.contains("mitigations")) << j.dump(2);

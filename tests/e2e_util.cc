@@ -1,14 +1,13 @@
 // End-to-end helpers.
 #include "tests/e2e_util.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
-
-#include <gtest/gtest.h>
 
 #include "mmdiff/build_info.h"
 #include "src/report/report.h"
@@ -34,10 +33,13 @@ nlohmann::json CampaignSummary(const std::string& dir) {
   return nlohmann::json::parse(s.value(), nullptr, false);
 }
 
-CommandResult RunMmdiff(const std::string& args) { return RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args); }
+CommandResult RunMmdiff(const std::string& args) {
+  return RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args);
+}
 
 std::string ScratchDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("mmdiff-e2e-" + std::to_string(getpid())) / name;
+  auto dir =
+      std::filesystem::temp_directory_path() / ("mmdiff-e2e-" + std::to_string(getpid())) / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
@@ -70,18 +72,19 @@ Program SeedBugProgram() {
 
 Program LegalMm() {
   Program p;
-  p.inputs = {{"a", {5, 17}, DType::kFloat32}, {"b", {17, 3}, DType::kFloat32, Device::kCpu, Layout::kTransposed}};
+  p.inputs = {{"a", {5, 17}, DType::kFloat32},
+              {"b", {17, 3}, DType::kFloat32, Device::kCpu, Layout::kTransposed}};
   p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
   p.outputs = {"v0"};
   return p;
 }
 
-void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Program& p, const InputRecipe& r,
-                                    bool first_input) {
+void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Program& p,
+                                    const InputRecipe& r, bool first_input) {
   ASSERT_EQ(res.size(), 3u);
   ASSERT_EQ(res[1].kind, OutcomeKind::kOk) << res[1].message;
-  ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].error_class << ": " << res[2].message << " (stage " << res[2].stage
-                                           << ")";
+  ASSERT_EQ(res[2].kind, OutcomeKind::kOk)
+      << res[2].error_class << ": " << res[2].message << " (stage " << res[2].stage << ")";
   ASSERT_EQ(res[2].outputs.size(), 1u);
   EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat32);
   EXPECT_EQ(res[2].outputs[0].shape, (Shape{5, 3}));

@@ -29,8 +29,8 @@ SupervisorOptions WorkerOptions(const std::string& log);
 // For LegalMm() run on {reference, eager, PATH} with an exact recipe: PATH returns eager's
 // float32[5, 3] bit for bit, the case does not diverge, and PATH compiled for the first input and
 // reused its compiled program after.
-void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Program& p, const InputRecipe& r,
-                                    bool first_input);
+void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Program& p,
+                                    const InputRecipe& r, bool first_input);
 std::string VenvPython();
 // The status column of an entry's row in `mmdiff replay`'s table ("(no row)" when it has none).
 std::string ReplayStatusOf(const std::string& output, const std::string& entry);

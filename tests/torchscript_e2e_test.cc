@@ -27,7 +27,8 @@ TEST(TorchScriptE2E, MmEqualsEagerAndNewInputsReuseTheCompiledFunction) {
   Program p = e2e::LegalMm();
   for (uint64_t seed : {3, 4, 5}) {
     InputRecipe r{"grid16", seed};  // exact sums: every correct path returns the same bits
-    e2e::ExpectCompiledPathMatchesEager(sup.Run(p, r, {"reference", "eager", "torchscript"}), p, r, seed == 3);
+    e2e::ExpectCompiledPathMatchesEager(sup.Run(p, r, {"reference", "eager", "torchscript"}), p, r,
+                                        seed == 3);
   }
   // Another function is compiled afresh.
   Program q = p;
@@ -50,7 +51,8 @@ TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
   EXPECT_EQ(res[2].error_class, "RuntimeError");
   EXPECT_EQ(res[2].error_class, res[1].error_class);
   // The operator's own line, not the interpreter's "The following operation failed ..." preamble.
-  EXPECT_NE(res[2].message.find("shapes cannot be multiplied (5x17 and 16x3)"), std::string::npos) << res[2].message;
+  EXPECT_NE(res[2].message.find("shapes cannot be multiplied (5x17 and 16x3)"), std::string::npos)
+      << res[2].message;
   EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
   // The same worker goes on: no crash, no restart.
   std::vector<PathResult> after = sup.Run(e2e::LegalMm(), r, {"torchscript"});
@@ -101,7 +103,9 @@ TEST(TorchScriptE2E, AddmmWithUnitScalesPromotesTheBiasWhereEagerRaisesAndTheRep
   Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
   Program p;
-  p.inputs = {{"bias", {4, 3}, DType::kFloat64}, {"a", {4, 5}, DType::kFloat32}, {"b", {5, 3}, DType::kFloat32}};
+  p.inputs = {{"bias", {4, 3}, DType::kFloat64},
+              {"a", {4, 5}, DType::kFloat32},
+              {"b", {5, 3}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kAddmm, {"bias", "a", "b"}}};  // beta = alpha = 1
   p.outputs = {"v0"};
   InputRecipe r{"grid16", 3};
@@ -124,8 +128,11 @@ TEST(TorchScriptE2E, AddmmWithUnitScalesPromotesTheBiasWhereEagerRaisesAndTheRep
   ASSERT_TRUE(WriteFinding(dir + "/finding", c, RunContext{}).ok());
   auto repro = e2e::RunShell(e2e::VenvPython() + " " + dir + "/finding/repro.py");
   EXPECT_NE(repro.exit_code, 0) << repro.output;
-  EXPECT_NE(repro.output.find("compiled: ('ok', [('torch.float64', (4, 3), 'cpu')])"), std::string::npos) << repro.output;
-  EXPECT_NE(repro.output.find("AssertionError: eager and TorchScript disagree"), std::string::npos) << repro.output;
+  EXPECT_NE(repro.output.find("compiled: ('ok', [('torch.float64', (4, 3), 'cpu')])"),
+            std::string::npos)
+      << repro.output;
+  EXPECT_NE(repro.output.find("AssertionError: eager and TorchScript disagree"), std::string::npos)
+      << repro.output;
 }
 
 TEST(TorchScriptE2E, PathsListsTorchScriptByDefaultAndAotiOnDemand) {
@@ -140,7 +147,9 @@ TEST(TorchScriptE2E, PathsListsTorchScriptByDefaultAndAotiOnDemand) {
   EXPECT_EQ(paths["aoti"]["available"], true) << paths["aoti"]["why"];
   EXPECT_EQ(paths["aoti"]["on_demand"], true);
   auto text = e2e::RunMmdiff("paths");
-  EXPECT_NE(text.output.find("aoti                             yes        slow, run on demand"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("aoti                             yes        slow, run on demand"),
+            std::string::npos)
+      << text.output;
 
   // Without --paths, a run takes torchscript and leaves aoti out.
   std::string dir = e2e::ScratchDir("ts-default");

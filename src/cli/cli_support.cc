@@ -55,7 +55,8 @@ Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const Common
   std::vector<std::string> out;
   if (o.paths.empty()) {
     for (const auto& p : sup.paths())
-      if (p.available && !p.on_demand && (!p.test_only || p.name == "planted_promote")) out.push_back(p.name);
+      if (p.available && !p.on_demand && (!p.test_only || p.name == "planted_promote"))
+        out.push_back(p.name);
     return out;
   }
   for (const std::string& name : SplitPathList(o.paths)) {
@@ -82,7 +83,8 @@ SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::strin
 }
 
 // Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
-int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, std::vector<std::string>& paths) {
+int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
+                std::vector<std::string>& paths) {
   if (Status s = sup.Hello(); !s.ok()) {
     std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
     return kExitEnvironment;
@@ -100,12 +102,15 @@ void AddCommonOptions(CLI::App* app, CommonOptions& o) {
   app->add_option("--paths", o.paths,
                   "Comma-separated paths to run (see `mmdiff paths`); default: every available "
                   "non-test path except those it marks run on demand (variants, aoti)");
-  app->add_option("--policy", o.policy_file, "Generation policy JSON (see `mmdiff gen --dump-policy`)")
+  app->add_option("--policy", o.policy_file,
+                  "Generation policy JSON (see `mmdiff gen --dump-policy`)")
       ->check(CLI::ExistingFile);
   app->add_flag("--test-paths", o.test_paths,
-                "Offer the test-only paths: planted_promote (a deliberately wrong path that promotes mismatched "
+                "Offer the test-only paths: planted_promote (a deliberately wrong path that "
+                "promotes mismatched "
                 "dtypes) and the crashers crash_segv, crash_abort, crash_sigkill, hang, oom");
-  app->add_option("--timeout", o.timeout_s, "Seconds a path may spend in one stage before its worker is killed")
+  app->add_option("--timeout", o.timeout_s,
+                  "Seconds a path may spend in one stage before its worker is killed")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
 }

@@ -34,9 +34,9 @@ namespace {
 void PrintTable(const CaseRun& c) {
   std::printf("program: %s\n", c.program.Summary().c_str());
   if (c.contract.rejects)
-    std::printf("contract: eager must raise %s (%s at node %s: %s)\n", c.contract.violation.error_class.c_str(),
-                c.contract.violation.rule.c_str(), c.contract.violation.node.c_str(),
-                c.contract.violation.message.c_str());
+    std::printf("contract: eager must raise %s (%s at node %s: %s)\n",
+                c.contract.violation.error_class.c_str(), c.contract.violation.rule.c_str(),
+                c.contract.violation.node.c_str(), c.contract.violation.message.c_str());
   else
     std::printf("contract: eager must succeed\n");
   std::printf("\n%-32s %-12s %8s  %s\n", "path", "outcome", "seconds", "detail");
@@ -44,16 +44,18 @@ void PrintTable(const CaseRun& c) {
     std::string detail;
     if (r.kind == OutcomeKind::kOk) {
       for (size_t i = 0; i < r.outputs.size(); ++i)
-        detail += (i ? ", " : "") + std::string(DTypeName(r.outputs[i].dtype)) + ShapeString(r.outputs[i].shape) +
-                  "@" + std::string(DeviceName(r.outputs[i].device));
+        detail += (i ? ", " : "") + std::string(DTypeName(r.outputs[i].dtype)) +
+                  ShapeString(r.outputs[i].shape) + "@" +
+                  std::string(DeviceName(r.outputs[i].device));
     } else if (r.kind == OutcomeKind::kError) {
       detail = r.error_class + ": " + r.message;
     } else {
-      detail = (r.stage.empty() ? "" : "stage " + r.stage + ": ") + r.message.substr(0, r.message.find('\n'));
+      detail = (r.stage.empty() ? "" : "stage " + r.stage + ": ") +
+               r.message.substr(0, r.message.find('\n'));
     }
     if (detail.size() > 110) detail = detail.substr(0, 107) + "...";
-    std::printf("%-32s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(), r.seconds,
-                detail.c_str());
+    std::printf("%-32s %-12s %8.2f  %s\n", r.path.c_str(), std::string(OutcomeName(r.kind)).c_str(),
+                r.seconds, detail.c_str());
   }
   std::printf("\nverdict: %s\n", c.verdict.diverges() ? "DIVERGE" : "agree");
   for (const auto& d : c.verdict.divergences)
@@ -66,25 +68,32 @@ void PrintTable(const CaseRun& c) {
     std::printf("  %s  %s\n", HashHex(k.signature).c_str(), Headline(WithFinding(c, k)).c_str());
   if (c.ablation.is_object()) {
     std::printf("  ablation (first stage to disagree with eager: %s):\n",
-                c.ablation["first_divergent"].is_string() ? c.ablation["first_divergent"].get<std::string>().c_str() : "none");
+                c.ablation["first_divergent"].is_string()
+                    ? c.ablation["first_divergent"].get<std::string>().c_str()
+                    : "none");
     for (const auto& s : c.ablation["stages"])
-      std::printf("    %-34s %-3s %s\n", s.value("path", "").c_str(), s.value("agrees_with_eager", false) ? "=" : "!=",
+      std::printf("    %-34s %-3s %s\n", s.value("path", "").c_str(),
+                  s.value("agrees_with_eager", false) ? "=" : "!=",
                   s.value("outcome", "").substr(0, 120).c_str());
   }
   if (c.mitigations.is_array())
     for (const auto& m : c.mitigations)
       std::printf("  mitigation %s: %s\n", m.value("knob", "").c_str(),
-                  m.value("removes_divergence", false) ? "removes the divergence" : ("does not help: " + m.value("detail", "")).c_str());
+                  m.value("removes_divergence", false)
+                      ? "removes the divergence"
+                      : ("does not help: " + m.value("detail", "")).c_str());
 }
 
 }  // namespace
 
 std::string VersionText() {
-  return std::string("mmdiff ") + build_info::kMmdiffVersion + "\ntorch " + build_info::kTorchVersion + "\npython " +
-         build_info::kPythonVersion + "\nvenv python " + build_info::kVenvPython;
+  return std::string("mmdiff ") + build_info::kMmdiffVersion + "\ntorch " +
+         build_info::kTorchVersion + "\npython " + build_info::kPythonVersion + "\nvenv python " +
+         build_info::kVenvPython;
 }
 
-int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy, bool whole_case, bool values) {
+int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy, bool whole_case,
+        bool values) {
   auto policy = LoadPolicy(policy_file);
   if (!policy.ok()) {
     std::cerr << "mmdiff gen: " << policy.error() << "\n";
@@ -152,7 +161,8 @@ Result<Program> LoadProgram(const std::string& file) {
 }
 }  // namespace
 
-int Mutate(const std::string& program_file, const std::string& cross_with, uint64_t seed, const std::string& policy_file) {
+int Mutate(const std::string& program_file, const std::string& cross_with, uint64_t seed,
+           const std::string& policy_file) {
   auto policy = LoadPolicy(policy_file);
   auto program = LoadProgram(program_file);
   if (!policy.ok() || !program.ok()) {
@@ -178,7 +188,8 @@ int Mutate(const std::string& program_file, const std::string& cross_with, uint6
   return kExitOk;
 }
 
-int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed, double timeout_s) {
+int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed,
+             double timeout_s) {
   CommonOptions o;
   o.test_paths = true;
   o.timeout_s = timeout_s;
@@ -226,29 +237,40 @@ int Paths(bool json, bool test_paths) {
     std::cerr << "mmdiff paths: " << s.message() << "\n";
     return kExitEnvironment;
   }
-  // The worker answers without loading CUDA, so GPU presence is probed here from the driver's files.
+  // The worker answers without loading CUDA, so GPU presence is probed here from the driver's
+  // files.
   bool gpu = GpuPresent();
   if (json) {
-    nlohmann::json j = {{"versions", sup.versions()}, {"paths", nlohmann::json::array()},
+    nlohmann::json j = {{"versions", sup.versions()},
+                        {"paths", nlohmann::json::array()},
                         {"devices", {{"cpu", true}, {"meta", true}, {"cuda", gpu}}}};
     for (const auto& p : sup.paths())
-      j["paths"].push_back({{"name", p.name}, {"available", p.available}, {"why", p.why}, {"test_only", p.test_only}, {"variant", p.variant},
+      j["paths"].push_back({{"name", p.name},
+                            {"available", p.available},
+                            {"why", p.why},
+                            {"test_only", p.test_only},
+                            {"variant", p.variant},
                             {"on_demand", p.on_demand}});
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
   std::printf("%-32s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
-    std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no", p.test_only ? "test-only " : "",
-                p.variant ? "variant, run on demand " : p.on_demand ? "slow, run on demand " : "", p.why.c_str());
-  std::printf("\ndevices: cpu, meta%s\n", gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
+    std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no",
+                p.test_only ? "test-only " : "",
+                p.variant     ? "variant, run on demand "
+                : p.on_demand ? "slow, run on demand "
+                              : "",
+                p.why.c_str());
+  std::printf("\ndevices: cpu, meta%s\n",
+              gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
               sup.versions().value("python", std::string("?")).c_str());
   return kExitOk;
 }
 
-int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, const CommonOptions& o, bool json,
-        const std::string& out_dir) {
+int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
+        const CommonOptions& o, bool json, const std::string& out_dir) {
   auto loaded = LoadCaseFile(program_file);
   if (!loaded.ok()) {
     std::cerr << "mmdiff run: " << loaded.error() << "\n";

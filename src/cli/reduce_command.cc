@@ -147,7 +147,8 @@ int RunReduce(const ReduceArgs& a) {
                  "or versions?)\n";
     return kExitDiverged;
   }
-  if (!paths_given && rep.version >= 2 && !rep.bucket_hash.empty() && HashHex(signature) != rep.bucket_hash) {
+  if (!paths_given && rep.version >= 2 && !rep.bucket_hash.empty() &&
+      HashHex(signature) != rep.bucket_hash) {
     std::cerr << "mmdiff reduce: the case now diverges in another bucket (" << HashHex(signature)
               << ": " << signature << ") than the report's (" << rep.bucket_hash
               << "); reduce it with --paths to take the new bucket\n";

@@ -39,19 +39,23 @@ constexpr const char* kDescription =
     "path: the "
     "replay goes on with the other entries). "
     "Program-fuzzer artifacts (fuzz/program_fuzzer's crash-* files, or any other input of it) are "
-    "replayed directly, read exactly as the fuzzer reads them: a case as JSON, else generator choice "
-    "bytes (any bytes are). A file named *.json must be a regression entry or a case ({\"program\", "
+    "replayed directly, read exactly as the fuzzer reads them: a case as JSON, else generator "
+    "choice "
+    "bytes (any bytes are). A file named *.json must be a regression entry or a case "
+    "({\"program\", "
     "\"inputs\"}: `mmdiff gen --case` output, a report); anything else is invalid. An artifact "
     "expects \"diverge\" on any torch, on the --paths the fuzzer ran: match (the program still "
     "diverges; its bucket hash and headline are printed) or fixed (the paths agree now).";
 
 constexpr const char* kFooter =
-    "Exit codes: 0 every entry that ran matches, i.e. every artifact still diverges (skipped entries "
+    "Exit codes: 0 every entry that ran matches, i.e. every artifact still diverges (skipped "
+    "entries "
     "do not fail the replay); 5 some "
     "verdict changed "
     "in a new way (takes precedence over everything below); 2 some entry or argument is invalid "
     "(bad input: e.g. a *.json file that is neither an entry nor a case); "
-    "4 an expected divergence is gone (fixed upstream?), e.g. an artifact no longer diverges; 3 environment problem (the worker cannot "
+    "4 an expected divergence is gone (fixed upstream?), e.g. an artifact no longer diverges; 3 "
+    "environment problem (the worker cannot "
     "start, the "
     "--junit file cannot be written).";
 
@@ -160,17 +164,19 @@ const CommandRegistrar kRegistrar{
                       "files and libFuzzer artifacts (crash-*, timeout-*, oom-*, leak-*) are "
                       "replayed in name order")
           ->required();
-      sub->add_option("--paths", args->artifact_paths,
-                      "Comma-separated paths to run artifacts on (entries name their own); default: "
-                      "$MMDIFF_FUZZ_PATHS if set, else " +
-                          std::string(kFuzzDefaultPaths) + ", as the program fuzzer");
+      sub->add_option(
+          "--paths", args->artifact_paths,
+          "Comma-separated paths to run artifacts on (entries name their own); default: "
+          "$MMDIFF_FUZZ_PATHS if set, else " +
+              std::string(kFuzzDefaultPaths) + ", as the program fuzzer");
       sub->add_option("--junit", args->junit,
                       "Also write JUnit XML to this file (one testcase per entry: fixed and "
                       "new-behaviour are failures, "
                       "invalid an error, skipped skipped); written atomically");
-      sub->add_flag("--test-paths", args->test_paths,
-                    "Offer the test-only paths (planted_promote, crash_segv, ...) to entries and "
-                    "--paths that name them (also when MMDIFF_FUZZ_TEST_PATHS=1, as for the fuzzer)");
+      sub->add_flag(
+          "--test-paths", args->test_paths,
+          "Offer the test-only paths (planted_promote, crash_segv, ...) to entries and "
+          "--paths that name them (also when MMDIFF_FUZZ_TEST_PATHS=1, as for the fuzzer)");
       sub->add_option("--timeout", args->timeout_s,
                       "Seconds a path may spend in one stage before its worker is killed")
           ->check(CLI::PositiveNumber)

@@ -54,7 +54,8 @@ std::string Footer() {
          "something could be read.\n\n"
          "Exit codes: 0 the outputs were written; 2 an input path does not exist, a folder holds "
          "no summary.json or "
-         "report.json, no input file could be read, or a --known catalogue or --baseline cannot be read; 3 the output folder cannot be created or "
+         "report.json, no input file could be read, or a --known catalogue or --baseline cannot be "
+         "read; 3 the output folder cannot be created or "
          "written.";
 }
 
@@ -78,9 +79,10 @@ int RunTriageCommand(triage::TriageOptions o, size_t top) {
   auto all = triage::RankBuckets(r.data);
   auto groups = triage::GroupBuckets(all);
   const auto& ranked = groups.fresh;
-  std::cout << all.size() << " buckets (" << triage::GroupCounts(groups) << "), " << r.data.TotalCount() << " diverging cases, from "
-            << r.data.campaigns.size() << " campaigns or report folders (" << r.data.reports_read
-            << " reports read, " << r.data.skipped.size() << " files skipped)\n";
+  std::cout << all.size() << " buckets (" << triage::GroupCounts(groups) << "), "
+            << r.data.TotalCount() << " diverging cases, from " << r.data.campaigns.size()
+            << " campaigns or report folders (" << r.data.reports_read << " reports read, "
+            << r.data.skipped.size() << " files skipped)\n";
   for (size_t i = 0; i < ranked.size() && i < top; ++i) {
     const triage::TriageBucket& b = *ranked[i];
     // Hashes and headlines come from report files: text, not terminal commands.
@@ -91,8 +93,8 @@ int RunTriageCommand(triage::TriageOptions o, size_t top) {
   if (ranked.size() > top) std::cout << "  ... " << ranked.size() - top << " more in triage.md\n";
   for (const auto* list : {&groups.known, &groups.baseline})
     if (!list->empty())
-      std::cout << (list == &groups.known ? "known root causes" : "seen in the baseline") << ": " << list->size()
-                << " (one line each in triage.md)\n";
+      std::cout << (list == &groups.known ? "known root causes" : "seen in the baseline") << ": "
+                << list->size() << " (one line each in triage.md)\n";
   for (const auto& path : r.written) std::cout << "wrote " << TerminalLine(path) << "\n";
   return kExitOk;
 }
@@ -118,25 +120,28 @@ const CommandRegistrar kRegistrar{
       sub->add_option("--examples", args->examples, "Example reports listed per bucket")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();
-      sub->add_option("--top", args->top, "New root causes printed to the terminal")->capture_default_str();
-      auto* known = sub->add_option("--known", args->known,
-                                    "Catalogue of known behaviours: regression entries or reports, or folders of them "
-                                    "(repeatable; default: the source tree's corpus/regression). Their buckets are "
-                                    "listed after the new ones, one line each with the entry's title");
+      sub->add_option("--top", args->top, "New root causes printed to the terminal")
+          ->capture_default_str();
+      auto* known = sub->add_option(
+          "--known", args->known,
+          "Catalogue of known behaviours: regression entries or reports, or folders of them "
+          "(repeatable; default: the source tree's corpus/regression). Their buckets are "
+          "listed after the new ones, one line each with the entry's title");
       sub->add_flag("--no-known", args->no_known, "Read no catalogue")->excludes(known);
       sub->add_option("--baseline", args->baseline,
-                      "An earlier campaign (folder, shards, reports; repeatable): root causes it saw are not new "
+                      "An earlier campaign (folder, shards, reports; repeatable): root causes it "
+                      "saw are not new "
                       "and are listed after the new ones, one line each");
-      return std::pair<CLI::App*, std::function<int()>>{
-          sub, [args] {
-            triage::TriageOptions o;
-            o.inputs = args->inputs;
-            o.out_dir = args->out_dir;
-            o.max_examples = args->examples;
-            o.known_paths = KnownCataloguePaths(args->known, args->no_known);
-            o.baseline = args->baseline;
-            return RunTriageCommand(o, args->top);
-          }};
+      return std::pair<CLI::App*, std::function<int()>>{sub, [args] {
+                                                          triage::TriageOptions o;
+                                                          o.inputs = args->inputs;
+                                                          o.out_dir = args->out_dir;
+                                                          o.max_examples = args->examples;
+                                                          o.known_paths = KnownCataloguePaths(
+                                                              args->known, args->no_known);
+                                                          o.baseline = args->baseline;
+                                                          return RunTriageCommand(o, args->top);
+                                                        }};
     }};
 
 }  // namespace

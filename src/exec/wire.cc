@@ -34,7 +34,8 @@ ReadState ReadAll(int fd, uint8_t* data, size_t n, std::chrono::steady_clock::ti
   while (n > 0) {
     int wait_ms = -1;
     if (has_deadline) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return ReadState::kTimeout;
       wait_ms = static_cast<int>(left.count());
     }
@@ -101,8 +102,8 @@ Status WriteFrame(int fd, const nlohmann::json& message) {
   std::vector<uint8_t> body = nlohmann::json::to_msgpack(message);
   if (body.size() > kMaxFrameBytes) return Status::Error("frame too large");
   uint32_t n = static_cast<uint32_t>(body.size());
-  uint8_t header[4] = {static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n >> 16),
-                       static_cast<uint8_t>(n >> 24)};
+  uint8_t header[4] = {static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8),
+                       static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 24)};
   if (!WriteAll(fd, header, 4) || !WriteAll(fd, body.data(), body.size()))
     return Status::Error(std::string("write to pipe failed: ") + std::strerror(errno));
   return Status::Ok();
@@ -115,7 +116,8 @@ ReadResult ReadFrame(int fd, int timeout_ms) {
   uint8_t header[4];
   out.state = ReadAll(fd, header, 4, deadline, has_deadline, out.error);
   if (out.state != ReadState::kOk) return out;
-  uint32_t n = header[0] | (header[1] << 8) | (header[2] << 16) | (static_cast<uint32_t>(header[3]) << 24);
+  uint32_t n =
+      header[0] | (header[1] << 8) | (header[2] << 16) | (static_cast<uint32_t>(header[3]) << 24);
   if (n > kMaxFrameBytes) {
     out.state = ReadState::kError;
     out.error = "frame length " + std::to_string(n) + " exceeds the limit";

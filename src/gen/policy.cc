@@ -1,10 +1,11 @@
 // GenPolicy JSON.
 #include "src/gen/policy.h"
-#include "src/support/json_guard.h"
 
 #include <functional>
 #include <map>
 #include <string>
+
+#include "src/support/json_guard.h"
 
 namespace mmdiff {
 
@@ -41,8 +42,8 @@ Field Count(int GenPolicy::*m, const std::string& key, int lo, int hi) {
           [m, key, lo, hi](GenPolicy& p, const nlohmann::json& v) {
             // Compared as JSON numbers, not narrowed to int first (2^32 + 5 is not 5).
             if (!v.is_number_integer() || v < lo || v > hi)
-              return Status::Error("policy." + key + " must be an integer in [" + std::to_string(lo) +
-                                   ", " + std::to_string(hi) + "]");
+              return Status::Error("policy." + key + " must be an integer in [" +
+                                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
             p.*m = v.get<int>();
             return Status::Ok();
           }};
@@ -112,7 +113,8 @@ const std::map<std::string, Field>& Fields() {
       {"dims",
        {[](const GenPolicy& p) { return nlohmann::json(p.dims); },
         [](GenPolicy& p, const nlohmann::json& v) {
-          if (!v.is_array() || v.empty()) return Status::Error("policy.dims must be a non-empty array");
+          if (!v.is_array() || v.empty())
+            return Status::Error("policy.dims must be a non-empty array");
           std::vector<int64_t> dims;
           for (const auto& d : v) {
             if (!d.is_number_integer() || d.get<int64_t>() < 0 || d.get<int64_t>() > 4096)
@@ -152,8 +154,8 @@ Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
     Status s = it->second.set(p, value);
     if (!s.ok()) return s;
   }
-  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm + p.w_mv + p.w_dot + p.w_addmv + p.w_baddbmm + p.w_addbmm +
-          p.w_linear + p.w_sdpa + p.w_attention <=
+  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm + p.w_mv + p.w_dot + p.w_addmv + p.w_baddbmm +
+          p.w_addbmm + p.w_linear + p.w_sdpa + p.w_attention <=
       0)
     return Status::Error("policy: all op weights are 0");
   if (p.p_meta + p.p_cuda > 1) return Status::Error("policy: p_meta + p_cuda must not exceed 1");
@@ -165,6 +167,8 @@ Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
 }
 }  // namespace
 
-Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) { return GuardJson("policy", [&] { return PolicyFromJsonUnguarded(j); }); }
+Result<GenPolicy> PolicyFromJson(const nlohmann::json& j) {
+  return GuardJson("policy", [&] { return PolicyFromJsonUnguarded(j); });
+}
 
 }  // namespace mmdiff

@@ -35,8 +35,18 @@ TEST(Policy, MissingKeysKeepDefaultsUnknownKeysAreErrors) {
   EXPECT_FALSE(PolicyFromJson({{"version", 2}}).ok());
   EXPECT_FALSE(PolicyFromJson({{"version", (uint64_t{1} << 32) + 1}}).ok());
   EXPECT_FALSE(PolicyFromJson({{"dims", nlohmann::json::array()}}).ok());
-  EXPECT_FALSE(PolicyFromJson({{"w_mm", 0}, {"w_bmm", 0}, {"w_matmul", 0}, {"w_addmm", 0}, {"w_mv", 0}, {"w_dot", 0},
-                                {"w_addmv", 0}, {"w_baddbmm", 0}, {"w_addbmm", 0}, {"w_linear", 0}, {"w_sdpa", 0}, {"w_attention", 0}})
+  EXPECT_FALSE(PolicyFromJson({{"w_mm", 0},
+                               {"w_bmm", 0},
+                               {"w_matmul", 0},
+                               {"w_addmm", 0},
+                               {"w_mv", 0},
+                               {"w_dot", 0},
+                               {"w_addmv", 0},
+                               {"w_baddbmm", 0},
+                               {"w_addbmm", 0},
+                               {"w_linear", 0},
+                               {"w_sdpa", 0},
+                               {"w_attention", 0}})
                    .ok());
   EXPECT_TRUE(PolicyFromJson({{"w_mm", 0}, {"w_bmm", 0}, {"w_matmul", 0}, {"w_addmm", 0}}).ok());
 }

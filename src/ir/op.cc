@@ -22,8 +22,8 @@ constexpr std::array<OpSpec, 24> kSpecs = {{
     {OpKind::kAdd, "add", 2, "torch.add", false, false, 2, false},
     {OpKind::kMulScalar, "mul_scalar", 1, "torch.mul", false, false, 1, false},
     {OpKind::kSoftmax, "softmax", 1, "torch.softmax", false, false, 1, true},
-    {OpKind::kSdpa, "scaled_dot_product_attention", 4, "torch.nn.functional.scaled_dot_product_attention", false,
-     false, 3, false},
+    {OpKind::kSdpa, "scaled_dot_product_attention", 4,
+     "torch.nn.functional.scaled_dot_product_attention", false, false, 3, false},
     {OpKind::kToDevice, "to_device", 1, ".to", false, false, 1, false},
     {OpKind::kTranspose, "transpose", 1, ".transpose", false, false, 1, true},
     {OpKind::kPermute, "permute", 1, ".permute", false, false, 1, true},
@@ -37,8 +37,8 @@ constexpr std::array<OpSpec, 24> kSpecs = {{
 
 Status RankIs(const Shape& s, size_t rank, const char* what) {
   if (s.size() != rank)
-    return Status::Error(std::string(what) + " must be a " + std::to_string(rank) + "D tensor, got " +
-                         ShapeString(s));
+    return Status::Error(std::string(what) + " must be a " + std::to_string(rank) +
+                         "D tensor, got " + ShapeString(s));
   return Status::Ok();
 }
 
@@ -57,40 +57,44 @@ Result<Shape> BmmShape(const Shape& a, const Shape& b) {
   if (auto s = RankIs(a, 3, "batch1"); !s.ok()) return s;
   if (auto s = RankIs(b, 3, "batch2"); !s.ok()) return s;
   if (a[0] != b[0] || a[2] != b[1])
-    return Status::Error("Expected size for first two dimensions of batch2 tensor to be: [" + std::to_string(a[0]) +
-                         ", " + std::to_string(a[2]) + "] but got: [" + std::to_string(b[0]) + ", " +
-                         std::to_string(b[1]) + "].");
+    return Status::Error("Expected size for first two dimensions of batch2 tensor to be: [" +
+                         std::to_string(a[0]) + ", " + std::to_string(a[2]) + "] but got: [" +
+                         std::to_string(b[0]) + ", " + std::to_string(b[1]) + "].");
   return Shape{a[0], a[1], b[2]};
 }
 
 Result<Shape> MvShape(const Shape& m, const Shape& v) {
   if (m.size() != 2 || v.size() != 1)
-    return Status::Error("vector + matrix @ vector expected, got " + std::to_string(m.size()) + "-D matrix and " +
-                         std::to_string(v.size()) + "-D vector");
+    return Status::Error("vector + matrix @ vector expected, got " + std::to_string(m.size()) +
+                         "-D matrix and " + std::to_string(v.size()) + "-D vector");
   if (m[1] != v[0])
-    return Status::Error("size mismatch, got input (" + std::to_string(m[0]) + "), mat (" + std::to_string(m[0]) +
-                         "x" + std::to_string(m[1]) + "), vec (" + std::to_string(v[0]) + ")");
+    return Status::Error("size mismatch, got input (" + std::to_string(m[0]) + "), mat (" +
+                         std::to_string(m[0]) + "x" + std::to_string(m[1]) + "), vec (" +
+                         std::to_string(v[0]) + ")");
   return Shape{m[0]};
 }
 
 // F.linear(x, w): x (..., in) @ w.T with w (out, in) -> (..., out), or w (in) -> (...).
 Result<Shape> LinearShape(const Shape& x, const Shape& w) {
   if (x.empty()) return Status::Error("linear: input must have at least 1 dimension");
-  if (w.empty() || w.size() > 2) return Status::Error("linear: weight must be 1-D or 2-D, got " + ShapeString(w));
+  if (w.empty() || w.size() > 2)
+    return Status::Error("linear: weight must be 1-D or 2-D, got " + ShapeString(w));
   if (x.back() != w.back())
-    return Status::Error("mat1 and mat2 shapes cannot be multiplied (input " + ShapeString(x) + ", weight " +
-                         ShapeString(w) + ")");
+    return Status::Error("mat1 and mat2 shapes cannot be multiplied (input " + ShapeString(x) +
+                         ", weight " + ShapeString(w) + ")");
   Shape out(x.begin(), x.end() - 1);
   if (w.size() == 2) out.push_back(w[0]);
   return out;
 }
 
-// A dim index as torch wraps it (negative counts from the end); IndexError-style message if out of range.
+// A dim index as torch wraps it (negative counts from the end); IndexError-style message if out of
+// range.
 Result<int64_t> WrapDim(int64_t d, size_t rank) {
   int64_t r = static_cast<int64_t>(std::max<size_t>(rank, 1));
   if (d < -r || d >= r)
-    return Status::Error("Dimension out of range (expected to be in range of [" + std::to_string(-r) + ", " +
-                         std::to_string(r - 1) + "], but got " + std::to_string(d) + ")");
+    return Status::Error("Dimension out of range (expected to be in range of [" +
+                         std::to_string(-r) + ", " + std::to_string(r - 1) + "], but got " +
+                         std::to_string(d) + ")");
   return d < 0 ? d + r : d;
 }
 
@@ -108,9 +112,11 @@ Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& in
     }
     case OpKind::kPermute: {
       if (ints.size() != x.size())
-        return Status::Error("permute(sparse_coo): number of dimensions in the tensor input does not match the "
-                             "length of the desired ordering of dimensions i.e. input.dim() = " +
-                             std::to_string(x.size()) + " is not equal to len(dims) = " + std::to_string(ints.size()));
+        return Status::Error(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = " +
+            std::to_string(x.size()) +
+            " is not equal to len(dims) = " + std::to_string(ints.size()));
       Shape out;
       std::vector<bool> seen(x.size(), false);
       for (int64_t d : ints) {
@@ -129,7 +135,8 @@ Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& in
       if (!d.ok()) return d.status();
       if (ints[3] <= 0) return Status::Error("slice step must be positive");
       int64_t size = x[d.value()];
-      int64_t start = std::clamp<int64_t>(ints[1], 0, size), end = std::clamp<int64_t>(ints[2], start, size);
+      int64_t start = std::clamp<int64_t>(ints[1], 0, size),
+              end = std::clamp<int64_t>(ints[2], start, size);
       Shape out = x;
       out[d.value()] = (end - start + ints[3] - 1) / ints[3];
       return out;
@@ -151,25 +158,28 @@ Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& in
       int64_t numel = Numel(x);
       if (infer >= 0 && known != 0 && numel % known == 0) out[infer] = numel / known;
       if (Numel(out) != numel || (infer >= 0 && known == 0))
-        return Status::Error("shape '" + ShapeString(Shape(ints.begin(), ints.end())) + "' is invalid for input of size " +
-                             std::to_string(numel));
+        return Status::Error("shape '" + ShapeString(Shape(ints.begin(), ints.end())) +
+                             "' is invalid for input of size " + std::to_string(numel));
       return out;
     }
     case OpKind::kExpand: {
       if (ints.size() < x.size())
-        return Status::Error("expand: the number of sizes provided (" + std::to_string(ints.size()) +
-                             ") must be greater or equal to the number of dimensions in the tensor (" +
-                             std::to_string(x.size()) + ")");
+        return Status::Error(
+            "expand: the number of sizes provided (" + std::to_string(ints.size()) +
+            ") must be greater or equal to the number of dimensions in the tensor (" +
+            std::to_string(x.size()) + ")");
       Shape out(ints.begin(), ints.end());
       size_t lead = ints.size() - x.size();
       for (size_t i = 0; i < ints.size(); ++i) {
         int64_t have = i < lead ? 1 : x[i - lead];
-        if (ints[i] == -1 && i >= lead) out[i] = have;
-        else if (ints[i] < 0) return Status::Error("expand: invalid size " + std::to_string(ints[i]));
+        if (ints[i] == -1 && i >= lead)
+          out[i] = have;
+        else if (ints[i] < 0)
+          return Status::Error("expand: invalid size " + std::to_string(ints[i]));
         else if (have != 1 && have != ints[i])
           return Status::Error("The expanded size of the tensor (" + std::to_string(ints[i]) +
-                               ") must match the existing size (" + std::to_string(have) + ") at non-singleton dimension " +
-                               std::to_string(i));
+                               ") must match the existing size (" + std::to_string(have) +
+                               ") at non-singleton dimension " + std::to_string(i));
       }
       return out;
     }
@@ -185,8 +195,9 @@ Result<Shape> ViewShape(OpKind k, const Shape& x, const std::vector<int64_t>& in
                              std::to_string(-size) + ", " + std::to_string(size) + "], but got " +
                              std::to_string(ints[1]) + ")");
       if (start < 0 || start > size || len < 0 || start + len > size)
-        return Status::Error("start (" + std::to_string(ints[1]) + ") + length (" + std::to_string(len) +
-                             ") exceeds dimension size (" + std::to_string(size) + ").");
+        return Status::Error("start (" + std::to_string(ints[1]) + ") + length (" +
+                             std::to_string(len) + ") exceeds dimension size (" +
+                             std::to_string(size) + ").");
       Shape out = x;
       out[d.value()] = len;
       return out;
@@ -200,8 +211,8 @@ Result<Shape> MmShape(const Shape& a, const Shape& b) {
   if (auto s = RankIs(a, 2, "self"); !s.ok()) return s;
   if (auto s = RankIs(b, 2, "mat2"); !s.ok()) return s;
   if (a[1] != b[0])
-    return Status::Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(a[0]) + "x" +
-                         std::to_string(a[1]) + " and " + std::to_string(b[0]) + "x" +
+    return Status::Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(a[0]) +
+                         "x" + std::to_string(a[1]) + " and " + std::to_string(b[0]) + "x" +
                          std::to_string(b[1]) + ")");
   return Shape{a[0], b[1]};
 }
@@ -237,13 +248,15 @@ Result<Shape> SdpaShape(const std::vector<Shape>& a, bool enable_gqa) {
     return Status::Error("Expected query, key, and value to all be  at least 2 dimensional");
   int64_t l = q[q.size() - 2], e = q.back(), s = k[k.size() - 2];
   if (k.back() != e || v[v.size() - 2] != s)
-    return Status::Error("Expected size for first two dimensions of batch2 tensor to match: query " + ShapeString(q) +
-                         ", key " + ShapeString(k) + ", value " + ShapeString(v));
+    return Status::Error(
+        "Expected size for first two dimensions of batch2 tensor to match: query " +
+        ShapeString(q) + ", key " + ShapeString(k) + ", value " + ShapeString(v));
   Shape qb(q.begin(), q.end() - 2), kb(k.begin(), k.end() - 2), vb(v.begin(), v.end() - 2);
   if (enable_gqa && !qb.empty() && !kb.empty() && !vb.empty()) {
     int64_t hq = qb.back(), hk = kb.back(), hv = vb.back();
     if (hk == 0 || hv == 0 || hq % hk != 0 || hq % hv != 0)
-      return Status::Error("Number of heads in key and value must divide the number of heads in query");
+      return Status::Error(
+          "Number of heads in key and value must divide the number of heads in query");
     kb.back() = hq;
     vb.back() = hq;
   }
@@ -259,7 +272,8 @@ Result<Shape> SdpaShape(const std::vector<Shape>& a, bool enable_gqa) {
     scores.push_back(s);
     auto m = BroadcastShapes(a[3], scores);
     if (!m.ok() || m.value() != scores)
-      return Status::Error("attn_mask of shape " + ShapeString(a[3]) + " does not broadcast to " + ShapeString(scores));
+      return Status::Error("attn_mask of shape " + ShapeString(a[3]) + " does not broadcast to " +
+                           ShapeString(scores));
   }
   return out;
 }
@@ -270,7 +284,8 @@ bool IsElementwise(OpKind k) { return k == OpKind::kAdd || k == OpKind::kMulScal
 Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints,
                          bool enable_gqa) {
   int n = static_cast<int>(args.size());
-  if (n < GetOpSpec(k).min_arity || n > GetOpSpec(k).arity) return Status::Error("wrong number of arguments");
+  if (n < GetOpSpec(k).min_arity || n > GetOpSpec(k).arity)
+    return Status::Error("wrong number of arguments");
   switch (k) {
     case OpKind::kMm:
       return MmShape(args[0], args[1]);
@@ -284,11 +299,12 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
       return MvShape(args[0], args[1]);
     case OpKind::kDot:
       if (args[0].size() != 1 || args[1].size() != 1)
-        return Status::Error("1D tensors expected, but got " + std::to_string(args[0].size()) + "D and " +
-                             std::to_string(args[1].size()) + "D tensors");
+        return Status::Error("1D tensors expected, but got " + std::to_string(args[0].size()) +
+                             "D and " + std::to_string(args[1].size()) + "D tensors");
       if (args[0][0] != args[1][0])
-        return Status::Error("inconsistent tensor size, expected tensor [" + std::to_string(args[0][0]) +
-                             "] and src [" + std::to_string(args[1][0]) + "] to have the same number of elements");
+        return Status::Error("inconsistent tensor size, expected tensor [" +
+                             std::to_string(args[0][0]) + "] and src [" +
+                             std::to_string(args[1][0]) + "] to have the same number of elements");
       return Shape{};
     case OpKind::kAddmv:
       return ExpandBias(args[0], MvShape(args[1], args[2]));

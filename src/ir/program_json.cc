@@ -56,7 +56,8 @@ Result<std::string> GetString(const json& j, const char* key, const std::string&
 
 // A string field mapped through a parser (ParseDType, ParseDevice, ...); `what` names it in errors.
 template <typename Parse>
-auto GetParsed(const json& j, const char* key, const std::string& where, Parse parse, const char* what)
+auto GetParsed(const json& j, const char* key, const std::string& where, Parse parse,
+               const char* what)
     -> Result<typename decltype(parse(std::string_view()))::value_type> {
   auto text = GetString(j, key, where);
   if (!text.ok()) return text.status();
@@ -114,9 +115,11 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
     n.dtype = dtype.value();
   }
   if (j.contains("ints")) {
-    if (!j["ints"].is_array()) return Status::Error(where + ": \"ints\" must be an array of integers");
+    if (!j["ints"].is_array())
+      return Status::Error(where + ": \"ints\" must be an array of integers");
     for (const auto& x : j["ints"]) {
-      if (!x.is_number_integer()) return Status::Error(where + ": \"ints\" must be an array of integers");
+      if (!x.is_number_integer())
+        return Status::Error(where + ": \"ints\" must be an array of integers");
       n.ints.push_back(x.get<int64_t>());
     }
   }
@@ -124,12 +127,15 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
     if (!j.contains(key)) continue;
     if (!j[key].is_number()) return Status::Error(where + ": \"" + key + "\" must be a number");
     double v = j[key].get<double>();
-    if (std::string(key) == "scale") n.scale = v;
-    else (std::string(key) == "alpha" ? n.alpha : n.beta) = v;
+    if (std::string(key) == "scale")
+      n.scale = v;
+    else
+      (std::string(key) == "alpha" ? n.alpha : n.beta) = v;
   }
   for (const char* key : {"is_causal", "enable_gqa"}) {
     if (!j.contains(key)) continue;
-    if (!j[key].is_boolean()) return Status::Error(where + ": \"" + key + "\" must be true or false");
+    if (!j[key].is_boolean())
+      return Status::Error(where + ": \"" + key + "\" must be true or false");
     (std::string(key) == "is_causal" ? n.is_causal : n.enable_gqa) = j[key].get<bool>();
   }
   if (j.contains("spelling")) {
@@ -181,7 +187,9 @@ Result<Program> ProgramFromJsonUnguarded(const json& j) {
 }
 }  // namespace
 
-Result<Program> ProgramFromJson(const json& j) { return GuardJson("program", [&] { return ProgramFromJsonUnguarded(j); }); }
+Result<Program> ProgramFromJson(const json& j) {
+  return GuardJson("program", [&] { return ProgramFromJsonUnguarded(j); });
+}
 
 namespace {
 Result<Program> ProgramFromDocumentUnguarded(const json& doc) {

@@ -65,7 +65,8 @@ TEST(ProgramJson, MalformedOrTruncatedTextIsAnErrorNotACrash) {
   EXPECT_FALSE(ParseProgramText("{\"format\": \"something-else\"}").ok());
   // Fields of the wrong JSON type (found by fuzz/loader_fuzzer): errors, not exceptions.
   EXPECT_FALSE(ParseProgramText("{\"format\": [7, 1], \"version\": 1}").ok());
-  EXPECT_FALSE(ParseProgramText("{\"format\": {}, \"program\": {\"format\": \"mmdiff.program\"}}").ok());
+  EXPECT_FALSE(
+      ParseProgramText("{\"format\": {}, \"program\": {\"format\": \"mmdiff.program\"}}").ok());
 }
 
 }  // namespace
@@ -76,7 +77,8 @@ namespace {
 
 TEST(ProgramJson, ReportsAndRegressionEntriesYieldTheirProgram) {
   Program p = SeedProgram();
-  nlohmann::json report = {{"format", "mmdiff.report"}, {"version", 1}, {"program", ProgramToJson(p)}};
+  nlohmann::json report = {
+      {"format", "mmdiff.report"}, {"version", 1}, {"program", ProgramToJson(p)}};
   auto r = ParseProgramText(report.dump());
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r.value(), p);

@@ -15,12 +15,12 @@ Shape MustMatmul(const Shape& a, const Shape& b) {
 }
 
 TEST(Shape, MatmulFollowsTorchRankRules) {
-  EXPECT_EQ(MustMatmul({3}, {3}), Shape{});                      // dot
-  EXPECT_EQ(MustMatmul({2, 3}, {3}), Shape{2});                  // mv
-  EXPECT_EQ(MustMatmul({3}, {3, 4}), Shape{4});                  // 1-D @ 2-D
-  EXPECT_EQ(MustMatmul({2, 3}, {3, 4}), (Shape{2, 4}));          // mm
-  EXPECT_EQ(MustMatmul({5, 2, 3}, {3, 4}), (Shape{5, 2, 4}));    // folds into mm
-  EXPECT_EQ(MustMatmul({3}, {5, 3, 4}), (Shape{5, 4}));          // 1-D @ batched
+  EXPECT_EQ(MustMatmul({3}, {3}), Shape{});                             // dot
+  EXPECT_EQ(MustMatmul({2, 3}, {3}), Shape{2});                         // mv
+  EXPECT_EQ(MustMatmul({3}, {3, 4}), Shape{4});                         // 1-D @ 2-D
+  EXPECT_EQ(MustMatmul({2, 3}, {3, 4}), (Shape{2, 4}));                 // mm
+  EXPECT_EQ(MustMatmul({5, 2, 3}, {3, 4}), (Shape{5, 2, 4}));           // folds into mm
+  EXPECT_EQ(MustMatmul({3}, {5, 3, 4}), (Shape{5, 4}));                 // 1-D @ batched
   EXPECT_EQ(MustMatmul({2, 1, 2, 3}, {4, 3, 6}), (Shape{2, 4, 2, 6}));  // batch broadcast
 }
 
@@ -60,7 +60,8 @@ TEST(Shape, VectorAndBatchReduceOps) {
   EXPECT_EQ(InferShape(OpKind::kAddmv, {{1}, {4, 3}, {3}}).value(), Shape{4});
   EXPECT_FALSE(InferShape(OpKind::kAddmv, {{3}, {4, 3}, {3}}).ok());
   EXPECT_EQ(InferShape(OpKind::kBaddbmm, {{2}, {3, 4, 5}, {3, 5, 2}}).value(), (Shape{3, 4, 2}));
-  EXPECT_EQ(InferShape(OpKind::kBaddbmm, {{3, 1, 2}, {3, 4, 5}, {3, 5, 2}}).value(), (Shape{3, 4, 2}));
+  EXPECT_EQ(InferShape(OpKind::kBaddbmm, {{3, 1, 2}, {3, 4, 5}, {3, 5, 2}}).value(),
+            (Shape{3, 4, 2}));
   EXPECT_FALSE(InferShape(OpKind::kBaddbmm, {{2, 4, 2}, {3, 4, 5}, {3, 5, 2}}).ok());
   EXPECT_EQ(InferShape(OpKind::kAddbmm, {{4, 1}, {3, 4, 5}, {3, 5, 2}}).value(), (Shape{4, 2}));
   EXPECT_FALSE(InferShape(OpKind::kAddbmm, {{3, 4, 2}, {3, 4, 5}, {3, 5, 2}}).ok());

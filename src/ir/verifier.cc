@@ -260,7 +260,8 @@ Status Verify(const Program& p) {
     int64_t numel = 1;
     for (int64_t d : in.shape) {
       if (d < 0) return Status::Error(where + ": negative dimension in " + ShapeString(in.shape));
-      if (d > kMaxNumel) return Status::Error(where + ": dimension too large in " + ShapeString(in.shape));
+      if (d > kMaxNumel)
+        return Status::Error(where + ": dimension too large in " + ShapeString(in.shape));
       numel *= d;
       if (numel > kMaxNumel)
         return Status::Error(where + ": more than " + std::to_string(kMaxNumel) + " elements");
@@ -281,37 +282,49 @@ Status Verify(const Program& p) {
     if (nargs < spec.min_arity || nargs > spec.arity)
       return Status::Error(where + ": takes " +
                            (spec.min_arity == spec.arity ? std::to_string(spec.arity)
-                                                         : std::to_string(spec.min_arity) + " or " + std::to_string(spec.arity)) +
+                                                         : std::to_string(spec.min_arity) + " or " +
+                                                               std::to_string(spec.arity)) +
                            " arguments, got " + std::to_string(n.args.size()));
     for (const auto& a : n.args)
       if (!defined.count(a))
         return Status::Error(where + ": argument " + Quoted(a) +
                              " is not defined before this node");
     if (spec.has_dtype && !n.dtype) return Status::Error(where + ": needs a \"dtype\"");
-    if (!spec.has_dtype && n.dtype && n.op != OpKind::kSoftmax) return Status::Error(where + ": takes no \"dtype\"");
+    if (!spec.has_dtype && n.dtype && n.op != OpKind::kSoftmax)
+      return Status::Error(where + ": takes no \"dtype\"");
     if ((n.op == OpKind::kToDevice) != n.device.has_value())
       return Status::Error(where + (n.device ? ": takes no \"device\"" : ": needs a \"device\""));
     if (n.op != OpKind::kSdpa && (n.is_causal || n.enable_gqa || n.scale))
-      return Status::Error(where + ": is_causal, enable_gqa and scale belong to scaled_dot_product_attention");
+      return Status::Error(
+          where + ": is_causal, enable_gqa and scale belong to scaled_dot_product_attention");
     if (n.scale && !std::isfinite(*n.scale)) return Status::Error(where + ": scale must be finite");
     if (n.method_spelling && (n.op != OpKind::kCast || !n.dtype || !CastMethodName(*n.dtype)))
-      return Status::Error(where + ": the method spelling exists for casts to float64, float32, float16 and bfloat16 only");
+      return Status::Error(
+          where +
+          ": the method spelling exists for casts to float64, float32, float16 and bfloat16 only");
     if (n.op == OpKind::kSlice &&
         (n.ints.size() != 4 || n.ints[1] < 0 || n.ints[2] < n.ints[1] || n.ints[3] < 1))
-      return Status::Error(where + ": ints must be {dim, start, end, step} with 0 <= start <= end and step >= 1");
-    if (n.op == OpKind::kSoftmax && n.ints.size() != 1) return Status::Error(where + ": ints must be {dim}");
+      return Status::Error(
+          where + ": ints must be {dim, start, end, step} with 0 <= start <= end and step >= 1");
+    if (n.op == OpKind::kSoftmax && n.ints.size() != 1)
+      return Status::Error(where + ": ints must be {dim}");
     if (n.op == OpKind::kView && !IsContiguousValue(p, n.args[0]))
-      return Status::Error(where + ": view's operand must be an input with a contiguous layout or a contiguous node");
+      return Status::Error(
+          where +
+          ": view's operand must be an input with a contiguous layout or a contiguous node");
     if (spec.has_alpha_beta && (!std::isfinite(n.alpha) || !std::isfinite(n.beta)))
       return Status::Error(where + ": alpha and beta must be finite");
     if (!spec.has_ints && !n.ints.empty()) return Status::Error(where + ": takes no \"ints\"");
     if (n.ints.size() > 8) return Status::Error(where + ": too many \"ints\"");
     for (int64_t v : n.ints)
-      if (v < -kMaxNumel || v > kMaxNumel) return Status::Error(where + ": \"ints\" entry out of range");
-    if (n.op == OpKind::kMulScalar && !std::isfinite(n.alpha)) return Status::Error(where + ": alpha must be finite");
+      if (v < -kMaxNumel || v > kMaxNumel)
+        return Status::Error(where + ": \"ints\" entry out of range");
+    if (n.op == OpKind::kMulScalar && !std::isfinite(n.alpha))
+      return Status::Error(where + ": alpha must be finite");
     if (!spec.has_alpha_beta && ((n.alpha != 1.0 && n.op != OpKind::kMulScalar) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
-    if (n.op == OpKind::kAdd && n.args.size() == 2 && types.count(n.args[0]) && types.count(n.args[1]) &&
+    if (n.op == OpKind::kAdd && n.args.size() == 2 && types.count(n.args[0]) &&
+        types.count(n.args[1]) &&
         !PromoteTypes(types.at(n.args[0]).dtype, types.at(n.args[1]).dtype))
       return Status::Error(where + ": int8 + uint8 gives int16, a dtype mmdiff does not model");
     if (n.op == OpKind::kSdpa && n.args.size() == 4) {

@@ -115,7 +115,8 @@ namespace {
 
 TEST(Verifier, LinearTakesTwoOrThreeArguments) {
   Program p;
-  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};
+  p.inputs = {
+      {"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kLinear, {"x", "w"}}, {"v1", OpKind::kLinear, {"x", "w", "b"}}};
   p.outputs = {"v0", "v1"};
   EXPECT_TRUE(Verify(p).ok());
@@ -138,7 +139,8 @@ TEST(Verifier, ResultsLargerThanTheLimitAreRejected) {
   p.outputs = {"v0"};
   Status s = Verify(p);  // 2^26 elements: a worker would need 256 MB for one float32 result
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("node \"v0\" (mm): result [8192, 8192] is larger"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("node \"v0\" (mm): result [8192, 8192] is larger"), std::string::npos)
+      << s.message();
   Program e;
   e.inputs = {{"a", {1}, DType::kFloat32}};
   e.nodes = {{"v0", OpKind::kExpand, {"a"}, std::nullopt, 1.0, 1.0, {1 << 20, 1 << 20, 1 << 20}}};

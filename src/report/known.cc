@@ -21,7 +21,8 @@ nlohmann::json KnownCause::ToJson() const {
 }
 
 void KnownCatalogue::Add(KnownCause k) {
-  if (std::find(sources_.begin(), sources_.end(), k.source) == sources_.end()) sources_.push_back(k.source);
+  if (std::find(sources_.begin(), sources_.end(), k.source) == sources_.end())
+    sources_.push_back(k.source);
   by_signature_.emplace(k.signature, std::move(k));
 }
 
@@ -39,8 +40,10 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
     for (const auto& d : x.divergences) {
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
-      std::string sig = RootCauseSignature(e.program, contract, ExpectedFacts(contract, *kind, d.blamed));
-      if (std::none_of(out.begin(), out.end(), [&](const KnownCause& k) { return k.signature == sig; }))
+      std::string sig =
+          RootCauseSignature(e.program, contract, ExpectedFacts(contract, *kind, d.blamed));
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const KnownCause& k) { return k.signature == sig; }))
         out.push_back({sig, e.title, e.upstream, path});
     }
   return out;
@@ -54,7 +57,9 @@ Result<std::vector<KnownCause>> ReadKnownFile(const std::string& path) {
   auto parsed = ParseJsonBounded(text.value());
   if (!parsed.ok()) return Status::Error(path + ": " + parsed.error());
   const nlohmann::json& j = parsed.value();
-  std::string format = j.is_object() && j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
+  std::string format = j.is_object() && j.contains("format") && j["format"].is_string()
+                           ? j["format"].get<std::string>()
+                           : "";
   if (format == "mmdiff.regression") {
     auto e = ParseRegressionEntry(text.value());
     if (!e.ok()) return Status::Error(path + ": " + e.error());
@@ -63,13 +68,17 @@ Result<std::vector<KnownCause>> ReadKnownFile(const std::string& path) {
   if (format == "mmdiff.report") {
     auto c = ReadJudgedCase(j);
     if (!c.ok()) return Status::Error(path + ": " + c.error());
-    std::string title = j.contains("headline") && j["headline"].is_string() ? j["headline"].get<std::string>() : path;
+    std::string title = j.contains("headline") && j["headline"].is_string()
+                            ? j["headline"].get<std::string>()
+                            : path;
     std::vector<KnownCause> out;
     for (const auto& sig : ReportRootCauses(c.value())) out.push_back({sig, title, "", path});
     return out;
   }
-  return Status::Error(path + ": not a regression entry or report (\"format\" must be \"mmdiff.regression\" or "
-                              "\"mmdiff.report\")");
+  return Status::Error(
+      path +
+      ": not a regression entry or report (\"format\" must be \"mmdiff.regression\" or "
+      "\"mmdiff.report\")");
 }
 
 Result<KnownCatalogue> LoadKnownCatalogue(const std::vector<std::string>& paths) {
@@ -78,20 +87,24 @@ Result<KnownCatalogue> LoadKnownCatalogue(const std::vector<std::string>& paths)
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       std::vector<std::string> files;
-      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+      for (auto it = fs::recursive_directory_iterator(
+               p, fs::directory_options::skip_permission_denied, ec);
            !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path().string());
+        if (it->is_regular_file(ec) && it->path().extension() == ".json")
+          files.push_back(it->path().string());
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
         auto known = ReadKnownFile(f);
         if (!known.ok()) {
-          // A folder may hold programs, summaries and other JSON; a broken entry or report is an error.
+          // A folder may hold programs, summaries and other JSON; a broken entry or report is an
+          // error.
           auto text = ReadFile(f);
           auto parsed =
               text.ok() ? ParseJsonBounded(text.value()) : Result<nlohmann::json>(text.status());
           nlohmann::json j = parsed.ok() ? parsed.value() : nlohmann::json();
-          bool claims = j.is_object() && (j.value("format", nlohmann::json()) == "mmdiff.regression" ||
-                                          j.value("format", nlohmann::json()) == "mmdiff.report");
+          bool claims =
+              j.is_object() && (j.value("format", nlohmann::json()) == "mmdiff.regression" ||
+                                j.value("format", nlohmann::json()) == "mmdiff.report");
           if (claims) return known.status();
           continue;
         }

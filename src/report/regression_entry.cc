@@ -40,13 +40,18 @@ Result<bool> VersionInRange(const std::string& version, const std::string& range
   while (std::getline(ss, clause, ',')) {
     clause.erase(0, clause.find_first_not_of(' '));
     size_t op_len = clause.find_first_of("0123456789");
-    if (op_len == std::string::npos || op_len == 0) return Status::Error("bad version range \"" + range + "\"");
+    if (op_len == std::string::npos || op_len == 0)
+      return Status::Error("bad version range \"" + range + "\"");
     std::string op = clause.substr(0, op_len);
     auto bound = ParseVersion(clause.substr(op_len));
     if (!bound.ok()) return bound.status();
     int cmp = v.value() < bound.value() ? -1 : v.value() > bound.value() ? 1 : 0;
-    bool ok = op == ">=" ? cmp >= 0 : op == ">" ? cmp > 0 : op == "<=" ? cmp <= 0 : op == "<" ? cmp < 0
-              : op == "==" ? cmp == 0 : false;
+    bool ok = op == ">="   ? cmp >= 0
+              : op == ">"  ? cmp > 0
+              : op == "<=" ? cmp <= 0
+              : op == "<"  ? cmp < 0
+              : op == "==" ? cmp == 0
+                           : false;
     if (op != ">=" && op != ">" && op != "<=" && op != "<" && op != "==")
       return Status::Error("bad operator \"" + op + "\" in version range \"" + range + "\"");
     if (!ok) return false;
@@ -61,8 +66,8 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j) {
     return Status::Error("regression entry: \"version\" must be an integer");
   if (j["version"] != kRegressionFormatVersion)
     return Status::Error("regression entry format version " + j["version"].dump() +
-                         " is not supported (this mmdiff reads version " + std::to_string(kRegressionFormatVersion) +
-                         ")");
+                         " is not supported (this mmdiff reads version " +
+                         std::to_string(kRegressionFormatVersion) + ")");
   return Status::Ok();
 }
 
@@ -73,7 +78,8 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
   const nlohmann::json& j = parsed.value();
   if (Status s = CheckRegressionEntryFormat(j); !s.ok()) return s;
   for (const char* key : {"title", "found_by", "issue", "upstream"})
-    if (j.contains(key) && !j[key].is_string()) return Status::Error(std::string("\"") + key + "\" must be a string");
+    if (j.contains(key) && !j[key].is_string())
+      return Status::Error(std::string("\"") + key + "\" must be a string");
   RegressionEntry e;
   e.title = j.value("title", "");
   e.upstream = j.value("upstream", "");
@@ -90,37 +96,48 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
     if (!x.is_string()) return Status::Error("\"paths\" must hold strings");
     e.paths.push_back(x);
   }
-  if (!j.contains("expected") || !j["expected"].is_array()) return Status::Error("\"expected\" must be an array");
+  if (!j.contains("expected") || !j["expected"].is_array())
+    return Status::Error("\"expected\" must be an array");
   for (const auto& x : j["expected"]) {
     if (!x.is_object() || !x.contains("torch") || !x["torch"].is_string() || !x.contains("verdict"))
       return Status::Error("each expectation needs \"torch\" and \"verdict\"");
     VersionExpectation ve;
     ve.torch = x["torch"];
     if (x["verdict"] != "agree" && x["verdict"] != "diverge")
-      return Status::Error("expectation for torch " + ve.torch + ": verdict must be \"agree\" or \"diverge\"");
+      return Status::Error("expectation for torch " + ve.torch +
+                           ": verdict must be \"agree\" or \"diverge\"");
     ve.diverges = x["verdict"] == "diverge";
-    if (x.contains("note") && !x["note"].is_string()) return Status::Error("expectation note must be a string");
+    if (x.contains("note") && !x["note"].is_string())
+      return Status::Error("expectation note must be a string");
     ve.note = x.value("note", "");
     if (x.contains("cpu_flags")) {
-      if (!x["cpu_flags"].is_array()) return Status::Error("expectation for torch " + ve.torch + ": \"cpu_flags\" must be an array");
+      if (!x["cpu_flags"].is_array())
+        return Status::Error("expectation for torch " + ve.torch +
+                             ": \"cpu_flags\" must be an array");
       for (const auto& f : x["cpu_flags"]) {
-        if (!f.is_string()) return Status::Error("expectation for torch " + ve.torch + ": \"cpu_flags\" must hold strings");
+        if (!f.is_string())
+          return Status::Error("expectation for torch " + ve.torch +
+                               ": \"cpu_flags\" must hold strings");
         ve.cpu_flags.push_back(f);
       }
     }
     if (auto check = VersionInRange("0.0.0", ve.torch); !check.ok()) return check.status();
     if (x.contains("divergences") && !x["divergences"].is_array())
-      return Status::Error("expectation for torch " + ve.torch + ": \"divergences\" must be an array");
+      return Status::Error("expectation for torch " + ve.torch +
+                           ": \"divergences\" must be an array");
     for (const auto& d : x.value("divergences", nlohmann::json::array())) {
       if (!d.is_object() || !d.contains("kind") || !d["kind"].is_string() ||
           (d.contains("blamed") && !d["blamed"].is_string()))
-        return Status::Error("expectation for torch " + ve.torch +
-                             ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string)");
+        return Status::Error(
+            "expectation for torch " + ve.torch +
+            ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string)");
       std::string kind = d["kind"];
       bool known = false;
       for (int k = 0; k <= static_cast<int>(DivergenceKind::kTimeout); ++k)
         known |= DivergenceKindName(static_cast<DivergenceKind>(k)) == kind;
-      if (!known) return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" + kind + "\"");
+      if (!known)
+        return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" +
+                             kind + "\"");
       ve.divergences.push_back({kind, d.value("blamed", "")});
     }
     e.expected.push_back(ve);
@@ -133,7 +150,8 @@ Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
   return GuardJson("regression entry", [&] { return ParseRegressionEntryUnguarded(text); });
 }
 
-std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const std::string& torch_version) {
+std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
+                                                 const std::string& torch_version) {
   for (const auto& x : e.expected) {
     auto in = VersionInRange(torch_version, x.torch);
     if (in.ok() && in.value()) return x;
@@ -161,12 +179,16 @@ std::vector<std::string> MissingCpuFlags(const VersionExpectation& e) {
 
 std::string CompareWithExpectation(const Verdict& v, const VersionExpectation& e) {
   if (v.diverges() != e.diverges)
-    return std::string("expected ") + (e.diverges ? "diverge" : "agree") + ", got " + (v.diverges() ? "diverge" : "agree");
+    return std::string("expected ") + (e.diverges ? "diverge" : "agree") + ", got " +
+           (v.diverges() ? "diverge" : "agree");
   for (const auto& want : e.divergences) {
     bool found = false;
     for (const auto& d : v.divergences)
-      found |= DivergenceKindName(d.kind) == want.kind && (want.blamed.empty() || d.blamed == want.blamed);
-    if (!found) return "expected a " + want.kind + " divergence blamed on " + (want.blamed.empty() ? "any path" : want.blamed);
+      found |= DivergenceKindName(d.kind) == want.kind &&
+               (want.blamed.empty() || d.blamed == want.blamed);
+    if (!found)
+      return "expected a " + want.kind + " divergence blamed on " +
+             (want.blamed.empty() ? "any path" : want.blamed);
   }
   return "";
 }

@@ -1,4 +1,5 @@
-// File helpers: whole-file reads and atomic writes (temp file + rename), so a crash never leaves half a file.
+// File helpers: whole-file reads and atomic writes (temp file + rename), so a crash never leaves
+// half a file.
 #pragma once
 
 #include <cstddef>

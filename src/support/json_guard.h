@@ -3,9 +3,8 @@
 // StringField and BoolField read one field, falling back where it has another type.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "src/support/status.h"
 

@@ -3,9 +3,8 @@
 #pragma once
 
 #include <cstddef>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "src/support/status.h"
 
@@ -13,7 +12,7 @@ namespace mmdiff {
 
 // mmdiff's own files are far below these (a report is tens of KB, a summary a few hundred).
 inline constexpr size_t kMaxJsonBytes = size_t{16} << 20;  // 16 MiB
-inline constexpr int kMaxJsonDepth = 64;                  // nested arrays and objects
+inline constexpr int kMaxJsonDepth = 64;                   // nested arrays and objects
 inline constexpr size_t kMaxJsonValues = size_t{1} << 20;  // values of any kind, keys not counted
 
 // Whether `text` is within the limits, by one pass over its bytes (no allocation): its size, its

@@ -12,7 +12,10 @@ size_t SequenceAt(std::string_view text, size_t i) {
   auto byte = [&](size_t k) { return static_cast<uint8_t>(text[k]); };
   uint8_t b = byte(i);
   if (b < 0x80) return 1;
-  size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  size_t n = b >= 0xC2 && b <= 0xDF   ? 2
+             : b >= 0xE0 && b <= 0xEF ? 3
+             : b >= 0xF0 && b <= 0xF4 ? 4
+                                      : 0;
   if (n == 0 || i + n > text.size()) return 0;
   // The second byte's range depends on the first: it rules out overlong forms, surrogates and
   // code points beyond U+10FFFF.

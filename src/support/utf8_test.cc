@@ -16,10 +16,10 @@ TEST(Utf8, ValidTextIsUnchanged) {
 
 TEST(Utf8, InvalidBytesBecomeReplacementCharacters) {
   const std::string r = "\xEF\xBF\xBD";
-  EXPECT_EQ(ValidUtf8("ab\xC3"), "ab" + r);             // cut inside a character (a stderr tail)
-  EXPECT_EQ(ValidUtf8("\x80x"), r + "x");               // stray continuation byte
-  EXPECT_EQ(ValidUtf8("\xC0\xAF"), r + r);              // overlong
-  EXPECT_EQ(ValidUtf8("\xED\xA0\x80"), r + r + r);      // surrogate
+  EXPECT_EQ(ValidUtf8("ab\xC3"), "ab" + r);         // cut inside a character (a stderr tail)
+  EXPECT_EQ(ValidUtf8("\x80x"), r + "x");           // stray continuation byte
+  EXPECT_EQ(ValidUtf8("\xC0\xAF"), r + r);          // overlong
+  EXPECT_EQ(ValidUtf8("\xED\xA0\x80"), r + r + r);  // surrogate
   EXPECT_EQ(ValidUtf8("\xF4\x90\x80\x80"), r + r + r + r);  // beyond U+10FFFF
   EXPECT_EQ(ValidUtf8("\xE2\x82z"), r + r + "z");
   // What comes out is something a JSON writer accepts.
