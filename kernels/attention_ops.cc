@@ -30,6 +30,7 @@ RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
         int64_t src = (o * h + hh / group) * mat + x, dst = (o * heads + hh) * mat + x;
         r.val[dst] = t.val[src];
         r.err[dst] = t.err[src];
+        if (!t.also.empty()) r.SetAlso(static_cast<size_t>(dst), t.also[static_cast<size_t>(src)]);
       }
   return r;
 }
@@ -49,7 +50,8 @@ SoftmaxRows SoftmaxRowsOf(const RefTensor& a, int64_t dim) {
   return rows;
 }
 
-RefTensor Softmax(const RefTensor& a, int64_t dim, Arith arith) {
+RefTensor Softmax(const RefTensor& in, int64_t dim, Arith arith) {
+  RefTensor a = WithoutAlso(in);  // an element that may also be special: its row is unjudged
   RefTensor r = a;
   SoftmaxRows rows = SoftmaxRowsOf(a, dim);
   SoftmaxRounding rounding = SoftmaxRoundingFor(arith);
@@ -77,6 +79,15 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   // rounding, and its value is the fused kernel's exact product.
   RefTensor qs = Scale(q, root, arith.out), ks = Scale(kk, scale < 0 ? -root : root, arith.out);
   RefTensor scores = matmul(qs, TransposeLast2(ks), arith);
+  // The attention kernels (math, fused, flash) treat special scores differently (the math kernel's
+  // -inf scores from values are not masks; online softmax rescales): a score that is or may be
+  // special is unjudged, and so is its row below.
+  for (size_t i = 0; i < scores.val.size(); ++i)
+    if (!std::isfinite(scores.val[i]) || scores.Also(i)) {
+      scores.val[i] = kNaN;
+      scores.err[i] = kInf;
+    }
+  scores.also.clear();
   size_t rank = scores.shape.size();
   int64_t l = scores.shape[rank - 2], s = scores.shape[rank - 1];
   if (args.mask && !args.mask_is_bool) {
@@ -121,7 +132,11 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
       probs.err[row * s + j] = 0;
     }
   }
-  RefTensor out = matmul(probs, vv, arith);
+  RefTensor out = matmul(probs, WithoutAlso(vv), arith);
+  // A special value of v: the kernels may skip a masked key's product (0) or compute it (0 * inf).
+  for (size_t i = 0; i < out.val.size(); ++i)
+    if (!std::isfinite(out.val[i]) || out.Also(i)) out.err[i] = kInf;
+  out.also.clear();
   // With no key (S = 0) or an empty head dim the products are empty, yet torch's kernels still
   // touch q: a NaN or an infinity there gives NaN outputs (torch 2.15.0 cpu, math and fused kernels).
   if ((s == 0 || e == 0) && (HasSpecial(q) || HasSpecial(k) || HasSpecial(v)))

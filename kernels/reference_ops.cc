@@ -1,12 +1,13 @@
 // Reference matmul family: obviously-correct loops, float64 compensated accumulation, error bounds.
 #include "kernels/reference_ops.h"
 
-#include "kernels/dot_math.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <thread>
+
+#include "kernels/dot_math.h"
+#include "kernels/value_set.h"
 
 namespace mmref {
 
@@ -28,18 +29,52 @@ std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const s
 
 }  // namespace
 
-// Final bound of one output element: error inherited from the operands, accumulation rounding
-// (gamma_K in the accumulation format, plus float64's own), and the final rounding to `out`.
-// Infinite when the element may overflow somewhere along the way: then anything goes.
+// Bound of one output element with a finite result: error inherited from the operands,
+// accumulation rounding (gamma_K in the accumulation format, plus float64's own), and the final
+// rounding to `out`. Whether the element may overflow instead is DotOverflow's question.
 double MatmulBound(const DotAcc& d, double value, long k, Arith arith) {
   if (d.unknown) return kInf;
   double acc = (Gamma(k, UnitRoundoff(arith.acc)) + Gamma(k, UnitRoundoff(Format::kF64))) * d.mag;
   double before_round = d.propagated + acc;
-  double bound = before_round + UnitRoundoff(arith.out) * (std::fabs(value) + before_round) +
-                 MinSubnormal(arith.out);
-  if (d.mag * 2 > MaxFinite(arith.acc) / 2) return kInf;             // partial sums may overflow
-  if (std::fabs(value) + bound > MaxFinite(arith.out)) return kInf;  // may overflow: anything goes
-  return bound;
+  return before_round + UnitRoundoff(arith.out) * (std::fabs(value) + before_round) +
+         MinSubnormal(arith.out);
+}
+
+void DotOverflow(const DotAcc& d, double value, double bound, Arith arith, bool& pos, bool& neg) {
+  // mag bounds the sum of |terms|, so (mag + value) / 2 bounds the sum of the positive terms and
+  // (mag - value) / 2 that of the negative ones: every partial sum, in any order, lies between.
+  double pos_part = (d.mag + value) / 2 + bound, neg_part = (d.mag - value) / 2 + bound;
+  pos = pos_part > MaxFinite(arith.acc) / 4 || value + bound > MaxFinite(arith.out);
+  neg = neg_part > MaxFinite(arith.acc) / 4 || value - bound < -MaxFinite(arith.out);
+}
+
+void FinishDot(const DotAcc& d, const SumOutcomes& specials, long k, Arith arith, double& val,
+               double& err, uint8_t& also) {
+  if (d.unknown) {
+    val = std::numeric_limits<double>::quiet_NaN();
+    err = kInf;
+    also = 0;
+    return;
+  }
+  double fv = DotValue(d), fe = MatmulBound(d, fv, k, arith);
+  SumOutcomes s = specials;
+  if (!std::isfinite(fv) || !std::isfinite(fe)) {
+    // The finite terms overflow float64 itself (near-max float64 operands): a finite result is not
+    // known, and both infinities and NaN are possible.
+    if (s.fin) {
+      val = std::numeric_limits<double>::quiet_NaN();
+      err = kInf;
+      also = 0;
+      return;
+    }
+    s.Overflow(true, true);
+    EncodeOutcomes(s, 0, 0, val, err, also);
+    return;
+  }
+  bool pos, neg;
+  DotOverflow(d, fv, fe, arith, pos, neg);
+  s.Overflow(pos, neg);
+  EncodeOutcomes(s, fv, fe, val, err, also);
 }
 
 namespace {
@@ -159,6 +194,7 @@ void PlainRowStep(double* __restrict val, double* __restrict mag, double a, doub
 void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith, bool exact_results,
                  RefTensor& r) {
   if (r.val.empty()) return;  // no output element (also: no row of b to point into)
+  r.also.assign(r.val.size(), 0);  // sized before the threads write it; dropped again if all 0
   int64_t batches = 1;
   for (int64_t d : p.batch) batches *= d;
   std::vector<int64_t> a_off(static_cast<size_t>(batches)), b_off(static_cast<size_t>(batches));
@@ -183,6 +219,7 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
   const bool compensate = arith.acc == Format::kF64;
   auto rows = [&](int64_t first, int64_t last) {
     std::vector<DotAcc> acc(static_cast<size_t>(p.n));
+    std::vector<SumOutcomes> specials(static_cast<size_t>(p.n));
     std::vector<double> val(static_cast<size_t>(p.n)), comp(val.size()), mag(val.size());
     for (int64_t row = first; row < last; ++row) {
       int64_t bi = row / p.m, i = row % p.m;
@@ -206,28 +243,51 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
             PlainRowStep(val.data(), mag.data(), av, aa, bv, p.n);
           }
         }
-        for (int64_t j = 0; j < p.n; ++j) acc[j] = DotAcc{val[j], comp[j], 0.0, mag[j], false};
+        for (int64_t j = 0; j < p.n; ++j) {
+          acc[j] = DotAcc{val[j], comp[j], 0.0, mag[j], false};
+          specials[j] = SumOutcomes{};
+        }
       } else {
+        // Errors, special values or flagged elements: element by element. An element depends only
+        // on its own row of a and column of b, so a special value decides only the elements it
+        // meets, by IEEE rules (value_set.h); the finite terms accumulate as usual.
         std::fill(acc.begin(), acc.end(), DotAcc{});
+        std::fill(specials.begin(), specials.end(), SumOutcomes{});
         for (int64_t kk = 0; kk < p.k; ++kk) {
-          int64_t ia = a_off[bi] + i * p.a_rs + kk * p.a_cs;
+          int64_t ia = a_off[bi] + i * p.a_rs + kk * p.a_cs, ib0 = b_off[bi] + kk * p.b_rs;
           const double av = a.val[ia], ae = a.err[ia];
-          const double* bv = &b.val[b_off[bi] + kk * p.b_rs];
-          const double* be = &b.err[b_off[bi] + kk * p.b_rs];
-          for (int64_t j = 0; j < p.n; ++j)
-            compensate ? DotAdd(acc[j], av, ae, bv[j], be[j]) : DotAddPlain(acc[j], av, ae, bv[j], be[j]);
+          const uint8_t a_also = a.Also(static_cast<size_t>(ia));
+          const bool a_plain = std::isfinite(av) && !std::isinf(ae) && a_also == 0;
+          const Outcomes oa = OutcomesOf(av, ae, a_also);
+          const double* bv = &b.val[ib0];
+          const double* be = &b.err[ib0];
+          for (int64_t j = 0; j < p.n; ++j) {
+            const uint8_t b_also = b.Also(static_cast<size_t>(ib0 + j));
+            if (a_plain && std::isfinite(bv[j]) && !std::isinf(be[j]) && b_also == 0) {
+              compensate ? DotAdd(acc[j], av, ae, bv[j], be[j])
+                         : DotAddPlain(acc[j], av, ae, bv[j], be[j]);
+              continue;
+            }
+            if (std::isinf(ae) || std::isinf(be[j])) {
+              acc[j].unknown = true;
+              continue;
+            }
+            Outcomes t = TimesOutcomes(oa, OutcomesOf(bv[j], be[j], b_also));
+            specials[j].Add(t);
+            if (t.fin)  // both finite values (perhaps also allowed to be special): their finite
+                        // term
+              compensate ? DotAdd(acc[j], av, ae, bv[j], be[j])
+                         : DotAddPlain(acc[j], av, ae, bv[j], be[j]);
+          }
         }
       }
       for (int64_t j = 0; j < p.n; ++j) {
         int64_t o = row * p.n + j;
         // The unrounded value: the bound covers the rounding to arith.out a correct path performs.
-        r.val[o] = DotValue(acc[j]);
-        r.err[o] = MatmulBound(acc[j], r.val[o], static_cast<long>(p.k), arith);
-        if (exact_results) ApplyExactness(quantum[bi], acc[j], arith, r.val[o], r.err[o]);
-        // Blocked BLAS kernels let a NaN or an infinity reach elements whose own row and column
-        // are finite (observed: float64 baddbmm on torch 2.15.0 cpu); IEEE propagation is not
-        // promised across elements, so such a batch is not judged element by element.
-        if (special[bi]) r.err[o] = kInf;
+        FinishDot(acc[j], specials[j], static_cast<long>(p.k), arith, r.val[o], r.err[o],
+                  r.also[o]);
+        if (exact_results)
+          ApplyExactness(quantum[bi], acc[j], arith, r.val[o], r.err[o], r.also[o]);
       }
     }
   };
@@ -236,15 +296,25 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
   unsigned threads = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), 16);
   if (work < 1 << 20 || threads < 2 || total_rows < 2) {
     rows(0, total_rows);
-    return;
+  } else {
+    std::vector<std::thread> pool;
+    int64_t per = (total_rows + threads - 1) / threads;
+    for (int64_t first = 0; first < total_rows; first += per)
+      pool.emplace_back(rows, first, std::min(total_rows, first + per));
+    for (auto& t : pool) t.join();
   }
-  std::vector<std::thread> pool;
-  int64_t per = (total_rows + threads - 1) / threads;
-  for (int64_t first = 0; first < total_rows; first += per) pool.emplace_back(rows, first, std::min(total_rows, first + per));
-  for (auto& t : pool) t.join();
+  if (std::all_of(r.also.begin(), r.also.end(), [](uint8_t x) { return x == 0; })) r.also.clear();
 }
 
 }  // namespace
+
+RefTensor WithoutAlso(const RefTensor& t) {
+  RefTensor r = t;
+  for (size_t i = 0; i < r.also.size(); ++i)
+    if (r.also[i]) r.err[i] = kInf;
+  r.also.clear();
+  return r;
+}
 
 RefTensor MakeExact(std::vector<int64_t> shape, std::vector<double> values) {
   RefTensor t;
@@ -256,7 +326,8 @@ RefTensor MakeExact(std::vector<int64_t> shape, std::vector<double> values) {
 
 bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count) {
   for (int64_t i = offset; i < offset + count; ++i)
-    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i])) return true;
+    if (!std::isfinite(t.val[i]) || std::isinf(t.err[i]) || t.Also(static_cast<size_t>(i)))
+      return true;
   return false;
 }
 
@@ -280,15 +351,39 @@ double Quantum(const RefTensor& t, int64_t offset, int64_t count) {
   return q;
 }
 
-void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err) {
-  if (!(quantum > 0) || std::isinf(quantum) || std::isinf(err) || d.unknown) return;
+void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err,
+                    uint8_t also) {
+  if (!(quantum > 0) || std::isinf(quantum) || std::isinf(err) || d.unknown || also != 0) return;
   if (d.mag / quantum > 1.0 / (2 * UnitRoundoff(arith.acc))) return;
   val = RoundTo(arith.out, val);
   err = std::isinf(val) ? kInf : 0.0;
 }
 
 namespace {
-RefTensor MatmulImpl(const RefTensor& a, const RefTensor& b, Arith arith, bool exact_results) {
+// bfloat16 products on CPU may treat subnormal operands as zero: oneDNN's AVX512-BF16 kernels use
+// VDPBF16PS, which Intel defines to take input denormals as zero (DAZ) whatever MXCSR says. Seen on
+// torch 2.15.0 (CPU with avx512_bf16): a 64x64 bfloat16 mm of 9.18e-41 and 1e38 gives 0 where a 1x1
+// one gives 0.00916, and a bmm of a subnormal and an infinity gives NaN. Any path may run such a
+// kernel, so every subnormal operand of a bfloat16 product is "itself or 0": its error covers both.
+RefTensor SubnormalsMayBeZero(const RefTensor& t) {
+  RefTensor r = t;
+  const double tiny = 0x1p-126;  // bfloat16's (and float32's) smallest normal
+  for (size_t i = 0; i < r.val.size(); ++i)
+    if (r.val[i] != 0 && std::fabs(r.val[i]) < tiny) r.err[i] += std::fabs(r.val[i]);
+  return r;
+}
+
+bool HasSubnormal(const RefTensor& t) {
+  for (double v : t.val)
+    if (v != 0 && std::fabs(v) < 0x1p-126) return true;
+  return false;
+}
+
+RefTensor MatmulImpl(const RefTensor& a_in, const RefTensor& b_in, Arith arith,
+                     bool exact_results) {
+  const bool daz = arith.out == Format::kBF16 && (HasSubnormal(a_in) || HasSubnormal(b_in));
+  const RefTensor& a = daz ? SubnormalsMayBeZero(a_in) : a_in;
+  const RefTensor& b = daz ? SubnormalsMayBeZero(b_in) : b_in;
   MatmulPlan p = Plan(a, b);
   RefTensor r;
   r.shape = p.out_shape;
@@ -310,10 +405,46 @@ RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) { return M
 RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, true); }
 
 namespace {
+// The element x + y of two terms given as sets (value, error, also; see RefTensor), where the
+// finite result of finite terms is `sum` within `sum_bound`: its outcomes by IEEE rules. A finite
+// term beyond +-limit may itself have overflowed; a finite result beyond the output format's range
+// may round to an infinity.
+void TwoTermSum(double x, double ex, uint8_t ax, double y, double ey, uint8_t ay, double sum,
+                double sum_bound, double limit, Format out, double& v, double& e, uint8_t& also) {
+  if (std::isinf(ex) || std::isinf(ey)) {
+    v = std::numeric_limits<double>::quiet_NaN();
+    e = kInf;
+    also = 0;
+    return;
+  }
+  SumOutcomes s;
+  s.Add(OutcomesOf(x, ex, ax));
+  s.Add(OutcomesOf(y, ey, ay));
+  bool pos = false, neg = false;
+  const double terms[2][2] = {{x, ex}, {y, ey}};
+  for (const auto& t : terms) {
+    if (!std::isfinite(t[0])) continue;
+    pos |= t[0] + t[1] > limit;
+    neg |= t[0] - t[1] < -limit;
+  }
+  if (s.fin) {
+    pos |= sum + sum_bound > MaxFinite(out);
+    neg |= sum - sum_bound < -MaxFinite(out);
+  }
+  s.Overflow(pos, neg);
+  EncodeOutcomes(s, sum, sum_bound, v, e, also);
+}
+
 // One element of beta * c + alpha * p (see AddScaled).
-void ScaledSum(double c, double ec, double p, double ep, double alpha, double beta, Arith arith, bool exact_terms,
-               double& v, double& bound) {
-  if (beta == 0) c = ec = 0;  // beta == 0 ignores the bias, NaN included
+void ScaledSum(double c, double ec, uint8_t c_also, double p, double ep, uint8_t p_also,
+               double alpha, double beta, Arith arith, bool exact_terms, double& v, double& bound,
+               uint8_t& also) {
+  also = 0;
+  if (beta ==
+      0) {  // beta == 0 ignores the bias, NaN and inf included (documented for addmm and friends)
+    c = ec = 0;
+    c_also = 0;
+  }
   if (IsInteger(arith.out)) {
     if (ec != 0 || ep != 0 || !(std::fabs(c) < 0x1p62) || !(std::fabs(p) < 0x1p62)) {
       v = 0;
@@ -328,32 +459,43 @@ void ScaledSum(double c, double ec, double p, double ep, double alpha, double be
     if (!exact) bound = kInf;
     return;
   }
-  if ((beta != 0 && std::isinf(ec)) || std::isinf(ep) || (alpha == 0 && !std::isfinite(p))) {
-    v = std::numeric_limits<double>::quiet_NaN();  // unknown (alpha == 0 with a NaN product is unspecified)
+  // The two terms as sets. alpha == 0 with a product that may be NaN or infinite is not promised:
+  // kernels skip the product (0) or compute it (0 * inf = NaN).
+  double tc = beta == 0 ? 0.0 : beta * c, etc = std::isfinite(c) ? std::fabs(beta) * ec : ec;
+  uint8_t atc = ScaledAlso(c_also, beta);
+  double tp = alpha * p, etp = std::isfinite(p) ? std::fabs(alpha) * ep : ep;
+  uint8_t atp = ScaledAlso(p_also, alpha);
+  if (alpha == 0) {
+    bool special = !std::isfinite(p) || p_also != 0 || std::isinf(ep);
+    tp = etp = 0;
+    atp = special ? kAlsoNaN : 0;
+  }
+  if ((std::isfinite(c) && !std::isfinite(tc)) || (std::isfinite(p) && !std::isfinite(tp))) {
+    // A scaled term beyond float64 (near-max float64 values): a fused kernel may still be finite.
+    v = std::numeric_limits<double>::quiet_NaN();
     bound = kInf;
     return;
   }
-  double tc = beta * c, tp = alpha * p;
-  v = tc + tp;
-  if (!std::isfinite(tc) || !std::isfinite(tp)) {
-    // Exact special terms: the IEEE result, unless the finite term can overflow on the way.
-    double finite = std::isfinite(tc) ? std::fabs(tc) + std::fabs(beta) * ec
-                                      : std::isfinite(tp) ? std::fabs(tp) + std::fabs(alpha) * ep : 0;
-    bound = std::isnan(v) || finite < MaxFinite(arith.out) / 2 ? 0 : kInf;
-    return;
+  double sum = 0, sum_bound = 0;
+  if (std::isfinite(tc) && std::isfinite(tp) && !std::isinf(etc) && !std::isinf(etp)) {
+    sum = tc + tp;
+    double terms = std::fabs(tc) + std::fabs(tp);
+    double before_round = etc + etp + Gamma(2, UnitRoundoff(arith.acc)) * terms;
+    sum_bound = before_round + UnitRoundoff(arith.out) * (std::fabs(sum) + before_round) +
+                MinSubnormal(arith.out);
+    if (exact_terms && atc == 0 && atp == 0) {
+      // p is the exact sum (see AddmmTermsExact). When p, both terms and their sum are
+      // representable in the output format, every evaluation order, fused or not, rounds nothing:
+      // bit for bit.
+      double back = sum - tc,
+             lost = (tc - (sum - back)) + (tp - back);  // TwoSum: sum + lost = tc + tp
+      if (lost == 0 && RoundTo(arith.out, p) == p && RoundTo(arith.out, tc) == tc &&
+          RoundTo(arith.out, tp) == tp && RoundTo(arith.out, sum) == sum)
+        sum_bound = 0;
+    }
   }
-  double terms = std::fabs(tc) + std::fabs(tp);
-  double before_round = std::fabs(beta) * ec + std::fabs(alpha) * ep + Gamma(2, UnitRoundoff(arith.acc)) * terms;
-  bound = before_round + UnitRoundoff(arith.out) * (std::fabs(v) + before_round) + MinSubnormal(arith.out);
-  if (std::fabs(v) + bound > MaxFinite(arith.out)) bound = kInf;
-  if (exact_terms && std::isfinite(bound)) {
-    // p is the exact sum (see AddmmTermsExact). When p, both terms and their sum are representable
-    // in the output format, every evaluation order, fused or not, rounds nothing: bit for bit.
-    double s = tc + tp, back = s - tc, lost = (tc - (s - back)) + (tp - back);  // TwoSum: s + lost = tc + tp
-    if (lost == 0 && RoundTo(arith.out, p) == p && RoundTo(arith.out, tc) == tc && RoundTo(arith.out, tp) == tp &&
-        RoundTo(arith.out, s) == s)
-      bound = 0;
-  }
+  TwoTermSum(tc, etc, atc, tp, etp, atp, sum, sum_bound, MaxFinite(arith.out) / 2, arith.out, v,
+             bound, also);
 }
 
 RefTensor AddScaledImpl(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith,
@@ -367,8 +509,11 @@ RefTensor AddScaledImpl(const RefTensor& bias, const RefTensor& product, double 
   for (size_t o = 0; o < r.val.size(); ++o) {
     int64_t bi = 0;
     for (size_t d = 0; d < idx.size(); ++d) bi += idx[d] * bst[d];
-    ScaledSum(bias.val[bi], bias.err[bi], product.val[o], product.err[o], alpha, beta, arith, exact_terms, r.val[o],
-              r.err[o]);
+    uint8_t also;
+    ScaledSum(bias.val[bi], bias.err[bi], bias.Also(static_cast<size_t>(bi)), product.val[o],
+              product.err[o], product.Also(o), alpha, beta, arith, exact_terms, r.val[o], r.err[o],
+              also);
+    r.SetAlso(o, also);
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < r.shape[d]) break;
       idx[d] = 0;
@@ -384,13 +529,17 @@ bool PowerOfTwoOrZero(double x) {
 }
 
 // True when the addmm's float64 product values are the exact sums and every correct kernel computes
-// every partial sum exactly, however it orders, blocks or fuses them: exact operands, alpha and beta
-// 0 or powers of two, and every product, scaled product, scaled bias and partial sum a multiple of one
-// quantum q (none lost below the subnormal range) with magnitudes within 2^p q of the accumulation format.
-// max(|x| + err): what an operand can contribute to a product's magnitude.
+// every partial sum exactly, however it orders, blocks or fuses them: exact operands, alpha and
+// beta 0 or powers of two, and every product, scaled product, scaled bias and partial sum a
+// multiple of one quantum q (none lost below the subnormal range) with magnitudes within 2^p q of
+// the accumulation format. max(|x| + err) over the finite elements with bounded errors: what an
+// operand can contribute to a product's finite magnitude (special elements decide their products by
+// IEEE rules instead).
 double MaxMagnitude(const RefTensor& t) {
   double m = 0;
-  for (size_t i = 0; i < t.val.size(); ++i) m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
+  for (size_t i = 0; i < t.val.size(); ++i)
+    if (std::isfinite(t.val[i]) && !std::isinf(t.err[i]))
+      m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
   return m;
 }
 
@@ -430,8 +579,9 @@ RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, d
   // Kernels may fold alpha into an operand or into each product before summing (BLAS does): then
   // alpha * |a| * |b| summed must stay clear of overflow too, not only the final value.
   int64_t k = a.shape.empty() ? 0 : a.shape.back();
+  // With |alpha| <= 1 neither alpha * a nor alpha * a * b grows: the product's own outcomes hold.
   double worst = std::fabs(alpha) * std::max({amax, bmax, amax * bmax * static_cast<double>(k)});
-  if (!(worst < MaxFinite(arith.acc) / 4))
+  if (std::fabs(alpha) > 1 && !(worst < MaxFinite(arith.acc) / 4))
     for (double& e : r.err) e = kInf;
   return r;
 }
@@ -450,6 +600,8 @@ RefTensor TransposeLast2(const RefTensor& a) {
       for (int64_t j = 0; j < cols; ++j) {
         r.val[m * rows * cols + j * rows + i] = a.val[m * rows * cols + i * cols + j];
         r.err[m * rows * cols + j * rows + i] = a.err[m * rows * cols + i * cols + j];
+        if (!a.also.empty())
+          r.SetAlso(m * rows * cols + j * rows + i, a.also[m * rows * cols + i * cols + j]);
       }
   return r;
 }
@@ -464,6 +616,7 @@ void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, Re
       for (int64_t kk = 0; kk < k; ++kk) {
         a_out.val[i * nb * k + x * k + kk] = a.val[(x * n + i) * k + kk];
         a_out.err[i * nb * k + x * k + kk] = a.err[(x * n + i) * k + kk];
+        if (!a.also.empty()) a_out.SetAlso(i * nb * k + x * k + kk, a.also[(x * n + i) * k + kk]);
       }
   b_out = b;  // (b, k, p) row-major is already (b*k, p)
   b_out.shape = {nb * k, p};
@@ -484,6 +637,7 @@ RefTensor Strided(const RefTensor& a, const std::vector<int64_t>& shape, const s
     for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * strides[d];
     r.val[o] = a.val[src];
     r.err[o] = a.err[src];
+    if (!a.also.empty()) r.SetAlso(o, a.also[src]);
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < shape[d]) break;
       idx[d] = 0;
@@ -533,8 +687,9 @@ RefTensor Slice(const RefTensor& a, int64_t dim, int64_t start, int64_t end, int
 
 namespace {
 // The bound of one elementwise result: inherited error plus one rounding to `out`. A non-finite
-// value computed from exact operands is exact (IEEE); an integer result wraps exactly.
-double ElementwiseBound(double& v, double inherited, Format out) {
+// value computed from exact operands is exact (IEEE); an integer result wraps exactly. A finite
+// result that may round beyond the format's range may also be that infinity (bits added to also).
+double ElementwiseBound(double& v, double inherited, Format out, uint8_t& also) {
   if (std::isinf(inherited)) return kInf;
   if (IsInteger(out)) {
     if (inherited != 0 || !(std::fabs(v) < 0x1p62)) return kInf;
@@ -544,7 +699,9 @@ double ElementwiseBound(double& v, double inherited, Format out) {
   }
   if (!std::isfinite(v)) return inherited == 0 ? 0 : kInf;
   double bound = inherited + UnitRoundoff(out) * (std::fabs(v) + inherited) + MinSubnormal(out);
-  return std::fabs(v) + bound > MaxFinite(out) ? kInf : bound;
+  if (v + bound > MaxFinite(out)) also |= kAlsoPosInf;
+  if (v - bound < -MaxFinite(out)) also |= kAlsoNegInf;
+  return bound;
 }
 }  // namespace
 
@@ -554,12 +711,21 @@ RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>
   r.val.resize(x.val.size());
   r.err.resize(x.val.size());
   for (size_t i = 0; i < x.val.size(); ++i) {
-    r.val[i] = x.val[i] + y.val[i];
-    // A finite operand with a finite bound stays finite in any correct path, so a special operand
-    // decides the result.
-    double inherited = std::isfinite(x.val[i]) && std::isfinite(y.val[i]) ? x.err[i] + y.err[i]
-                                                                          : (std::isinf(x.err[i]) || std::isinf(y.err[i]) ? kInf : 0.0);
-    r.err[i] = ElementwiseBound(r.val[i], inherited, out);
+    double sum = x.val[i] + y.val[i];
+    if (IsInteger(out)) {
+      r.val[i] = sum;
+      bool finite = std::isfinite(x.val[i]) && std::isfinite(y.val[i]);
+      uint8_t unused = 0;
+      r.err[i] = ElementwiseBound(r.val[i], finite ? x.err[i] + y.err[i] : kInf, out, unused);
+      continue;
+    }
+    // Two sets (special operands decide by IEEE rules); the finite sum rounds once.
+    uint8_t overflow = 0, also = 0;
+    double bound = 0;
+    if (std::isfinite(sum)) bound = ElementwiseBound(sum, x.err[i] + y.err[i], out, overflow);
+    TwoTermSum(x.val[i], x.err[i], x.Also(i), y.val[i], y.err[i], y.Also(i), sum, bound, kInf, out,
+               r.val[i], r.err[i], also);
+    r.SetAlso(i, also);
   }
   return r;
 }
@@ -567,8 +733,11 @@ RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>
 RefTensor Scale(const RefTensor& a, double s, Format out) {
   RefTensor r = a;
   for (size_t i = 0; i < a.val.size(); ++i) {
-    r.val[i] = s * a.val[i];
-    r.err[i] = ElementwiseBound(r.val[i], std::isfinite(a.val[i]) ? std::fabs(s) * a.err[i] : a.err[i], out);
+    r.val[i] = s * a.val[i];  // IEEE: s * inf is an infinity (NaN for s == 0), s * NaN is NaN
+    uint8_t also = IsInteger(out) ? 0 : ScaledAlso(a.Also(i), s);
+    r.err[i] = ElementwiseBound(
+        r.val[i], std::isfinite(a.val[i]) ? std::fabs(s) * a.err[i] : a.err[i], out, also);
+    r.SetAlso(i, also);
   }
   return r;
 }
@@ -605,17 +774,25 @@ RefTensor Cast(const RefTensor& a, Format to, Format from) {
     }
     if (IsInteger(to)) {
       CastToInteger(a.val[i], e, to, r.val[i], r.err[i]);
+      if (a.Also(i)) r.err[i] = kInf;  // a special value into an integer is undefined
       continue;
     }
     // Eager converts float64 through float32 (two roundings); a direct conversion is as correct.
-    double v = from == Format::kF64 ? TorchConvertFromDouble(to, a.val[i]) : RoundTo(to, a.val[i]);
+    double x = a.val[i], v = from == Format::kF64 ? TorchConvertFromDouble(to, x) : RoundTo(to, x);
+    uint8_t also = a.Also(i);  // NaN and the infinities convert to themselves
+    if (std::isfinite(x) && e != 0) {
+      // An inexact input may round to a neighbour, or beyond the range to an infinity.
+      if (x + e > MaxFinite(to)) also |= kAlsoPosInf;
+      if (x - e < -MaxFinite(to)) also |= kAlsoNegInf;
+      if (!std::isfinite(v)) v = std::copysign(MaxFinite(to), x);
+      r.err[i] = e + UnitRoundoff(to) * (2 * std::fabs(x) + e) + MinSubnormal(to);
+    } else {
+      // An exact input rounds identically everywhere but for that choice of roundings.
+      r.err[i] = std::isinf(e) ? kInf : std::fabs(RoundTo(to, x) - v);
+      if (std::isnan(r.err[i])) r.err[i] = 0;  // NaN or infinity: converts to itself
+    }
     r.val[i] = v;
-    // An exact input rounds identically everywhere but for that choice; an inexact one may round to
-    // a neighbour.
-    r.err[i] = e == 0 ? std::fabs(RoundTo(to, a.val[i]) - v)
-                      : e + UnitRoundoff(to) * (2 * std::fabs(a.val[i]) + e) + MinSubnormal(to);
-    if (std::isnan(r.err[i])) r.err[i] = 0;  // NaN or infinity: converts to itself
-    if (!std::isfinite(v) && e != 0) r.err[i] = kInf;
+    r.SetAlso(i, also);
   }
   return r;
 }

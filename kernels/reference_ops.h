@@ -5,6 +5,7 @@
 #include "kernels/dot_math.h"
 #include "kernels/precision.h"
 #include "kernels/ref_tensor.h"
+#include "kernels/value_set.h"
 
 namespace mmref {
 
@@ -15,8 +16,8 @@ struct Arith {
   Format acc;
 };
 
-// True when one of `count` elements from `offset` is NaN or infinite, or has an unbounded error:
-// the matmul and attention leave what such values touch unjudged (see Matmul).
+// True when one of `count` elements from `offset` is NaN or infinite, has an unbounded error or
+// may also be special (also != 0): the matmul then works element by element (see Matmul).
 bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count);
 inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast<int64_t>(t.val.size())); }
 
@@ -33,15 +34,29 @@ inline double Quantum(const RefTensor& t) { return Quantum(t, 0, static_cast<int
 // the accumulation format: every partial sum, in any order, is an exactly representable multiple of
 // the quantum, so every correct implementation computes the sum exactly and rounds it once. Then
 // `val` becomes RoundTo(out, sum) and `err` 0: bit for bit. Otherwise nothing changes.
-void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err);
+// (Not where the element may also be special: `also` != 0.)
+void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err,
+                    uint8_t also);
 
-// The bound of one matmul output element from its accumulation over k terms (see Matmul).
-// Infinite where the element may overflow somewhere along the way.
+// The bound of one matmul output element with a finite result, from its accumulation over k terms.
 double MatmulBound(const DotAcc& d, double value, long k, Arith arith);
+// Whether some order of the partial sums of d's terms, or the final rounding to arith.out, may
+// overflow to +inf (pos) or -inf (neg); both make NaN possible too (+inf and -inf partial sums).
+void DotOverflow(const DotAcc& d, double value, double bound, Arith arith, bool& pos, bool& neg);
+// One element of a product: the finite terms' accumulation d and the special terms' outcomes give
+// val, err and also (see RefTensor); an unknown d leaves the element unjudged.
+void FinishDot(const DotAcc& d, const SumOutcomes& specials, long k, Arith arith, double& val,
+               double& err, uint8_t& also);
+// The same tensor with every element that may also be special (also != 0) unjudged (err +inf), for
+// ops that do not follow special values element by element (softmax, attention).
+RefTensor WithoutAlso(const RefTensor& t);
 
 // torch.matmul semantics at every rank (1-D promotion, broadcast batch dims); covers mm and bmm.
 // Values are accumulated in float64, with a compensated (Kahan-Babuska) sum when the arithmetic is
 // float64; narrower operands multiply exactly in float64 and the plain sum's error is in the bound.
+// Special values are followed per element, by IEEE rules over the element's own row and column:
+// a NaN term gives NaN, inf * 0 gives NaN, +inf and -inf terms give NaN, one sign of infinite
+// terms among finite ones gives that infinity; partial sums that may overflow allow +inf or -inf.
 RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith);
 // Matmul as the final value of a product node (mm, bmm, matmul, mv, dot), which every path rounds
 // once to arith.out: where ApplyExactness holds, the value is that rounded result and the bound 0.

@@ -110,7 +110,7 @@ struct ValueCheck {
 };
 
 // Every element of `r` against the reference: |got - expected| <= AllowedError, NaN and infinities
-// by position and sign.
+// by position and sign, and the specials the reference says an element may also be.
 ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
   ValueCheck out;
   if (!ref.ok() || !r.ok() || ref.outputs.size() != r.outputs.size()) return out;
@@ -127,10 +127,8 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
       double allowed = AllowedError(g.dtype, e.data[i], e.bound.empty() ? 0 : e.bound[i]);
       if (std::isinf(allowed)) continue;
       double got = g.data[i], want = e.data[i];
+      if (AllowedValue(got, want, allowed, e.also.empty() ? 0 : e.also[i])) continue;
       double diff = std::fabs(got - want);
-      bool bad = std::isnan(got) != std::isnan(want) || (!std::isnan(got) && !(diff <= allowed));
-      if (std::isinf(got) && std::isinf(want) && (got > 0) == (want > 0)) bad = false;
-      if (!bad) continue;
       out.within = false;
       double ratio = std::isfinite(diff) ? diff / std::max(allowed, 1e-300) : INFINITY;
       if (ratio >= out.worst_ratio || out.worst.element < 0) {

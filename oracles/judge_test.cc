@@ -232,3 +232,62 @@ TEST(VerdictJson, OutputIndicesOutOfRangeAreNotTaken) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// A reference result whose element 0 may also be +inf (a possible overflow), element 1 is exactly
+// NaN (inf * 0 in its own row and column) and element 2 is plain finite.
+PathResult SpecialReference() {
+  PathResult r = Ok("reference", DType::kFloat32, {1, 3}, {3e38, NAN, 2.0}, {1e32, 0, 1e-6});
+  r.outputs[0].also = {kAlsoPosInf, 0, 0};
+  return r;
+}
+
+Expectation LegalRow() {
+  Program p;
+  p.inputs = {{"x0", {1, 2}, DType::kFloat32}, {"x1", {2, 3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  return Expect(p);
+}
+
+TEST(JudgeSpecial, TheSpecialsTheReferenceAllowsAreNoDivergence) {
+  std::vector<PathResult> rs = {SpecialReference(),
+                                Ok("eager", DType::kFloat32, {1, 3}, {3e38, NAN, 2.0}),
+                                Ok("inductor", DType::kFloat32, {1, 3}, {INFINITY, NAN, 2.0})};
+  EXPECT_TRUE(Judge(LegalRow(), rs).divergences.empty());
+}
+
+TEST(JudgeSpecial, AnInfinityOfTheOtherSignOrANaNWhereOnlyOverflowIsAllowedIsBlamed) {
+  for (double got : std::vector<double>{-INFINITY, NAN}) {
+    std::vector<PathResult> rs = {SpecialReference(),
+                                  Ok("eager", DType::kFloat32, {1, 3}, {3e38, NAN, 2.0}),
+                                  Ok("inductor", DType::kFloat32, {1, 3}, {got, NAN, 2.0})};
+    Verdict v = Judge(LegalRow(), rs);
+    ASSERT_EQ(v.divergences.size(), 1u) << got;
+    EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kValue);
+    EXPECT_EQ(v.divergences[0].blamed, "inductor");
+    EXPECT_EQ(v.divergences[0].element, 0);
+  }
+}
+
+TEST(JudgeSpecial, ANumberWhereIEEESaysNaNAndANaNInAFiniteElementAreBlamed) {
+  std::vector<PathResult> zero = {SpecialReference(),
+                                  Ok("eager", DType::kFloat32, {1, 3}, {3e38, NAN, 2.0}),
+                                  Ok("inductor", DType::kFloat32, {1, 3}, {3e38, 0.0, 2.0})};
+  Verdict v = Judge(LegalRow(), zero);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].element, 1);
+  EXPECT_EQ(v.divergences[0].blamed, "inductor");
+  std::vector<PathResult> spread = {SpecialReference(),
+                                    Ok("eager", DType::kFloat32, {1, 3}, {3e38, NAN, 2.0}),
+                                    Ok("inductor", DType::kFloat32, {1, 3}, {3e38, NAN, NAN})};
+  v = Judge(LegalRow(), spread);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].element, 2);
+  EXPECT_EQ(v.divergences[0].blamed, "inductor");
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "src/ir/outcome.h"
+
 namespace mmdiff {
 
 Tolerance AssertCloseDefaults(DType d) {
@@ -21,6 +23,12 @@ double AllowedError(DType d, double reference_value, double reference_bound) {
   if (reference_bound == 0) return 0;  // exact (a computed bound is never 0 otherwise): bit for bit
   Tolerance t = AssertCloseDefaults(d);
   return std::max(reference_bound, t.atol + t.rtol * std::fabs(reference_value));
+}
+
+bool AllowedValue(double got, double want, double allowed, uint8_t also) {
+  if (std::isnan(got)) return std::isnan(want) || (also & kAlsoNaN) != 0;
+  if (std::isinf(got)) return got == want || (also & (got > 0 ? kAlsoPosInf : kAlsoNegInf)) != 0;
+  return std::isfinite(want) && std::fabs(got - want) <= allowed;
 }
 
 }  // namespace mmdiff

@@ -2,6 +2,8 @@
 // of the reference's per-element error bound.
 #pragma once
 
+#include <cstdint>
+
 #include "src/ir/dtype.h"
 
 namespace mmdiff {
@@ -19,5 +21,10 @@ Tolerance AssertCloseDefaults(DType d);
 // the assert_close floor. +inf when the bound is infinite (possible overflow: anything goes); 0 when
 // the bound is 0: the reference knows the exact result every correct path must give bit for bit.
 double AllowedError(DType d, double reference_value, double reference_bound);
+
+// Whether a path's element `got` is one the reference allows: within `allowed` (AllowedError) of a
+// finite `want`; exactly want's NaN or infinity; or a special value in `also` (kAlso* bits of
+// src/ir/outcome.h: an overflow, inf * 0, ... that some correct evaluation gives).
+bool AllowedValue(double got, double want, double allowed, uint8_t also);
 
 }  // namespace mmdiff

@@ -43,6 +43,10 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
     if (why) *why = "integer products are left to the CPU";
     return false;
   }
+  if (HasSpecial(a) || HasSpecial(b)) {
+    if (why) *why = "special values and unbounded errors are followed element by element on the CPU";
+    return false;
+  }
   if (!CudaDeviceAvailable(why)) return false;
   // Broadcast the batch dims on the host, as Matmul does, into contiguous operands.
   std::vector<long long> ab(a.shape.begin(), a.shape.end() - 2), bb(b.shape.begin(), b.shape.end() - 2);
@@ -81,16 +85,16 @@ bool MatmulOnCuda(const RefTensor& a, const RefTensor& b, Arith arith, RefTensor
   std::vector<DotAcc> sums(total);
   if ((e = cudaMemcpy(sums.data(), dev_out, total * sizeof(DotAcc), cudaMemcpyDeviceToHost)) != cudaSuccess)
     return Fail(why, "copying results back", e);
-  // Finish on the host exactly as Matmul does: bounds, exact sums (for a final product), and whole batches with a NaN or
-  // an infinity in an operand matrix left unjudged.
+  // Finish on the host exactly as Matmul does (no special values here: declined above): bounds,
+  // overflow outcomes and exact sums (for a final product).
   for (long long bi = 0; bi < batches; ++bi) {
-    bool special = HasSpecial(ea, bi * m * k, m * k) || HasSpecial(eb, bi * k * n, k * n);
-    bool exact = final_product && !special && NoErrors(ea, bi * m * k, m * k) && NoErrors(eb, bi * k * n, k * n);
+    bool exact = final_product && NoErrors(ea, bi * m * k, m * k) && NoErrors(eb, bi * k * n, k * n);
     double quantum = exact ? Quantum(ea, bi * m * k, m * k) * Quantum(eb, bi * k * n, k * n) : 0;
     for (long long o = bi * m * n; o < (bi + 1) * m * n; ++o) {
-      out.val[o] = DotValue(sums[o]);
-      out.err[o] = special ? std::numeric_limits<double>::infinity() : MatmulBound(sums[o], out.val[o], static_cast<long>(k), arith);
-      ApplyExactness(quantum, sums[o], arith, out.val[o], out.err[o]);
+      uint8_t also = 0;
+      FinishDot(sums[o], SumOutcomes{}, static_cast<long>(k), arith, out.val[o], out.err[o], also);
+      ApplyExactness(quantum, sums[o], arith, out.val[o], out.err[o], also);
+      out.SetAlso(static_cast<size_t>(o), also);
     }
   }
   return true;

@@ -20,8 +20,9 @@ __global__ void SoftmaxRowsKernel(const double* val, const double* err, double* 
 
 }  // namespace
 
-bool SoftmaxOnCuda(const RefTensor& a, int64_t dim, Arith arith, RefTensor& out, std::string* why) {
+bool SoftmaxOnCuda(const RefTensor& in, int64_t dim, Arith arith, RefTensor& out, std::string* why) {
   if (!CudaDeviceAvailable(why)) return false;
+  const RefTensor a = WithoutAlso(in);  // as Softmax: an element that may also be special is unjudged
   SoftmaxRows rows = SoftmaxRowsOf(a, dim);
   out = a;
   long long count = rows.outer * rows.inner;

@@ -14,6 +14,11 @@
 
 namespace mmdiff {
 
+static_assert(int{kAlsoPosInf} == int{mmref::kAlsoPosInf} &&
+                  int{kAlsoNegInf} == int{mmref::kAlsoNegInf} &&
+                  int{kAlsoNaN} == int{mmref::kAlsoNaN},
+              "the reference's also bits travel as they are");
+
 namespace {
 
 mmref::Format ToFormat(DType d) {
@@ -197,7 +202,7 @@ class ReferenceBackend : public Backend {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       const mmref::RefTensor& t = env.at(p.outputs[i]);
       const ValueType& vt = e.outputs[i];
-      res.outputs.push_back({vt.dtype, vt.shape, vt.device, t.val, t.err});
+      res.outputs.push_back({vt.dtype, vt.shape, vt.device, t.val, t.err, t.also});
     }
     return res;
   }

@@ -59,6 +59,7 @@ nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
       if (with_data) {
         jt["data"] = t.data;
         if (!t.bound.empty()) jt["bound"] = t.bound;
+        if (!t.also.empty()) jt["also"] = t.also;
       }
       j["outputs"].push_back(jt);
     }
@@ -102,6 +103,17 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
         t.shape = jt.at("shape").get<Shape>();
         if (jt.contains("data")) t.data = jt.at("data").get<std::vector<double>>();
         if (jt.contains("bound")) t.bound = jt.at("bound").get<std::vector<double>>();
+        if (!t.bound.empty() && t.bound.size() != t.data.size())
+          return Status::Error("path result: \"bound\" and \"data\" differ in size");
+        if (jt.contains("also")) {
+          for (const auto& x : jt.at("also")) {
+            if (!x.is_number_unsigned() || x.get<uint64_t>() > 7)
+              return Status::Error("path result: bad \"also\" bits");
+            t.also.push_back(static_cast<uint8_t>(x.get<uint64_t>()));
+          }
+          if (t.also.size() != t.data.size())
+            return Status::Error("path result: \"also\" and \"data\" differ in size");
+        }
         r.outputs.push_back(std::move(t));
       }
     }

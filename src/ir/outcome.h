@@ -16,12 +16,18 @@ namespace mmdiff {
 enum class OutcomeKind { kOk, kError, kCrash, kTimeout, kUnsupported };
 std::string_view OutcomeName(OutcomeKind k);  // "ok", "error", "crash", "timeout", "unsupported"
 
+// Bits of TensorValue::also (the same as the reference engine's, kernels/ref_tensor.h).
+enum : uint8_t { kAlsoPosInf = 1, kAlsoNegInf = 2, kAlsoNaN = 4 };
+
 struct TensorValue {
   DType dtype = DType::kFloat32;
   Shape shape;
   Device device = Device::kCpu;
   std::vector<double> data;   // row-major values as float64; empty for meta tensors
   std::vector<double> bound;  // reference only: per-element error bound (+inf: anything goes)
+  // reference only: per element, the special results a correct path may also return (kAlso*
+  // bits); empty when none anywhere.
+  std::vector<uint8_t> also;
 };
 
 // What a compiled path reports about its compilation, cheaply: whether this run compiled a graph,

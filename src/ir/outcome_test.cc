@@ -21,6 +21,25 @@ TEST(Outcome, MsgpackRoundTripKeepsNonFiniteValues) {
   EXPECT_EQ(back.value().outputs[0].dtype, DType::kFloat16);
 }
 
+TEST(Outcome, TheReferencesAlsoBitsTravelAndBadOnesAreRejected) {
+  PathResult r{"reference", OutcomeKind::kOk};
+  r.outputs.push_back(
+      {DType::kFloat32, {2}, Device::kCpu, {1.0, NAN}, {0.5, 0}, {kAlsoPosInf | kAlsoNaN, 0}});
+  nlohmann::json j =
+      nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(PathResultToJson(r, true)));
+  auto back = PathResultFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().outputs[0].also, (std::vector<uint8_t>{kAlsoPosInf | kAlsoNaN, 0}));
+  nlohmann::json bad = j;
+  bad["outputs"][0]["also"] = {9, 0};  // no such bit
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  bad["outputs"][0]["also"] = {1};  // one per element
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  bad = j;
+  bad["outputs"][0]["bound"] = {0.5};  // a bound per element, or none
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+}
+
 TEST(Outcome, ErrorsAndCrashesCarryTheirDetails) {
   PathResult r{"inductor", OutcomeKind::kCrash};
   r.stage = "compile";
