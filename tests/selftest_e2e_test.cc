@@ -17,7 +17,7 @@ TEST(SelftestE2E, PlantedFaultsAreCaughtAndCorrectPathsRaiseNoFalseAlarm) {
   auto r = e2e::RunMmdiff("selftest --json --programs 5000 --compiled-programs 300 2>/dev/null");
   auto j = nlohmann::json::parse(r.output, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.output;
-  ASSERT_EQ(j["planted"].size(), 5u);
+  ASSERT_EQ(j["planted"].size(), 7u);
   for (const auto& p : j["planted"]) {
     EXPECT_TRUE(p["caught"].get<bool>()) << p.dump();
     EXPECT_TRUE(p["blamed"].get<bool>()) << p.dump();
@@ -36,6 +36,27 @@ TEST(SelftestE2E, PlantedFaultsAreCaughtAndCorrectPathsRaiseNoFalseAlarm) {
   EXPECT_GE(eager_programs, 5000);
   EXPECT_GE(compiled_programs, 300);
   EXPECT_GT(bitwise, 100);
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_EQ(r.exit_code, 0);
+}
+
+TEST(SelftestE2E, SpecialValuesAtAHighRateRaiseNoFalseAlarmAndTheirPlantedFaultsAreCaught) {
+  auto r = e2e::RunMmdiff(
+      "selftest --special --json --programs 1000 --compiled-programs 100 2>/dev/null");
+  auto j = nlohmann::json::parse(r.output, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.output;
+  for (const auto& p : j["planted"]) {
+    EXPECT_TRUE(p["caught"].get<bool>()) << p.dump();
+    EXPECT_TRUE(p["blamed"].get<bool>()) << p.dump();
+  }
+  int64_t programs = 0;
+  for (const auto& c : j["false_alarm_checks"]) {
+    EXPECT_EQ(c["numeric_findings"], 0) << c.dump();
+    EXPECT_EQ(c["bitwise_different"], 0) << c.dump();
+    EXPECT_NE(c["values"].get<std::string>().find("specials"), std::string::npos) << c.dump();
+    programs += c["programs"].get<int64_t>();
+  }
+  EXPECT_GE(programs, 2000);
   EXPECT_TRUE(j["passed"].get<bool>());
   EXPECT_EQ(r.exit_code, 0);
 }

@@ -5,6 +5,7 @@
 #include <c10/util/Exception.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -102,6 +103,14 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
     if (half)
       for (auto& t : a) t = t.to(at::kHalf);
     at::Tensor r;
+    bool matrices = plain_product && a[0].dim() >= 2 && a[1].dim() >= 2;
+    if (o.fault == PlantedFault::kInfTimesZero && matrices) {
+      // Every term a_ik * b_kj as its own element, those with a zero factor set to 0, then summed.
+      at::Tensor terms = a[0].unsqueeze(-1) * a[1].unsqueeze(-3);
+      at::Tensor zero = at::logical_or(a[0].unsqueeze(-1) == 0, a[1].unsqueeze(-3) == 0);
+      env[n.name] = at::where(zero, at::zeros_like(terms), terms).sum(-2);
+      continue;
+    }
     switch (n.op) {
       case OpKind::kMm:
         r = at::mm(a[0], a[1]);
@@ -180,6 +189,9 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
         break;
     }
     if (half) r = r.to(at::kFloat);
+    if (o.fault == PlantedFault::kSpreadNan && IsMatmulFamily(n.op) && r.dim() >= 2 &&
+        r.is_floating_point() && !r.is_meta() && r.size(-1) >= 2)
+      r = at::where(at::roll(at::logical_not(at::isfinite(r)), 1, -1), at::full_like(r, NAN), r);
     env[n.name] = r;
   }
   std::vector<at::Tensor> outs;

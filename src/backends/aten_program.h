@@ -30,6 +30,8 @@ enum class PlantedFault {
   kHalfAccumulate,  // matmul-family ops on float32 operands compute in float16
   kWrongDType,      // float32 results come back as float64
   kNanToNumber,     // NaN in a result becomes 0
+  kInfTimesZero,  // mm/bmm/matmul count inf * 0 (and NaN * 0) as 0, as a zero-skipping kernel would
+  kSpreadNan,     // matmul family: a NaN or an infinity in the result makes the next column NaN too
 };
 
 struct AtenRunOptions {

@@ -63,6 +63,8 @@ std::vector<std::unique_ptr<Backend>> MakeTestBackends() {
   planted("planted_half_accumulate", PlantedFault::kHalfAccumulate);
   planted("planted_wrong_dtype", PlantedFault::kWrongDType);
   planted("planted_nan_to_number", PlantedFault::kNanToNumber);
+  planted("planted_inf_times_zero", PlantedFault::kInfTimesZero);
+  planted("planted_spread_nan", PlantedFault::kSpreadNan);
   AtenRunOptions one_thread;
   one_thread.threads = 1;
   v.push_back(std::make_unique<AtenVariant>("eager_1thread", one_thread));

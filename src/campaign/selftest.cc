@@ -36,18 +36,35 @@ std::vector<Planted> PlantedFaults() {
   InputRecipe normal{"normal", 2};
   InputRecipe nans{"uniform", 3};
   nans.special = 0.5;  // NaN among other special values: NaN + x is exactly NaN
+  InputRecipe zeros_and_infs{"exact", 6};  // small integers, 0 among them, and special values
+  zeros_and_infs.special = 0.08;
+  InputRecipe column_nan{"uniform", 7};
+  column_nan.special = 0.03;
   return {
       {"planted_drop_k", "mm leaves out the last k-term",
-       OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)}, OpKind::kMm), uniform},
+       OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)}, OpKind::kMm),
+       uniform},
       {"planted_half_accumulate", "a float32 matmul computed in float16",
-       OneNode({In("a", {8, 64}, DType::kFloat32), In("b", {64, 8}, DType::kFloat32)}, OpKind::kMm), normal},
-      {"planted_wrong_dtype", "a float32 result returned as float64",
-       OneNode({In("a", {4, 5}, DType::kFloat32), In("b", {5, 3}, DType::kFloat32)}, OpKind::kMm), {"grid16", 4}},
-      {"planted_promote", "a float16 @ float32 batched matmul accepted (pytorch#177630)",
-       OneNode({In("a", {2, 4, 8, 8}, DType::kFloat16), In("b", {2, 4, 8, 16}, DType::kFloat32)}, OpKind::kMatmul),
+       OneNode({In("a", {8, 64}, DType::kFloat32), In("b", {64, 8}, DType::kFloat32)}, OpKind::kMm),
+       normal},
+      {"planted_wrong_dtype",
+       "a float32 result returned as float64",
+       OneNode({In("a", {4, 5}, DType::kFloat32), In("b", {5, 3}, DType::kFloat32)}, OpKind::kMm),
+       {"grid16", 4}},
+      {"planted_promote",
+       "a float16 @ float32 batched matmul accepted (pytorch#177630)",
+       OneNode({In("a", {2, 4, 8, 8}, DType::kFloat16), In("b", {2, 4, 8, 16}, DType::kFloat32)},
+               OpKind::kMatmul),
        {"grid16", 5}},
       {"planted_nan_to_number", "NaN in a result turned into 0",
-       OneNode({In("a", {64}, DType::kFloat32), In("b", {64}, DType::kFloat32)}, OpKind::kAdd), nans},
+       OneNode({In("a", {64}, DType::kFloat32), In("b", {64}, DType::kFloat32)}, OpKind::kAdd),
+       nans},
+      {"planted_inf_times_zero", "mm counts inf * 0 as 0 (a zero-skipping kernel)",
+       OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)}, OpKind::kMm),
+       zeros_and_infs},
+      {"planted_spread_nan", "mm makes the column after a NaN or an infinity NaN too",
+       OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)}, OpKind::kMm),
+       column_nan},
   };
 }
 
@@ -66,17 +83,22 @@ bool SameBits(const PathResult& a, const PathResult& b) {
 // exact values, and fills one check for eager vs reference (when other is eager_1thread) and one
 // for eager vs other, per value mode.
 void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, uint64_t seed,
-                 std::vector<FalseAlarmCheck>& out) {
-  GenPolicy policy = SelftestPolicy();
+                 bool special, std::vector<FalseAlarmCheck>& out) {
+  GenPolicy policy = SelftestPolicy(special);
   bool with_reference_check = other == "eager_1thread";
   for (bool exact : {false, true}) {
-    FalseAlarmCheck vs_ref{"eager vs reference", exact ? "exact" : "random value classes"};
+    std::string values = exact ? "exact" : "random value classes";
+    FalseAlarmCheck vs_ref{"eager vs reference", special ? values + " + specials" : values};
     FalseAlarmCheck vs_other{"eager vs " + std::string(other == "eager_1thread" ? "eager on 1 thread" : other),
                              vs_ref.values};
     for (int64_t i = 0; i < programs / 2; ++i) {
       uint64_t s = seed + static_cast<uint64_t>(i) * 2 + (exact ? 1 : 0);
       GeneratedCase c = GenerateCaseFromSeed(s, policy);
-      if (exact) c.recipe = InputRecipe{"exact", c.recipe.seed};
+      if (exact) {
+        double rate = c.recipe.special;
+        c.recipe = InputRecipe{"exact", c.recipe.seed};
+        if (special) c.recipe.special = rate;
+      }
       CaseRun run = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", other}));
       ++vs_ref.programs;
       ++vs_other.programs;
@@ -132,8 +154,14 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
 
 }  // namespace
 
-GenPolicy SelftestPolicy() {
+GenPolicy SelftestPolicy(bool special) {
   GenPolicy p;
+  if (special) {
+    p.p_special = 1;
+    p.special_rate = kSpecialSelftestRate;
+    p.w_grid16 = 0;  // grid16 never carries special values
+    p.swarm = false;
+  }
   p.p_shape_violation = p.p_mixed_dtype = p.p_device_mismatch = 0;
   p.w_bool = 0;
   p.p_meta = p.p_cuda = 0;
@@ -167,8 +195,9 @@ SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
     if (!check.caught) check.detail = "no divergence involving " + f.path + " (" + VerdictToJson(run.verdict).dump() + ")";
     res.planted.push_back(check);
   }
-  FalseAlarms(sup, "eager_1thread", o.programs, o.seed, res.checks);
-  if (o.compiled_programs > 0) FalseAlarms(sup, "aot_eager", o.compiled_programs, o.seed + 1000003, res.checks);
+  FalseAlarms(sup, "eager_1thread", o.programs, o.seed, o.special, res.checks);
+  if (o.compiled_programs > 0)
+    FalseAlarms(sup, "aot_eager", o.compiled_programs, o.seed + 1000003, o.special, res.checks);
   if (o.relation_programs > 0) res.relations.push_back(Relations(sup, o.relation_programs, o.seed + 2000003));
   return res;
 }
@@ -207,15 +236,16 @@ std::string SelftestToText(const SelftestResult& r) {
     o << line;
   }
   o << "\nfalse-alarm checks (random valid programs; numeric findings must be 0):\n";
-  std::snprintf(line, sizeof line, "  %-28s %-22s %9s %9s %s\n", "pair", "values", "programs", "findings",
-                "bitwise (exact, one op)");
+  std::snprintf(line, sizeof line, "  %-28s %-32s %9s %9s %s\n", "pair", "values", "programs",
+                "findings", "bitwise (exact, one op)");
   o << line;
   for (const auto& c : r.checks) {
     std::string bits = c.bitwise_compared ? std::to_string(c.bitwise_compared - c.bitwise_different) + "/" +
                                                 std::to_string(c.bitwise_compared) + " identical"
                                           : "-";
-    std::snprintf(line, sizeof line, "  %-28s %-22s %9lld %9lld %s\n", c.pair.c_str(), c.values.c_str(),
-                  static_cast<long long>(c.programs), static_cast<long long>(c.numeric_findings), bits.c_str());
+    std::snprintf(line, sizeof line, "  %-28s %-32s %9lld %9lld %s\n", c.pair.c_str(),
+                  c.values.c_str(), static_cast<long long>(c.programs),
+                  static_cast<long long>(c.numeric_findings), bits.c_str());
     o << line;
     for (const auto& e : c.examples) o << "      " << e << "\n";
   }

@@ -19,7 +19,12 @@ struct SelftestOptions {
   int64_t compiled_programs = 300;   // reference vs eager vs aot_eager (0: skip)
   int64_t relation_programs = 1000;  // one-op programs for the metamorphic relations on eager
   uint64_t seed = 1;
+  // The false-alarm checks' programs carry special values (NaN, ±inf, -0, subnormals, near-max) in
+  // every input at a high rate (SpecialSelftestRate), exact value mode included.
+  bool special = false;
 };
+
+inline constexpr double kSpecialSelftestRate = 0.1;
 
 struct PlantedCheck {
   std::string path;     // the planted path
@@ -57,7 +62,8 @@ struct SelftestResult {
 
 // The random valid programs: no deliberate violations, cpu only, and without bfloat16 and float32
 // attention masks, where eager has known value bugs of its own (corpus/regression/eager-*.json).
-GenPolicy SelftestPolicy();
+// With `special`, every program's inputs carry special values at kSpecialSelftestRate.
+GenPolicy SelftestPolicy(bool special = false);
 
 // `sup` must offer the test-only paths (worker started with --test-paths).
 SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o);

@@ -189,7 +189,7 @@ int Mutate(const std::string& program_file, const std::string& cross_with, uint6
 }
 
 int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed,
-             double timeout_s) {
+             double timeout_s, bool special) {
   CommonOptions o;
   o.test_paths = true;
   o.timeout_s = timeout_s;
@@ -209,6 +209,7 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
   so.compiled_programs = full ? 20000 : compiled_programs;
   so.relation_programs = full ? 20000 : std::max<int64_t>(programs / 5, 0);
   so.seed = seed;
+  so.special = special;
   bool aot = false;
   for (const auto& p : sup.paths()) aot |= p.name == "aot_eager" && p.available;
   if (!aot) {

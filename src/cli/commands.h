@@ -31,7 +31,8 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given, c
         const std::string& out_dir);
 int Paths(bool json, bool test_paths);
 // `mmdiff selftest`: exit 0 when every planted fault is caught and no false alarm is raised, 1 otherwise.
-int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed, double timeout_s);
+int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, uint64_t seed,
+             double timeout_s, bool special);
 std::string VersionText();
 
 }  // namespace mmdiff::cli

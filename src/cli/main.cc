@@ -71,19 +71,29 @@ int main(int argc, char** argv) {
   paths->add_flag("--json", paths_json, "Machine-readable output");
   paths->add_flag("--test-paths", paths_test, "Include the test-only paths");
 
-  bool selftest_json = false, selftest_full = false;
+  bool selftest_json = false, selftest_full = false, selftest_special = false;
   int64_t selftest_programs = 5000, selftest_compiled = 300;
   uint64_t selftest_seed = 1;
   double selftest_timeout = 300;
-  auto* selftest = app.add_subcommand(
-      "selftest",
-      "Check the oracle on the installed torch: planted faults (a path that drops a k-term, one that accumulates "
-      "float32 in float16, one with a wrong result dtype, one that accepts a dtype mismatch, one that turns NaN "
-      "into a number) must be caught and blamed; eager vs reference, vs eager on one thread and vs aot_eager must "
-      "raise no numeric finding over random valid programs (half of them with exact values, where one-op programs "
-      "must also agree bit for bit). Exit 0 when all holds, 1 otherwise");
+  auto* selftest =
+      app.add_subcommand("selftest",
+                         "Check the oracle on the installed torch: planted faults (a path that "
+                         "drops a k-term, one that accumulates "
+                         "float32 in float16, one with a wrong result dtype, one that accepts a "
+                         "dtype mismatch, one that turns NaN "
+                         "into a number, one that counts inf * 0 as 0, one that spreads a NaN to "
+                         "the next column) must be caught and "
+                         "blamed; eager vs reference, vs eager on one thread and vs aot_eager must "
+                         "raise no numeric finding over random valid programs (half of them with "
+                         "exact values, where one-op programs "
+                         "must also agree bit for bit). Exit 0 when all holds, 1 otherwise");
   selftest->add_flag("--json", selftest_json, "Print JSON instead of a table");
   selftest->add_flag("--full", selftest_full, "20,000 programs for every check");
+  selftest->add_flag(
+      "--special", selftest_special,
+      "Every program's inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at a 10 % "
+      "rate, exact value mode included: the IEEE rules the reference judges them by must raise no "
+      "false finding");
   selftest->add_option("--programs", selftest_programs, "Programs for eager vs reference and vs eager on one thread")
       ->capture_default_str();
   selftest->add_option("--compiled-programs", selftest_compiled, "Programs for eager vs aot_eager (0: skip)")
@@ -109,8 +119,8 @@ int main(int argc, char** argv) {
   if (*run) return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json, run_out);
   if (*paths) return mmdiff::cli::Paths(paths_json, paths_test);
   if (*selftest)
-    return mmdiff::cli::Selftest(selftest_json, selftest_full, selftest_programs, selftest_compiled, selftest_seed,
-                                 selftest_timeout);
+    return mmdiff::cli::Selftest(selftest_json, selftest_full, selftest_programs, selftest_compiled,
+                                 selftest_seed, selftest_timeout, selftest_special);
   for (auto& [sub, action] : registered)
     if (*sub) return action();
   return mmdiff::cli::kExitUsage;
