@@ -262,7 +262,7 @@ class Campaign {
       InputVariant in =
           MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
       c = MakeCaseRun(in.program, in.recipe, sup.Run(in.program, in.recipe, paths));
-      inputs.Add(c.results, in.new_shapes);
+      inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
       if (v == 0) rejects = c.contract.rejects;
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
     }

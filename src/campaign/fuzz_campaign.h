@@ -83,7 +83,10 @@ struct InputStats {
                        // their program without compiling again
   int64_t fx_cache_hits = 0,
           fx_cache_misses = 0;  // Inductor's FX graph cache, in the campaign's folder
-  void Add(const std::vector<PathResult>& results, bool new_shapes);
+  // Inputs with special values (recipe rate > 0) the reference computed, their reference output
+  // elements, and those it left unjudged (infinite bound: a correct path may return anything).
+  int64_t special_inputs = 0, special_elements = 0, special_unjudged = 0;
+  void Add(const std::vector<PathResult>& results, bool new_shapes, bool special_values = false);
   InputStats& operator+=(const InputStats& o);
   nlohmann::json ToJson() const;
   static InputStats FromJson(const nlohmann::json& j);

@@ -82,6 +82,10 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"elapsed_s", s.elapsed_s},
           {"inputs_per_program", o.policy.inputs_per_program},
           {"checked_inputs", s.inputs.checked_inputs},
+          {"special_values",
+           {{"inputs", s.inputs.special_inputs},
+            {"elements", s.inputs.special_elements},
+            {"unjudged", s.inputs.special_unjudged}}},
           {"compile", compile},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
@@ -102,9 +106,17 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"done_extra", s.done_extra}}}};
 }
 
-void InputStats::Add(const std::vector<PathResult>& results, bool new_shapes) {
+void InputStats::Add(const std::vector<PathResult>& results, bool new_shapes, bool special_values) {
   ++checked_inputs;
   shape_variants += new_shapes;
+  const PathResult* ref = FindResult(results, "reference");
+  if (special_values && ref && ref->ok()) {
+    ++special_inputs;
+    for (const auto& t : ref->outputs) {
+      special_elements += static_cast<int64_t>(t.data.size());
+      for (double b : t.bound) special_unjudged += std::isinf(b) || std::isnan(b);
+    }
+  }
   for (const auto& r : results) {
     if (!r.compile.present) continue;
     compiles += r.compile.compiled;
@@ -121,6 +133,9 @@ InputStats& InputStats::operator+=(const InputStats& o) {
   reuses += o.reuses;
   fx_cache_hits += o.fx_cache_hits;
   fx_cache_misses += o.fx_cache_misses;
+  special_inputs += o.special_inputs;
+  special_elements += o.special_elements;
+  special_unjudged += o.special_unjudged;
   return *this;
 }
 
@@ -250,6 +265,14 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       return Status::Error("malformed summary: elapsed_s " + j.at("elapsed_s").dump());
     s.inputs = InputStats::FromJson(j.value("compile", nlohmann::json::object()));
     s.inputs.checked_inputs = j.contains("checked_inputs") ? Count(j, "checked_inputs") : 0;
+    if (j.contains("special_values")) {
+      const nlohmann::json& sv = j.at("special_values");
+      s.inputs.special_inputs = Count(sv, "inputs");
+      s.inputs.special_elements = Count(sv, "elements");
+      s.inputs.special_unjudged = Count(sv, "unjudged");
+      if (s.inputs.special_unjudged > s.inputs.special_elements)
+        return Status::Error("malformed summary: special_values.unjudged exceeds its elements");
+    }
     if (!j.at("buckets").is_array())
       return Status::Error("malformed summary: \"buckets\" must be an array");
     s.done_below = Count(r, "done_below");
