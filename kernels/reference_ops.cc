@@ -365,25 +365,33 @@ namespace {
 // torch 2.15.0 (CPU with avx512_bf16): a 64x64 bfloat16 mm of 9.18e-41 and 1e38 gives 0 where a 1x1
 // one gives 0.00916, and a bmm of a subnormal and an infinity gives NaN. Any path may run such a
 // kernel, so every subnormal operand of a bfloat16 product is "itself or 0": its error covers both.
-RefTensor SubnormalsMayBeZero(const RefTensor& t) {
+// Elements with 0 < |x| < below may be read as 0: their error covers both.
+RefTensor TinyMayBeZero(const RefTensor& t, double below) {
   RefTensor r = t;
-  const double tiny = 0x1p-126;  // bfloat16's (and float32's) smallest normal
   for (size_t i = 0; i < r.val.size(); ++i)
-    if (r.val[i] != 0 && std::fabs(r.val[i]) < tiny) r.err[i] += std::fabs(r.val[i]);
+    if (r.val[i] != 0 && std::fabs(r.val[i]) < below) r.err[i] += std::fabs(r.val[i]);
   return r;
 }
 
-bool HasSubnormal(const RefTensor& t) {
+bool HasTiny(const RefTensor& t, double below) {
   for (double v : t.val)
-    if (v != 0 && std::fabs(v) < 0x1p-126) return true;
+    if (v != 0 && std::fabs(v) < below) return true;
   return false;
 }
 
+constexpr double kBf16MinNormal = 0x1p-126;
+
 RefTensor MatmulImpl(const RefTensor& a_in, const RefTensor& b_in, Arith arith,
                      bool exact_results) {
-  const bool daz = arith.out == Format::kBF16 && (HasSubnormal(a_in) || HasSubnormal(b_in));
-  const RefTensor& a = daz ? SubnormalsMayBeZero(a_in) : a_in;
-  const RefTensor& b = daz ? SubnormalsMayBeZero(b_in) : b_in;
+  const bool daz = arith.out == Format::kBF16 &&
+                   (HasTiny(a_in, kBf16MinNormal) || HasTiny(b_in, kBf16MinNormal));
+  RefTensor a_daz, b_daz;  // copies only where needed: both branches below are lvalues
+  if (daz) {
+    a_daz = TinyMayBeZero(a_in, kBf16MinNormal);
+    b_daz = TinyMayBeZero(b_in, kBf16MinNormal);
+  }
+  const RefTensor& a = daz ? a_daz : a_in;
+  const RefTensor& b = daz ? b_daz : b_in;
   MatmulPlan p = Plan(a, b);
   RefTensor r;
   r.shape = p.out_shape;
@@ -569,8 +577,23 @@ RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alph
   return AddScaledImpl(bias, product, alpha, beta, arith, false);
 }
 
-RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
-                Arith arith, const Stages& stages) {
+RefTensor Addmm(const RefTensor& bias, const RefTensor& a_in, const RefTensor& b_in, double alpha,
+                double beta, Arith arith, const Stages& stages) {
+  // BLAS folds alpha into an operand (temp = alpha * b): with |alpha| < 1 a value whose scaled
+  // magnitude falls below the smallest normal may round to 0 there, and then inf * it is NaN (seen
+  // on torch 2.15.0: float32 addbmm, alpha 0.5, -inf * -1.4e-45 gives NaN). Such values "may be 0".
+  const double min_normal = MinSubnormal(arith.out) / UnitRoundoff(arith.out) / 2;
+  const double below = std::fabs(alpha) < 1 && alpha != 0 && !IsInteger(arith.out)
+                           ? min_normal / std::fabs(alpha)
+                           : 0;
+  const bool fold = below > 0 && (HasTiny(a_in, below) || HasTiny(b_in, below));
+  RefTensor a_fold, b_fold;
+  if (fold) {
+    a_fold = TinyMayBeZero(a_in, below);
+    b_fold = TinyMayBeZero(b_in, below);
+  }
+  const RefTensor& a = fold ? a_fold : a_in;
+  const RefTensor& b = fold ? b_fold : b_in;
   RefTensor product = (stages.matmul ? stages.matmul : Matmul)(a, b, arith);
   if (IsInteger(arith.out)) return AddScaledImpl(bias, product, alpha, beta, arith, false);
   double amax = MaxMagnitude(a), bmax = MaxMagnitude(b);

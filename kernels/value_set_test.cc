@@ -174,3 +174,21 @@ TEST(ValueSet, ABfloat16ProductMayTakeASubnormalOperandAsZero) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(ValueSet, AddmmWithASmallAlphaMayRoundATinyOperandToZeroBeforeAnInfinityMeetsIt) {
+  // alpha folded into b: 0.5 * -1.4e-45 rounds to -0 in float32, and -inf * -0 is NaN.
+  Arith f32{Format::kF32, Format::kF32};
+  RefTensor a = MakeExact({1, 2}, {-INFINITY, -2}), b = MakeExact({2, 1}, {-0x1p-149, -0.5});
+  RefTensor r = Addmm(MakeExact({1, 1}, {1}), a, b, 0.5, 1.0, f32);
+  EXPECT_TRUE(std::isnan(r.val[0]) ? r.Also(0) == kAlsoPosInf
+                                   : (r.val[0] == INFINITY && r.Also(0) == kAlsoNaN));
+  RefTensor whole = Addmm(MakeExact({1, 1}, {1}), a, b, 1.0, 1.0, f32);  // alpha 1: nothing folds
+  EXPECT_EQ(whole.val[0], INFINITY);
+  EXPECT_EQ(whole.Also(0), 0);
+}
+
+}  // namespace
+}  // namespace mmref

@@ -19,6 +19,9 @@ TEST(FuzzSummary, ResumeReadsBackTheReductionLimitsAndTheBudget) {
   o.reduce_time_s = 45;
   FuzzSummary s;
   s.cases = 4;
+  s.inputs.special_inputs = 2;
+  s.inputs.special_elements = 30;
+  s.inputs.special_unjudged = 5;
   nlohmann::json j = SummaryToJson(s, o);
 
   FuzzOptions back;
@@ -33,6 +36,9 @@ TEST(FuzzSummary, ResumeReadsBackTheReductionLimitsAndTheBudget) {
   EXPECT_EQ(back.reduce_budget, 12);
   EXPECT_EQ(back.reduce_time_s, 45);
   EXPECT_EQ(sback.cases, 4);
+  EXPECT_EQ(sback.inputs.special_inputs, 2);
+  EXPECT_EQ(sback.inputs.special_elements, 30);
+  EXPECT_EQ(sback.inputs.special_unjudged, 5);
 
   // A summary written before --reduce-time existed resumes with the default limit.
   j["resume"].erase("reduce_time_s");
@@ -78,6 +84,8 @@ TEST(FuzzSummary, ResumeRejectsValuesOutOfRange) {
   EXPECT_FALSE(with(P("/worker_restarts"), 4294967297ull).ok());
   EXPECT_FALSE(with(P("/elapsed_s"), -3.0).ok());
   EXPECT_FALSE(with(P("/checked_inputs"), -3).ok());
+  EXPECT_FALSE(with(P("/special_values/unjudged"), -1).ok());
+  EXPECT_FALSE(with(P("/special_values/unjudged"), 1).ok());  // more than its 0 elements
   for (const nlohmann::json& b : {nlohmann::json(), nlohmann::json::object(), nlohmann::json(3)})
     EXPECT_FALSE(with(P("/buckets"), b).ok()) << b.dump();  // would drop every bucket
   // 2^32 + the right version is another version, not this one.
