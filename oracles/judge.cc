@@ -210,6 +210,9 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
       d.path_rmse = xv.Rmse();
       double m = xv.low_precision || xv.counted < 1000 ? 3.0 : 2.0;
       d.classification = d.path_rmse > m * d.eager_rmse + kSameTolerance / 10 ? "filable" : "precision-only";
+      // A NaN or an infinity on either side is no matter of precision: same()'s fp64 RMSE over
+      // such an element is NaN or infinite, and its check fails.
+      if (eager_values_ok && (!std::isfinite(d.got) || !std::isfinite(d.expected))) d.classification = "filable";
     }
     d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound" : "; eager is also outside the bound");
     v.divergences.push_back(d);
