@@ -79,6 +79,22 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   // rounding, and its value is the fused kernel's exact product.
   RefTensor qs = Scale(q, root, arith.out), ks = Scale(kk, scale < 0 ? -root : root, arith.out);
   RefTensor scores = matmul(qs, TransposeLast2(ks), arith);
+  // The fused kernels multiply q by k first and scale after: with |scale| < 1 that unscaled
+  // product may overflow where the scaled one does not (float32 q 3, k 1.7e38, scale 0.125: +inf,
+  // then NaN under a mask on torch 2.15.0 cpu). Where it may, the score may be special.
+  auto max_abs = [](const RefTensor& t) {
+    double m = 0;
+    for (size_t i = 0; i < t.val.size(); ++i)
+      m = std::max(m, std::fabs(t.val[i]) + t.err[i]);  // NaN: ignored
+    return m;
+  };
+  RefTensor raw;  // only where the unscaled product can come near the range at all
+  if (std::fabs(scale) < 1 &&
+      max_abs(q) * max_abs(kk) * static_cast<double>(e) > MaxFinite(arith.acc) / 8)
+    raw = Matmul(q, TransposeLast2(kk), arith);
+  for (size_t i = 0; i < raw.val.size() && i < scores.val.size(); ++i)
+    if (!std::isfinite(raw.val[i]) || std::isinf(raw.err[i]) || raw.Also(i))
+      scores.SetAlso(i, kAlsoNaN);
   // The attention kernels (math, fused, flash) treat special scores differently (the math kernel's
   // -inf scores from values are not masks; online softmax rescales): a score that is or may be
   // special is unjudged, and so is its row below.

@@ -146,6 +146,19 @@ TEST(Stages, AttentionAndAddmmRunTheirProductsAndSoftmaxThroughTheGivenStages) {
   EXPECT_EQ(product_calls, 3);
   EXPECT_EQ(sum.val, (std::vector<double>{2, 4, 6, 8}));
 }
+TEST(Attention, AScoreWhoseUnscaledProductMayOverflowIsUnjudged) {
+  // Fused kernels multiply q by k before scaling: 3 * 1.7e38 overflows float32 there, though the
+  // scaled score (51) does not (torch 2.15.0 cpu gives NaN under a mask).
+  Arith f32{Format::kF32, Format::kF32};
+  RefTensor q = MakeExact({1, 1}, {3}), k = MakeExact({1, 1}, {1.7014117331926443e38}),
+            v = MakeExact({1, 1}, {1});
+  AttentionArgs args;
+  args.scale = 1e-37;
+  EXPECT_TRUE(std::isinf(ScaledDotProductAttention(q, k, v, args, f32).err[0]));
+  RefTensor small = MakeExact({1, 1}, {2});
+  EXPECT_FALSE(std::isinf(ScaledDotProductAttention(q, small, v, args, f32).err[0]));
+}
+
 TEST(Softmax, LogitsTooFarApartForTheBoundAreUnjudgedNotNaN) {
   // Found by fuzz/reference_fuzzer: a spread near 1e308 overflows the relative term; 0 * inf was NaN.
   RefTensor r = Softmax(MakeExact({1, 2}, {1.875, -1.7e308}), 1, Arith{Format::kF64, Format::kF64});
