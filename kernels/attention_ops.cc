@@ -51,7 +51,9 @@ SoftmaxRows SoftmaxRowsOf(const RefTensor& a, int64_t dim) {
 }
 
 RefTensor Softmax(const RefTensor& in, int64_t dim, Arith arith) {
-  RefTensor a = WithoutAlso(in);  // an element that may also be special: its row is unjudged
+  RefTensor unflagged;  // an element that may also be special: its row is unjudged
+  if (!in.also.empty()) unflagged = WithoutAlso(in);
+  const RefTensor& a = in.also.empty() ? in : unflagged;
   RefTensor r = a;
   SoftmaxRows rows = SoftmaxRowsOf(a, dim);
   SoftmaxRounding rounding = SoftmaxRoundingFor(arith);
@@ -82,15 +84,9 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   // The fused kernels multiply q by k first and scale after: with |scale| < 1 that unscaled
   // product may overflow where the scaled one does not (float32 q 3, k 1.7e38, scale 0.125: +inf,
   // then NaN under a mask on torch 2.15.0 cpu). Where it may, the score may be special.
-  auto max_abs = [](const RefTensor& t) {
-    double m = 0;
-    for (size_t i = 0; i < t.val.size(); ++i)
-      m = std::max(m, std::fabs(t.val[i]) + t.err[i]);  // NaN: ignored
-    return m;
-  };
+  // (Special values of q and k already make their scores special below.)
   RefTensor raw;  // only where the unscaled product can come near the range at all
-  if (std::fabs(scale) < 1 &&
-      max_abs(q) * max_abs(kk) * static_cast<double>(e) > MaxFinite(arith.acc) / 8)
+  if (std::fabs(scale) < 1 && MaxMagnitude(q) * MaxMagnitude(kk) * static_cast<double>(e) > MaxFinite(arith.acc) / 8)
     raw = Matmul(q, TransposeLast2(kk), arith);
   for (size_t i = 0; i < raw.val.size() && i < scores.val.size(); ++i)
     if (!std::isfinite(raw.val[i]) || std::isinf(raw.err[i]) || raw.Also(i))

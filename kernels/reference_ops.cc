@@ -7,15 +7,18 @@
 #include <thread>
 
 #include "kernels/dot_math.h"
+#include "kernels/ops_detail.h"
 #include "kernels/value_set.h"
 
 namespace mmref {
 
-namespace {
+using detail::BroadcastStrides;
+using detail::kInf;
+using detail::SetInteger;
+using detail::TwoTermSum;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+namespace detail {
 
-// Row-major strides; broadcast dims (size 1 against a larger size) get stride 0.
 std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& to) {
   std::vector<int64_t> st(to.size(), 0);
   int64_t s = 1;
@@ -27,7 +30,13 @@ std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const s
   return st;
 }
 
-}  // namespace
+void SetInteger(int64_t v, Format out, double& val, double& err) {
+  int64_t w = WrapTo(out, v);
+  val = static_cast<double>(w);
+  err = (w > (int64_t{1} << 53) || w < -(int64_t{1} << 53)) ? kInf : 0.0;
+}
+
+}  // namespace detail
 
 // Bound of one output element with a finite result: error inherited from the operands,
 // accumulation rounding (gamma_K in the accumulation format, plus float64's own), and the final
@@ -92,13 +101,6 @@ struct IntDot {
     sum += static_cast<uint64_t>(static_cast<int64_t>(a)) * static_cast<uint64_t>(static_cast<int64_t>(b));
   }
 };
-
-// An exact integer result as a RefTensor element: doubles hold integers exactly up to 2^53 only.
-void SetInteger(int64_t v, Format out, double& val, double& err) {
-  int64_t w = WrapTo(out, v);
-  val = static_cast<double>(w);
-  err = (w > (int64_t{1} << 53) || w < -(int64_t{1} << 53)) ? kInf : 0.0;
-}
 
 struct MatmulPlan {
   std::vector<int64_t> batch, out_shape;
@@ -308,6 +310,13 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
 
 }  // namespace
 
+double MaxMagnitude(const RefTensor& t) {
+  double m = 0;
+  for (size_t i = 0; i < t.val.size(); ++i)
+    if (std::isfinite(t.val[i]) && !std::isinf(t.err[i])) m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
+  return m;
+}
+
 RefTensor WithoutAlso(const RefTensor& t) {
   RefTensor r = t;
   for (size_t i = 0; i < r.also.size(); ++i)
@@ -412,11 +421,7 @@ RefTensor MatmulImpl(const RefTensor& a_in, const RefTensor& b_in, Arith arith,
 RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, false); }
 RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, true); }
 
-namespace {
-// The element x + y of two terms given as sets (value, error, also; see RefTensor), where the
-// finite result of finite terms is `sum` within `sum_bound`: its outcomes by IEEE rules. A finite
-// term beyond +-limit may itself have overflowed; a finite result beyond the output format's range
-// may round to an infinity.
+namespace detail {
 void TwoTermSum(double x, double ex, uint8_t ax, double y, double ey, uint8_t ay, double sum,
                 double sum_bound, double limit, Format out, double& v, double& e, uint8_t& also) {
   if (std::isinf(ex) || std::isinf(ey)) {
@@ -443,6 +448,9 @@ void TwoTermSum(double x, double ex, uint8_t ax, double y, double ey, uint8_t ay
   EncodeOutcomes(s, sum, sum_bound, v, e, also);
 }
 
+}  // namespace detail
+
+namespace {
 // One element of beta * c + alpha * p (see AddScaled).
 void ScaledSum(double c, double ec, uint8_t c_also, double p, double ep, uint8_t p_also,
                double alpha, double beta, Arith arith, bool exact_terms, double& v, double& bound,
@@ -540,18 +548,7 @@ bool PowerOfTwoOrZero(double x) {
 // every partial sum exactly, however it orders, blocks or fuses them: exact operands, alpha and
 // beta 0 or powers of two, and every product, scaled product, scaled bias and partial sum a
 // multiple of one quantum q (none lost below the subnormal range) with magnitudes within 2^p q of
-// the accumulation format. max(|x| + err) over the finite elements with bounded errors: what an
-// operand can contribute to a product's finite magnitude (special elements decide their products by
-// IEEE rules instead).
-double MaxMagnitude(const RefTensor& t) {
-  double m = 0;
-  for (size_t i = 0; i < t.val.size(); ++i)
-    if (std::isfinite(t.val[i]) && !std::isinf(t.err[i]))
-      m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
-  return m;
-}
-
-// amax, bmax: MaxMagnitude of a and b.
+// the accumulation format. amax, bmax: MaxMagnitude of a and b.
 bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double amax, double bmax,
                      double alpha, double beta, Arith arith) {
   bool use_bias = beta != 0;
@@ -606,217 +603,6 @@ RefTensor Addmm(const RefTensor& bias, const RefTensor& a_in, const RefTensor& b
   double worst = std::fabs(alpha) * std::max({amax, bmax, amax * bmax * static_cast<double>(k)});
   if (std::fabs(alpha) > 1 && !(worst < MaxFinite(arith.acc) / 4))
     for (double& e : r.err) e = kInf;
-  return r;
-}
-
-RefTensor TransposeLast2(const RefTensor& a) {
-  if (a.shape.size() < 2) return a;
-  RefTensor r;
-  r.shape = a.shape;
-  std::swap(r.shape[r.shape.size() - 1], r.shape[r.shape.size() - 2]);
-  r.val.resize(a.val.size());
-  r.err.resize(a.val.size());
-  int64_t rows = a.shape[a.shape.size() - 2], cols = a.shape.back();
-  int64_t mats = rows * cols == 0 ? 0 : static_cast<int64_t>(a.val.size()) / (rows * cols);
-  for (int64_t m = 0; m < mats; ++m)
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j) {
-        r.val[m * rows * cols + j * rows + i] = a.val[m * rows * cols + i * cols + j];
-        r.err[m * rows * cols + j * rows + i] = a.err[m * rows * cols + i * cols + j];
-        if (!a.also.empty())
-          r.SetAlso(m * rows * cols + j * rows + i, a.also[m * rows * cols + i * cols + j]);
-      }
-  return r;
-}
-
-void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, RefTensor& b_out) {
-  int64_t nb = a.shape[0], n = a.shape[1], k = a.shape[2], p = b.shape[2];
-  a_out.shape = {n, nb * k};
-  a_out.val.resize(a.val.size());
-  a_out.err.resize(a.val.size());
-  for (int64_t x = 0; x < nb; ++x)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t kk = 0; kk < k; ++kk) {
-        a_out.val[i * nb * k + x * k + kk] = a.val[(x * n + i) * k + kk];
-        a_out.err[i * nb * k + x * k + kk] = a.err[(x * n + i) * k + kk];
-        if (!a.also.empty()) a_out.SetAlso(i * nb * k + x * k + kk, a.also[(x * n + i) * k + kk]);
-      }
-  b_out = b;  // (b, k, p) row-major is already (b*k, p)
-  b_out.shape = {nb * k, p};
-}
-
-namespace {
-// out[i] = a[offset + Σ idx_d * strides[d]] over the row-major indices of `shape`.
-RefTensor Strided(const RefTensor& a, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
-                  int64_t offset) {
-  RefTensor r;
-  r.shape = shape;
-  int64_t n = r.numel();
-  r.val.resize(static_cast<size_t>(n));
-  r.err.resize(static_cast<size_t>(n));
-  std::vector<int64_t> idx(shape.size(), 0);
-  for (int64_t o = 0; o < n; ++o) {
-    int64_t src = offset;
-    for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * strides[d];
-    r.val[o] = a.val[src];
-    r.err[o] = a.err[src];
-    if (!a.also.empty()) r.SetAlso(o, a.also[src]);
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return r;
-}
-
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> st(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) st[i - 1] = st[i] * std::max<int64_t>(shape[i], 1);
-  return st;
-}
-}  // namespace
-
-RefTensor Permute(const RefTensor& a, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> st = RowMajorStrides(a.shape), shape, strides;
-  for (int64_t d : dims) {
-    shape.push_back(a.shape[d]);
-    strides.push_back(st[d]);
-  }
-  return Strided(a, shape, strides, 0);
-}
-
-RefTensor Reshape(const RefTensor& a, const std::vector<int64_t>& shape) {
-  RefTensor r = a;
-  r.shape = shape;
-  return r;
-}
-
-RefTensor Expand(const RefTensor& a, const std::vector<int64_t>& shape) {
-  return Strided(a, shape, BroadcastStrides(a.shape, shape), 0);
-}
-
-RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length) {
-  std::vector<int64_t> st = RowMajorStrides(a.shape), shape = a.shape;
-  shape[dim] = length;
-  return Strided(a, shape, st, start * st[dim]);
-}
-
-RefTensor Slice(const RefTensor& a, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  std::vector<int64_t> st = RowMajorStrides(a.shape), shape = a.shape, strides = st;
-  shape[dim] = (end - start + step - 1) / step;
-  strides[dim] *= step;
-  return Strided(a, shape, strides, start * st[dim]);
-}
-
-namespace {
-// The bound of one elementwise result: inherited error plus one rounding to `out`. A non-finite
-// value computed from exact operands is exact (IEEE); an integer result wraps exactly. A finite
-// result that may round beyond the format's range may also be that infinity (bits added to also).
-double ElementwiseBound(double& v, double inherited, Format out, uint8_t& also) {
-  if (std::isinf(inherited)) return kInf;
-  if (IsInteger(out)) {
-    if (inherited != 0 || !(std::fabs(v) < 0x1p62)) return kInf;
-    double bound;
-    SetInteger(static_cast<int64_t>(v), out, v, bound);
-    return bound;
-  }
-  if (!std::isfinite(v)) return inherited == 0 ? 0 : kInf;
-  double bound = inherited + UnitRoundoff(out) * (std::fabs(v) + inherited) + MinSubnormal(out);
-  if (v + bound > MaxFinite(out)) also |= kAlsoPosInf;
-  if (v - bound < -MaxFinite(out)) also |= kAlsoNegInf;
-  return bound;
-}
-}  // namespace
-
-RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape, Format out) {
-  RefTensor x = Expand(a, shape), y = Expand(b, shape), r;
-  r.shape = shape;
-  r.val.resize(x.val.size());
-  r.err.resize(x.val.size());
-  for (size_t i = 0; i < x.val.size(); ++i) {
-    double sum = x.val[i] + y.val[i];
-    if (IsInteger(out)) {
-      r.val[i] = sum;
-      bool finite = std::isfinite(x.val[i]) && std::isfinite(y.val[i]);
-      uint8_t unused = 0;
-      r.err[i] = ElementwiseBound(r.val[i], finite ? x.err[i] + y.err[i] : kInf, out, unused);
-      continue;
-    }
-    // Two sets (special operands decide by IEEE rules); the finite sum rounds once.
-    uint8_t overflow = 0, also = 0;
-    double bound = 0;
-    if (std::isfinite(sum)) bound = ElementwiseBound(sum, x.err[i] + y.err[i], out, overflow);
-    TwoTermSum(x.val[i], x.err[i], x.Also(i), y.val[i], y.err[i], y.Also(i), sum, bound, kInf, out,
-               r.val[i], r.err[i], also);
-    r.SetAlso(i, also);
-  }
-  return r;
-}
-
-RefTensor Scale(const RefTensor& a, double s, Format out) {
-  RefTensor r = a;
-  for (size_t i = 0; i < a.val.size(); ++i) {
-    r.val[i] = s * a.val[i];  // IEEE: s * inf is an infinity (NaN for s == 0), s * NaN is NaN
-    uint8_t also = IsInteger(out) ? 0 : ScaledAlso(a.Also(i), s);
-    r.err[i] = ElementwiseBound(
-        r.val[i], std::isfinite(a.val[i]) ? std::fabs(s) * a.err[i] : a.err[i], out, also);
-    r.SetAlso(i, also);
-  }
-  return r;
-}
-
-namespace {
-// One element converted to an integer format: exact when every value within the error interval
-// converts to the same integer; out of range (undefined behaviour in C++ and in torch) is unknown.
-void CastToInteger(double x, double e, Format to, double& v, double& bound) {
-  if (to == Format::kBool) {
-    bool known = std::isnan(x) ? e == 0 : (std::fabs(x) > e || (x == 0 && e == 0));
-    v = RoundTo(to, x);
-    bound = known ? 0 : kInf;
-    return;
-  }
-  double lo = std::trunc(x - e), hi = std::trunc(x + e);
-  bool known = std::isfinite(x) && !std::isinf(e) && lo == hi && lo >= MinValue(to) && lo <= MaxFinite(to);
-  v = known ? lo : std::trunc(x);
-  bound = known ? 0 : kInf;
-}
-}  // namespace
-
-RefTensor Cast(const RefTensor& a, Format to, Format from) {
-  RefTensor r;
-  r.shape = a.shape;
-  r.val.resize(a.val.size());
-  r.err.resize(a.val.size());
-  for (size_t i = 0; i < a.val.size(); ++i) {
-    double e = a.err[i];
-    if (IsInteger(to) && IsInteger(from) && e == 0) {  // integer to integer wraps
-      double bound;
-      SetInteger(static_cast<int64_t>(a.val[i]), to, r.val[i], bound);
-      r.err[i] = bound;
-      continue;
-    }
-    if (IsInteger(to)) {
-      CastToInteger(a.val[i], e, to, r.val[i], r.err[i]);
-      if (a.Also(i)) r.err[i] = kInf;  // a special value into an integer is undefined
-      continue;
-    }
-    // Eager converts float64 through float32 (two roundings); a direct conversion is as correct.
-    double x = a.val[i], v = from == Format::kF64 ? TorchConvertFromDouble(to, x) : RoundTo(to, x);
-    uint8_t also = a.Also(i);  // NaN and the infinities convert to themselves
-    if (std::isfinite(x) && e != 0) {
-      // An inexact input may round to a neighbour, or beyond the range to an infinity.
-      if (x + e > MaxFinite(to)) also |= kAlsoPosInf;
-      if (x - e < -MaxFinite(to)) also |= kAlsoNegInf;
-      if (!std::isfinite(v)) v = std::copysign(MaxFinite(to), x);
-      r.err[i] = e + UnitRoundoff(to) * (2 * std::fabs(x) + e) + MinSubnormal(to);
-    } else {
-      // An exact input rounds identically everywhere but for that choice of roundings.
-      r.err[i] = std::isinf(e) ? kInf : std::fabs(RoundTo(to, x) - v);
-      if (std::isnan(r.err[i])) r.err[i] = 0;  // NaN or infinity: converts to itself
-    }
-    r.val[i] = v;
-    r.SetAlso(i, also);
-  }
   return r;
 }
 

@@ -47,6 +47,9 @@ void DotOverflow(const DotAcc& d, double value, double bound, Arith arith, bool&
 // val, err and also (see RefTensor); an unknown d leaves the element unjudged.
 void FinishDot(const DotAcc& d, const SumOutcomes& specials, long k, Arith arith, double& val,
                double& err, uint8_t& also);
+// max(|x| + err) over the finite elements with bounded errors: what an operand can contribute to a
+// product's finite magnitude (special elements decide their products by IEEE rules instead).
+double MaxMagnitude(const RefTensor& t);
 // The same tensor with every element that may also be special (also != 0) unjudged (err +inf), for
 // ops that do not follow special values element by element (softmax, attention).
 RefTensor WithoutAlso(const RefTensor& t);
