@@ -59,8 +59,8 @@ RefTensor Softmax(const RefTensor& in, int64_t dim, Arith arith) {
   SoftmaxRounding rounding = SoftmaxRoundingFor(arith);
   for (int64_t o = 0; o < rows.outer; ++o)
     for (int64_t in = 0; in < rows.inner; ++in)
-      SoftmaxRowMath(a.val.data(), a.err.data(), r.val.data(), r.err.data(), o * rows.n * rows.inner + in,
-                     rows.inner, rows.n, rounding);
+      SoftmaxRowMath(a.val.data(), a.err.data(), r.val.data(), r.err.data(),
+                     o * rows.n * rows.inner + in, rows.inner, rows.n, rounding);
   return r;
 }
 
@@ -86,7 +86,8 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   // then NaN under a mask on torch 2.15.0 cpu). Where it may, the score may be special.
   // (Special values of q and k already make their scores special below.)
   RefTensor raw;  // only where the unscaled product can come near the range at all
-  if (std::fabs(scale) < 1 && MaxMagnitude(q) * MaxMagnitude(kk) * static_cast<double>(e) > MaxFinite(arith.acc) / 8)
+  if (std::fabs(scale) < 1 &&
+      MaxMagnitude(q) * MaxMagnitude(kk) * static_cast<double>(e) > MaxFinite(arith.acc) / 8)
     raw = Matmul(q, TransposeLast2(kk), arith);
   for (size_t i = 0; i < raw.val.size() && i < scores.val.size(); ++i)
     if (!std::isfinite(raw.val[i]) || std::isinf(raw.err[i]) || raw.Also(i))
@@ -104,8 +105,10 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
   int64_t l = scores.shape[rank - 2], s = scores.shape[rank - 1];
   if (args.mask && !args.mask_is_bool) {
     RefTensor add = Expand(*args.mask, scores.shape);
-    for (size_t i = 0; i < add.val.size(); ++i)  // a mask of another dtype may be rounded to the query's first
-      if (std::isfinite(add.val[i]) && add.err[i] == 0) add.err[i] = std::fabs(RoundTo(arith.out, add.val[i]) - add.val[i]);
+    for (size_t i = 0; i < add.val.size();
+         ++i)  // a mask of another dtype may be rounded to the query's first
+      if (std::isfinite(add.val[i]) && add.err[i] == 0)
+        add.err[i] = std::fabs(RoundTo(arith.out, add.val[i]) - add.val[i]);
     scores = Add(scores, add, scores.shape, arith.out);
   }
   if ((args.mask && args.mask_is_bool) || args.is_causal) {
@@ -121,11 +124,12 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
       scores.err[i] = finite ? 0.0 : kInf;
     }
   }
-  // A NaN or +inf score: the math kernel's softmax gives a NaN row, the fused kernel's online softmax
-  // gives other values (0 on torch 2.15.0 cpu). Both are torch; the row is left unjudged.
+  // A NaN or +inf score: the math kernel's softmax gives a NaN row, the fused kernel's online
+  // softmax gives other values (0 on torch 2.15.0 cpu). Both are torch; the row is left unjudged.
   for (int64_t row = 0; s > 0 && row * s < static_cast<int64_t>(scores.val.size()); ++row) {
     bool odd = false;
-    for (int64_t j = 0; j < s; ++j) odd |= std::isnan(scores.val[row * s + j]) || scores.val[row * s + j] == kInf;
+    for (int64_t j = 0; j < s; ++j)
+      odd |= std::isnan(scores.val[row * s + j]) || scores.val[row * s + j] == kInf;
     if (!odd) continue;
     for (int64_t j = 0; j < s; ++j) {
       scores.val[row * s + j] = kNaN;

@@ -24,7 +24,8 @@ TEST(Softmax, MatchesTheFormulaAndAFloatComputationIsWithinBounds) {
       EXPECT_NEAR(r.val[row * 3 + j], want, 1e-15);
       float got = std::exp(static_cast<float>(a.val[row * 3 + j])) / fsum;
       EXPECT_LE(std::fabs(got - r.val[row * 3 + j]), r.err[row * 3 + j]);
-      EXPECT_GT(std::fabs(got * 1.001 - r.val[row * 3 + j]), r.err[row * 3 + j]);  // a wrong one fails
+      EXPECT_GT(std::fabs(got * 1.001 - r.val[row * 3 + j]),
+                r.err[row * 3 + j]);  // a wrong one fails
     }
   }
 }
@@ -33,7 +34,8 @@ TEST(Softmax, AlongAnInnerDimAndSpecialRows) {
   RefTensor a = MakeExact({2, 2}, {0.0, 5.0, 0.0, 5.0});
   RefTensor r = Softmax(a, 0, kF32);  // columns: each is [0, 0] -> 0.5
   for (double p : r.val) EXPECT_DOUBLE_EQ(p, 0.5);
-  RefTensor s = Softmax(MakeExact({3, 2}, {-INFINITY, -INFINITY, 1.0, -INFINITY, NAN, 0.0}), 1, kF32);
+  RefTensor s =
+      Softmax(MakeExact({3, 2}, {-INFINITY, -INFINITY, 1.0, -INFINITY, NAN, 0.0}), 1, kF32);
   EXPECT_TRUE(std::isnan(s.val[0]) && s.err[0] == 0);  // every entry -inf: NaN
   EXPECT_EQ(s.val[2], 1.0);
   EXPECT_EQ(s.val[3], 0.0);  // a masked entry is exactly 0
@@ -60,7 +62,8 @@ TEST(Attention, EqualsTheDecompositionWithCausalMaskingTopLeft) {
       double w[5], sum = 0;
       for (int j = 0; j < 5; ++j) {
         double dot = 0;
-        for (int e = 0; e < 4; ++e) dot += q.val[((h * 3) + i) * 4 + e] * k.val[((h * 5) + j) * 4 + e];
+        for (int e = 0; e < 4; ++e)
+          dot += q.val[((h * 3) + i) * 4 + e] * k.val[((h * 5) + j) * 4 + e];
         w[j] = j > i ? 0.0 : std::exp(dot / 2.0);  // scale 1/sqrt(4)
         sum += w[j];
       }
@@ -106,15 +109,19 @@ namespace mmref {
 namespace {
 
 TEST(Attention, NoKeysGiveZerosButANaNQueryLeavesThemUnjudged) {
-  RefTensor q = MakeExact({1, 2, 3}, {1, 2, 3, 4, 5, 6}), k = MakeExact({1, 0, 3}, {}), v = MakeExact({1, 0, 2}, {});
-  RefTensor r = ScaledDotProductAttention(q, k, v, AttentionArgs{}, Arith{Format::kF16, Format::kF32});
+  RefTensor q = MakeExact({1, 2, 3}, {1, 2, 3, 4, 5, 6}), k = MakeExact({1, 0, 3}, {}),
+            v = MakeExact({1, 0, 2}, {});
+  RefTensor r =
+      ScaledDotProductAttention(q, k, v, AttentionArgs{}, Arith{Format::kF16, Format::kF32});
   ASSERT_EQ(r.shape, (std::vector<int64_t>{1, 2, 2}));
   for (size_t i = 0; i < r.val.size(); ++i) {
     EXPECT_EQ(r.val[i], 0.0);
     EXPECT_FALSE(std::isinf(r.err[i]));
   }
-  q.val[4] = NAN;  // torch's kernels give NaN everywhere here (2.15.0 cpu), the sum over no key is 0
-  RefTensor n = ScaledDotProductAttention(q, k, v, AttentionArgs{}, Arith{Format::kF16, Format::kF32});
+  q.val[4] =
+      NAN;  // torch's kernels give NaN everywhere here (2.15.0 cpu), the sum over no key is 0
+  RefTensor n =
+      ScaledDotProductAttention(q, k, v, AttentionArgs{}, Arith{Format::kF16, Format::kF32});
   for (double e : n.err) EXPECT_TRUE(std::isinf(e));
 }
 
@@ -133,7 +140,8 @@ RefTensor CountedSoftmax(const RefTensor& a, int64_t dim, Arith arith) {
 }
 
 TEST(Stages, AttentionAndAddmmRunTheirProductsAndSoftmaxThroughTheGivenStages) {
-  RefTensor q = MakeExact({2, 2}, {1, 0, 0, 1}), k = MakeExact({2, 2}, {1, 0, 0, 1}), v = MakeExact({2, 2}, {1, 2, 3, 4});
+  RefTensor q = MakeExact({2, 2}, {1, 0, 0, 1}), k = MakeExact({2, 2}, {1, 0, 0, 1}),
+            v = MakeExact({2, 2}, {1, 2, 3, 4});
   Stages stages{DoubledProduct, CountedSoftmax};
   RefTensor plain = ScaledDotProductAttention(q, k, v, AttentionArgs{}, kF32);
   RefTensor staged = ScaledDotProductAttention(q, k, v, AttentionArgs{}, kF32, stages);
@@ -160,11 +168,12 @@ TEST(Attention, AScoreWhoseUnscaledProductMayOverflowIsUnjudged) {
 }
 
 TEST(Softmax, LogitsTooFarApartForTheBoundAreUnjudgedNotNaN) {
-  // Found by fuzz/reference_fuzzer: a spread near 1e308 overflows the relative term; 0 * inf was NaN.
+  // Found by fuzz/reference_fuzzer: a spread near 1e308 overflows the relative term; 0 * inf was
+  // NaN.
   RefTensor r = Softmax(MakeExact({1, 2}, {1.875, -1.7e308}), 1, Arith{Format::kF64, Format::kF64});
   for (double e : r.err) EXPECT_FALSE(std::isnan(e));
   EXPECT_TRUE(std::isinf(r.err[1]));
 }
 
 }  // namespace
-}  // namespace mmdiff
+}  // namespace mmref

@@ -53,8 +53,8 @@ void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, Re
 
 namespace {
 // out[i] = a[offset + Σ idx_d * strides[d]] over the row-major indices of `shape`.
-RefTensor Strided(const RefTensor& a, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
-                  int64_t offset) {
+RefTensor Strided(const RefTensor& a, const std::vector<int64_t>& shape,
+                  const std::vector<int64_t>& strides, int64_t offset) {
   RefTensor r;
   r.shape = shape;
   int64_t n = r.numel();
@@ -134,7 +134,8 @@ double ElementwiseBound(double& v, double inherited, Format out, uint8_t& also) 
 }
 }  // namespace
 
-RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape, Format out) {
+RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape,
+              Format out) {
   RefTensor x = Expand(a, shape), y = Expand(b, shape), r;
   r.shape = shape;
   r.val.resize(x.val.size());
@@ -152,7 +153,8 @@ RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>
     // the overflow outcomes itself.
     uint8_t also = 0, overflow_unused = 0;
     double bound = 0;
-    if (std::isfinite(sum)) bound = ElementwiseBound(sum, x.err[i] + y.err[i], out, overflow_unused);
+    if (std::isfinite(sum))
+      bound = ElementwiseBound(sum, x.err[i] + y.err[i], out, overflow_unused);
     TwoTermSum(x.val[i], x.err[i], x.Also(i), y.val[i], y.err[i], y.Also(i), sum, bound, kInf, out,
                r.val[i], r.err[i], also);
     r.SetAlso(i, also);
@@ -183,7 +185,8 @@ void CastToInteger(double x, double e, Format to, double& v, double& bound) {
     return;
   }
   double lo = std::trunc(x - e), hi = std::trunc(x + e);
-  bool known = std::isfinite(x) && !std::isinf(e) && lo == hi && lo >= MinValue(to) && lo <= MaxFinite(to);
+  bool known =
+      std::isfinite(x) && !std::isinf(e) && lo == hi && lo >= MinValue(to) && lo <= MaxFinite(to);
   v = known ? lo : std::trunc(x);
   bound = known ? 0 : kInf;
 }

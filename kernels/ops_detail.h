@@ -13,7 +13,8 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Row-major strides of `shape` broadcast to `to`; broadcast dims (size 1 against a larger size)
 // get stride 0.
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& to);
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& to);
 
 // An exact integer result as a RefTensor element: doubles hold integers exactly up to 2^53 only.
 void SetInteger(int64_t v, Format out, double& val, double& err);
@@ -22,7 +23,7 @@ void SetInteger(int64_t v, Format out, double& val, double& err);
 // finite result of finite terms is `sum` within `sum_bound`: its outcomes by IEEE rules. A finite
 // term beyond +-limit may itself have overflowed; a finite result beyond the output format's range
 // may round to an infinity.
-void TwoTermSum(double x, double ex, uint8_t ax, double y, double ey, uint8_t ay, double sum, double sum_bound,
-                double limit, Format out, double& v, double& e, uint8_t& also);
+void TwoTermSum(double x, double ex, uint8_t ax, double y, double ey, uint8_t ay, double sum,
+                double sum_bound, double limit, Format out, double& v, double& e, uint8_t& also);
 
 }  // namespace mmref::detail

@@ -16,9 +16,9 @@ enum : uint8_t { kAlsoPosInf = 1, kAlsoNegInf = 2, kAlsoNaN = 4 };
 // specials in `also`.
 struct RefTensor {
   std::vector<int64_t> shape;  // row-major, contiguous
-  std::vector<double> val;     // the reference values (exact arithmetic on the same inputs, unrounded)
-  std::vector<double> err;     // |correct result - val| <= err; +inf means "anything, even inf/NaN"
-  std::vector<uint8_t> also;   // kAlso* bits per element; empty: none anywhere
+  std::vector<double> val;  // the reference values (exact arithmetic on the same inputs, unrounded)
+  std::vector<double> err;  // |correct result - val| <= err; +inf means "anything, even inf/NaN"
+  std::vector<uint8_t> also;  // kAlso* bits per element; empty: none anywhere
   uint8_t Also(size_t i) const { return also.empty() ? 0 : also[i]; }
   void SetAlso(size_t i, uint8_t bits) {
     if (also.empty() && bits == 0) return;

@@ -19,7 +19,8 @@ using detail::TwoTermSum;
 
 namespace detail {
 
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& to) {
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& to) {
   std::vector<int64_t> st(to.size(), 0);
   int64_t s = 1;
   for (size_t i = shape.size(); i-- > 0;) {
@@ -98,7 +99,8 @@ struct IntDot {
       unknown = true;
       return;
     }
-    sum += static_cast<uint64_t>(static_cast<int64_t>(a)) * static_cast<uint64_t>(static_cast<int64_t>(b));
+    sum += static_cast<uint64_t>(static_cast<int64_t>(a)) *
+           static_cast<uint64_t>(static_cast<int64_t>(b));
   }
 };
 
@@ -128,7 +130,8 @@ MatmulPlan Plan(const RefTensor& a, const RefTensor& b) {
     if (da == 0 || db == 0) p.batch[i] = 0;
   }
   // Batch strides in units of whole matrices.
-  std::vector<int64_t> a_batch_st = BroadcastStrides(ab, p.batch), b_batch_st = BroadcastStrides(bb, p.batch);
+  std::vector<int64_t> a_batch_st = BroadcastStrides(ab, p.batch),
+                       b_batch_st = BroadcastStrides(bb, p.batch);
   for (auto& s : a_batch_st) s *= p.m * p.k;
   for (auto& s : b_batch_st) s *= p.k * p.n;
   p.a_bstride = a_batch_st;
@@ -142,8 +145,6 @@ MatmulPlan Plan(const RefTensor& a, const RefTensor& b) {
   if (!b_vec) p.out_shape.push_back(p.n);
   return p;
 }
-
-
 
 // Calls f(out_index, Acc) for each output element of a broadcast matmul (the integer path; the
 // float one is FloatMatmul).
@@ -193,9 +194,9 @@ void PlainRowStep(double* __restrict val, double* __restrict mag, double a, doub
 // together over k (the same DotAdd/DotAddPlain steps in the same k order as one element at a time,
 // so the same results), which keeps b's rows contiguous in the inner loop. Rows are split over
 // threads.
-void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith, bool exact_results,
-                 RefTensor& r) {
-  if (r.val.empty()) return;  // no output element (also: no row of b to point into)
+void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Arith arith,
+                 bool exact_results, RefTensor& r) {
+  if (r.val.empty()) return;       // no output element (also: no row of b to point into)
   r.also.assign(r.val.size(), 0);  // sized before the threads write it; dropped again if all 0
   int64_t batches = 1;
   for (int64_t d : p.batch) batches *= d;
@@ -211,7 +212,9 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
     }
     special[bi] = HasSpecial(a, a_off[bi], p.m * p.k) || HasSpecial(b, b_off[bi], p.k * p.n);
     exact[bi] = NoErrors(a, a_off[bi], p.m * p.k) && NoErrors(b, b_off[bi], p.k * p.n);
-    quantum[bi] = exact_results && exact[bi] && !special[bi] ? Quantum(a, a_off[bi], p.m * p.k) * Quantum(b, b_off[bi], p.k * p.n) : 0;
+    quantum[bi] = exact_results && exact[bi] && !special[bi]
+                      ? Quantum(a, a_off[bi], p.m * p.k) * Quantum(b, b_off[bi], p.k * p.n)
+                      : 0;
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < p.batch[d]) break;
       idx[d] = 0;
@@ -237,7 +240,8 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
           if (compensate) {
             for (int64_t j = 0; j < p.n; ++j) {
               double prod = av * bv[j], t = val[j] + prod;
-              comp[j] += std::fabs(val[j]) >= std::fabs(prod) ? (val[j] - t) + prod : (prod - t) + val[j];
+              comp[j] +=
+                  std::fabs(val[j]) >= std::fabs(prod) ? (val[j] - t) + prod : (prod - t) + val[j];
               val[j] = t;
               mag[j] += aa * std::fabs(bv[j]);
             }
@@ -294,7 +298,8 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
     }
   };
   int64_t total_rows = batches * p.m;
-  double work = static_cast<double>(total_rows) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  double work =
+      static_cast<double>(total_rows) * static_cast<double>(p.n) * static_cast<double>(p.k);
   unsigned threads = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), 16);
   if (work < 1 << 20 || threads < 2 || total_rows < 2) {
     rows(0, total_rows);
@@ -313,7 +318,8 @@ void FloatMatmul(const RefTensor& a, const RefTensor& b, const MatmulPlan& p, Ar
 double MaxMagnitude(const RefTensor& t) {
   double m = 0;
   for (size_t i = 0; i < t.val.size(); ++i)
-    if (std::isfinite(t.val[i]) && !std::isinf(t.err[i])) m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
+    if (std::isfinite(t.val[i]) && !std::isinf(t.err[i]))
+      m = std::max(m, std::fabs(t.val[i]) + t.err[i]);
   return m;
 }
 
@@ -354,7 +360,8 @@ double Quantum(const RefTensor& t, int64_t offset, int64_t count) {
     int e;
     double m = std::frexp(std::fabs(v), &e);  // v = m * 2^e, m in [0.5, 1)
     int bits = 53;
-    while (bits > 0 && std::ldexp(m, bits - 1) == std::trunc(std::ldexp(m, bits - 1))) --bits;  // shortest
+    while (bits > 0 && std::ldexp(m, bits - 1) == std::trunc(std::ldexp(m, bits - 1)))
+      --bits;  // shortest
     q = std::min(q, std::ldexp(1.0, e - bits));
   }
   return q;
@@ -418,8 +425,12 @@ RefTensor MatmulImpl(const RefTensor& a_in, const RefTensor& b_in, Arith arith,
 }
 }  // namespace
 
-RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, false); }
-RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith) { return MatmulImpl(a, b, arith, true); }
+RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith) {
+  return MatmulImpl(a, b, arith, false);
+}
+RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith) {
+  return MatmulImpl(a, b, arith, true);
+}
 
 namespace detail {
 void TwoTermSum(double x, double ex, uint8_t ax, double y, double ey, uint8_t ay, double sum,
@@ -469,8 +480,10 @@ void ScaledSum(double c, double ec, uint8_t c_also, double p, double ep, uint8_t
     }
     bool exact = alpha == std::trunc(alpha) && beta == std::trunc(beta) &&
                  std::fabs(alpha) < 0x1p31 && std::fabs(beta) < 0x1p31;
-    int64_t w = static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(beta)) * static_cast<uint64_t>(static_cast<int64_t>(c)) +
-                                     static_cast<uint64_t>(static_cast<int64_t>(alpha)) * static_cast<uint64_t>(static_cast<int64_t>(p)));
+    int64_t w = static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(beta)) *
+                                         static_cast<uint64_t>(static_cast<int64_t>(c)) +
+                                     static_cast<uint64_t>(static_cast<int64_t>(alpha)) *
+                                         static_cast<uint64_t>(static_cast<int64_t>(p)));
     SetInteger(w, arith.out, v, bound);
     if (!exact) bound = kInf;
     return;
@@ -514,8 +527,8 @@ void ScaledSum(double c, double ec, uint8_t c_also, double p, double ep, uint8_t
              bound, also);
 }
 
-RefTensor AddScaledImpl(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith,
-                        bool exact_terms) {
+RefTensor AddScaledImpl(const RefTensor& bias, const RefTensor& product, double alpha, double beta,
+                        Arith arith, bool exact_terms) {
   RefTensor r;
   r.shape = product.shape;
   r.val.resize(product.val.size());
@@ -549,8 +562,8 @@ bool PowerOfTwoOrZero(double x) {
 // beta 0 or powers of two, and every product, scaled product, scaled bias and partial sum a
 // multiple of one quantum q (none lost below the subnormal range) with magnitudes within 2^p q of
 // the accumulation format. amax, bmax: MaxMagnitude of a and b.
-bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double amax, double bmax,
-                     double alpha, double beta, Arith arith) {
+bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double amax,
+                     double bmax, double alpha, double beta, Arith arith) {
   bool use_bias = beta != 0;
   if (!PowerOfTwoOrZero(alpha) || !PowerOfTwoOrZero(beta)) return false;
   if (!NoErrors(a) || !NoErrors(b) || HasSpecial(a) || HasSpecial(b)) return false;
@@ -558,10 +571,12 @@ bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor&
   double qa = Quantum(a), qb = Quantum(b), qc = use_bias ? Quantum(bias) : kInf;
   double cmax = use_bias ? MaxMagnitude(bias) : 0;
   double al = std::fabs(alpha), be = std::fabs(beta);
-  double qp = alpha == 0 ? kInf : al * qa * qb, qt = use_bias ? be * qc : kInf, q = std::min(qp, qt);
+  double qp = alpha == 0 ? kInf : al * qa * qb, qt = use_bias ? be * qc : kInf,
+         q = std::min(qp, qt);
   if (std::isinf(q)) return false;  // every term 0: the default bound is tight enough
   // alpha may be folded into an operand (in the output format) or into each product (in acc).
-  if (alpha != 0 && (std::min(al, 1.0) * std::min(qa, qb) < MinSubnormal(arith.out) || qp < MinSubnormal(arith.acc)))
+  if (alpha != 0 && (std::min(al, 1.0) * std::min(qa, qb) < MinSubnormal(arith.out) ||
+                     qp < MinSubnormal(arith.acc)))
     return false;
   if (use_bias && qt < MinSubnormal(arith.out)) return false;
   int64_t k = a.shape.empty() ? 0 : a.shape.back();
@@ -570,7 +585,8 @@ bool AddmmTermsExact(const RefTensor& bias, const RefTensor& a, const RefTensor&
 }
 }  // namespace
 
-RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith) {
+RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta,
+                    Arith arith) {
   return AddScaledImpl(bias, product, alpha, beta, arith, false);
 }
 

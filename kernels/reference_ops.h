@@ -19,16 +19,22 @@ struct Arith {
 // True when one of `count` elements from `offset` is NaN or infinite, has an unbounded error or
 // may also be special (also != 0): the matmul then works element by element (see Matmul).
 bool HasSpecial(const RefTensor& t, int64_t offset, int64_t count);
-inline bool HasSpecial(const RefTensor& t) { return HasSpecial(t, 0, static_cast<int64_t>(t.val.size())); }
+inline bool HasSpecial(const RefTensor& t) {
+  return HasSpecial(t, 0, static_cast<int64_t>(t.val.size()));
+}
 
 // True when none of `count` elements from `offset` carries an error (exact operands).
 bool NoErrors(const RefTensor& t, int64_t offset, int64_t count);
-inline bool NoErrors(const RefTensor& t) { return NoErrors(t, 0, static_cast<int64_t>(t.val.size())); }
+inline bool NoErrors(const RefTensor& t) {
+  return NoErrors(t, 0, static_cast<int64_t>(t.val.size()));
+}
 
 // The smallest power of two every nonzero value among `count` from `offset` is a multiple of
 // (+inf when all are zero): a finite double is m * 2^e with m odd, and 2^e is its quantum.
 double Quantum(const RefTensor& t, int64_t offset, int64_t count);
-inline double Quantum(const RefTensor& t) { return Quantum(t, 0, static_cast<int64_t>(t.val.size())); }
+inline double Quantum(const RefTensor& t) {
+  return Quantum(t, 0, static_cast<int64_t>(t.val.size()));
+}
 
 // Exact operands whose products are all multiples of `quantum`, with Σ|a·b| / quantum within 2^p of
 // the accumulation format: every partial sum, in any order, is an exactly representable multiple of
@@ -67,21 +73,24 @@ RefTensor Matmul(const RefTensor& a, const RefTensor& b, Arith arith);
 RefTensor MatmulResult(const RefTensor& a, const RefTensor& b, Arith arith);
 // beta * bias + alpha * product, bias broadcast to the product's shape; beta == 0 ignores the bias
 // (NaN included), as the addmm family does. The bound allows fused or unfused evaluation.
-RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta, Arith arith);
+RefTensor AddScaled(const RefTensor& bias, const RefTensor& product, double alpha, double beta,
+                    Arith arith);
 // The inner stages a composite op (addmm, attention) is built from; null means the CPU loops
 // (Matmul, Softmax). The CUDA build substitutes its kernels.
 struct Stages {
   RefTensor (*matmul)(const RefTensor& a, const RefTensor& b, Arith arith) = nullptr;
   RefTensor (*softmax)(const RefTensor& a, int64_t dim, Arith arith) = nullptr;
 };
-// beta * bias + alpha * (a @ b): addmm, addmv, baddbmm, and linear with a bias. With exact operands,
-// alpha and beta 0 or powers of two, and every partial sum exact in any order (as for MatmulResult),
-// an element whose product, scaled terms and sum are representable in arith.out gets bound 0: bit for bit.
-RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha, double beta,
-                Arith arith, const Stages& stages = {});
+// beta * bias + alpha * (a @ b): addmm, addmv, baddbmm, and linear with a bias. With exact
+// operands, alpha and beta 0 or powers of two, and every partial sum exact in any order (as for
+// MatmulResult), an element whose product, scaled terms and sum are representable in arith.out gets
+// bound 0: bit for bit.
+RefTensor Addmm(const RefTensor& bias, const RefTensor& a, const RefTensor& b, double alpha,
+                double beta, Arith arith, const Stages& stages = {});
 // Swaps the last two dims (a 1-D tensor is returned as is), as .mT / w.T in linear.
 RefTensor TransposeLast2(const RefTensor& a);
-// addbmm's sum over the batch as one long product: a (b, n, k) -> (n, b*k); b (b, k, p) -> (b*k, p).
+// addbmm's sum over the batch as one long product: a (b, n, k) -> (n, b*k); b (b, k, p) -> (b*k,
+// p).
 void FoldBatchIntoK(const RefTensor& a, const RefTensor& b, RefTensor& a_out, RefTensor& b_out);
 // Views (values are copied; the reference has no strides of its own). Dims are already wrapped
 // to [0, rank) and valid: the contract checks them first.
@@ -93,11 +102,13 @@ RefTensor Narrow(const RefTensor& a, int64_t dim, int64_t start, int64_t length)
 RefTensor Slice(const RefTensor& a, int64_t dim, int64_t start, int64_t end, int64_t step);
 
 // Elementwise glue: a + b with broadcasting (operands already in the result format), and s * a.
-RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape, Format out);
+RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape,
+              Format out);
 RefTensor Scale(const RefTensor& a, double s, Format out);
 
-// Conversion from format `from` to `to`: round to nearest even into floats; truncation into integers
-// (out-of-range floats are undefined behaviour: the element's bound becomes infinite); integers wrap.
+// Conversion from format `from` to `to`: round to nearest even into floats; truncation into
+// integers (out-of-range floats are undefined behaviour: the element's bound becomes infinite);
+// integers wrap.
 RefTensor Cast(const RefTensor& a, Format to, Format from = Format::kF64);
 
 }  // namespace mmref

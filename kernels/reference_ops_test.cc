@@ -201,7 +201,8 @@ constexpr Arith kF16Acc32{Format::kF16, Format::kF32};
 
 TEST(ReferenceOpsSpecial, ANonFiniteValueDecidesOnlyTheElementsOfItsRowAndColumn) {
   // Batch 0 has a NaN in row 0; row 1 of batch 0 and batch 1 never meet it.
-  RefTensor a = MakeExact({2, 2, 2}, {1.0, NAN, 2.0, 3.0, 1.0, 1.0, 2.0, 3.0}), b = MakeExact({2, 1}, {1.0, 1.0});
+  RefTensor a = MakeExact({2, 2, 2}, {1.0, NAN, 2.0, 3.0, 1.0, 1.0, 2.0, 3.0}),
+            b = MakeExact({2, 1}, {1.0, 1.0});
   RefTensor r = Matmul(a, b, kF16Acc32);
   EXPECT_TRUE(std::isnan(r.val[0]));  // exactly NaN: its own row holds the NaN
   EXPECT_EQ(r.err[0], 0.0);
@@ -220,7 +221,8 @@ TEST(ReferenceOpsSpecial, PartialSumsThatMayOverflowTheAccumulatorAllowBothInfin
 }
 
 TEST(ReferenceOpsSpecial, BetaZeroIgnoresANaNBiasAndAlphaZeroWithANaNProductGivesTheBiasOrNaN) {
-  RefTensor bias = MakeExact({1, 1}, {NAN}), a = MakeExact({1, 1}, {2.0}), b = MakeExact({1, 1}, {3.0});
+  RefTensor bias = MakeExact({1, 1}, {NAN}), a = MakeExact({1, 1}, {2.0}),
+            b = MakeExact({1, 1}, {3.0});
   RefTensor r = Addmm(bias, a, b, 1.0, 0.0, kF16Acc32);
   EXPECT_EQ(r.val[0], 6.0);
   EXPECT_LT(r.err[0], 1e-2);
@@ -238,13 +240,14 @@ TEST(ReferenceOpsInteger, Int8MatmulWrapsLikeTwosComplement) {
   RefTensor r = Matmul(a, b, Arith{Format::kI8, Format::kI8});
   EXPECT_EQ(r.val[0], static_cast<double>(static_cast<int8_t>(30000 & 0xFF)));
   EXPECT_EQ(r.err[0], 0.0);
-  RefTensor u = Matmul(MakeExact({1, 1}, {200}), MakeExact({1, 1}, {2}), Arith{Format::kU8, Format::kU8});
+  RefTensor u =
+      Matmul(MakeExact({1, 1}, {200}), MakeExact({1, 1}, {2}), Arith{Format::kU8, Format::kU8});
   EXPECT_EQ(u.val[0], 400 - 256);
 }
 
 TEST(ReferenceOpsInteger, AddmmWithIntegerScalarsIsExact) {
-  RefTensor r = Addmm(MakeExact({1}, {5}), MakeExact({1, 2}, {3, 4}), MakeExact({2, 1}, {1, 2}), 2, 3,
-                      Arith{Format::kI32, Format::kI32});
+  RefTensor r = Addmm(MakeExact({1}, {5}), MakeExact({1, 2}, {3, 4}), MakeExact({2, 1}, {1, 2}), 2,
+                      3, Arith{Format::kI32, Format::kI32});
   EXPECT_EQ(r.val[0], 3 * 5 + 2 * 11);
   EXPECT_EQ(r.err[0], 0.0);
 }
@@ -278,7 +281,8 @@ double HandBound(double val, double mag, long k, Format acc, Format out) {
 }
 
 TEST(ReferenceBound, KZeroIsAnExactZero) {
-  RefTensor r = Matmul(MakeExact({2, 0}, {}), MakeExact({0, 3}, {}), Arith{Format::kF16, Format::kF32});
+  RefTensor r =
+      Matmul(MakeExact({2, 0}, {}), MakeExact({0, 3}, {}), Arith{Format::kF16, Format::kF32});
   ASSERT_EQ(r.val.size(), 6u);
   for (size_t i = 0; i < 6; ++i) {
     EXPECT_EQ(r.val[i], 0.0);
@@ -295,7 +299,8 @@ RefTensor NearlyExact(std::vector<int64_t> shape, std::vector<double> values) {
 
 TEST(ReferenceBound, KOneIsOneProductAndOneRounding) {
   // 1.5 * 1.25 = 1.875: exact in float16, so only the output rounding term matters.
-  RefTensor r = Matmul(NearlyExact({1, 1}, {1.5}), NearlyExact({1, 1}, {1.25}), Arith{Format::kF16, Format::kF32});
+  RefTensor r = Matmul(NearlyExact({1, 1}, {1.5}), NearlyExact({1, 1}, {1.25}),
+                       Arith{Format::kF16, Format::kF32});
   EXPECT_EQ(r.val[0], 1.875);
   EXPECT_DOUBLE_EQ(r.err[0], HandBound(1.875, 1.875, 1, Format::kF32, Format::kF16));
   EXPECT_LT(r.err[0], 2 * std::ldexp(1.875, -11) + 1e-6);  // about one float16 half-ulp
@@ -308,7 +313,8 @@ TEST(ReferenceBound, GrowsWithKAndWithACoarserAccumulator) {
     EXPECT_EQ(r.val[0], static_cast<double>(k));
     return r.err[0];
   };
-  Arith f32{Format::kF32, Format::kF32}, f16_out{Format::kF16, Format::kF32}, bf16_out{Format::kBF16, Format::kF32};
+  Arith f32{Format::kF32, Format::kF32}, f16_out{Format::kF16, Format::kF32},
+      bf16_out{Format::kBF16, Format::kF32};
   EXPECT_DOUBLE_EQ(bound(4096, f32), HandBound(4096, 4096, 4096, Format::kF32, Format::kF32));
   // The accumulation part grows like K^2 here (gamma_K * sum|ab| with sum|ab| = K): 4x K, ~16x.
   double b1 = bound(1024, f32), b4 = bound(4096, f32);
@@ -328,24 +334,29 @@ TEST(ReferenceBound, ExactOperandsWithExactPartialSumsInAnyOrderGiveBitForBitRes
   RefTensor r = MatmulResult(a, b, Arith{Format::kF16, Format::kF32});
   EXPECT_EQ(r.val[0], 1.0 + 2.25 - 5.0);
   EXPECT_EQ(r.err[0], 0.0);
-  EXPECT_GT(Matmul(a, b, Arith{Format::kF16, Format::kF32}).err[0], 0.0);  // inside addmm: not rounded alone
+  EXPECT_GT(Matmul(a, b, Arith{Format::kF16, Format::kF32}).err[0],
+            0.0);  // inside addmm: not rounded alone
   // float16 output of an exact float32 sum that float16 cannot hold: rounded once, still exact.
-  RefTensor c = MatmulResult(MakeExact({1, 2}, {2049.0, 1.0}), MakeExact({2, 1}, {1.0, 0.0}), Arith{Format::kF16, Format::kF32});
+  RefTensor c = MatmulResult(MakeExact({1, 2}, {2049.0, 1.0}), MakeExact({2, 1}, {1.0, 0.0}),
+                             Arith{Format::kF16, Format::kF32});
   EXPECT_EQ(c.val[0], 2048.0);  // 2049 rounds to even in float16
   EXPECT_EQ(c.err[0], 0.0);
-  // 2^24 + 1 - 2^24: exact left to right in float64 but not in every float32 order: the general bound.
-  RefTensor d = MatmulResult(MakeExact({1, 3}, {16777216.0, 1.0, -16777216.0}), MakeExact({3, 1}, {1.0, 1.0, 1.0}),
-                       Arith{Format::kF32, Format::kF32});
+  // 2^24 + 1 - 2^24: exact left to right in float64 but not in every float32 order: the general
+  // bound.
+  RefTensor d = MatmulResult(MakeExact({1, 3}, {16777216.0, 1.0, -16777216.0}),
+                             MakeExact({3, 1}, {1.0, 1.0, 1.0}), Arith{Format::kF32, Format::kF32});
   EXPECT_EQ(d.val[0], 1.0);
   EXPECT_GT(d.err[0], 1.0);  // gamma_3(float32) * 2^25: a float32 path may well return 0 or 2
 }
 
 TEST(ReferenceBound, AddmmOfExactTermsIsBitForBitOnlyWhereNoEvaluationOrderRounds) {
   Arith f16{Format::kF16, Format::kF32};
-  RefTensor a = MakeExact({2, 2}, {1, 2, 3, 4}), b = MakeExact({2, 2}, {0.5, -1, 2, 8}), bias = MakeExact({2}, {3, -0.25});
+  RefTensor a = MakeExact({2, 2}, {1, 2, 3, 4}), b = MakeExact({2, 2}, {0.5, -1, 2, 8}),
+            bias = MakeExact({2}, {3, -0.25});
   // 2 * bias + 0.5 * (a @ b): small dyadic terms, every sum representable in float16.
   RefTensor r = Addmm(bias, a, b, 0.5, 2.0, f16);
-  EXPECT_EQ(r.val, (std::vector<double>{6 + 0.5 * 4.5, -0.5 + 0.5 * 15, 6 + 0.5 * 9.5, -0.5 + 0.5 * 29}));
+  EXPECT_EQ(r.val,
+            (std::vector<double>{6 + 0.5 * 4.5, -0.5 + 0.5 * 15, 6 + 0.5 * 9.5, -0.5 + 0.5 * 29}));
   for (double e : r.err) EXPECT_EQ(e, 0.0);
   // alpha = 0.3 is not a power of two: scaling rounds, so the general bound.
   for (double e : Addmm(bias, a, b, 0.3, 2.0, f16).err) EXPECT_GT(e, 0.0);
@@ -355,7 +366,8 @@ TEST(ReferenceBound, AddmmOfExactTermsIsBitForBitOnlyWhereNoEvaluationOrderRound
   EXPECT_GT(Addmm(rounded, a, b, 1.0, 1.0, f16).err[0], 0.0);
   // A product float16 cannot hold (2049): an unfused path rounds it before adding the bias (-1),
   // a fused one does not; both are correct, so no bit-for-bit demand for that element.
-  RefTensor big = Addmm(MakeExact({1}, {-1}), MakeExact({1, 2}, {2048, 1}), MakeExact({2, 1}, {1, 1}), 1.0, 1.0, f16);
+  RefTensor big = Addmm(MakeExact({1}, {-1}), MakeExact({1, 2}, {2048, 1}),
+                        MakeExact({2, 1}, {1, 1}), 1.0, 1.0, f16);
   EXPECT_EQ(big.val[0], 2048.0);
   EXPECT_GT(big.err[0], 0.0);
   // Subnormal float16 operands halved by alpha lose their last bit when alpha is folded in.

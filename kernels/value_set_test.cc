@@ -167,7 +167,8 @@ TEST(ValueSet, ABfloat16ProductMayTakeASubnormalOperandAsZero) {
   EXPECT_TRUE(std::isnan(r.val[1]));
   EXPECT_EQ(r.err[1], 0);
   EXPECT_EQ(r.Also(1), kAlsoPosInf);
-  RefTensor f32 = Matmul(MakeExact({1, 1}, {1e-40}), MakeExact({1, 2}, {1e38, INFINITY}), {Format::kF32, Format::kF32});
+  RefTensor f32 = Matmul(MakeExact({1, 1}, {1e-40}), MakeExact({1, 2}, {1e38, INFINITY}),
+                         {Format::kF32, Format::kF32});
   EXPECT_EQ(f32.val[1], INFINITY);  // float32 kernels keep subnormals: exactly inf
   EXPECT_EQ(f32.Also(1), 0);
 }
