@@ -51,6 +51,7 @@
 #include "src/report/bucket.h"
 #include "src/report/known.h"
 #include "src/report/report.h"
+#include "src/report/run_case.h"
 #include "src/support/hash.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
@@ -212,7 +213,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GeneratedCase gc = Decode(data, size);
-  CaseRun c = MakeCaseRun(gc.program, gc.recipe, g->sup->Run(gc.program, gc.recipe, g->paths));
+  CaseRun c = RunAndJudge(*g->sup, gc.program, gc.recipe, g->paths);
   auto findings = CaseFindings(c);
   RecordBehaviour(c, findings.empty() ? "" : HashHex(findings[0].signature));
   bool any_new = false, beyond_eager = false;

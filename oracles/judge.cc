@@ -219,11 +219,7 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
   }
   // The lead divergence first: a filable inductor error behaviour must not hide behind a meta
   // mismatch found earlier in the same case.
-  std::stable_sort(v.divergences.begin(), v.divergences.end(), [](const Divergence& a, const Divergence& b) {
-    int sa = DivergenceSeverity(a.kind), sb = DivergenceSeverity(b.kind);
-    if (sa != sb) return sa > sb;
-    return (a.classification == "filable") > (b.classification == "filable");
-  });
+  OrderDivergences(v);
   return v;
 }
 

@@ -1,6 +1,7 @@
 // Verdict JSON.
 #include "oracles/verdict.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "src/support/json_guard.h"
@@ -29,15 +30,18 @@ std::string_view DivergenceKindName(DivergenceKind k) {
       return "timeout";
     case DivergenceKind::kMeta:
       return "meta";
+    case DivergenceKind::kIgnoredInput:
+      return "ignored_input";
   }
   return "?";
 }
 
 std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name) {
-  for (DivergenceKind k : {DivergenceKind::kErrorBehaviour, DivergenceKind::kErrorClass,
-                           DivergenceKind::kDType, DivergenceKind::kShape, DivergenceKind::kDevice,
-                           DivergenceKind::kValue, DivergenceKind::kContract, DivergenceKind::kMeta,
-                           DivergenceKind::kCrash, DivergenceKind::kTimeout})
+  for (DivergenceKind k :
+       {DivergenceKind::kErrorBehaviour, DivergenceKind::kErrorClass, DivergenceKind::kDType,
+        DivergenceKind::kShape, DivergenceKind::kDevice, DivergenceKind::kValue,
+        DivergenceKind::kContract, DivergenceKind::kMeta, DivergenceKind::kCrash,
+        DivergenceKind::kTimeout, DivergenceKind::kIgnoredInput})
     if (DivergenceKindName(k) == name) return k;
   return std::nullopt;
 }
@@ -57,11 +61,21 @@ int DivergenceSeverity(DivergenceKind k) {
     case DivergenceKind::kMeta:
       return 2;
     case DivergenceKind::kValue:
+    case DivergenceKind::kIgnoredInput:
       return 1;
     case DivergenceKind::kContract:
       return 0;
   }
   return 0;
+}
+
+void OrderDivergences(Verdict& v) {
+  std::stable_sort(v.divergences.begin(), v.divergences.end(),
+                   [](const Divergence& a, const Divergence& b) {
+                     int sa = DivergenceSeverity(a.kind), sb = DivergenceSeverity(b.kind);
+                     if (sa != sb) return sa > sb;
+                     return (a.classification == "filable") > (b.classification == "filable");
+                   });
 }
 
 namespace {

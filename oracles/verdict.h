@@ -19,11 +19,14 @@ enum class DivergenceKind {
   kDType,           // result dtype differs
   kShape,
   kDevice,
-  kValue,           // a value beyond what correct floating-point arithmetic allows
-  kContract,        // eager itself disagrees with mmdiff's contract (a contract gap or an eager bug)
-  kMeta,            // eager on meta tensors disagrees with eager on cpu (outcome, error class, dtype, shape)
-  kCrash,           // the worker died while running this path
+  kValue,     // a value beyond what correct floating-point arithmetic allows
+  kContract,  // eager itself disagrees with mmdiff's contract (a contract gap or an eager bug)
+  kMeta,   // eager on meta tensors disagrees with eager on cpu (outcome, error class, dtype, shape)
+  kCrash,  // the worker died while running this path
   kTimeout,
+  // A path's result changes when an input the documentation says it ignores (addmm-family beta = 0)
+  // is replaced by zeros (oracles/ignored_inputs.h).
+  kIgnoredInput,
 };
 std::string_view DivergenceKindName(DivergenceKind k);
 // The kind named `name` (as DivergenceKindName writes it); nullopt for any other text.
@@ -34,7 +37,9 @@ std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name);
 //   4 error_behaviour  (one path raises, the other silently returns)
 //   3 error_class      (both raise, with different exception classes)
 //   2 dtype, shape, device, meta  (a wrong result type, or fake tensors that mispredict eager)
-//   1 value            (a number beyond what correct floating point allows)
+//   1 value, ignored_input  (a number beyond what correct floating point allows, or one that
+//   depends
+//                            on an input the op must ignore)
 //   0 contract         (eager disagrees with mmdiff's contract table: often a gap in the table)
 int DivergenceSeverity(DivergenceKind k);
 
@@ -63,6 +68,10 @@ struct Verdict {
   std::vector<std::string> notes;  // e.g. paths that were skipped as unsupported
   bool diverges() const { return !divergences.empty(); }
 };
+
+// Puts the most severe divergences first, filable ones first among equals, else keeping their
+// order.
+void OrderDivergences(Verdict& v);
 
 nlohmann::json VerdictToJson(const Verdict& v);
 // The verdict VerdictToJson wrote (any report version), for reading reports back: divergences of an

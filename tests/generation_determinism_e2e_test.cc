@@ -46,9 +46,11 @@ TEST(GenerationDeterminismE2E, PythonTwinOfTheInputRecipeIsBitIdentical) {
   nlohmann::json cases = nlohmann::json::array();
   std::vector<GeneratedCase> generated;
   std::set<std::string> kinds_seen;
-  bool special_seen = false;
+  bool special_seen = false, zeroed_seen = false;
   for (uint64_t seed = 1; seed <= 60; ++seed) {
     GeneratedCase c = GenerateCaseFromSeed(seed, GenPolicy{});
+    if (seed % 5 == 0) c.recipe.zeroed = {0};  // the rerun's recipe: input 0 all zeros
+    zeroed_seen |= !c.recipe.zeroed.empty();
     kinds_seen.insert(c.recipe.kind);
     special_seen |= c.recipe.special > 0;
     nlohmann::json inputs = nlohmann::json::array();
@@ -94,6 +96,7 @@ print(json.dumps(out))
   EXPECT_GT(compared, 10000);
   EXPECT_EQ(kinds_seen.size(), 4u);  // grid16, exact, uniform and normal were all compared
   EXPECT_TRUE(special_seen);
+  EXPECT_TRUE(zeroed_seen);
 }
 
 }  // namespace

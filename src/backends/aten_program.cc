@@ -111,6 +111,15 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       env[n.name] = at::where(zero, at::zeros_like(terms), terms).sum(-2);
       continue;
     }
+    if (o.fault == PlantedFault::kBiasTimesBeta && GetOpSpec(n.op).has_alpha_beta) {
+      at::Tensor product = n.op == OpKind::kAddmm     ? at::mm(a[1], a[2])
+                           : n.op == OpKind::kAddmv   ? at::mv(a[1], a[2])
+                           : n.op == OpKind::kBaddbmm ? at::bmm(a[1], a[2])
+                                                      : at::bmm(a[1], a[2]).sum(0);
+      env[n.name] =
+          at::add(at::mul(a[0], at::Scalar(n.beta)), at::mul(product, at::Scalar(n.alpha)));
+      continue;
+    }
     switch (n.op) {
       case OpKind::kMm:
         r = at::mm(a[0], a[1]);

@@ -32,6 +32,8 @@ enum class PlantedFault {
   kNanToNumber,     // NaN in a result becomes 0
   kInfTimesZero,  // mm/bmm/matmul count inf * 0 (and NaN * 0) as 0, as a zero-skipping kernel would
   kSpreadNan,     // matmul family: a NaN or an infinity in the result makes the next column NaN too
+  kBiasTimesBeta,  // addmm family: beta * input + alpha * product as written, so beta = 0 turns a
+                   // NaN or an infinity of input into NaN (Inductor's baddbmm, pytorch#96087)
 };
 
 struct AtenRunOptions {

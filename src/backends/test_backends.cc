@@ -65,6 +65,7 @@ std::vector<std::unique_ptr<Backend>> MakeTestBackends() {
   planted("planted_nan_to_number", PlantedFault::kNanToNumber);
   planted("planted_inf_times_zero", PlantedFault::kInfTimesZero);
   planted("planted_spread_nan", PlantedFault::kSpreadNan);
+  planted("planted_bias_times_beta", PlantedFault::kBiasTimesBeta);
   AtenRunOptions one_thread;
   one_thread.threads = 1;
   v.push_back(std::make_unique<AtenVariant>("eager_1thread", one_thread));

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "src/report/run_case.h"
+
 namespace mmdiff {
 
 const std::vector<AblationStage>& AblationLadder() {
@@ -64,7 +66,7 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
                       {"agrees_with_eager", true}, {"detail", ""}});
   auto run = [&](const AblationStage& s) {
     if (!sup.Offers(s.path)) return false;
-    CaseRun rerun = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", s.path}));
+    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", s.path});
     const Divergence* d = Involving(rerun.verdict, s.path);
     const PathResult* r = FindResult(rerun.results, s.path);
     stages.push_back({{"path", s.path}, {"backend", s.backend}, {"outcome", r ? OutcomeText(*r) : "not run"},

@@ -21,6 +21,7 @@
 #include "src/campaign/reduce_finding.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
+#include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 #include "src/support/rng.h"
@@ -261,8 +262,9 @@ class Campaign {
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
       InputVariant in =
           MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
-      c = MakeCaseRun(in.program, in.recipe, sup.Run(in.program, in.recipe, paths));
+      c = RunAndJudge(sup, in.program, in.recipe, paths);
       inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
+      inputs.ignored_input_reruns += !c.rerun_zeroed.empty();
       if (v == 0) rejects = c.contract.rejects;
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
     }

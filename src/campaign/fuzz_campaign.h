@@ -86,6 +86,8 @@ struct InputStats {
   // Inputs with special values (recipe rate > 0) the reference computed, their reference output
   // elements, and those it left unjudged (infinite bound: a correct path may return anything).
   int64_t special_inputs = 0, special_elements = 0, special_unjudged = 0;
+  // Inputs rerun with an ignored input (addmm-family beta = 0) holding NaN or inf zeroed.
+  int64_t ignored_input_reruns = 0;
   void Add(const std::vector<PathResult>& results, bool new_shapes, bool special_values = false);
   InputStats& operator+=(const InputStats& o);
   nlohmann::json ToJson() const;

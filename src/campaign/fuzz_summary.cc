@@ -85,7 +85,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"special_values",
            {{"inputs", s.inputs.special_inputs},
             {"elements", s.inputs.special_elements},
-            {"unjudged", s.inputs.special_unjudged}}},
+            {"unjudged", s.inputs.special_unjudged},
+            {"ignored_input_reruns", s.inputs.ignored_input_reruns}}},
           {"compile", compile},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
@@ -136,6 +137,7 @@ InputStats& InputStats::operator+=(const InputStats& o) {
   special_inputs += o.special_inputs;
   special_elements += o.special_elements;
   special_unjudged += o.special_unjudged;
+  ignored_input_reruns += o.ignored_input_reruns;
   return *this;
 }
 
@@ -270,6 +272,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       s.inputs.special_inputs = Count(sv, "inputs");
       s.inputs.special_elements = Count(sv, "elements");
       s.inputs.special_unjudged = Count(sv, "unjudged");
+      if (sv.contains("ignored_input_reruns")) s.inputs.ignored_input_reruns = Count(sv, "ignored_input_reruns");
       if (s.inputs.special_unjudged > s.inputs.special_elements)
         return Status::Error("malformed summary: special_values.unjudged exceeds its elements");
     }

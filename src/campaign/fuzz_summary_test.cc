@@ -22,6 +22,7 @@ TEST(FuzzSummary, ResumeReadsBackTheReductionLimitsAndTheBudget) {
   s.inputs.special_inputs = 2;
   s.inputs.special_elements = 30;
   s.inputs.special_unjudged = 5;
+  s.inputs.ignored_input_reruns = 3;
   nlohmann::json j = SummaryToJson(s, o);
 
   FuzzOptions back;
@@ -39,6 +40,7 @@ TEST(FuzzSummary, ResumeReadsBackTheReductionLimitsAndTheBudget) {
   EXPECT_EQ(sback.inputs.special_inputs, 2);
   EXPECT_EQ(sback.inputs.special_elements, 30);
   EXPECT_EQ(sback.inputs.special_unjudged, 5);
+  EXPECT_EQ(sback.inputs.ignored_input_reruns, 3);
 
   // A summary written before --reduce-time existed resumes with the default limit.
   j["resume"].erase("reduce_time_s");

@@ -1,6 +1,8 @@
 // Mitigation reruns.
 #include "src/campaign/mitigations.h"
 
+#include "src/report/run_case.h"
+
 namespace mmdiff {
 
 nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
@@ -12,7 +14,7 @@ nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
   for (const auto& [path, knob] : std::vector<std::pair<std::string, std::string>>{
            {"inductor_emulate_precision_casts", "emulate_precision_casts"}, {"inductor_fallback_random", "fallback_random"}}) {
     if (!sup.Offers(path)) continue;
-    CaseRun rerun = MakeCaseRun(c.program, c.recipe, sup.Run(c.program, c.recipe, {"reference", "eager", path}));
+    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", path});
     std::string detail;
     for (const auto& d : rerun.verdict.divergences)
       if (d.kind == DivergenceKind::kValue && d.paths.size() == 2 && d.paths[1] == path) detail = d.detail;

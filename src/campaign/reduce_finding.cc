@@ -7,6 +7,7 @@
 
 #include "src/campaign/ablation.h"
 #include "src/campaign/mitigations.h"
+#include "src/report/run_case.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
@@ -65,7 +66,7 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
         out.stopped_early = true;
         return false;
       }
-      CaseRun c = MakeCaseRun(p, r, sup.Run(p, r, paths));
+      CaseRun c = RunAndJudge(sup, p, r, paths);
       // Kept when the candidate still shows the finding's root cause, whatever else it shows.
       auto findings = CaseFindings(c);
       const FindingKey* same = KeptFinding(findings, c.verdict, wanted, classification);

@@ -105,10 +105,12 @@ void AddCommonOptions(CLI::App* app, CommonOptions& o) {
   app->add_option("--policy", o.policy_file,
                   "Generation policy JSON (see `mmdiff gen --dump-policy`)")
       ->check(CLI::ExistingFile);
-  app->add_flag("--test-paths", o.test_paths,
-                "Offer the test-only paths: planted_promote (a deliberately wrong path that "
-                "promotes mismatched "
-                "dtypes) and the crashers crash_segv, crash_abort, crash_sigkill, hang, oom");
+  app->add_flag(
+      "--test-paths", o.test_paths,
+      "Offer the test-only paths (listed by `mmdiff paths --test-paths`): the "
+      "deliberately wrong planted_* paths (e.g. planted_promote accepts mismatched "
+      "dtypes, planted_bias_times_beta reads addmm's input when beta = 0), "
+      "eager_1thread, and the crashers crash_segv, crash_abort, crash_sigkill, hang, oom");
   app->add_option("--timeout", o.timeout_s,
                   "Seconds a path may spend in one stage before its worker is killed")
       ->check(CLI::PositiveNumber)

@@ -21,6 +21,7 @@
 #include "src/gen/mutator.h"
 #include "src/gen/stats.h"
 #include "src/ir/program_json.h"
+#include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 #include "src/support/json_limits.h"
@@ -297,7 +298,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
   Supervisor sup(MakeSupervisorOptions(o, log));
   std::vector<std::string> paths;
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
-  CaseRun c = MakeCaseRun(program, recipe, sup.Run(program, recipe, paths));
+  CaseRun c = RunAndJudge(sup, program, recipe, paths);
   c.mitigations = TryMitigations(sup, c);
   c.ablation = RunAblation(sup, c);
   RunContext ctx = Context(sup);

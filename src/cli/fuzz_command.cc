@@ -94,13 +94,15 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
       lookups ? (std::to_string(100 * s.inputs.fx_cache_hits / lookups) + "%").c_str() : "n/a");
   if (s.inputs.special_inputs > 0)
     std::printf(
-        "inputs with special values: %lld; their %lld reference elements: %lld unjudged (%.2f%%)\n",
+        "inputs with special values: %lld; their %lld reference elements: %lld unjudged (%.2f%%); "
+        "rerun with an ignored input zeroed: %lld\n",
         static_cast<long long>(s.inputs.special_inputs),
         static_cast<long long>(s.inputs.special_elements),
         static_cast<long long>(s.inputs.special_unjudged),
         s.inputs.special_elements ? 100.0 * static_cast<double>(s.inputs.special_unjudged) /
                                         static_cast<double>(s.inputs.special_elements)
-                                  : 0.0);
+                                  : 0.0,
+        static_cast<long long>(s.inputs.ignored_input_reruns));
   std::printf(
       "cases: %lld in %.1f s (%.2f cases/s over all runs; shard %s, %d jobs); diverging: %lld; "
       "unique "

@@ -17,6 +17,7 @@
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 #include "src/report/root_cause.h"
+#include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 #include "src/support/json_limits.h"
@@ -131,7 +132,7 @@ int RunReduce(const ReduceArgs& a) {
   }
   if (int code = CheckPaths(sup, paths, a.common.test_paths); code != kExitOk) return code;
 
-  CaseRun original = MakeCaseRun(rep.program, rep.recipe, sup.Run(rep.program, rep.recipe, paths));
+  CaseRun original = RunAndJudge(sup, rep.program, rep.recipe, paths);
   // The report's finding: the one in its bucket (a version 1 report's bucket hash names no root
   // cause: its lead finding), else the lead.
   auto findings = CaseFindings(original);

@@ -36,6 +36,7 @@ const std::vector<std::string>& RecipeKinds() {
 std::vector<double> RecipeValues(const InputRecipe& r, size_t index, int64_t numel, DType dtype) {
   uint64_t base = SplitMix64(r.seed ^ (static_cast<uint64_t>(index) * 0xD1B54A32D192ED03ULL));
   std::vector<double> v(static_cast<size_t>(numel));
+  if (std::binary_search(r.zeroed.begin(), r.zeroed.end(), static_cast<int>(index))) return v;
   for (int64_t j = 0; j < numel; ++j) {
     double& out = v[static_cast<size_t>(j)];
     // Up to 16 draws per element: draw(k) = SplitMix64(base + 16 j + k).
@@ -86,6 +87,7 @@ nlohmann::json RecipeToJson(const InputRecipe& r) {
     j["std"] = r.std;
   }
   if (r.kind != "grid16") j["special"] = r.special;
+  if (!r.zeroed.empty()) j["zeroed"] = r.zeroed;
   return j;
 }
 
@@ -111,6 +113,20 @@ Result<InputRecipe> RecipeFromJsonUnguarded(const nlohmann::json& j) {
   if (!(r.lo <= r.hi)) return Status::Error("input recipe: \"lo\" must not exceed \"hi\"");
   if (!(r.special >= 0 && r.special <= 1)) return Status::Error("input recipe: \"special\" must be in [0, 1]");
   if (!(r.std >= 0)) return Status::Error("input recipe: \"std\" must be non-negative");
+  if (j.contains("zeroed")) {
+    const auto& z = j["zeroed"];
+    if (!z.is_array() || z.size() > static_cast<size_t>(kMaxZeroed))
+      return Status::Error("input recipe: \"zeroed\" must be an array of input indices");
+    for (const auto& e : z) {
+      if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= kMaxZeroed)
+        return Status::Error("input recipe: \"zeroed\" holds input indices below " +
+                             std::to_string(kMaxZeroed));
+      int i = static_cast<int>(e.get<int64_t>());
+      if (!r.zeroed.empty() && i <= r.zeroed.back())
+        return Status::Error("input recipe: \"zeroed\" must be strictly ascending");
+      r.zeroed.push_back(i);
+    }
+  }
   return r;
 }
 }  // namespace

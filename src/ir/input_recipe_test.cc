@@ -44,6 +44,27 @@ TEST(InputRecipe, JsonRoundTripAndErrors) {
   EXPECT_EQ(ub.value(), u);
 }
 
+TEST(InputRecipe, ZeroedInputsHoldZerosAndTheirListIsChecked) {
+  InputRecipe r{"normal", 3, -1, 1, 0, 1, 0.0};  // finite values: vectors compare with ==
+  r.zeroed = {1, 4};
+  auto back = RecipeFromJson(RecipeToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), r);
+  EXPECT_FALSE(RecipeToJson(InputRecipe{"normal", 3}).contains("zeroed"));  // absent when empty
+  for (double v : RecipeValues(r, 1, 50, DType::kFloat32)) EXPECT_EQ(v, 0.0);
+  InputRecipe plain = r;
+  plain.zeroed.clear();
+  EXPECT_EQ(RecipeValues(r, 0, 50, DType::kFloat32), RecipeValues(plain, 0, 50, DType::kFloat32));
+  nlohmann::json j = RecipeToJson(r);
+  for (nlohmann::json bad : {nlohmann::json(3), nlohmann::json({2, 1}), nlohmann::json({1, 1}),
+                             nlohmann::json({-1}), nlohmann::json({4096}), nlohmann::json({"0"})}) {
+    j["zeroed"] = bad;
+    auto e = RecipeFromJson(j);
+    ASSERT_FALSE(e.ok()) << bad.dump();
+    EXPECT_NE(e.error().find("\"zeroed\""), std::string::npos) << e.error();
+  }
+}
+
 TEST(InputRecipe, ValueClassesStayInTheirRanges) {
   auto exact = RecipeValues({"exact", 3}, 0, 2000, DType::kFloat16);
   std::set<double> distinct(exact.begin(), exact.end());

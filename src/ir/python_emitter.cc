@@ -190,9 +190,11 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
   std::ostringstream o;
   o << "_M64 = (1 << 64) - 1\n"
-    << "RECIPE = {'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed << ", 'lo': " << PyFloat(r.lo)
-    << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean) << ", 'std': " << PyFloat(r.std)
-    << ", 'special': " << PyFloat(r.special) << "}\n\n\n"
+    << "RECIPE = {'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed
+    << ", 'lo': " << PyFloat(r.lo) << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean)
+    << ", 'std': " << PyFloat(r.std) << ", 'special': " << PyFloat(r.special) << ", 'zeroed': [";
+  for (size_t i = 0; i < r.zeroed.size(); ++i) o << (i ? ", " : "") << r.zeroed[i];
+  o << "]}\n\n\n"
        "def _mmdiff_splitmix64(x):\n"
        "    z = (x + 0x9E3779B97F4A7C15) & _M64\n"
        "    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64\n"
@@ -203,9 +205,14 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
        "def _mmdiff_unit(x):\n"
        "    return (x >> 11) * 2.0 ** -53\n\n\n"
        "def _mmdiff_values(r, index, numel, dtype):\n"
-       "    \"\"\"The input recipe (value class r['kind']); the twin of RecipeValues() in mmdiff.\"\"\"\n"
+       "    \"\"\"The input recipe (value class r['kind']); the twin of RecipeValues() in "
+       "mmdiff.\"\"\"\n"
+       "    if index in r['zeroed']:  # replaced by zeros: an input the semantics say cannot "
+       "matter\n"
+       "        return [0.0] * numel\n"
        "    base = _mmdiff_splitmix64(r['seed'] ^ ((index * 0xD1B54A32D192ED03) & _M64))\n"
-       "    if r['kind'] == 'grid16' and dtype.is_floating_point:  # k/16, k in [-32, 32]: exact in every float dtype\n"
+       "    if r['kind'] == 'grid16' and dtype.is_floating_point:  # k/16, k in [-32, 32]: exact "
+       "in every float dtype\n"
        "        return [float(((_mmdiff_splitmix64((base + j) & _M64) >> 11) % 65) - 32) / 16.0\n"
        "                for j in range(numel)]\n"
        "    out = []\n"
@@ -234,10 +241,12 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
        "            if x % 2 == 0:\n"
        "                out.append(float((x >> 1) % 9 - 4))\n"
        "            else:\n"
-       "                out.append((-1.0 if (x >> 1) % 2 else 1.0) * math.ldexp(1.0, (x >> 2) % 9 - 4))\n"
+       "                out.append((-1.0 if (x >> 1) % 2 else 1.0) * math.ldexp(1.0, (x >> 2) % 9 "
+       "- 4))\n"
        "        elif r['kind'] == 'uniform':\n"
        "            out.append(r['lo'] + (r['hi'] - r['lo']) * _mmdiff_unit(draw(4)))\n"
-       "        else:  # normal (Irwin-Hall: no transcendental function, so bit-identical everywhere)\n"
+       "        else:  # normal (Irwin-Hall: no transcendental function, so bit-identical "
+       "everywhere)\n"
        "            s = 0.0\n"
        "            for k in range(12):\n"
        "                s += _mmdiff_unit(draw(4 + k))\n"
@@ -247,7 +256,8 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
        "    numel = 1\n"
        "    for d in shape:\n"
        "        numel *= d\n"
-       "    t = torch.tensor(_mmdiff_values(r, index, numel, dtype), dtype=torch.float64).reshape(shape)\n"
+       "    t = torch.tensor(_mmdiff_values(r, index, numel, dtype), "
+       "dtype=torch.float64).reshape(shape)\n"
        "    if transposed:\n"
        "        t = t.transpose(-1, -2).contiguous().transpose(-1, -2)\n"
        "    return t.to(dtype).to(device)\n\n\n"
@@ -308,6 +318,11 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     case Check::kEagerValue:
       o << "Runs with plain `python` and a stock torch; exits non-zero while eager's value is beyond the rounding "
            "bound.\n";
+      break;
+    case Check::kIgnoredInput:
+      o << "Runs with plain `python` and a stock torch; exits non-zero while "
+        << (opt.backend.empty() ? std::string("eager") : compiled.description)
+        << " returns another result when the inputs its op must ignore are replaced by zeros.\n";
       break;
   }
   // Exit 3 tells "the script could not run what it compares here" apart from 0 (the finding is gone)
@@ -420,6 +435,52 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
       }
       o << "print(\"eager follows the contract\")\n";
       break;
+    case Check::kIgnoredInput: {
+      std::string who = opt.backend.empty() ? "eager" : compiled.name, zeroed;
+      for (int i : opt.zeroed) zeroed += (zeroed.empty() ? "" : ", ") + std::to_string(i);
+      if (opt.backend.empty()) {
+        o << "g = f\n";
+      } else {
+        o << "torch._dynamo.reset()\n" << compiled.setup;
+        o << "g = " << (compiled.build.empty() ? compiled.callable : compiled.build) << "\n";
+      }
+      o << "ZEROED = [" << zeroed
+        << "]  # the inputs (by position) the op must ignore: beta = 0\n\n\n"
+           "def outcome_with_zeros(fn):\n"
+           "    global RECIPE\n"
+           "    given, RECIPE = RECIPE, dict(RECIPE, zeroed=sorted(set(RECIPE['zeroed']) | "
+           "set(ZEROED)))\n"
+           "    try:\n"
+           "        return outcome(fn)\n"
+           "    finally:\n"
+           "        RECIPE = given\n\n\n"
+           "as_given, with_zeros = outcome(g), outcome_with_zeros(g)\n"
+           "show(\""
+        << who
+        << ", inputs as given:   \", as_given)\n"
+           "show(\""
+        << who
+        << ", ignored inputs 0: \", with_zeros)\n"
+           "same = as_given[:2] == with_zeros[:2]\n"
+           "if same and as_given[0] == \"ok\":\n"
+           "    for i, (x, y) in enumerate(zip(as_given[2], with_zeros[2])):\n"
+           "        x, y = x.double().cpu().reshape(-1), y.double().cpu().reshape(-1)\n"
+           "        equal = (x == y) | (x.isnan() & y.isnan())  # NaN meets NaN; +0 meets -0\n"
+           "        if not bool(equal.all()):\n"
+           "            e = int((~equal).nonzero()[0])\n"
+           "            print(f\"output {i} element {e}: {x[e].item()} as given, {y[e].item()} "
+           "with zeros\")\n"
+           "            if eager[0] == \"ok\":\n"
+           "                print(f\"eager, inputs as given: "
+           "{eager[2][i].double().cpu().reshape(-1)[e].item()}\")\n"
+           "            same = False\n"
+           "assert same, \""
+        << who
+        << " reads inputs its op must ignore (beta = 0): the result changes with them\"\n"
+           "print(\""
+        << who << " ignores them\")\n";
+      break;
+    }
     case Check::kEagerValue:
       o << "assert eager[0] == \"ok\", \"eager raised\"\n";
       if (opt.worst.output >= 0) o << WorstCheck(opt.worst, "eager[2]", "eager");

@@ -43,8 +43,9 @@ struct ReproOptions {
   // result types, and `worst` or value_atol). kMetaVsCpu: f on meta copies of the inputs raises or
   // returns as on cpu (error class, dtypes, shapes). kEagerVsContract: eager raises
   // contract_error_class (contract_rejects) or returns contract_types. kEagerValue: eager's `worst`
-  // element is within its allowed error of the reference value.
-  enum class Check { kCompiledVsEager, kMetaVsCpu, kEagerVsContract, kEagerValue };
+  // element is within its allowed error of the reference value. kIgnoredInput: the backend (eager
+  // where `backend` is empty) returns the same with the `zeroed` inputs replaced by zeros.
+  enum class Check { kCompiledVsEager, kMetaVsCpu, kEagerVsContract, kEagerValue, kIgnoredInput };
   Check check = Check::kCompiledVsEager;
   bool contract_rejects = false;
   std::string contract_error_class;
@@ -54,6 +55,7 @@ struct ReproOptions {
     Device device;
   };
   std::vector<ResultType> contract_types;
+  std::vector<int> zeroed;  // kIgnoredInput: the inputs the op must ignore, by index
   // The element a value finding is about: output index (< 0: none), row-major element, the
   // reference value and the error allowed around it.
   struct Worst {

@@ -7,6 +7,7 @@
 
 #include "src/replay/artifact.h"
 #include "src/report/report.h"
+#include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 
@@ -164,7 +165,7 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
       return {};
     }
   }
-  CaseRun c = MakeCaseRun(entry.program, entry.recipe, std::move(results));
+  CaseRun c = JudgeRun(run, entry.program, entry.recipe, std::move(results));
   e.row.observed = DescribeVerdict(c.verdict);
   if (e.artifact && c.verdict.diverges()) {
     auto findings = CaseFindings(c);

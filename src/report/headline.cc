@@ -139,6 +139,16 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       h = who + " computes " + call + " beyond the rounding bound (" + worst + ")";
       break;
     }
+    case DivergenceKind::kIgnoredInput: {
+      char values[120];
+      std::snprintf(values, sizeof(values), " (%.6g with them, %.6g with zeros)", d.got,
+                    d.expected);
+      h = at_fault + " reads the ignored input of " + call +
+          " (beta = 0): the result changes when its NaN/inf are replaced by zeros" +
+          (d.element >= 0 ? std::string(values) : std::string());
+      for (size_t i = 1; i < d.paths.size(); ++i) h += (i == 1 ? "; so does " : ", ") + d.paths[i];
+      break;
+    }
     default: {
       std::string path = at_fault.empty() ? Other(d, kEagerPath) : at_fault;
       std::string other = Other(d, path);

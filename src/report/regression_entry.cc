@@ -132,10 +132,7 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
             "expectation for torch " + ve.torch +
             ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string)");
       std::string kind = d["kind"];
-      bool known = false;
-      for (int k = 0; k <= static_cast<int>(DivergenceKind::kTimeout); ++k)
-        known |= DivergenceKindName(static_cast<DivergenceKind>(k)) == kind;
-      if (!known)
+      if (!ParseDivergenceKind(kind))
         return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" +
                              kind + "\"");
       ve.divergences.push_back({kind, d.value("blamed", "")});

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
@@ -282,6 +283,11 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
         o.contract_types.push_back({t.dtype, t.shape, t.device});
     } else if (d.kind == DivergenceKind::kValue && d.blamed == kEagerPath) {
       o.check = ReproOptions::Check::kEagerValue;
+    } else if (d.kind == DivergenceKind::kIgnoredInput) {
+      // The blamed path run twice: with the inputs as given, and with the ignored ones zeroed.
+      o.check = ReproOptions::Check::kIgnoredInput;
+      o.zeroed = IgnoredSpecialInputs(c.program, c.recipe);
+      if (!ReproCompiledPath(d.blamed)) o.backend = "";  // eager (or a path repro.py cannot build)
     }
     if (d.kind == DivergenceKind::kValue && d.output >= 0 && d.element >= 0 &&
         (o.check == ReproOptions::Check::kEagerValue || d.paths.back() == compiled))

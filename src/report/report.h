@@ -39,6 +39,9 @@ struct CaseRun {
   size_t finding = 0;
   // The catalogue entry of a known root cause ({"title", "upstream", "source"}); null when new.
   nlohmann::json known;
+  // The inputs the case was rerun with replaced by zeros (ignored inputs holding NaN or inf:
+  // RunAndJudge in src/report/run_case.h); empty when there was no rerun.
+  std::vector<int> rerun_zeroed;
 };
 
 // The findings of a case (Findings in src/report/root_cause.h).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 
 namespace mmdiff {
@@ -129,6 +130,9 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
     case DivergenceKind::kValue:
       f.behaviour = "values";
       break;
+    case DivergenceKind::kIgnoredInput:
+      f.behaviour = "reads_ignored";
+      break;
     default:
       f.behaviour = "returns";
       break;  // dtype, shape, device: the kind says what
@@ -215,6 +219,12 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
   }
   if (contract.rejects) {
     const Node* n = p.FindNode(contract.violation.node);
+    return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
+  }
+  // A result that depends on an ignored input: the op whose promise it breaks, wherever the
+  // program's output comes from.
+  if (f.kind == DivergenceKind::kIgnoredInput) {
+    const Node* n = IgnoringNode(p);
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
   }
   bool about_a_result = f.behaviour == "accepts" || f.behaviour == "returns" ||
@@ -443,6 +453,9 @@ RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
       break;
     case DivergenceKind::kValue:
       f.behaviour = "values";
+      break;
+    case DivergenceKind::kIgnoredInput:
+      f.behaviour = "reads_ignored";
       break;
     case DivergenceKind::kCrash:
     case DivergenceKind::kTimeout:
