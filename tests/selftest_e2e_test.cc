@@ -23,8 +23,9 @@ TEST(SelftestE2E, PlantedFaultsAreCaughtAndCorrectPathsRaiseNoFalseAlarm) {
     EXPECT_TRUE(p["blamed"].get<bool>()) << p.dump();
     // Its element is unjudged (a product beyond float64): only the rerun with the bias zeroed sees
     // it.
-    if (p["path"] == "planted_bias_times_beta")
+    if (p["path"] == "planted_bias_times_beta") {
       EXPECT_EQ(p["detail"].get<std::string>().rfind("ignored_input", 0), 0u) << p.dump();
+    }
   }
   int64_t eager_programs = 0, compiled_programs = 0, bitwise = 0;
   for (const auto& c : j["false_alarm_checks"]) {
