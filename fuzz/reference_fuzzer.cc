@@ -5,9 +5,9 @@
 // beta = 0 equals the product, a bit-for-bit result is the rounded exact value, and bounds are
 // never NaN or negative. A violation traps (a crash artifact for libFuzzer).
 #include <cmath>
-#include <cstdio>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -40,7 +40,8 @@ class Bytes {
       const double specials[] = {NAN, INFINITY, -INFINITY, -0.0, 1e-310, 65504.0, 3e38, 1e300};
       x = specials[Next() % 8];
     }
-    return IsInteger(f) ? static_cast<double>(static_cast<int64_t>(Next()) % 17 - 8) : mmref::RoundTo(f, x);
+    return IsInteger(f) ? static_cast<double>(static_cast<int64_t>(Next()) % 17 - 8)
+                        : mmref::RoundTo(f, x);
   }
 
  private:
@@ -59,17 +60,18 @@ RefTensor Make(Bytes& in, std::vector<int64_t> shape, Format f) {
 bool Same(double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; }
 
 // Says which relation broke, then traps.
-#define Require(ok)                                                                    \
-  do {                                                                                 \
-    if (!(ok)) {                                                                       \
+#define Require(ok)                                                                       \
+  do {                                                                                    \
+    if (!(ok)) {                                                                          \
       std::fprintf(stderr, "reference_fuzzer: violated at line %d: %s\n", __LINE__, #ok); \
-      __builtin_trap();                                                                \
-    }                                                                                  \
+      __builtin_trap();                                                                   \
+    }                                                                                     \
   } while (0)
 
 void RequireSame(const RefTensor& x, const RefTensor& y) {
   Require(x.shape == y.shape && x.val.size() == y.val.size());
-  for (size_t i = 0; i < x.val.size(); ++i) Require(Same(x.val[i], y.val[i]) && Same(x.err[i], y.err[i]));
+  for (size_t i = 0; i < x.val.size(); ++i)
+    Require(Same(x.val[i], y.val[i]) && Same(x.err[i], y.err[i]));
 }
 
 void RequireSaneBounds(const RefTensor& t) {
@@ -90,7 +92,8 @@ RefTensor Slice(const RefTensor& t, int64_t b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Bytes in(data, size);
-  const Format formats[] = {Format::kF64, Format::kF32, Format::kF16, Format::kBF16, Format::kI32, Format::kI8};
+  const Format formats[] = {Format::kF64,  Format::kF32, Format::kF16,
+                            Format::kBF16, Format::kI32, Format::kI8};
   Format f = formats[in.Below(6)];
   Arith arith{f, mmref::IsInteger(f) ? f : (f == Format::kF64 ? Format::kF64 : Format::kF32)};
   int64_t batch = 1 + in.Below(3), m = in.Below(6), k = in.Below(9), n = in.Below(6);
@@ -115,13 +118,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   // (A B)^T = B^T A^T: the same products summed in the same order.
-  RequireSame(mmref::TransposeLast2(prod), mmref::Matmul(mmref::TransposeLast2(b), mmref::TransposeLast2(a), arith));
+  RequireSame(mmref::TransposeLast2(prod),
+              mmref::Matmul(mmref::TransposeLast2(b), mmref::TransposeLast2(a), arith));
   // beta = 0 ignores the bias (NaN included): the value is the product's.
   RefTensor bias = Make(in, {n}, f);
   RefTensor addmm = mmref::Addmm(bias, a, b, 1.0, 0.0, arith);
   RequireSaneBounds(addmm);
   for (size_t i = 0; i < prod.val.size(); ++i)
-    if (!std::isinf(addmm.err[i]) && !mmref::IsInteger(f)) Require(Same(addmm.val[i], prod.val[i]) || std::isnan(prod.val[i]));
+    if (!std::isinf(addmm.err[i]) && !mmref::IsInteger(f))
+      Require(Same(addmm.val[i], prod.val[i]) || std::isnan(prod.val[i]));
   // Softmax rows: sane bounds, and probabilities of a finite row sum to 1 within their bounds.
   if (!mmref::IsInteger(f) && m > 0 && k > 0) {
     RefTensor s = mmref::Softmax(Slice(a, 0), 1, arith);

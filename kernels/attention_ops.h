@@ -10,9 +10,9 @@
 namespace mmref {
 
 // Softmax over `dim` (already wrapped), computed stably (max subtracted) in float64. The bound
-// covers the operands' errors, exp/sum/division rounding in arith.acc and the rounding to arith.out.
-// Rows with NaN or +inf, or with every entry -inf, are NaN exactly (as torch's kernels give); -inf
-// entries of other rows are exactly 0.
+// covers the operands' errors, exp/sum/division rounding in arith.acc and the rounding to
+// arith.out. Rows with NaN or +inf, or with every entry -inf, are NaN exactly (as torch's kernels
+// give); -inf entries of other rows are exactly 0.
 RefTensor Softmax(const RefTensor& a, int64_t dim, Arith arith);
 // The rounding constants SoftmaxRowMath needs for `arith`.
 SoftmaxRounding SoftmaxRoundingFor(Arith arith);
@@ -25,16 +25,17 @@ SoftmaxRows SoftmaxRowsOf(const RefTensor& a, int64_t dim);
 struct AttentionArgs {
   const RefTensor* mask = nullptr;  // additive (float) or, with mask_is_bool, true = attend
   bool mask_is_bool = false;
-  bool is_causal = false;           // top-left aligned: query i attends keys j <= i
-  std::optional<double> scale;      // default 1/sqrt(E)
-  bool enable_gqa = false;          // k/v heads (dim -3) repeated to q's (repeat_interleave)
+  bool is_causal = false;       // top-left aligned: query i attends keys j <= i
+  std::optional<double> scale;  // default 1/sqrt(E)
+  bool enable_gqa = false;      // k/v heads (dim -3) repeated to q's (repeat_interleave)
 };
 
 // torch.nn.functional.scaled_dot_product_attention: softmax(q kᵀ * scale + mask) v, batch dims
 // broadcast; rows with no key left to attend give 0. The bound allows the math kernel (q and k
-// pre-scaled by sqrt(scale) and every stage rounded to arith.out) and the fused one (float32 throughout).
-// `stages` may supply the products and the softmax (the CUDA kernels do).
+// pre-scaled by sqrt(scale) and every stage rounded to arith.out) and the fused one (float32
+// throughout). `stages` may supply the products and the softmax (the CUDA kernels do).
 RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, const RefTensor& v,
-                                    const AttentionArgs& args, Arith arith, const Stages& stages = {});
+                                    const AttentionArgs& args, Arith arith,
+                                    const Stages& stages = {});
 
 }  // namespace mmref

@@ -12,9 +12,9 @@
 
 namespace mmref {
 
-// The reference value as a compensated sum (Neumaier) for float64 operands, the bound inherited from the operands'
-// errors, and the magnitude sum Σ(|a|+ea)(|b|+eb) that rounding errors scale with. A non-finite
-// operand or an unbounded operand error makes the element unknown.
+// The reference value as a compensated sum (Neumaier) for float64 operands, the bound inherited
+// from the operands' errors, and the magnitude sum Σ(|a|+ea)(|b|+eb) that rounding errors scale
+// with. A non-finite operand or an unbounded operand error makes the element unknown.
 struct DotAcc {
   double val = 0, comp = 0, propagated = 0, mag = 0;
   bool unknown = false;
@@ -34,7 +34,8 @@ MMREF_HD inline void DotAdd(DotAcc& d, double a, double ea, double b, double eb)
 }
 
 // The same without compensation, for operands narrower than float64: their products are exact in
-// float64, and the float64 sum's own error (gamma_K of float64 times the magnitude) is in the bound.
+// float64, and the float64 sum's own error (gamma_K of float64 times the magnitude) is in the
+// bound.
 MMREF_HD inline void DotAddPlain(DotAcc& d, double a, double ea, double b, double eb) {
   if (isinf(ea) || isinf(eb) || !isfinite(a) || !isfinite(b)) {
     d.unknown = true;

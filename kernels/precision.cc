@@ -14,41 +14,61 @@ struct Params {
 };
 Params Get(Format f) {
   switch (f) {
-    case Format::kF64: return {52, -1022, std::numeric_limits<double>::max()};
-    case Format::kF32: return {23, -126, 3.4028234663852886e38};
-    case Format::kF16: return {10, -14, 65504.0};
-    case Format::kBF16: return {7, -126, 3.3895313892515355e38};
-    default: break;
+    case Format::kF64:
+      return {52, -1022, std::numeric_limits<double>::max()};
+    case Format::kF32:
+      return {23, -126, 3.4028234663852886e38};
+    case Format::kF16:
+      return {10, -14, 65504.0};
+    case Format::kBF16:
+      return {7, -126, 3.3895313892515355e38};
+    default:
+      break;
   }
   return {52, -1022, std::numeric_limits<double>::max()};
 }
 }  // namespace
 
 bool IsInteger(Format f) {
-  return f == Format::kI8 || f == Format::kU8 || f == Format::kI32 || f == Format::kI64 || f == Format::kBool;
+  return f == Format::kI8 || f == Format::kU8 || f == Format::kI32 || f == Format::kI64 ||
+         f == Format::kBool;
 }
 
-double UnitRoundoff(Format f) { return IsInteger(f) ? 0.0 : std::ldexp(1.0, -(Get(f).mantissa_bits + 1)); }
+double UnitRoundoff(Format f) {
+  return IsInteger(f) ? 0.0 : std::ldexp(1.0, -(Get(f).mantissa_bits + 1));
+}
 
 double MaxFinite(Format f) {
   switch (f) {
-    case Format::kI8: return 127;
-    case Format::kU8: return 255;
-    case Format::kI32: return 2147483647.0;
-    case Format::kI64: return 9223372036854775807.0;
-    case Format::kBool: return 1;
-    default: return Get(f).max_finite;
+    case Format::kI8:
+      return 127;
+    case Format::kU8:
+      return 255;
+    case Format::kI32:
+      return 2147483647.0;
+    case Format::kI64:
+      return 9223372036854775807.0;
+    case Format::kBool:
+      return 1;
+    default:
+      return Get(f).max_finite;
   }
 }
 
 double MinValue(Format f) {
   switch (f) {
-    case Format::kI8: return -128;
-    case Format::kU8: return 0;
-    case Format::kI32: return -2147483648.0;
-    case Format::kI64: return -9223372036854775808.0;
-    case Format::kBool: return 0;
-    default: return -Get(f).max_finite;
+    case Format::kI8:
+      return -128;
+    case Format::kU8:
+      return 0;
+    case Format::kI32:
+      return -2147483648.0;
+    case Format::kI64:
+      return -9223372036854775808.0;
+    case Format::kBool:
+      return 0;
+    default:
+      return -Get(f).max_finite;
   }
 }
 
@@ -60,11 +80,16 @@ double MinSubnormal(Format f) {
 
 int64_t WrapTo(Format f, int64_t x) {
   switch (f) {
-    case Format::kI8: return static_cast<int8_t>(static_cast<uint8_t>(static_cast<uint64_t>(x) & 0xFFu));
-    case Format::kU8: return static_cast<int64_t>(static_cast<uint64_t>(x) & 0xFFu);
-    case Format::kI32: return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(x) & 0xFFFFFFFFu));
-    case Format::kBool: return x != 0;
-    default: return x;
+    case Format::kI8:
+      return static_cast<int8_t>(static_cast<uint8_t>(static_cast<uint64_t>(x) & 0xFFu));
+    case Format::kU8:
+      return static_cast<int64_t>(static_cast<uint64_t>(x) & 0xFFu);
+    case Format::kI32:
+      return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(x) & 0xFFFFFFFFu));
+    case Format::kBool:
+      return x != 0;
+    default:
+      return x;
   }
 }
 
@@ -81,7 +106,8 @@ double RoundTo(Format f, double x) {
   double scaled = std::ldexp(x, -quantum_exp);
   double r = std::nearbyint(scaled);  // default rounding mode: to nearest, ties to even
   double out = std::ldexp(r, quantum_exp);
-  if (std::fabs(out) > p.max_finite) return std::copysign(std::numeric_limits<double>::infinity(), x);
+  if (std::fabs(out) > p.max_finite)
+    return std::copysign(std::numeric_limits<double>::infinity(), x);
   return out;
 }
 

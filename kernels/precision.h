@@ -28,7 +28,8 @@ double TorchConvertFromDouble(Format f, double x);
 // Two's-complement wrap of an exact integer into an integer format (what integer arithmetic in that
 // format yields); bool is x != 0.
 int64_t WrapTo(Format f, int64_t x);
-// gamma_n = n*u / (1 - n*u): the classic bound on relative error of an n-term sum (inf if n*u >= 1).
+// gamma_n = n*u / (1 - n*u): the classic bound on relative error of an n-term sum (inf if n*u >=
+// 1).
 double Gamma(long n, double u);
 
 }  // namespace mmref

@@ -11,12 +11,13 @@ namespace {
 
 TEST(Precision, Float16RoundsToNearestEvenWithSubnormalsAndOverflow) {
   EXPECT_EQ(RoundTo(Format::kF16, 1.0 + std::ldexp(1, -11)), 1.0);  // tie -> even
-  EXPECT_EQ(RoundTo(Format::kF16, 1.0 + 3 * std::ldexp(1, -11)), 1.0 + std::ldexp(1, -9));  // tie -> even (up)
+  EXPECT_EQ(RoundTo(Format::kF16, 1.0 + 3 * std::ldexp(1, -11)),
+            1.0 + std::ldexp(1, -9));  // tie -> even (up)
   EXPECT_EQ(RoundTo(Format::kF16, 65504.0), 65504.0);
   EXPECT_TRUE(std::isinf(RoundTo(Format::kF16, 65520.0)));  // rounds past max
   EXPECT_EQ(RoundTo(Format::kF16, 65519.0), 65504.0);
   EXPECT_EQ(RoundTo(Format::kF16, std::ldexp(1, -24)), std::ldexp(1, -24));  // smallest subnormal
-  EXPECT_EQ(RoundTo(Format::kF16, std::ldexp(1, -25)), 0.0);                // tie -> even (0)
+  EXPECT_EQ(RoundTo(Format::kF16, std::ldexp(1, -25)), 0.0);                 // tie -> even (0)
   EXPECT_EQ(RoundTo(Format::kF16, 3 * std::ldexp(1, -26)), std::ldexp(1, -24));
   EXPECT_TRUE(std::isnan(RoundTo(Format::kF16, NAN)));
   EXPECT_EQ(std::signbit(RoundTo(Format::kF16, -0.0)), true);

@@ -20,12 +20,14 @@ int main(int argc, char** argv) {
   double best = 1e300;
   for (int r = 0; r < runs; ++r) {
     auto t0 = std::chrono::steady_clock::now();
-    mmref::RefTensor c = mmref::Matmul(a, b, mmref::Arith{mmref::Format::kF32, mmref::Format::kF32});
+    mmref::RefTensor c =
+        mmref::Matmul(a, b, mmref::Arith{mmref::Format::kF32, mmref::Format::kF32});
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (c.val.empty()) return 1;
     best = std::min(best, s);
   }
-  std::printf("{\"n\": %lld, \"dtype\": \"float32\", \"threads\": %u, \"reference_matmul_s\": %.6f}\n",
-              static_cast<long long>(n), std::thread::hardware_concurrency(), best);
+  std::printf(
+      "{\"n\": %lld, \"dtype\": \"float32\", \"threads\": %u, \"reference_matmul_s\": %.6f}\n",
+      static_cast<long long>(n), std::thread::hardware_concurrency(), best);
   return 0;
 }

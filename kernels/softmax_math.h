@@ -16,11 +16,12 @@ struct SoftmaxRounding {
 };
 
 // Softmax of the n values at val[off + i * stride], written to rval/rerr at the same places; err
-// holds the inputs' bounds. Stable (max subtracted) in float64. Rows with NaN or +inf, or with every
-// entry -inf, are NaN exactly; -inf entries of other rows are exactly 0; an unbounded input error
-// makes the whole row unjudged.
-MMREF_HD inline void SoftmaxRowMath(const double* val, const double* err, double* rval, double* rerr, long long off,
-                                    long long stride, long long n, SoftmaxRounding r) {
+// holds the inputs' bounds. Stable (max subtracted) in float64. Rows with NaN or +inf, or with
+// every entry -inf, are NaN exactly; -inf entries of other rows are exactly 0; an unbounded input
+// error makes the whole row unjudged.
+MMREF_HD inline void SoftmaxRowMath(const double* val, const double* err, double* rval,
+                                    double* rerr, long long off, long long stride, long long n,
+                                    SoftmaxRounding r) {
   if (n == 0) return;
   bool unknown = false, nan_row = true;
   double m = -INFINITY, delta = 0;
@@ -54,9 +55,9 @@ MMREF_HD inline void SoftmaxRowMath(const double* val, const double* err, double
     if (x != -INFINITY) spread = fmax(spread, m - x);
   }
   // Relative error of each probability: the operands' errors (each logit within delta moves every
-  // ratio by at most e^(2 delta)), the rounding of x - m and of exp, the sum and the division in the
-  // accumulation format, and float64's own (which also covers exp's last-bit differences between
-  // the CPU's and the GPU's libm).
+  // ratio by at most e^(2 delta)), the rounding of x - m and of exp, the sum and the division in
+  // the accumulation format, and float64's own (which also covers exp's last-bit differences
+  // between the CPU's and the GPU's libm).
   double grow = expm1(2 * delta);
   double nn = static_cast<double>(n);
   double rel = grow + (nn + 8 + 2 * spread) * r.u_acc * (1 + grow) + 1e-15 * nn;

@@ -28,9 +28,9 @@ struct ContractViolation {
 
 struct Expectation {
   bool rejects = false;
-  ContractViolation violation;               // when rejects
-  std::map<std::string, ValueType> types;    // every value defined before the violation
-  std::vector<ValueType> outputs;            // when !rejects
+  ContractViolation violation;             // when rejects
+  std::map<std::string, ValueType> types;  // every value defined before the violation
+  std::vector<ValueType> outputs;          // when !rejects
 };
 
 Expectation Expect(const Program& p);

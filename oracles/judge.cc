@@ -15,7 +15,8 @@ bool Judgeable(const PathResult* r) {
 }
 
 std::string Describe(const PathResult& r) {
-  if (r.kind == OutcomeKind::kError) return r.path + " raises " + r.error_class + " (" + r.message + ")";
+  if (r.kind == OutcomeKind::kError)
+    return r.path + " raises " + r.error_class + " (" + r.message + ")";
   std::string s = r.path + " returns ";
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const auto& t = r.outputs[i];
@@ -54,18 +55,21 @@ void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& 
     if (v.divergences.back().blamed == b.path) v.divergences.back().classification = "filable";
   };
   if (a.ok() != b.ok()) {
-    std::string contract = c.rejects ? "the contract says it must raise " + c.violation.error_class + " (" +
-                                           c.violation.rule + ": " + c.violation.message + ")"
-                                     : "the contract says it must succeed";
+    std::string contract = c.rejects
+                               ? "the contract says it must raise " + c.violation.error_class +
+                                     " (" + c.violation.rule + ": " + c.violation.message + ")"
+                               : "the contract says it must succeed";
     add(DivergenceKind::kErrorBehaviour, Describe(a) + "; " + Describe(b) + "; " + contract);
     return;
   }
   if (!a.ok()) {
-    if (a.error_class != b.error_class) add(DivergenceKind::kErrorClass, Describe(a) + "; " + Describe(b));
+    if (a.error_class != b.error_class)
+      add(DivergenceKind::kErrorClass, Describe(a) + "; " + Describe(b));
     return;
   }
   if (a.outputs.size() != b.outputs.size()) {
-    add(DivergenceKind::kShape, "different numbers of outputs: " + Describe(a) + "; " + Describe(b));
+    add(DivergenceKind::kShape,
+        "different numbers of outputs: " + Describe(a) + "; " + Describe(b));
     return;
   }
   bool dtype = false, shape = false, device = false;
@@ -75,26 +79,36 @@ void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& 
     device |= a.outputs[i].device != b.outputs[i].device;
     if (first_output < 0 && (dtype || shape || device)) first_output = static_cast<int>(i);
   }
-  if (dtype) add(DivergenceKind::kDType, "result dtype differs: " + Describe(a) + "; " + Describe(b));
-  if (shape) add(DivergenceKind::kShape, "result shape differs: " + Describe(a) + "; " + Describe(b));
-  if (device) add(DivergenceKind::kDevice, "result device differs: " + Describe(a) + "; " + Describe(b));
+  if (dtype)
+    add(DivergenceKind::kDType, "result dtype differs: " + Describe(a) + "; " + Describe(b));
+  if (shape)
+    add(DivergenceKind::kShape, "result shape differs: " + Describe(a) + "; " + Describe(b));
+  if (device)
+    add(DivergenceKind::kDevice, "result device differs: " + Describe(a) + "; " + Describe(b));
 }
 
 // Eager on meta must predict eager on cpu: the same outcome, error class, dtypes and shapes (meta
 // holds no values and lives on another device). Where it does not, meta is wrong: cpu computed.
 void CompareMeta(const PathResult& cpu, const PathResult& meta, Verdict& v) {
   std::string what;
-  if (cpu.ok() != meta.ok()) what = "outcome";
-  else if (!cpu.ok() && cpu.error_class != meta.error_class) what = "error class";
-  else if (cpu.ok() && cpu.outputs.size() != meta.outputs.size()) what = "number of outputs";
+  if (cpu.ok() != meta.ok())
+    what = "outcome";
+  else if (!cpu.ok() && cpu.error_class != meta.error_class)
+    what = "error class";
+  else if (cpu.ok() && cpu.outputs.size() != meta.outputs.size())
+    what = "number of outputs";
   for (size_t i = 0; what.empty() && cpu.ok() && i < cpu.outputs.size(); ++i) {
-    if (cpu.outputs[i].dtype != meta.outputs[i].dtype) what = "result dtype";
-    else if (cpu.outputs[i].shape != meta.outputs[i].shape) what = "result shape";
+    if (cpu.outputs[i].dtype != meta.outputs[i].dtype)
+      what = "result dtype";
+    else if (cpu.outputs[i].shape != meta.outputs[i].shape)
+      what = "result shape";
   }
   if (what.empty()) return;
-  v.divergences.push_back({DivergenceKind::kMeta, {kEagerPath, kEagerMetaPath}, kEagerMetaPath,
-                           "eager on meta predicts another " + what + " than eager on cpu: " + Describe(cpu) + "; on meta " +
-                               Describe(meta)});
+  v.divergences.push_back({DivergenceKind::kMeta,
+                           {kEagerPath, kEagerMetaPath},
+                           kEagerMetaPath,
+                           "eager on meta predicts another " + what + " than eager on cpu: " +
+                               Describe(cpu) + "; on meta " + Describe(meta)});
 }
 
 struct ValueCheck {
@@ -106,7 +120,9 @@ struct ValueCheck {
   double squared_error = 0;
   int64_t counted = 0;
   bool low_precision = false;  // a float16/bfloat16 output
-  double Rmse() const { return counted ? std::sqrt(squared_error / static_cast<double>(counted)) : 0; }
+  double Rmse() const {
+    return counted ? std::sqrt(squared_error / static_cast<double>(counted)) : 0;
+  }
 };
 
 // Every element of `r` against the reference: |got - expected| <= AllowedError, NaN and infinities
@@ -116,7 +132,9 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
   if (!ref.ok() || !r.ok() || ref.outputs.size() != r.outputs.size()) return out;
   for (size_t o = 0; o < r.outputs.size(); ++o) {
     const TensorValue &e = ref.outputs[o], &g = r.outputs[o];
-    if (e.shape != g.shape || e.dtype != g.dtype || g.data.size() != e.data.size() || g.data.empty()) continue;
+    if (e.shape != g.shape || e.dtype != g.dtype || g.data.size() != e.data.size() ||
+        g.data.empty())
+      continue;
     out.judged = true;
     out.low_precision |= g.dtype == DType::kFloat16 || g.dtype == DType::kBFloat16;
     for (size_t i = 0; i < g.data.size(); ++i) {
@@ -146,8 +164,9 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
 
 std::string ValueDetail(const std::string& path, const Divergence& w) {
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "%s output %d element %lld: got %.9g, reference %.9g, allowed error %.3g",
-                path.c_str(), w.output, static_cast<long long>(w.element), w.got, w.expected, w.allowed);
+  std::snprintf(
+      buf, sizeof(buf), "%s output %d element %lld: got %.9g, reference %.9g, allowed error %.3g",
+      path.c_str(), w.output, static_cast<long long>(w.element), w.got, w.expected, w.allowed);
   return buf;
 }
 
@@ -164,8 +183,8 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
       v.divergences.push_back({crash ? DivergenceKind::kCrash : DivergenceKind::kTimeout,
                                {r.path},
                                r.path,
-                               r.path + (crash ? " crashed" : " timed out") + " in stage \"" + r.stage +
-                                   "\"" + (r.message.empty() ? "" : ": " + r.message)});
+                               r.path + (crash ? " crashed" : " timed out") + " in stage \"" +
+                                   r.stage + "\"" + (r.message.empty() ? "" : ": " + r.message)});
     } else if (r.kind == OutcomeKind::kUnsupported) {
       v.notes.push_back(r.path + " skipped: " + r.message);
     }
@@ -175,8 +194,11 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
   if (!Judgeable(ref)) v.notes.push_back("no reference result: values were not judged");
 
   if (Judgeable(eager) && Judgeable(ref) && !MatchesContract(contract, *eager)) {
-    v.divergences.push_back({DivergenceKind::kContract, {kReferencePath, kEagerPath}, "",
-                             "eager disagrees with the contract: " + Describe(*eager) + "; " + Describe(*ref)});
+    v.divergences.push_back(
+        {DivergenceKind::kContract,
+         {kReferencePath, kEagerPath},
+         "",
+         "eager disagrees with the contract: " + Describe(*eager) + "; " + Describe(*ref)});
   }
   bool eager_values_ok = true;
   ValueCheck ev_all;
@@ -209,12 +231,15 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
       d.eager_rmse = ev_all.Rmse();
       d.path_rmse = xv.Rmse();
       double m = xv.low_precision || xv.counted < 1000 ? 3.0 : 2.0;
-      d.classification = d.path_rmse > m * d.eager_rmse + kSameTolerance / 10 ? "filable" : "precision-only";
+      d.classification =
+          d.path_rmse > m * d.eager_rmse + kSameTolerance / 10 ? "filable" : "precision-only";
       // A NaN or an infinity on either side is no matter of precision: same()'s fp64 RMSE over
       // such an element is NaN or infinite, and its check fails.
-      if (eager_values_ok && (!std::isfinite(d.got) || !std::isfinite(d.expected))) d.classification = "filable";
+      if (eager_values_ok && (!std::isfinite(d.got) || !std::isfinite(d.expected)))
+        d.classification = "filable";
     }
-    d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound" : "; eager is also outside the bound");
+    d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound"
+                                                         : "; eager is also outside the bound");
     v.divergences.push_back(d);
   }
   // The lead divergence first: a filable inductor error behaviour must not hide behind a meta

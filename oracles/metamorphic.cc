@@ -12,8 +12,8 @@ namespace mmdiff {
 namespace {
 
 // Appends a node and returns its name.
-std::string Add(Program& p, OpKind op, std::vector<std::string> args, std::vector<int64_t> ints = {},
-                double alpha = 1.0) {
+std::string Add(Program& p, OpKind op, std::vector<std::string> args,
+                std::vector<int64_t> ints = {}, double alpha = 1.0) {
   Node n{"m" + std::to_string(p.nodes.size()), op, std::move(args)};
   n.ints = std::move(ints);
   n.alpha = alpha;
@@ -35,8 +35,10 @@ std::vector<double> Flat(const PathResult& r) {
 std::vector<double> FlatBounds(const PathResult& r) {
   std::vector<double> v;
   for (const auto& o : r.outputs) {
-    if (o.bound.size() == o.data.size()) v.insert(v.end(), o.bound.begin(), o.bound.end());
-    else v.insert(v.end(), o.data.size(), INFINITY);
+    if (o.bound.size() == o.data.size())
+      v.insert(v.end(), o.bound.begin(), o.bound.end());
+    else
+      v.insert(v.end(), o.data.size(), INFINITY);
   }
   return v;
 }
@@ -83,7 +85,8 @@ std::vector<MetamorphicVariant> MetamorphicVariants(const Program& p) {
     v.outputs = {Add(v, OpKind::kTranspose, {m}, {0, 1})};
     out.push_back({"transpose", v});
   }
-  if (n.op == OpKind::kAddmm || n.op == OpKind::kAddmv || n.op == OpKind::kBaddbmm) {  // β·C + α·(A·B)
+  if (n.op == OpKind::kAddmm || n.op == OpKind::kAddmv ||
+      n.op == OpKind::kBaddbmm) {  // β·C + α·(A·B)
     Program v = base;
     std::string c = Add(v, OpKind::kMulScalar, {n.args[0]}, {}, n.beta);
     std::string prod = Add(v, ProductOf(n.op), {n.args[1], n.args[2]});
@@ -95,8 +98,10 @@ std::vector<MetamorphicVariant> MetamorphicVariants(const Program& p) {
     Program v = base;
     const Shape &a = shapes[0], &b = shapes[1];
     for (int64_t i = 0; i < a[0]; ++i) {
-      std::string ai = Add(v, OpKind::kReshape, {Add(v, OpKind::kNarrow, {n.args[0]}, {0, i, 1})}, {a[1], a[2]});
-      std::string bi = Add(v, OpKind::kReshape, {Add(v, OpKind::kNarrow, {n.args[1]}, {0, i, 1})}, {b[1], b[2]});
+      std::string ai =
+          Add(v, OpKind::kReshape, {Add(v, OpKind::kNarrow, {n.args[0]}, {0, i, 1})}, {a[1], a[2]});
+      std::string bi =
+          Add(v, OpKind::kReshape, {Add(v, OpKind::kNarrow, {n.args[1]}, {0, i, 1})}, {b[1], b[2]});
       v.outputs.push_back(Add(v, OpKind::kMm, {ai, bi}));
     }
     out.push_back({"stacked_mm", v});
@@ -104,25 +109,31 @@ std::vector<MetamorphicVariant> MetamorphicVariants(const Program& p) {
   return out;
 }
 
-MetamorphicCheck CheckMetamorphic(const std::string& relation, const PathResult& original, const PathResult& variant,
-                                  const PathResult& ref_original, const PathResult& ref_variant) {
+MetamorphicCheck CheckMetamorphic(const std::string& relation, const PathResult& original,
+                                  const PathResult& variant, const PathResult& ref_original,
+                                  const PathResult& ref_variant) {
   MetamorphicCheck c;
   if (original.ok() != variant.ok()) {
     c.holds = false;
-    c.detail = relation + ": the original " + (original.ok() ? "returns" : "raises " + original.error_class) +
-               ", the rewritten program " + (variant.ok() ? "returns" : "raises " + variant.error_class);
+    c.detail = relation + ": the original " +
+               (original.ok() ? "returns" : "raises " + original.error_class) +
+               ", the rewritten program " +
+               (variant.ok() ? "returns" : "raises " + variant.error_class);
     return c;
   }
   if (!original.ok()) return c;
-  std::vector<double> x = Flat(original), y = Flat(variant), rx = Flat(ref_original), ry = Flat(ref_variant);
+  std::vector<double> x = Flat(original), y = Flat(variant), rx = Flat(ref_original),
+                      ry = Flat(ref_variant);
   std::vector<double> bx = FlatBounds(ref_original), by = FlatBounds(ref_variant);
   std::vector<uint8_t> ax = FlatAlso(ref_original), ay = FlatAlso(ref_variant);
   if (x.size() != y.size()) {
     c.holds = false;
-    c.detail = relation + ": " + std::to_string(x.size()) + " values against " + std::to_string(y.size());
+    c.detail =
+        relation + ": " + std::to_string(x.size()) + " values against " + std::to_string(y.size());
     return c;
   }
-  bool judged = ref_original.ok() && ref_variant.ok() && rx.size() == x.size() && ry.size() == y.size();
+  bool judged =
+      ref_original.ok() && ref_variant.ok() && rx.size() == x.size() && ry.size() == y.size();
   if (!judged || original.outputs.empty()) return c;
   DType d = original.outputs[0].dtype;
   double worst = 0;
@@ -133,13 +144,16 @@ MetamorphicCheck CheckMetamorphic(const std::string& relation, const PathResult&
     if (!std::isfinite(rx[i]) || !std::isfinite(ry[i]) || ax[i] || ay[i]) continue;
     double allowed = AllowedError(d, rx[i], bx[i]) + AllowedError(d, ry[i], by[i]);
     if (std::isinf(allowed)) continue;
-    bool bad = std::isnan(x[i]) != std::isnan(y[i]) || (!std::isnan(x[i]) && !(std::fabs(x[i] - y[i]) <= allowed));
+    bool bad = std::isnan(x[i]) != std::isnan(y[i]) ||
+               (!std::isnan(x[i]) && !(std::fabs(x[i] - y[i]) <= allowed));
     if (!bad) continue;
-    double excess = std::isfinite(x[i] - y[i]) ? std::fabs(x[i] - y[i]) / std::max(allowed, 1e-300) : INFINITY;
+    double excess =
+        std::isfinite(x[i] - y[i]) ? std::fabs(x[i] - y[i]) / std::max(allowed, 1e-300) : INFINITY;
     if (c.holds || excess > worst) {
       worst = excess;
       char buf[200];
-      std::snprintf(buf, sizeof buf, "%s: element %zu is %.9g in the original and %.9g rewritten, allowed %.3g",
+      std::snprintf(buf, sizeof buf,
+                    "%s: element %zu is %.9g in the original and %.9g rewritten, allowed %.3g",
                     relation.c_str(), i, x[i], y[i], allowed);
       c.detail = buf;
     }

@@ -29,7 +29,8 @@ struct MetamorphicCheck {
 // One path's results for the original and the variant, against the sum of the two reference
 // bounds per element (never below assert_close's floors). Both must raise or both return; NaN must
 // meet NaN. Without reference bounds (or data, e.g. on meta) only the outcome is compared.
-MetamorphicCheck CheckMetamorphic(const std::string& relation, const PathResult& original, const PathResult& variant,
-                                  const PathResult& ref_original, const PathResult& ref_variant);
+MetamorphicCheck CheckMetamorphic(const std::string& relation, const PathResult& original,
+                                  const PathResult& variant, const PathResult& ref_original,
+                                  const PathResult& ref_variant);
 
 }  // namespace mmdiff

@@ -33,11 +33,17 @@ int64_t OutputElements(const Program& p) {
 TEST(Metamorphic, VariantsVerifyAndCoverTheSameElements) {
   std::vector<Program> programs = {
       One(OpKind::kMm, {{"a", {3, 4}, DType::kFloat16}, {"b", {4, 5}, DType::kFloat16}}),
-      One(OpKind::kAddmm, {{"c", {5}, DType::kFloat32}, {"a", {3, 4}, DType::kFloat32}, {"b", {4, 5}, DType::kFloat32}},
+      One(OpKind::kAddmm,
+          {{"c", {5}, DType::kFloat32},
+           {"a", {3, 4}, DType::kFloat32},
+           {"b", {4, 5}, DType::kFloat32}},
           0.0, -1.0),
-      One(OpKind::kAddmv, {{"c", {3}, DType::kBFloat16}, {"a", {3, 4}, DType::kBFloat16}, {"v", {4}, DType::kBFloat16}}),
-      One(OpKind::kBaddbmm,
-          {{"c", {3, 5}, DType::kFloat64}, {"a", {2, 3, 4}, DType::kFloat64}, {"b", {2, 4, 5}, DType::kFloat64}}),
+      One(OpKind::kAddmv, {{"c", {3}, DType::kBFloat16},
+                           {"a", {3, 4}, DType::kBFloat16},
+                           {"v", {4}, DType::kBFloat16}}),
+      One(OpKind::kBaddbmm, {{"c", {3, 5}, DType::kFloat64},
+                             {"a", {2, 3, 4}, DType::kFloat64},
+                             {"b", {2, 4, 5}, DType::kFloat64}}),
       One(OpKind::kBmm, {{"a", {3, 2, 4}, DType::kFloat32}, {"b", {3, 4, 6}, DType::kFloat32}}),
   };
   std::vector<std::string> relations;
@@ -48,12 +54,16 @@ TEST(Metamorphic, VariantsVerifyAndCoverTheSameElements) {
     EXPECT_EQ(OutputElements(vs[0].program), OutputElements(p)) << vs[0].relation;
     relations.push_back(vs[0].relation);
   }
-  EXPECT_EQ(relations, (std::vector<std::string>{"transpose", "split_scaling", "split_scaling", "split_scaling",
-                                                  "stacked_mm"}));
+  EXPECT_EQ(relations, (std::vector<std::string>{"transpose", "split_scaling", "split_scaling",
+                                                 "split_scaling", "stacked_mm"}));
   EXPECT_EQ(MetamorphicVariants(programs[4])[0].program.outputs.size(), 3u);  // one mm per batch
   // Nothing for mixed dtypes, integers, or several nodes.
-  EXPECT_TRUE(MetamorphicVariants(One(OpKind::kMm, {{"a", {3, 4}, DType::kFloat16}, {"b", {4, 5}, DType::kFloat32}})).empty());
-  EXPECT_TRUE(MetamorphicVariants(One(OpKind::kMm, {{"a", {3, 4}, DType::kInt32}, {"b", {4, 5}, DType::kInt32}})).empty());
+  EXPECT_TRUE(MetamorphicVariants(One(OpKind::kMm, {{"a", {3, 4}, DType::kFloat16},
+                                                    {"b", {4, 5}, DType::kFloat32}}))
+                  .empty());
+  EXPECT_TRUE(MetamorphicVariants(
+                  One(OpKind::kMm, {{"a", {3, 4}, DType::kInt32}, {"b", {4, 5}, DType::kInt32}}))
+                  .empty());
 }
 
 PathResult Values(std::vector<double> v, std::vector<double> bound = {}) {
@@ -69,7 +79,8 @@ TEST(Metamorphic, CheckAllowsBothBoundsAndNoMore) {
   MetamorphicCheck bad = CheckMetamorphic("r", Values({1.0, 2.0}), Values({1.0, 2.1}), ref, ref);
   EXPECT_FALSE(bad.holds);
   EXPECT_NE(bad.detail.find("element 1"), std::string::npos) << bad.detail;
-  EXPECT_FALSE(CheckMetamorphic("r", Values({1.0, NAN}), Values({1.0, 2.0}), ref, ref).holds);  // NaN meets a number
+  EXPECT_FALSE(CheckMetamorphic("r", Values({1.0, NAN}), Values({1.0, 2.0}), ref, ref)
+                   .holds);  // NaN meets a number
   PathResult err{"x", OutcomeKind::kError};
   err.error_class = "RuntimeError";
   EXPECT_FALSE(CheckMetamorphic("r", Values({1.0, 2.0}), err, ref, ref).holds);

@@ -10,11 +10,16 @@ namespace mmdiff {
 
 Tolerance AssertCloseDefaults(DType d) {
   switch (d) {
-    case DType::kFloat16: return {1e-3, 1e-5};
-    case DType::kBFloat16: return {1.6e-2, 1e-5};
-    case DType::kFloat32: return {1.3e-6, 1e-5};
-    case DType::kFloat64: return {1e-7, 1e-7};
-    default: return {0, 0};
+    case DType::kFloat16:
+      return {1e-3, 1e-5};
+    case DType::kBFloat16:
+      return {1.6e-2, 1e-5};
+    case DType::kFloat32:
+      return {1.3e-6, 1e-5};
+    case DType::kFloat64:
+      return {1e-7, 1e-7};
+    default:
+      return {0, 0};
   }
 }
 

@@ -18,8 +18,9 @@ struct Tolerance {
 Tolerance AssertCloseDefaults(DType d);
 
 // The largest |path - reference| accepted for one element: the reference bound, never less than
-// the assert_close floor. +inf when the bound is infinite (possible overflow: anything goes); 0 when
-// the bound is 0: the reference knows the exact result every correct path must give bit for bit.
+// the assert_close floor. +inf when the bound is infinite (possible overflow: anything goes); 0
+// when the bound is 0: the reference knows the exact result every correct path must give bit for
+// bit.
 double AllowedError(DType d, double reference_value, double reference_bound);
 
 // Whether a path's element `got` is one the reference allows: within `allowed` (AllowedError) of a

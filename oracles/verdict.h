@@ -2,12 +2,11 @@
 // the paths that disagree and, where the contract or the reference can tell, the one that is wrong.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/support/status.h"
 
@@ -51,8 +50,9 @@ struct Divergence {
   // PyTorch's rule for compiler bug reports: "filable" when a compiled path breaks the contract or
   // is numerically worse than eager against a higher-precision reference (torch._dynamo.utils.same
   // with fp64_ref: RMSE(compiled) > m * RMSE(eager) + tol/10, m = 3 for float16/bfloat16 or fewer
-  // than 1,000 elements, else 2; tol = 1e-4); "precision-only" when it is outside mmdiff's bound but
-  // not worse than eager by that rule; "" where the rule does not apply (eager's own bugs, crashes).
+  // than 1,000 elements, else 2; tol = 1e-4); "precision-only" when it is outside mmdiff's bound
+  // but not worse than eager by that rule; "" where the rule does not apply (eager's own bugs,
+  // crashes).
   std::string classification;
   double eager_rmse = -1, path_rmse = -1;  // kValue against the reference, where measured
   // kValue: the worst element; dtype, shape, device: the first output whose type differs.

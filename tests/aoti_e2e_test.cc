@@ -28,7 +28,8 @@ pid_t DeadPid() {
 
 int CountFiles(const fs::path& dir, const std::string& extension) {
   int n = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) n += e.path().extension() == extension;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    n += e.path().extension() == extension;
   return n;
 }
 
@@ -45,7 +46,8 @@ TEST(AotiE2E, MmEqualsEagerReusesTheLoadedPackageAndCleansUp) {
     Program p = e2e::LegalMm();
     for (uint64_t seed : {3, 4}) {
       InputRecipe r{"grid16", seed};  // exact sums: every correct path returns the same bits
-      e2e::ExpectCompiledPathMatchesEager(sup.Run(p, r, {"reference", "eager", "aoti"}), p, r, seed == 3);
+      e2e::ExpectCompiledPathMatchesEager(sup.Run(p, r, {"reference", "eager", "aoti"}), p, r,
+                                          seed == 3);
       // The dead worker's folder is gone; this worker's holds no package once it is loaded.
       EXPECT_FALSE(fs::exists(orphan));
       EXPECT_EQ(CountFiles(packages, ".pt2"), 0);

@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "src/ir/program_json.h"
@@ -25,7 +24,8 @@ nlohmann::json ReadJson(const std::string& path) {
 // Programs that compute (cpu, no contract violations), so that every input runs.
 std::string ComputingPolicy(const std::string& dir) {
   std::string file = dir + "/policy.json";
-  std::ofstream(file) << R"({"max_ops": 1, "p_meta": 0, "p_cuda": 0, "p_move": 0, "p_device_mismatch": 0,
+  std::ofstream(file)
+      << R"({"max_ops": 1, "p_meta": 0, "p_cuda": 0, "p_move": 0, "p_device_mismatch": 0,
     "p_shape_violation": 0, "p_mixed_dtype": 0, "p_cast": 0, "p_zero_dim": 0, "p_large_k": 0, "p_special": 0,
     "w_int8": 0, "w_uint8": 0, "w_int32": 0, "w_int64": 0, "w_bool": 0, "w_bfloat16": 0, "w_float16": 0,
     "w_sdpa": 0, "w_attention": 0})";
@@ -36,8 +36,9 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   std::string dir = e2e::ScratchDir("compile-once");
   std::string policy = ComputingPolicy(dir);
   std::string many = dir + "/many", one = dir + "/one";
-  auto r = e2e::RunMmdiff("fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
-                          policy + " --inputs-per-program 6 --out " + many);
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
+      policy + " --inputs-per-program 6 --out " + many);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = ReadJson(many + "/summary.json");
   ASSERT_TRUE(s.is_object()) << r.output;
@@ -53,17 +54,20 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   EXPECT_EQ(c["compiles"].get<int>() + c["reuses"].get<int>(), 18);
   EXPECT_GE(c["reuses"].get<int>(), 12);
   EXPECT_GE(c["shape_variants"].get<int>(), 1);
-  EXPECT_EQ(c["fx_cache_hits"].get<int>() + c["fx_cache_misses"].get<int>(), c["compiles"].get<int>());
+  EXPECT_EQ(c["fx_cache_hits"].get<int>() + c["fx_cache_misses"].get<int>(),
+            c["compiles"].get<int>());
   EXPECT_EQ(c["cache_dir"], "inductor-cache");
-  EXPECT_TRUE(fs::is_directory(many + "/inductor-cache")) << "Inductor's cache is not in the campaign folder";
+  EXPECT_TRUE(fs::is_directory(many + "/inductor-cache"))
+      << "Inductor's cache is not in the campaign folder";
   EXPECT_FALSE(fs::is_empty(many + "/inductor-cache"));
   auto check = e2e::ValidateJson({many + "/summary.json"});
   EXPECT_TRUE(check.all_valid()) << check.output;
   EXPECT_NE(r.output.find("reused a compiled graph"), std::string::npos) << r.output;
 
   // One input per program: nothing to reuse.
-  r = e2e::RunMmdiff("fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " + policy +
-                     " --inputs-per-program 1 --out " + one);
+  r = e2e::RunMmdiff(
+      "fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
+      policy + " --inputs-per-program 1 --out " + one);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   s = ReadJson(one + "/summary.json");
   EXPECT_EQ(s["checked_inputs"], 3);
@@ -72,8 +76,9 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
 
   // No compiled path: nothing to reuse, so each program gets one input and new programs explore.
   std::string eager = dir + "/eager";
-  r = e2e::RunMmdiff("fuzz --cases 20 --jobs 1 --no-reduce --seed 11 --paths reference,eager --policy " + policy +
-                     " --inputs-per-program 6 --out " + eager);
+  r = e2e::RunMmdiff(
+      "fuzz --cases 20 --jobs 1 --no-reduce --seed 11 --paths reference,eager --policy " + policy +
+      " --inputs-per-program 6 --out " + eager);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   s = ReadJson(eager + "/summary.json");
   EXPECT_EQ(s["cases"], 20);
@@ -85,7 +90,9 @@ TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {
   std::ofstream(dir + "/mm.json") << ProgramToJson(e2e::LegalMm()).dump();
   // planted_drop_k (a deliberately wrong path) drops the last term of every product: the ladder's
   // real stages agree with eager, and the blamed path, added at the end, does not.
-  auto r = e2e::RunMmdiff("run " + dir + "/mm.json --test-paths --paths reference,eager,planted_drop_k --out " + dir + "/f");
+  auto r = e2e::RunMmdiff("run " + dir +
+                          "/mm.json --test-paths --paths reference,eager,planted_drop_k --out " +
+                          dir + "/f");
   ASSERT_EQ(r.exit_code, 1) << r.output;  // a divergence
   nlohmann::json report = ReadJson(dir + "/f/report.json");
   ASSERT_TRUE(report.contains("ablation")) << report.dump(1);
@@ -96,13 +103,17 @@ TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {
     order.push_back(s["path"]);
     EXPECT_EQ(s["agrees_with_eager"], s["path"] != "planted_drop_k") << s.dump();
   }
-  EXPECT_EQ(order, (std::vector<std::string>{"eager", "compile_eager", "aot_eager", "inductor", "planted_drop_k"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"eager", "compile_eager", "aot_eager", "inductor",
+                                             "planted_drop_k"}));
   auto repro = ReadFile(dir + "/f/repro.py");
   ASSERT_TRUE(repro.ok());
-  EXPECT_NE(repro.value().find("| torch.compile(backend=\"aot_eager\"): + AOTAutograd | ok (float32) | yes |"),
+  EXPECT_NE(repro.value().find(
+                "| torch.compile(backend=\"aot_eager\"): + AOTAutograd | ok (float32) | yes |"),
             std::string::npos)
       << repro.value();
-  EXPECT_NE(r.output.find("ablation (first stage to disagree with eager: planted_drop_k)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ablation (first stage to disagree with eager: planted_drop_k)"),
+            std::string::npos)
+      << r.output;
   auto check = e2e::ValidateJson({dir + "/f/report.json"});
   EXPECT_TRUE(check.all_valid()) << check.output;
 

@@ -13,7 +13,9 @@
 namespace mmdiff {
 namespace {
 
-bool Gpu() { return std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/nvidiactl"); }
+bool Gpu() {
+  return std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/nvidiactl");
+}
 
 #define SKIP_WITHOUT_GPU() \
   if (!Gpu()) GTEST_SKIP() << "no GPU here (no /dev/nvidia0): the cuda paths are not exercised"
@@ -30,7 +32,8 @@ TEST(CudaPathsE2E, CudaMmBmmAndMatmulAgreeOnReferenceEagerAndInductor) {
   ASSERT_TRUE(sup.Hello().ok());
   Program mm = OnCuda(e2e::LegalMm());
   Program bmm;
-  bmm.inputs = {{"a", {2, 5, 17}, DType::kFloat32, Device::kCuda}, {"b", {2, 17, 3}, DType::kFloat32, Device::kCuda}};
+  bmm.inputs = {{"a", {2, 5, 17}, DType::kFloat32, Device::kCuda},
+                {"b", {2, 17, 3}, DType::kFloat32, Device::kCuda}};
   bmm.nodes = {{"v0", OpKind::kBmm, {"a", "b"}}};
   bmm.outputs = {"v0"};
   Program matmul = bmm;
@@ -63,7 +66,8 @@ TEST(CudaPathsE2E, CrossDeviceAddmmAndBmmAreJudgedNotCrashed) {
   addmm.nodes = {{"v0", OpKind::kAddmm, {"bias", "a", "b"}}};
   addmm.outputs = {"v0"};
   Program bmm;  // a cuda operand meets a cpu one
-  bmm.inputs = {{"a", {2, 5, 17}, DType::kFloat32, Device::kCuda}, {"b", {2, 17, 3}, DType::kFloat32, Device::kCpu}};
+  bmm.inputs = {{"a", {2, 5, 17}, DType::kFloat32, Device::kCuda},
+                {"b", {2, 17, 3}, DType::kFloat32, Device::kCpu}};
   bmm.nodes = {{"v0", OpKind::kBmm, {"a", "b"}}};
   bmm.outputs = {"v0"};
   for (const Program& p : {addmm, bmm}) {

@@ -27,7 +27,8 @@ TEST(GeneratedProgramsE2E, CpuAndMetaProgramsNeverKillTheWorker) {
     const Program& p = c.program;
     meta_programs += p.inputs[0].device == Device::kMeta;
     for (const PathResult& r : sup.Run(p, c.recipe, {"reference", "eager"})) {
-      ASSERT_NE(r.kind, OutcomeKind::kCrash) << "seed " << seed << " " << r.path << ": " << r.message;
+      ASSERT_NE(r.kind, OutcomeKind::kCrash)
+          << "seed " << seed << " " << r.path << ": " << r.message;
       ASSERT_NE(r.kind, OutcomeKind::kTimeout) << "seed " << seed << " " << r.path;
       ok += r.kind == OutcomeKind::kOk;
       errors += r.kind == OutcomeKind::kError;

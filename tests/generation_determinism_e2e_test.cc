@@ -7,9 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "src/gen/generator.h"
 #include "src/ir/python_emitter.h"
@@ -55,7 +54,8 @@ TEST(GenerationDeterminismE2E, PythonTwinOfTheInputRecipeIsBitIdentical) {
     special_seen |= c.recipe.special > 0;
     nlohmann::json inputs = nlohmann::json::array();
     for (const auto& in : c.program.inputs)
-      inputs.push_back({{"numel", std::min(Numel(in.shape), kPrefix)}, {"dtype", DTypeName(in.dtype)}});
+      inputs.push_back(
+          {{"numel", std::min(Numel(in.shape), kPrefix)}, {"dtype", DTypeName(in.dtype)}});
     cases.push_back({{"builder", EmitInputBuilder(c.program, c.recipe)}, {"inputs", inputs}});
     generated.push_back(c);
   }
@@ -84,11 +84,13 @@ print(json.dumps(out))
       ASSERT_EQ(got[c][i].size(), want.size());
       for (size_t k = 0; k < want.size(); ++k, ++compared) {
         double g = std::strtod(got[c][i][k].get<std::string>().c_str(), nullptr);
-        std::string where = "seed " + std::to_string(c + 1) + " input " + std::to_string(i) + " element " + std::to_string(k);
+        std::string where = "seed " + std::to_string(c + 1) + " input " + std::to_string(i) +
+                            " element " + std::to_string(k);
         if (std::isnan(want[k])) {
           ASSERT_TRUE(std::isnan(g)) << where;
         } else {
-          ASSERT_EQ(Bits(g), Bits(want[k])) << where << ": python " << got[c][i][k] << ", C++ " << want[k];
+          ASSERT_EQ(Bits(g), Bits(want[k]))
+              << where << ": python " << got[c][i][k] << ", C++ " << want[k];
         }
       }
     }

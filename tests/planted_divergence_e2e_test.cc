@@ -19,17 +19,20 @@ namespace fs = std::filesystem;
 // which are findings in their own right but not what these tests are about.
 std::string CpuOnlyPolicy(const std::string& dir) {
   std::string path = dir + "/cpu-policy.json";
-  // bfloat16 and float32 attention masks are off: eager has real value bugs there (bfloat16 addmv and
-  // baddbmm ignore beta when alpha is 0; sdpa with a float64 query misreads a float32 mask), kept
-  // as regression entries; this control is about false alarms of the oracle, not eager's bugs.
-  std::ofstream(path) << R"({"p_meta": 0, "p_cuda": 0, "p_device_mismatch": 0, "w_bfloat16": 0, "p_mask_float32": 0})";
+  // bfloat16 and float32 attention masks are off: eager has real value bugs there (bfloat16 addmv
+  // and baddbmm ignore beta when alpha is 0; sdpa with a float64 query misreads a float32 mask),
+  // kept as regression entries; this control is about false alarms of the oracle, not eager's bugs.
+  std::ofstream(path)
+      << R"({"p_meta": 0, "p_cuda": 0, "p_device_mismatch": 0, "w_bfloat16": 0, "p_mask_float32": 0})";
   return path;
 }
 
 TEST(PlantedDivergenceE2E, FuzzFindsBlamesAndReportsThePlantedPath) {
   std::string out = e2e::ScratchDir("planted");
-  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed 1 --test-paths --paths reference,eager,planted_promote "
-                          "--policy " + CpuOnlyPolicy(out) + " --out " + out);
+  auto r = e2e::RunMmdiff(
+      "fuzz --time 120 --cases 60 --seed 1 --test-paths --paths reference,eager,planted_promote "
+      "--policy " +
+      CpuOnlyPolicy(out) + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto summary = ReadFile(out + "/summary.json");
   ASSERT_TRUE(summary.ok()) << r.output;
@@ -61,9 +64,11 @@ TEST(PlantedDivergenceE2E, FuzzFindsBlamesAndReportsThePlantedPath) {
   ASSERT_TRUE(fs::exists(finding + "/repro.py"));
 
   // The report replays: same program, same inputs, same verdict (exit code 1: diverges).
-  auto replay = e2e::RunMmdiff("run " + finding + "/report.json --test-paths --paths reference,eager,planted_promote");
+  auto replay = e2e::RunMmdiff("run " + finding +
+                               "/report.json --test-paths --paths reference,eager,planted_promote");
   EXPECT_EQ(replay.exit_code, 1) << replay.output;
-  EXPECT_NE(replay.output.find("[blamed: planted_promote, filable]"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("[blamed: planted_promote, filable]"), std::string::npos)
+      << replay.output;
 
   // repro.py runs with plain python and a stock torch (the planted path is not in torch, so it
   // compares eager with inductor and shows both outcomes).
@@ -79,8 +84,9 @@ TEST(PlantedDivergenceE2E, ReferenceAndEagerAloneRaiseNoNumericFalseAlarm) {
   // value divergence here would be a false alarm of the numeric oracle, and neither path may be
   // blamed for an error-behaviour divergence: that kind needs a third path, like the planted one.
   std::string out = e2e::ScratchDir("control");
-  auto r = e2e::RunMmdiff("fuzz --time 120 --cases 3000 --seed 1 --paths reference,eager --policy " +
-                          CpuOnlyPolicy(out) + " --out " + out);
+  auto r =
+      e2e::RunMmdiff("fuzz --time 120 --cases 3000 --seed 1 --paths reference,eager --policy " +
+                     CpuOnlyPolicy(out) + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto s = nlohmann::json::parse(ReadFile(out + "/summary.json").value());
   EXPECT_EQ(s["cases"], 3000);

@@ -4,14 +4,13 @@
 // folder give their documented exit codes.
 #include <gtest/gtest.h>
 
-#include "src/reduce/reduce_test_programs.h"
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
+#include "src/reduce/reduce_test_programs.h"
 #include "src/support/files.h"
 #include "tests/e2e_util.h"
 

@@ -1,5 +1,6 @@
 // Every saved entry in corpus/regression/ runs on the installed torch and must give the verdict the
-// entry expects for that torch version (entries without an expectation for it are skipped, saying so).
+// entry expects for that torch version (entries without an expectation for it are skipped, saying
+// so).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -33,7 +34,8 @@ TEST(RegressionE2E, SavedEntriesGiveTheirExpectedVerdict) {
     auto want = ExpectationFor(entry.value(), build_info::kTorchVersion);
     if (!want) {
       ++skipped;
-      std::cout << "no expectation for torch " << build_info::kTorchVersion << " in " << f.path() << "\n";
+      std::cout << "no expectation for torch " << build_info::kTorchVersion << " in " << f.path()
+                << "\n";
       continue;
     }
     if (!MissingCpuFlags(*want).empty()) {
@@ -44,11 +46,13 @@ TEST(RegressionE2E, SavedEntriesGiveTheirExpectedVerdict) {
     const RegressionEntry& e = entry.value();
     CaseRun c = MakeCaseRun(e.program, e.recipe, sup.Run(e.program, e.recipe, e.paths));
     EXPECT_EQ(CompareWithExpectation(c.verdict, *want), "")
-        << f.path() << " on torch " << build_info::kTorchVersion << ": " << VerdictToJson(c.verdict).dump(2);
+        << f.path() << " on torch " << build_info::kTorchVersion << ": "
+        << VerdictToJson(c.verdict).dump(2);
     ++checked;
   }
-  if (checked == 0) GTEST_SKIP() << "no regression entry has an expectation for torch " << build_info::kTorchVersion
-                                 << " (" << skipped << " skipped)";
+  if (checked == 0)
+    GTEST_SKIP() << "no regression entry has an expectation for torch " << build_info::kTorchVersion
+                 << " (" << skipped << " skipped)";
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ nlohmann::json Load(const std::string& file) {
 TEST(ReportSchemaE2E, EveryFileACampaignOrRunWritesValidates) {
   std::string dir = e2e::ScratchDir("schema-campaigns");
   // Planted paths and the meta path: error_behaviour, error_class, value, dtype, contract and meta
-  // findings. Small reduction budgets keep reduced/ reports in the set without the test's time going
-  // on reduction: each crash or timeout run restarts a worker, which imports torch (seconds).
+  // findings. Small reduction budgets keep reduced/ reports in the set without the test's time
+  // going on reduction: each crash or timeout run restarts a worker, which imports torch (seconds).
   auto planted = e2e::RunMmdiff(
       "fuzz --cases 300 --time 200 --seed 3 --reduce-budget 10 --test-paths --paths "
       "reference,eager,eager_meta,planted_promote,planted_drop_k,planted_wrong_dtype --out " +
@@ -44,11 +44,13 @@ TEST(ReportSchemaE2E, EveryFileACampaignOrRunWritesValidates) {
   ASSERT_EQ(planted.exit_code, 0) << planted.output;
   // Crashers: a crash and a timeout.
   auto crash = e2e::RunMmdiff(
-      "fuzz --cases 1 --time 200 --seed 3 --reduce-budget 3 --test-paths --paths reference,eager,crash_segv --out " +
+      "fuzz --cases 1 --time 200 --seed 3 --reduce-budget 3 --test-paths --paths "
+      "reference,eager,crash_segv --out " +
       dir + "/crash");
   ASSERT_EQ(crash.exit_code, 0) << crash.output;
   auto hang = e2e::RunMmdiff(
-      "fuzz --cases 1 --time 200 --timeout 2 --seed 3 --reduce-budget 3 --test-paths --paths reference,hang --out " +
+      "fuzz --cases 1 --time 200 --timeout 2 --seed 3 --reduce-budget 3 --test-paths --paths "
+      "reference,hang --out " +
       dir + "/hang");
   ASSERT_EQ(hang.exit_code, 0) << hang.output;
   // `mmdiff run --out` on an inductor value finding: a report with mitigations.

@@ -26,8 +26,10 @@ std::string FailsToReproduce(const std::string& repro) {
 
 TEST(ReproE2E, EveryReproOfACampaignWithCompiledPathsShowsItsFinding) {
   std::string dir = e2e::ScratchDir("repro-campaign");
-  auto fuzz = e2e::RunMmdiff("fuzz --cases 40 --time 200 --seed 1 --jobs 2 --reduce-budget 5 --no-known --paths "
-                             "reference,eager,eager_meta,inductor,torchscript --out " + dir + "/c");
+  auto fuzz = e2e::RunMmdiff(
+      "fuzz --cases 40 --time 200 --seed 1 --jobs 2 --reduce-budget 5 --no-known --paths "
+      "reference,eager,eager_meta,inductor,torchscript --out " +
+      dir + "/c");
   ASSERT_EQ(fuzz.exit_code, 0) << fuzz.output;
   std::vector<std::string> repros;
   for (const auto& f : fs::recursive_directory_iterator(dir + "/c/findings"))
@@ -53,16 +55,19 @@ TEST(ReproE2E, EveryReproOfACampaignWithCompiledPathsShowsItsFinding) {
 TEST(ReproE2E, ATorchScriptReproCompilesLinearAndShowsTheAddmmPromotion) {
   // linear, then TorchScript's addmm with a float64 bias and float32 matrices (beta = alpha = 1:
   // its DecomposeOps pass makes it mm + add, which promotes, where eager raises). The TorchScript
-  // source in repro.py must compile F.linear from Python (torch.linear does not exist there), or the
-  // script would see two RuntimeErrors and call them agreement.
+  // source in repro.py must compile F.linear from Python (torch.linear does not exist there), or
+  // the script would see two RuntimeErrors and call them agreement.
   std::string dir = e2e::ScratchDir("repro-torchscript");
   Program p;
-  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"m", {4, 5}, DType::kFloat32},
+  p.inputs = {{"x", {2, 3}, DType::kFloat32},
+              {"w", {4, 3}, DType::kFloat32},
+              {"m", {4, 5}, DType::kFloat32},
               {"b", {2, 5}, DType::kFloat64}};
   p.nodes = {{"v0", OpKind::kLinear, {"x", "w"}}, {"v1", OpKind::kAddmm, {"b", "v0", "m"}}};
   p.outputs = {"v1"};
   std::ofstream(dir + "/program.json") << ProgramToJson(p).dump(2);
-  auto run = e2e::RunMmdiff("run " + dir + "/program.json --paths reference,eager,torchscript --out " + dir + "/out");
+  auto run = e2e::RunMmdiff(
+      "run " + dir + "/program.json --paths reference,eager,torchscript --out " + dir + "/out");
   ASSERT_EQ(run.exit_code, 1) << run.output;  // torchscript promotes where eager raises
   ASSERT_NE(run.output.find("torchscript accepts addmm("), std::string::npos) << run.output;
   std::string repro = dir + "/out/repro.py";

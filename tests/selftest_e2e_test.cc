@@ -71,12 +71,14 @@ TEST(SelftestE2E, SpecialValuesAtAHighRateRaiseNoFalseAlarmAndTheirPlantedFaults
 TEST(SelftestE2E, AMetamorphicRelationCatchesARealEagerBugWithoutReferenceValues) {
   // bfloat16 addmv with alpha = 0 returns the bias instead of beta * bias (corpus/regression): the
   // rewrite beta * c + alpha * mv(a, v) run by eager itself disagrees with it.
-  auto text = ReadFile(std::string(MMDIFF_SOURCE_DIR) + "/corpus/regression/eager-addmv-bfloat16-alpha0-ignores-beta.json");
+  auto text = ReadFile(std::string(MMDIFF_SOURCE_DIR) +
+                       "/corpus/regression/eager-addmv-bfloat16-alpha0-ignores-beta.json");
   ASSERT_TRUE(text.ok());
   auto entry = ParseRegressionEntry(text.value());
   ASSERT_TRUE(entry.ok()) << entry.error();
   if (auto missing = MissingCpuFlags(entry.value().expected.at(0)); !missing.empty())
-    GTEST_SKIP() << "the bug lives in a kernel this CPU does not run (it lacks " << missing[0] << ")";
+    GTEST_SKIP() << "the bug lives in a kernel this CPU does not run (it lacks " << missing[0]
+                 << ")";
   auto variants = MetamorphicVariants(entry.value().program);
   ASSERT_EQ(variants.size(), 1u);
   SupervisorOptions o;

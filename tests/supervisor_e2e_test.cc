@@ -22,7 +22,8 @@ SupervisorOptions Options(double timeout_s, const std::string& log) {
   return o;
 }
 
-void ExpectSurvived(const std::string& crasher, OutcomeKind kind, int signal, double timeout_s = 60) {
+void ExpectSurvived(const std::string& crasher, OutcomeKind kind, int signal,
+                    double timeout_s = 60) {
   std::string dir = e2e::ScratchDir("sup-" + crasher);
   Supervisor sup(Options(timeout_s, dir + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());
@@ -52,16 +53,24 @@ void ExpectSurvived(const std::string& crasher, OutcomeKind kind, int signal, do
   ASSERT_TRUE(text.ok());
   auto j = nlohmann::json::parse(text.value());
   EXPECT_EQ(j["verdict"]["divergences"][0]["blamed"], crasher);
-  EXPECT_EQ(j["verdict"]["divergences"][0]["kind"], kind == OutcomeKind::kCrash ? "crash" : "timeout");
-  EXPECT_NE(j["verdict"]["divergences"][0]["detail"].get<std::string>().find("compile"), std::string::npos);
+  EXPECT_EQ(j["verdict"]["divergences"][0]["kind"],
+            kind == OutcomeKind::kCrash ? "crash" : "timeout");
+  EXPECT_NE(j["verdict"]["divergences"][0]["detail"].get<std::string>().find("compile"),
+            std::string::npos);
 }
 
-TEST(SupervisorE2E, SurvivesSegfault) { ExpectSurvived("crash_segv", OutcomeKind::kCrash, SIGSEGV); }
+TEST(SupervisorE2E, SurvivesSegfault) {
+  ExpectSurvived("crash_segv", OutcomeKind::kCrash, SIGSEGV);
+}
 TEST(SupervisorE2E, SurvivesAbort) { ExpectSurvived("crash_abort", OutcomeKind::kCrash, SIGABRT); }
-TEST(SupervisorE2E, SurvivesSigkill) { ExpectSurvived("crash_sigkill", OutcomeKind::kCrash, SIGKILL); }
+TEST(SupervisorE2E, SurvivesSigkill) {
+  ExpectSurvived("crash_sigkill", OutcomeKind::kCrash, SIGKILL);
+}
 // 5 s: short enough for a test, long enough that the legitimate paths of the same case never hit it
 // on a loaded 2-core machine (ctest -j2 next to torch.compile work).
-TEST(SupervisorE2E, KillsAnEndlessLoopAfterTheTimeout) { ExpectSurvived("hang", OutcomeKind::kTimeout, 0, 5.0); }
+TEST(SupervisorE2E, KillsAnEndlessLoopAfterTheTimeout) {
+  ExpectSurvived("hang", OutcomeKind::kTimeout, 0, 5.0);
+}
 
 TEST(SupervisorE2E, MissingWorkerBinaryIsAClearError) {
   SupervisorOptions o;

@@ -1,8 +1,8 @@
 // Whether the CUDA reference kernels can run here.
 #include <cuda_runtime.h>
 
-#include "kernels/cuda/device_buffers.h"
 #include "kernels/cuda/cuda_reference.h"
+#include "kernels/cuda/device_buffers.h"
 
 namespace mmref {
 

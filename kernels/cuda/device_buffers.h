@@ -25,7 +25,8 @@ struct DeviceBuffers {
   }
   template <typename T>
   cudaError_t Alloc(size_t count, T** dev) {
-    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(dev), std::max<size_t>(count, 1) * sizeof(T));
+    cudaError_t e =
+        cudaMalloc(reinterpret_cast<void**>(dev), std::max<size_t>(count, 1) * sizeof(T));
     if (e == cudaSuccess) ptrs.push_back(*dev);
     return e;
   }

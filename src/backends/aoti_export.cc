@@ -67,7 +67,8 @@ void Internal(PathResult& r, const std::string& msg) {
 // from `out`) or nullptr.
 PyObject* Unpack(PyObject* out, PathResult& error) {
   if (!out || !PyTuple_Check(out) || PyTuple_Size(out) < 2) {
-    Internal(error, "aoti helper failed: " + (PyErr_Occurred() ? py::TakeErrorText() : std::string("bad reply")));
+    Internal(error, "aoti helper failed: " +
+                        (PyErr_Occurred() ? py::TakeErrorText() : std::string("bad reply")));
     return nullptr;
   }
   if (py::StrOf(PyTuple_GetItem(out, 0)) == "ok") return PyTuple_GetItem(out, 1);
@@ -81,7 +82,8 @@ PyObject* Unpack(PyObject* out, PathResult& error) {
 }  // namespace
 
 std::string ExportAndPackage(const std::string& source, const std::vector<at::Tensor>& inputs,
-                             const std::string& package_path, StageReporter& stages, PathResult& error) {
+                             const std::string& package_path, StageReporter& stages,
+                             PathResult& error) {
   py::Gil gil;
   PyObject* ns = Helpers();
   if (!ns) {
@@ -92,11 +94,13 @@ std::string ExportAndPackage(const std::string& source, const std::vector<at::Te
   py::Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
   for (size_t i = 0; i < inputs.size(); ++i)
     PyList_SET_ITEM(args.get(), static_cast<Py_ssize_t>(i), THPVariable_Wrap(inputs[i]));  // steals
-  py::Ref exported(PyObject_CallFunction(PyDict_GetItemString(ns, "export"), "sO", source.c_str(), args.get()));
+  py::Ref exported(
+      PyObject_CallFunction(PyDict_GetItemString(ns, "export"), "sO", source.c_str(), args.get()));
   PyObject* program = Unpack(exported.get(), error);
   if (!program) return "export";
   stages.Stage("aoti-compile");
-  py::Ref packaged(PyObject_CallFunction(PyDict_GetItemString(ns, "package"), "Os", program, package_path.c_str()));
+  py::Ref packaged(PyObject_CallFunction(PyDict_GetItemString(ns, "package"), "Os", program,
+                                         package_path.c_str()));
   if (!Unpack(packaged.get(), error)) return "aoti-compile";
   return "";
 }

@@ -1,6 +1,6 @@
 // The Python half of the aoti path: torch.export.export of the program's function (wrapped in a
-// torch.nn.Module) and torch._inductor.aoti_compile_and_package into a .pt2 file, run in the embedded
-// interpreter. The package is loaded and run from C++ (aoti_backend.cc).
+// torch.nn.Module) and torch._inductor.aoti_compile_and_package into a .pt2 file, run in the
+// embedded interpreter. The package is loaded and run from C++ (aoti_backend.cc).
 #pragma once
 
 #include <ATen/ATen.h>
@@ -18,6 +18,7 @@ namespace mmdiff {
 // fills `error` (an error outcome: the root cause's class, as _mmdiff_root names it) and returns
 // the stage that failed. Call after EnsurePython() succeeded, without holding the GIL.
 std::string ExportAndPackage(const std::string& source, const std::vector<at::Tensor>& inputs,
-                             const std::string& package_path, StageReporter& stages, PathResult& error);
+                             const std::string& package_path, StageReporter& stages,
+                             PathResult& error);
 
 }  // namespace mmdiff

@@ -24,7 +24,8 @@ void RemoveOrphans(const fs::path& base) {
     char* rest = nullptr;
     long pid = std::strtol(name.c_str() + std::string(kPrefix).size(), &rest, 10);
     if (pid <= 0 || *rest != '\0' || pid == getpid()) continue;
-    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+      continue;  // alive, or not ours to judge
     std::error_code rm;
     fs::remove_all(it->path(), rm);
   }
@@ -45,7 +46,9 @@ Result<std::string> AotiPackageDir::NextPackagePath() {
     RemoveOrphans(base);
     fs::path dir = base / (kPrefix + std::to_string(getpid()));
     fs::create_directories(dir, ec);
-    if (ec) return Status::Error("cannot make the AOTInductor package folder " + dir.string() + ": " + ec.message());
+    if (ec)
+      return Status::Error("cannot make the AOTInductor package folder " + dir.string() + ": " +
+                           ec.message());
     dir_ = dir.string();
   }
   return (fs::path(dir_) / ("program-" + std::to_string(next_++) + ".pt2")).string();

@@ -34,17 +34,19 @@ class CompiledBackend : public Backend {
     PyObject* call = PyDict_GetItemString(globals, "_mmdiff_call");
     stages.Stage("trace");
     // The same program (an input variant) gets the function compiled before, guards permitting.
-    py::Ref fn(PyObject_CallFunction(function, "sss", EmitFunction(p, "f").c_str(), backend_.c_str(),
-                                 (backend_ + "|" + knob_).c_str()));
+    py::Ref fn(PyObject_CallFunction(function, "sss", EmitFunction(p, "f").c_str(),
+                                     backend_.c_str(), (backend_ + "|" + knob_).c_str()));
     if (!fn.get()) return Internal(res, "cannot build the function: " + py::TakeErrorText());
     py::Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
     for (size_t i = 0; i < inputs.size(); ++i)
-      PyList_SET_ITEM(args.get(), static_cast<Py_ssize_t>(i), THPVariable_Wrap(inputs[i]));  // steals
+      PyList_SET_ITEM(args.get(), static_cast<Py_ssize_t>(i),
+                      THPVariable_Wrap(inputs[i]));  // steals
     // torch.compile is lazy: the first call traces, compiles and runs.
     stages.Stage("compile+run");
     py::Ref knob(PyUnicode_FromString(knob_.c_str()));
     py::Ref out(PyObject_CallFunctionObjArgs(call, fn.get(), args.get(), knob.get(), nullptr));
-    if (!out.get() || !PyTuple_Check(out.get())) return Internal(res, "helper failed: " + py::TakeErrorText());
+    if (!out.get() || !PyTuple_Check(out.get()))
+      return Internal(res, "helper failed: " + py::TakeErrorText());
     std::string kind = py::StrOf(PyTuple_GetItem(out.get(), 0));
     ReadCompileInfo(PyTuple_GetItem(out.get(), PyTuple_Size(out.get()) - 1), res.compile);
     if (kind == "error") {
@@ -60,7 +62,8 @@ class CompiledBackend : public Backend {
     try {
       for (Py_ssize_t i = 0; i < PyList_Size(list); ++i) {
         PyObject* item = PyList_GetItem(list, i);
-        if (!THPVariable_Check(item)) return Internal(res, "compiled function returned a non-tensor");
+        if (!THPVariable_Check(item))
+          return Internal(res, "compiled function returned a non-tensor");
         res.outputs.push_back(ToTensorValue(THPVariable_Unpack(item)));
       }
     } catch (...) {
@@ -96,7 +99,8 @@ class CompiledBackend : public Backend {
   }
 
   std::string backend_;
-  std::string path_, knob_;  // a knob variant: its path name and the torch._inductor.config knob set to True
+  std::string path_,
+      knob_;  // a knob variant: its path name and the torch._inductor.config knob set to True
 };
 
 }  // namespace

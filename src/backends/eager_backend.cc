@@ -30,9 +30,11 @@ class EagerMetaBackend : public Backend {
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
     static const std::string python_problem = EnsurePython();  // Python-registered meta kernels
     for (const auto& in : p.inputs)
-      if (in.device != Device::kCpu) return Unsupported("the program has " + std::string(DeviceName(in.device)) + " inputs");
+      if (in.device != Device::kCpu)
+        return Unsupported("the program has " + std::string(DeviceName(in.device)) + " inputs");
     for (const auto& n : p.nodes)
-      if (n.op == OpKind::kToDevice && *n.device != Device::kCpu) return Unsupported("the program moves values off cpu");
+      if (n.op == OpKind::kToDevice && *n.device != Device::kCpu)
+        return Unsupported("the program moves values off cpu");
     AtenRunOptions o;
     o.on_meta = true;
     return RunAtenPath(p, r, stages, o);

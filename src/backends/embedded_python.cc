@@ -2,7 +2,6 @@
 #include "src/backends/embedded_python.h"
 
 #include <Python.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -107,10 +106,11 @@ std::string Init() {
   config.install_signal_handlers = 0;  // leave SIGINT/SIGPIPE to the worker
   config.parse_argv = 0;
   std::string exe = PythonExecutable();
-  // With executable inside the venv, CPython's path computation reads pyvenv.cfg and puts the venv's
-  // site-packages on sys.path.
+  // With executable inside the venv, CPython's path computation reads pyvenv.cfg and puts the
+  // venv's site-packages on sys.path.
   PyStatus st = PyConfig_SetBytesString(&config, &config.executable, exe.c_str());
-  if (!PyStatus_Exception(st)) st = PyConfig_SetBytesString(&config, &config.program_name, exe.c_str());
+  if (!PyStatus_Exception(st))
+    st = PyConfig_SetBytesString(&config, &config.program_name, exe.c_str());
   if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(st))
@@ -119,7 +119,8 @@ std::string Init() {
   PyObject* globals = PyModule_GetDict(main);
   PyObject* r = PyRun_String(kHelpers, Py_file_input, globals, globals);
   if (!r) {
-    std::string err = "cannot import torch in the embedded Python (" + exe + "): " + py::TakeErrorText();
+    std::string err =
+        "cannot import torch in the embedded Python (" + exe + "): " + py::TakeErrorText();
     PyEval_SaveThread();
     return err;
   }
@@ -146,7 +147,8 @@ std::string PythonExecutable() {
 
 std::string PythonMissing() {
   std::string exe = PythonExecutable();
-  if (access(exe.c_str(), X_OK) != 0) return "the venv interpreter " + exe + " is missing (run scripts/setup)";
+  if (access(exe.c_str(), X_OK) != 0)
+    return "the venv interpreter " + exe + " is missing (run scripts/setup)";
   return "";
 }
 
@@ -162,8 +164,8 @@ std::string EnsurePython() {
 
 std::string PythonTorchVersion() { return g_torch_version; }
 
-bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
-                     PathResult& res) {
+bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages,
+                     std::vector<at::Tensor>& inputs, PathResult& res) {
   if (std::string why = MissingDevice(p); !why.empty()) {
     res = UnsupportedResult(why);
     return false;

@@ -22,8 +22,8 @@ std::string PythonMissing();
 // The start of a path that runs the program through Python: a cuda program needs a GPU, then the
 // stage "python" starts the interpreter and MakeInputsStage makes the inputs. Returns false with
 // the outcome (unsupported, or the inputs' error) in `res` when one of them fails.
-bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages, std::vector<at::Tensor>& inputs,
-                     PathResult& res);
+bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages,
+                     std::vector<at::Tensor>& inputs, PathResult& res);
 
 // The torch version Python sees ("" before EnsurePython succeeded).
 std::string PythonTorchVersion();

@@ -41,8 +41,10 @@ inline std::string TakeErrorText() {
   std::string s = "Python error";
   if (value) {
     Ref str(PyObject_Str(value));
-    if (str && PyUnicode_Check(str.get())) s = PyUnicode_AsUTF8(str.get());
-    else PyErr_Clear();
+    if (str && PyUnicode_Check(str.get()))
+      s = PyUnicode_AsUTF8(str.get());
+    else
+      PyErr_Clear();
   }
   Py_XDECREF(type);
   Py_XDECREF(value);

@@ -20,7 +20,8 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   v.push_back(MakeCompiledBackend("eager"));
   v.push_back(MakeTorchScriptBackend());
   v.push_back(MakeAotiBackend());  // on demand: a compile takes tens of seconds
-  // Mitigations PyTorch asks about in accuracy reports, run on demand for inductor's value findings.
+  // Mitigations PyTorch asks about in accuracy reports, run on demand for inductor's value
+  // findings.
   v.push_back(MakeInductorVariant("inductor_emulate_precision_casts", "emulate_precision_casts"));
   v.push_back(MakeInductorVariant("inductor_fallback_random", "fallback_random"));
   // Settings users turn on: autotuned kernel choice, constant freezing, the C++ wrapper.

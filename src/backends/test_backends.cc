@@ -35,7 +35,8 @@ class AtenVariant : public Backend {
 // Dies in stage "compile" in the given way.
 class Crasher : public Backend {
  public:
-  Crasher(std::string name, std::function<void()> die) : name_(std::move(name)), die_(std::move(die)) {}
+  Crasher(std::string name, std::function<void()> die)
+      : name_(std::move(name)), die_(std::move(die)) {}
   std::string name() const override { return name_; }
   bool test_only() const override { return true; }
   PathResult Run(const Program&, const InputRecipe&, StageReporter& stages) override {

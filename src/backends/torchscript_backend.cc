@@ -48,7 +48,9 @@ std::string Probe() {
     auto unit = torch::jit::compile("def f(x):\n    return (torch.mm(x, x),)\n");
     c10::IValue out = unit->get_function("f")({at::ones({2, 2})});
     double sum = out.toTupleRef().elements().at(0).toTensor().sum().item<double>();
-    if (sum != 8) return "TorchScript computed a wrong 2x2 mm in its start-up probe (sum " + std::to_string(sum) + ")";
+    if (sum != 8)
+      return "TorchScript computed a wrong 2x2 mm in its start-up probe (sum " +
+             std::to_string(sum) + ")";
     return "";
   } catch (const std::exception& e) {
     return "TorchScript does not work in the installed LibTorch: " + TorchScriptErrorLine(e.what());
@@ -74,7 +76,8 @@ class TorchScriptBackend : public Backend {
     return RunSource(EmitFunction(p, "f", FunctionDialect::kTorchScript), p, recipe, stages);
   }
 
-  PathResult RunSource(const std::string& source, const Program& p, const InputRecipe& recipe, StageReporter& stages) {
+  PathResult RunSource(const std::string& source, const Program& p, const InputRecipe& recipe,
+                       StageReporter& stages) {
     if (std::string why = Unavailable(); !why.empty()) return UnsupportedResult(why);
     if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
     // As for eager: meta kernels and decompositions torch registers from Python must be there.
@@ -105,7 +108,8 @@ class TorchScriptBackend : public Backend {
       c10::IValue out = entry->artifact.unit->get_function("f")(std::move(stack));
       stages.Stage("results");
       res.kind = OutcomeKind::kOk;
-      for (const auto& v : out.toTupleRef().elements()) res.outputs.push_back(ToTensorValue(v.toTensor()));
+      for (const auto& v : out.toTupleRef().elements())
+        res.outputs.push_back(ToTensorValue(v.toTensor()));
     } catch (...) {
       res.outputs.clear();
       RecordTorchScriptError(res);
@@ -125,7 +129,9 @@ class TorchScriptBackend : public Backend {
   std::string Unavailable() const override {
     return "the installed LibTorch has no TorchScript (torch/jit.h is missing)";
   }
-  PathResult Run(const Program&, const InputRecipe&, StageReporter&) override { return UnsupportedResult(Unavailable()); }
+  PathResult Run(const Program&, const InputRecipe&, StageReporter&) override {
+    return UnsupportedResult(Unavailable());
+  }
   PathResult RunSource(const std::string&, const Program&, const InputRecipe&, StageReporter&) {
     return UnsupportedResult(Unavailable());
   }

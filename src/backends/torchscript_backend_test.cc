@@ -45,14 +45,16 @@ TEST(TorchScriptBackend, ASpellingTorchScriptRejectsIsARuntimeErrorWithTheCompil
   p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kLinear, {"x", "w"}}};
   p.outputs = {"v0"};
-  // The Python spelling says torch.nn.functional.linear, which TorchScript without Python cannot find.
+  // The Python spelling says torch.nn.functional.linear, which TorchScript without Python cannot
+  // find.
   PathResult rejected = RunTorchScriptSource(EmitFunction(p), p, {"grid16", 1});
   EXPECT_EQ(rejected.kind, OutcomeKind::kError);
   EXPECT_EQ(rejected.error_class, "RuntimeError");
   EXPECT_EQ(rejected.error_type, "torch::jit::ErrorReport");
   EXPECT_EQ(rejected.message, "attribute lookup is not defined on builtin:");
   EXPECT_TRUE(rejected.compile.compiled);
-  PathResult ok = RunTorchScriptSource(EmitFunction(p, "f", FunctionDialect::kTorchScript), p, {"grid16", 1});
+  PathResult ok =
+      RunTorchScriptSource(EmitFunction(p, "f", FunctionDialect::kTorchScript), p, {"grid16", 1});
   EXPECT_EQ(ok.kind, OutcomeKind::kOk) << ok.message;
   EXPECT_TRUE(ok.compile.present && ok.compile.compiled && !ok.compile.reused);
 }

@@ -21,8 +21,9 @@ std::string AfterErrorName(const std::string& line) {
   std::string name = line.substr(0, colon);
   for (char c : name)
     if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return "";
-  bool is_error = name.size() >= 5 && (name.compare(name.size() - 5, 5, "Error") == 0 ||
-                                       (name.size() >= 9 && name.compare(name.size() - 9, 9, "Exception") == 0));
+  bool is_error = name.size() >= 5 &&
+                  (name.compare(name.size() - 5, 5, "Error") == 0 ||
+                   (name.size() >= 9 && name.compare(name.size() - 9, 9, "Exception") == 0));
   return is_error ? line.substr(colon + 2) : "";
 }
 }  // namespace

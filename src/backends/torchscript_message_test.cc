@@ -16,7 +16,8 @@ TEST(TorchScriptMessage, InterpreterErrorsGiveTheOperatorsLine) {
       "         ~~~~~~~~ <--- HERE\n"
       "    return (v0,)\n"
       "RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x4)\n";
-  EXPECT_EQ(TorchScriptErrorLine(what), "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x4)");
+  EXPECT_EQ(TorchScriptErrorLine(what),
+            "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x4)");
 }
 
 TEST(TorchScriptMessage, CompileErrorsGiveTheirFirstNonBlankLine) {

@@ -17,7 +17,9 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--test-paths") == 0) {
       test_paths = true;
     } else {
-      dprintf(2, "usage: mmdiff-worker [--test-paths]\n(started by mmdiff; not meant to be run by hand)\n");
+      dprintf(2,
+              "usage: mmdiff-worker [--test-paths]\n(started by mmdiff; not meant to be run by "
+              "hand)\n");
       return 2;
     }
   }

@@ -29,13 +29,17 @@ const std::vector<AblationStage>& InductorVariantStages() {
 
 namespace {
 
-bool BeyondEager(const std::string& path) { return !path.empty() && path != "eager" && path != "reference" && path != "eager_meta"; }
+bool BeyondEager(const std::string& path) {
+  return !path.empty() && path != "eager" && path != "reference" && path != "eager_meta";
+}
 
 std::string OutcomeText(const PathResult& r) {
   std::string s(OutcomeName(r.kind));
   if (r.kind == OutcomeKind::kError) s += ": " + r.error_class + ": " + r.message.substr(0, 160);
-  if (r.kind == OutcomeKind::kOk && !r.outputs.empty()) s += " (" + std::string(DTypeName(r.outputs[0].dtype)) + ")";
-  if (r.kind == OutcomeKind::kCrash || r.kind == OutcomeKind::kTimeout || r.kind == OutcomeKind::kUnsupported)
+  if (r.kind == OutcomeKind::kOk && !r.outputs.empty())
+    s += " (" + std::string(DTypeName(r.outputs[0].dtype)) + ")";
+  if (r.kind == OutcomeKind::kCrash || r.kind == OutcomeKind::kTimeout ||
+      r.kind == OutcomeKind::kUnsupported)
     s += ": " + r.message.substr(0, 160);
   return s;
 }
@@ -43,7 +47,8 @@ std::string OutcomeText(const PathResult& r) {
 // The first divergence that involves `path`, if any.
 const Divergence* Involving(const Verdict& v, const std::string& path) {
   for (const auto& d : v.divergences)
-    if (d.blamed == path || std::find(d.paths.begin(), d.paths.end(), path) != d.paths.end()) return &d;
+    if (d.blamed == path || std::find(d.paths.begin(), d.paths.end(), path) != d.paths.end())
+      return &d;
   return nullptr;
 }
 
@@ -62,15 +67,21 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
   nlohmann::json stages = nlohmann::json::array();
   nlohmann::json first = nullptr;
   if (const PathResult* eager = FindResult(c.results, "eager"))
-    stages.push_back({{"path", "eager"}, {"backend", "eager"}, {"outcome", OutcomeText(*eager)},
-                      {"agrees_with_eager", true}, {"detail", ""}});
+    stages.push_back({{"path", "eager"},
+                      {"backend", "eager"},
+                      {"outcome", OutcomeText(*eager)},
+                      {"agrees_with_eager", true},
+                      {"detail", ""}});
   auto run = [&](const AblationStage& s) {
     if (!sup.Offers(s.path)) return false;
     CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", s.path});
     const Divergence* d = Involving(rerun.verdict, s.path);
     const PathResult* r = FindResult(rerun.results, s.path);
-    stages.push_back({{"path", s.path}, {"backend", s.backend}, {"outcome", r ? OutcomeText(*r) : "not run"},
-                      {"agrees_with_eager", d == nullptr}, {"detail", d ? d->detail : ""}});
+    stages.push_back({{"path", s.path},
+                      {"backend", s.backend},
+                      {"outcome", r ? OutcomeText(*r) : "not run"},
+                      {"agrees_with_eager", d == nullptr},
+                      {"detail", d ? d->detail : ""}});
     if (d && first.is_null()) first = s.path;
     return d != nullptr;
   };

@@ -5,10 +5,9 @@
 // PyTorch issue, what each stage did and which stage diverges first.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/exec/supervisor.h"
 #include "src/report/report.h"
@@ -24,9 +23,9 @@ struct AblationStage {
 const std::vector<AblationStage>& AblationLadder();
 const std::vector<AblationStage>& InductorVariantStages();
 
-// {"stages": [{"path", "backend", "outcome", "agrees_with_eager", "detail"}], "first_divergent": path
-// or null} — the first stage is eager itself. Null when no divergence involves a path other than
-// eager and the reference. Stages unavailable in this worker are left out.
+// {"stages": [{"path", "backend", "outcome", "agrees_with_eager", "detail"}], "first_divergent":
+// path or null} — the first stage is eager itself. Null when no divergence involves a path other
+// than eager and the reference. Stages unavailable in this worker are left out.
 nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c);
 
 }  // namespace mmdiff

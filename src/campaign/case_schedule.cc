@@ -7,7 +7,9 @@ namespace mmdiff {
 
 Result<Shard> ParseShard(const std::string& text) {
   size_t slash = text.find('/');
-  auto bad = [&] { return Status::Error("--shard must be i/N with 0 <= i < N, e.g. 0/4 (got '" + text + "')"); };
+  auto bad = [&] {
+    return Status::Error("--shard must be i/N with 0 <= i < N, e.g. 0/4 (got '" + text + "')");
+  };
   if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) return bad();
   char* end = nullptr;
   long long i = std::strtoll(text.c_str(), &end, 10);
@@ -17,7 +19,9 @@ Result<Shard> ParseShard(const std::string& text) {
   return Shard{i, n};
 }
 
-std::string ShardText(const Shard& s) { return std::to_string(s.index) + "/" + std::to_string(s.count); }
+std::string ShardText(const Shard& s) {
+  return std::to_string(s.index) + "/" + std::to_string(s.count);
+}
 
 CaseSchedule::CaseSchedule(Shard shard, int64_t max_cases)
     : shard_(shard), max_cases_(max_cases), done_below_(shard.index), cursor_(shard.index) {}

@@ -51,7 +51,8 @@ TEST(CaseSchedule, ResumeSkipsDoneIndicesAndRerunsTheRest) {
 
 TEST(CaseSchedule, ShardTextIsValidated) {
   EXPECT_EQ(ShardText(ParseShard("2/5").value()), "2/5");
-  for (const char* bad : {"5/5", "-1/3", "1/0", "1", "/2", "a/b", "1/2x"}) EXPECT_FALSE(ParseShard(bad).ok()) << bad;
+  for (const char* bad : {"5/5", "-1/3", "1/0", "1", "/2", "a/b", "1/2x"})
+    EXPECT_FALSE(ParseShard(bad).ok()) << bad;
 }
 
 }  // namespace

@@ -272,7 +272,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       s.inputs.special_inputs = Count(sv, "inputs");
       s.inputs.special_elements = Count(sv, "elements");
       s.inputs.special_unjudged = Count(sv, "unjudged");
-      if (sv.contains("ignored_input_reruns")) s.inputs.ignored_input_reruns = Count(sv, "ignored_input_reruns");
+      if (sv.contains("ignored_input_reruns"))
+        s.inputs.ignored_input_reruns = Count(sv, "ignored_input_reruns");
       if (s.inputs.special_unjudged > s.inputs.special_elements)
         return Status::Error("malformed summary: special_values.unjudged exceeds its elements");
     }

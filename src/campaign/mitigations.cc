@@ -12,12 +12,14 @@ nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
   if (focus.kind != DivergenceKind::kValue || focus.blamed != "inductor") return nullptr;
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [path, knob] : std::vector<std::pair<std::string, std::string>>{
-           {"inductor_emulate_precision_casts", "emulate_precision_casts"}, {"inductor_fallback_random", "fallback_random"}}) {
+           {"inductor_emulate_precision_casts", "emulate_precision_casts"},
+           {"inductor_fallback_random", "fallback_random"}}) {
     if (!sup.Offers(path)) continue;
     CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", path});
     std::string detail;
     for (const auto& d : rerun.verdict.divergences)
-      if (d.kind == DivergenceKind::kValue && d.paths.size() == 2 && d.paths[1] == path) detail = d.detail;
+      if (d.kind == DivergenceKind::kValue && d.paths.size() == 2 && d.paths[1] == path)
+        detail = d.detail;
     out.push_back({{"knob", "torch._inductor.config." + knob + " = True"},
                    {"path", path},
                    {"removes_divergence", detail.empty()},

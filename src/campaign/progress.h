@@ -12,8 +12,8 @@ struct ProgressSnapshot {
   int64_t diverging = 0;
   int64_t buckets = 0;
   int restarts = 0;
-  double elapsed_s = 0;    // in total, across resumes
-  double budget_s = 0;     // the time budget
+  double elapsed_s = 0;  // in total, across resumes
+  double budget_s = 0;   // the time budget
   int64_t cases_this_run = 0;
 };
 

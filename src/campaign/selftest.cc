@@ -43,7 +43,7 @@ std::vector<Planted> PlantedFaults() {
   InputRecipe uniform{"uniform", 1};
   InputRecipe normal{"normal", 2};
   InputRecipe nans{"uniform", 3};
-  nans.special = 0.5;  // NaN among other special values: NaN + x is exactly NaN
+  nans.special = 0.5;                      // NaN among other special values: NaN + x is exactly NaN
   InputRecipe zeros_and_infs{"exact", 6};  // small integers, 0 among them, and special values
   zeros_and_infs.special = 0.08;
   InputRecipe column_nan{"uniform", 7};
@@ -119,8 +119,9 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
   for (bool exact : {false, true}) {
     std::string values = exact ? "exact" : "random value classes";
     FalseAlarmCheck vs_ref{"eager vs reference", special ? values + " + specials" : values};
-    FalseAlarmCheck vs_other{"eager vs " + std::string(other == "eager_1thread" ? "eager on 1 thread" : other),
-                             vs_ref.values};
+    FalseAlarmCheck vs_other{
+        "eager vs " + std::string(other == "eager_1thread" ? "eager on 1 thread" : other),
+        vs_ref.values};
     for (int64_t i = 0; i < programs / 2; ++i) {
       uint64_t s = seed + static_cast<uint64_t>(i) * 2 + (exact ? 1 : 0);
       GeneratedCase c = GenerateCaseFromSeed(s, policy);
@@ -143,7 +144,8 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
                                  : d.blamed == other;
         FalseAlarmCheck& check = against_other ? vs_other : vs_ref;
         ++check.numeric_findings;
-        if (check.examples.size() < 5) check.examples.push_back("seed " + std::to_string(s) + ": " + d.detail);
+        if (check.examples.size() < 5)
+          check.examples.push_back("seed " + std::to_string(s) + ": " + d.detail);
       }
       bool simple = c.program.nodes.size() == 1 && IsMatmulFamily(c.program.nodes[0].op);
       const PathResult *e = FindResult(run.results, "eager"), *x = FindResult(run.results, other),
@@ -153,7 +155,8 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
         if (!SameBits(*ref, *e, *x)) {
           ++vs_other.bitwise_different;
           if (vs_other.examples.size() < 5)
-            vs_other.examples.push_back("seed " + std::to_string(s) + ": exact values differ bitwise");
+            vs_other.examples.push_back("seed " + std::to_string(s) +
+                                        ": exact values differ bitwise");
         }
       }
     }
@@ -168,7 +171,8 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
   GenPolicy policy = SelftestPolicy();
   policy.max_ops = 1;
   policy.p_cast = policy.p_view = policy.p_glue = policy.p_move = 0;
-  policy.p_zero_dim = 0;  // eager's addmv with a 0-d bias and K = 0 returns a 0-d tensor (a real bug)
+  policy.p_zero_dim =
+      0;  // eager's addmv with a 0-d bias and K = 0 returns a 0-d tensor (a real bug)
   policy.w_matmul = policy.w_mv = policy.w_dot = policy.w_addbmm = policy.w_linear = 0;
   policy.w_sdpa = policy.w_attention = 0;
   policy.w_int8 = policy.w_uint8 = policy.w_int32 = policy.w_int64 = 0;
@@ -183,7 +187,8 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
       MetamorphicCheck m = CheckMetamorphic(v.relation, a[1], b[1], a[0], b[0]);
       if (m.holds) continue;
       ++check.violations;
-      if (check.examples.size() < 5) check.examples.push_back("seed " + std::to_string(s) + ": " + m.detail);
+      if (check.examples.size() < 5)
+        check.examples.push_back("seed " + std::to_string(s) + ": " + m.detail);
     }
   }
   return check;
@@ -229,13 +234,16 @@ SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
       check.blamed |= d.blamed == f.path;
       check.detail = std::string(DivergenceKindName(d.kind)) + BlameLabel(d) + ": " + d.detail;
     }
-    if (!check.caught) check.detail = "no divergence involving " + f.path + " (" + VerdictToJson(run.verdict).dump() + ")";
+    if (!check.caught)
+      check.detail =
+          "no divergence involving " + f.path + " (" + VerdictToJson(run.verdict).dump() + ")";
     res.planted.push_back(check);
   }
   FalseAlarms(sup, "eager_1thread", o.programs, o.seed, o.special, res.checks);
   if (o.compiled_programs > 0)
     FalseAlarms(sup, "aot_eager", o.compiled_programs, o.seed + 1000003, o.special, res.checks);
-  if (o.relation_programs > 0) res.relations.push_back(Relations(sup, o.relation_programs, o.seed + 2000003));
+  if (o.relation_programs > 0)
+    res.relations.push_back(Relations(sup, o.relation_programs, o.seed + 2000003));
   return res;
 }
 
@@ -243,8 +251,12 @@ nlohmann::json SelftestToJson(const SelftestResult& r) {
   nlohmann::json j = {{"format", "mmdiff.selftest"}, {"version", 1}, {"passed", r.Passed()}};
   j["planted"] = nlohmann::json::array();
   for (const auto& p : r.planted)
-    j["planted"].push_back({{"path", p.path}, {"fault", p.fault}, {"program", p.program}, {"caught", p.caught},
-                            {"blamed", p.blamed}, {"detail", p.detail}});
+    j["planted"].push_back({{"path", p.path},
+                            {"fault", p.fault},
+                            {"program", p.program},
+                            {"caught", p.caught},
+                            {"blamed", p.blamed},
+                            {"detail", p.detail}});
   j["false_alarm_checks"] = nlohmann::json::array();
   for (const auto& c : r.checks)
     j["false_alarm_checks"].push_back({{"pair", c.pair},
@@ -257,7 +269,9 @@ nlohmann::json SelftestToJson(const SelftestResult& r) {
                                        {"examples", c.examples}});
   j["metamorphic_relations"] = nlohmann::json::array();
   for (const auto& c : r.relations)
-    j["metamorphic_relations"].push_back({{"path", c.path}, {"programs", c.programs}, {"violations", c.violations},
+    j["metamorphic_relations"].push_back({{"path", c.path},
+                                          {"programs", c.programs},
+                                          {"violations", c.violations},
                                           {"examples", c.examples}});
   return j;
 }
@@ -269,8 +283,8 @@ std::string SelftestToText(const SelftestResult& r) {
   std::snprintf(line, sizeof line, "  %-24s %-7s %-7s %s\n", "path", "caught", "blamed", "fault");
   o << line;
   for (const auto& p : r.planted) {
-    std::snprintf(line, sizeof line, "  %-24s %-7s %-7s %s\n", p.path.c_str(), p.caught ? "yes" : "NO",
-                  p.blamed ? "yes" : "NO", p.fault.c_str());
+    std::snprintf(line, sizeof line, "  %-24s %-7s %-7s %s\n", p.path.c_str(),
+                  p.caught ? "yes" : "NO", p.blamed ? "yes" : "NO", p.fault.c_str());
     o << line;
   }
   o << "\nfalse-alarm checks (random valid programs; numeric findings must be 0; reruns: programs\n"
@@ -279,9 +293,10 @@ std::string SelftestToText(const SelftestResult& r) {
                 "findings", "reruns", "bitwise (exact, one op)");
   o << line;
   for (const auto& c : r.checks) {
-    std::string bits = c.bitwise_compared ? std::to_string(c.bitwise_compared - c.bitwise_different) + "/" +
-                                                std::to_string(c.bitwise_compared) + " identical"
-                                          : "-";
+    std::string bits = c.bitwise_compared
+                           ? std::to_string(c.bitwise_compared - c.bitwise_different) + "/" +
+                                 std::to_string(c.bitwise_compared) + " identical"
+                           : "-";
     std::snprintf(line, sizeof line, "  %-28s %-32s %9lld %9lld %7lld %s\n", c.pair.c_str(),
                   c.values.c_str(), static_cast<long long>(c.programs),
                   static_cast<long long>(c.numeric_findings),
@@ -289,7 +304,8 @@ std::string SelftestToText(const SelftestResult& r) {
     o << line;
     for (const auto& e : c.examples) o << "      " << e << "\n";
   }
-  o << "\nmetamorphic relations on one-op programs ((AB)^T = B^T A^T, addmm = beta C + alpha AB, bmm = stacked mm):\n";
+  o << "\nmetamorphic relations on one-op programs ((AB)^T = B^T A^T, addmm = beta C + alpha AB, "
+       "bmm = stacked mm):\n";
   for (const auto& c : r.relations) {
     std::snprintf(line, sizeof line, "  %-28s %9lld programs %9lld violations\n", c.path.c_str(),
                   static_cast<long long>(c.programs), static_cast<long long>(c.violations));

@@ -4,10 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
@@ -36,13 +35,13 @@ struct PlantedCheck {
 };
 
 struct FalseAlarmCheck {
-  std::string pair;         // "eager vs reference", ...
-  std::string values;       // "random value classes" or "exact"
+  std::string pair;    // "eager vs reference", ...
+  std::string values;  // "random value classes" or "exact"
   int64_t programs = 0;
   int64_t numeric_findings = 0;      // value and ignored-input divergences between correct paths:
                                      // false alarms
   int64_t ignored_input_reruns = 0;  // programs rerun with an ignored input (beta = 0) zeroed
-  int64_t bitwise_compared = 0;   // exact mode, one-op programs: outputs compared bit for bit
+  int64_t bitwise_compared = 0;      // exact mode, one-op programs: outputs compared bit for bit
   int64_t bitwise_different = 0;
   std::vector<std::string> examples;  // the first few findings, for the report
 };

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "src/cli/cli_support.h"
@@ -24,12 +23,12 @@ namespace {
 
 struct BenchArgs {
   CommonOptions common;
-  int programs = 300;          // per fast path
-  int compiled_programs = 8;   // per compiled path, each a new compile
-  int aoti_programs = 2;       // AOTInductor compiles a shared library: slow
-  int inputs = 100;            // inputs of one program through a reused compiled function
+  int programs = 300;         // per fast path
+  int compiled_programs = 8;  // per compiled path, each a new compile
+  int aoti_programs = 2;      // AOTInductor compiles a shared library: slow
+  int inputs = 100;           // inputs of one program through a reused compiled function
   uint64_t seed = 1;
-  std::string sources_out;     // the compiled programs as JSON, for the bare torch.compile timing
+  std::string sources_out;  // the compiled programs as JSON, for the bare torch.compile timing
   bool verbose = false;
 };
 
@@ -58,7 +57,8 @@ struct Timing {
 
 bool g_verbose = false;  // --verbose: one line per run on stderr
 
-Timing Time(Supervisor& sup, const std::vector<GeneratedCase>& cases, const std::vector<std::string>& paths) {
+Timing Time(Supervisor& sup, const std::vector<GeneratedCase>& cases,
+            const std::vector<std::string>& paths) {
   Timing t;
   for (const auto& c : cases) {
     double t0 = Now();
@@ -76,19 +76,16 @@ Timing Time(Supervisor& sup, const std::vector<GeneratedCase>& cases, const std:
     t.ok += all_ok;
     if (g_verbose)
       for (const auto& r : results)
-        std::fprintf(stderr, "%s %s %.2f ms %s %s\n", r.path.c_str(), r.ok() ? "ok " : "ERR", dt * 1e3,
-                     c.program.Summary().c_str(), r.message.c_str());
+        std::fprintf(stderr, "%s %s %.2f ms %s %s\n", r.path.c_str(), r.ok() ? "ok " : "ERR",
+                     dt * 1e3, c.program.Summary().c_str(), r.message.c_str());
   }
   return t;
 }
 
 nlohmann::json Rate(const Timing& t) {
-  return {{"runs", t.runs},
-          {"ok", t.ok},
-          {"seconds", t.seconds},
-          {"per_s", t.seconds > 0 ? t.runs / t.seconds : 0.0},
-          {"compiled", t.compiled},
-          {"reused", t.reused}};
+  return {{"runs", t.runs},         {"ok", t.ok},
+          {"seconds", t.seconds},   {"per_s", t.seconds > 0 ? t.runs / t.seconds : 0.0},
+          {"compiled", t.compiled}, {"reused", t.reused}};
 }
 
 int RunBench(const BenchArgs& a) {
@@ -110,7 +107,8 @@ int RunBench(const BenchArgs& a) {
     for (int i = 0; i < n; ++i) v.push_back(valid(from + static_cast<uint64_t>(i)));
     return v;
   };
-  nlohmann::json out = {{"format", "mmdiff.bench-paths"}, {"version", 1}, {"versions", sup.versions()}};
+  nlohmann::json out = {
+      {"format", "mmdiff.bench-paths"}, {"version", 1}, {"versions", sup.versions()}};
   nlohmann::json rates = nlohmann::json::object();
   // Warm up: the worker's first run starts Python and imports torch.
   Time(sup, make(a.seed + 1000000, 2), {"reference", "eager", "eager_meta"});
@@ -122,7 +120,8 @@ int RunBench(const BenchArgs& a) {
   // cache off for these figures).
   std::vector<GeneratedCase> fresh = make(a.seed + 500000, a.compiled_programs);
   nlohmann::json sources = nlohmann::json::array();
-  for (const char* path : {"inductor", "aot_eager", "compile_eager"})  // warm up: import each backend's modules
+  for (const char* path :
+       {"inductor", "aot_eager", "compile_eager"})  // warm up: import each backend's modules
     if (sup.Offers(path)) Time(sup, {valid(a.seed + 2000000)}, {path});
   for (const char* path : {"inductor", "aot_eager", "compile_eager", "aoti"}) {
     if (!sup.Offers(path)) continue;
@@ -137,7 +136,9 @@ int RunBench(const BenchArgs& a) {
         nlohmann::json inputs = nlohmann::json::array();
         for (const auto& in : set[i].program.inputs)
           inputs.push_back({{"shape", in.shape}, {"dtype", DTypeName(in.dtype)}});
-        sources.push_back({{"source", EmitFunction(set[i].program)}, {"inputs", inputs}, {"mmdiff_s", t.each[i]}});
+        sources.push_back({{"source", EmitFunction(set[i].program)},
+                           {"inputs", inputs},
+                           {"mmdiff_s", t.each[i]}});
       }
     }
   }
@@ -146,7 +147,8 @@ int RunBench(const BenchArgs& a) {
     GeneratedCase base = valid(a.seed + 900000);
     std::vector<GeneratedCase> variants;
     for (int v = 0; v <= a.inputs; ++v) {
-      InputVariant iv = MakeInputVariant(base.program, base.recipe, a.seed, v == 0 ? 0 : v + 1, policy);
+      InputVariant iv =
+          MakeInputVariant(base.program, base.recipe, a.seed, v == 0 ? 0 : v + 1, policy);
       variants.push_back({iv.program, iv.recipe});  // (skips the new-sizes variant: values only)
     }
     Time(sup, {variants[0]}, {"inductor"});  // the compile
@@ -162,7 +164,8 @@ int RunBench(const BenchArgs& a) {
       return kExitEnvironment;
     }
   }
-  // The worker's peak resident memory: it is this process's only child, reaped when its supervisor goes.
+  // The worker's peak resident memory: it is this process's only child, reaped when its supervisor
+  // goes.
   owned.reset();
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
@@ -171,31 +174,41 @@ int RunBench(const BenchArgs& a) {
   return kExitOk;
 }
 
-const CommandRegistrar kBench{"bench", [](CLI::App& app) {
-  auto args = std::make_shared<BenchArgs>();
-  auto* c = app.add_subcommand(
-      "bench",
-      "Measure each path's rate on small generated cpu programs (fast paths: --programs runs each; compiled "
-      "paths: --compiled-programs new programs each, one compile per run; inductor reusing one compiled "
-      "program for --inputs inputs) and the worker's peak memory; print JSON. scripts/bench runs this with "
-      "Inductor's FX graph cache off and adds the other figures.");
-  c->add_option("--programs", args->programs, "Programs per fast path")->check(CLI::PositiveNumber)->capture_default_str();
-  c->add_option("--compiled-programs", args->compiled_programs, "New programs per compiled path")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  c->add_option("--aoti-programs", args->aoti_programs, "New programs for aoti (at most --compiled-programs)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  c->add_option("--inputs", args->inputs, "Inputs through one compiled inductor program")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  c->add_option("--seed", args->seed, "Seed of the generated programs")->capture_default_str();
-  c->add_option("--sources-out", args->sources_out,
-                "Write the inductor programs (function source, input shapes and dtypes, mmdiff's seconds) here");
-  c->add_option("--timeout", args->common.timeout_s, "Seconds a path may spend in one stage")->capture_default_str();
-  c->add_flag("--verbose", args->verbose, "One line per run on stderr: path, outcome, milliseconds, program");
-  return std::make_pair(c, std::function<int()>([args] { return RunBench(*args); }));
-}};
+const CommandRegistrar kBench{
+    "bench", [](CLI::App& app) {
+      auto args = std::make_shared<BenchArgs>();
+      auto* c = app.add_subcommand("bench",
+                                   "Measure each path's rate on small generated cpu programs (fast "
+                                   "paths: --programs runs each; compiled "
+                                   "paths: --compiled-programs new programs each, one compile per "
+                                   "run; inductor reusing one compiled "
+                                   "program for --inputs inputs) and the worker's peak memory; "
+                                   "print JSON. scripts/bench runs this with "
+                                   "Inductor's FX graph cache off and adds the other figures.");
+      c->add_option("--programs", args->programs, "Programs per fast path")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      c->add_option("--compiled-programs", args->compiled_programs,
+                    "New programs per compiled path")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      c->add_option("--aoti-programs", args->aoti_programs,
+                    "New programs for aoti (at most --compiled-programs)")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str();
+      c->add_option("--inputs", args->inputs, "Inputs through one compiled inductor program")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+      c->add_option("--seed", args->seed, "Seed of the generated programs")->capture_default_str();
+      c->add_option("--sources-out", args->sources_out,
+                    "Write the inductor programs (function source, input shapes and dtypes, "
+                    "mmdiff's seconds) here");
+      c->add_option("--timeout", args->common.timeout_s, "Seconds a path may spend in one stage")
+          ->capture_default_str();
+      c->add_flag("--verbose", args->verbose,
+                  "One line per run on stderr: path, outcome, milliseconds, program");
+      return std::make_pair(c, std::function<int()>([args] { return RunBench(*args); }));
+    }};
 
 }  // namespace
 }  // namespace mmdiff::cli

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 
@@ -31,7 +30,8 @@ std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& giv
 Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o);
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);
 // Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
-int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command, std::vector<std::string>& paths);
+int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
+                std::vector<std::string>& paths);
 void AddCommonOptions(CLI::App* app, CommonOptions& o);
 
 }  // namespace mmdiff::cli

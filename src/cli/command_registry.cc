@@ -4,7 +4,8 @@
 namespace mmdiff::cli {
 
 std::vector<RegisteredCommand>& CommandRegistry() {
-  static std::vector<RegisteredCommand> commands;  // constructed on first use, before any registrar runs
+  static std::vector<RegisteredCommand>
+      commands;  // constructed on first use, before any registrar runs
   return commands;
 }
 

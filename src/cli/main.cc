@@ -1,6 +1,5 @@
 // mmdiff: command-line entry point.
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <iostream>
 
@@ -11,17 +10,22 @@
 namespace {
 
 constexpr const char* kExitCodes =
-    "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or invalid input "
-    "file; 3 environment problem (worker cannot start, output folder not writable); 4 replay: an expected "
-    "divergence is gone (fixed upstream?); 5 replay: a verdict changed in another way (new behaviour).";
+    "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or "
+    "invalid input "
+    "file; 3 environment problem (worker cannot start, output folder not writable); 4 replay: an "
+    "expected "
+    "divergence is gone (fixed upstream?); 5 replay: a verdict changed in another way (new "
+    "behaviour).";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
       "mmdiff: a differential fuzzer for PyTorch's matrix-multiplication family.\n"
-      "Runs random programs through a reference engine, LibTorch eager and torch.compile (inductor, aot_eager, "
-      "eager) in isolated worker processes, and reports where they disagree on errors, result types or values."};
+      "Runs random programs through a reference engine, LibTorch eager and torch.compile "
+      "(inductor, aot_eager, "
+      "eager) in isolated worker processes, and reports where they disagree on errors, result "
+      "types or values."};
   app.footer(kExitCodes);
   app.set_version_flag("--version", mmdiff::cli::VersionText());
   app.require_subcommand(1);
@@ -32,26 +36,35 @@ int main(int argc, char** argv) {
   auto* gen = app.add_subcommand("gen", "Print the program generated from a seed, as JSON");
   gen->add_option("--seed", seed, "Generator seed")->capture_default_str();
   gen->add_option("--policy", policy_file, "Generation policy JSON")->check(CLI::ExistingFile);
-  gen->add_flag("--dump-policy", dump_policy, "Print the (default or loaded) policy instead of a program");
+  gen->add_flag("--dump-policy", dump_policy,
+                "Print the (default or loaded) policy instead of a program");
   int64_t stats = 0;
   bool stats_json = false;
   gen->add_option("--stats", stats,
-                  "Instead of a program: how often each op, dtype, dtype pairing, device, layout feature and value "
+                  "Instead of a program: how often each op, dtype, dtype pairing, device, layout "
+                  "feature and value "
                   "class appears in this many programs (seeds from --seed on)");
   gen->add_flag("--json", stats_json, "With --stats: print JSON");
   bool gen_case = false, gen_values = false;
   gen->add_flag("--case", gen_case,
-                "Print the whole test case: {\"program\", \"inputs\"} (the input recipe); `mmdiff run` takes it");
+                "Print the whole test case: {\"program\", \"inputs\"} (the input recipe); `mmdiff "
+                "run` takes it");
   gen->add_flag("--values", gen_values,
-                "With the case, print every input's values (before the conversion to its dtype) as hex floats");
+                "With the case, print every input's values (before the conversion to its dtype) as "
+                "hex floats");
 
   std::string mutate_file, cross_file, mutate_policy;
   uint64_t mutate_seed = 1;
-  auto* mutate = app.add_subcommand("mutate", "Print one mutation of a program (or its crossover with another)");
-  mutate->add_option("program", mutate_file, "Program JSON (or a report or regression entry)")->required();
-  mutate->add_option("--seed", mutate_seed, "Mutation seed: the same seed gives the same mutation")->capture_default_str();
-  mutate->add_option("--cross", cross_file, "Cross over with this second program instead of mutating");
-  mutate->add_option("--policy", mutate_policy, "Generation policy JSON (used when a node is added)")
+  auto* mutate = app.add_subcommand(
+      "mutate", "Print one mutation of a program (or its crossover with another)");
+  mutate->add_option("program", mutate_file, "Program JSON (or a report or regression entry)")
+      ->required();
+  mutate->add_option("--seed", mutate_seed, "Mutation seed: the same seed gives the same mutation")
+      ->capture_default_str();
+  mutate->add_option("--cross", cross_file,
+                     "Cross over with this second program instead of mutating");
+  mutate
+      ->add_option("--policy", mutate_policy, "Generation policy JSON (used when a node is added)")
       ->check(CLI::ExistingFile);
 
   mmdiff::cli::CommonOptions run_opts;
@@ -59,15 +72,19 @@ int main(int argc, char** argv) {
   uint64_t input_seed = 0;
   bool json = false;
   auto* run = app.add_subcommand("run", "Run one program through every path and print the verdict");
-  run->add_option("program", program_file, "Program JSON, or a report.json (its program and inputs are used)")
+  run->add_option("program", program_file,
+                  "Program JSON, or a report.json (its program and inputs are used)")
       ->required();
-  auto* seed_opt = run->add_option("--input-seed", input_seed, "Seed of the input values (default: the report's, else 0)");
+  auto* seed_opt = run->add_option("--input-seed", input_seed,
+                                   "Seed of the input values (default: the report's, else 0)");
   run->add_flag("--json", json, "Print the report JSON instead of a table");
-  run->add_option("--out", run_out, "Also write report.json, program.json and repro.py to this folder");
+  run->add_option("--out", run_out,
+                  "Also write report.json, program.json and repro.py to this folder");
   mmdiff::cli::AddCommonOptions(run, run_opts);
 
   bool paths_json = false, paths_test = false;
-  auto* paths = app.add_subcommand("paths", "List the paths this machine can run, and why others cannot");
+  auto* paths =
+      app.add_subcommand("paths", "List the paths this machine can run, and why others cannot");
   paths->add_flag("--json", paths_json, "Machine-readable output");
   paths->add_flag("--test-paths", paths_test, "Include the test-only paths");
 
@@ -94,17 +111,23 @@ int main(int argc, char** argv) {
       "Every program's inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at a 10 % "
       "rate, exact value mode included: the IEEE rules the reference judges them by must raise no "
       "false finding");
-  selftest->add_option("--programs", selftest_programs, "Programs for eager vs reference and vs eager on one thread")
+  selftest
+      ->add_option("--programs", selftest_programs,
+                   "Programs for eager vs reference and vs eager on one thread")
       ->capture_default_str();
-  selftest->add_option("--compiled-programs", selftest_compiled, "Programs for eager vs aot_eager (0: skip)")
+  selftest
+      ->add_option("--compiled-programs", selftest_compiled,
+                   "Programs for eager vs aot_eager (0: skip)")
       ->capture_default_str();
   selftest->add_option("--seed", selftest_seed, "First program seed")->capture_default_str();
-  selftest->add_option("--timeout", selftest_timeout, "Seconds a path may spend in one stage")->capture_default_str();
+  selftest->add_option("--timeout", selftest_timeout, "Seconds a path may spend in one stage")
+      ->capture_default_str();
 
   // Subcommands from their own *_command.cc files, in name order.
   std::vector<std::pair<CLI::App*, std::function<int()>>> registered;
   auto& registry = mmdiff::cli::CommandRegistry();
-  std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::sort(registry.begin(), registry.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
   for (auto& c : registry) registered.push_back(c.add(app));
 
   try {
@@ -114,9 +137,12 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : mmdiff::cli::kExitUsage;
   }
   if (*gen && stats > 0) return mmdiff::cli::GenStats(seed, stats, policy_file, stats_json);
-  if (*gen) return mmdiff::cli::Gen(seed, policy_file, dump_policy, gen_case || gen_values, gen_values);
+  if (*gen)
+    return mmdiff::cli::Gen(seed, policy_file, dump_policy, gen_case || gen_values, gen_values);
   if (*mutate) return mmdiff::cli::Mutate(mutate_file, cross_file, mutate_seed, mutate_policy);
-  if (*run) return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json, run_out);
+  if (*run)
+    return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json,
+                            run_out);
   if (*paths) return mmdiff::cli::Paths(paths_json, paths_test);
   if (*selftest)
     return mmdiff::cli::Selftest(selftest_json, selftest_full, selftest_programs, selftest_compiled,

@@ -5,10 +5,9 @@
 
 #include <sys/types.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
@@ -18,14 +17,16 @@
 namespace mmdiff {
 
 struct SupervisorOptions {
-  std::string worker_binary;              // the mmdiff-worker executable
-  std::vector<std::string> worker_args;   // e.g. {"--test-paths"}
-  double stage_timeout_s = 300;           // a path is timed out after this long without progress
-  double startup_timeout_s = 180;         // for the worker's hello (includes starting Python and importing torch)
-  std::string log_path;                   // worker stderr is appended here; "" -> /dev/null
-  int64_t recycle_after = 0;              // start a fresh worker after this many programs (0: never), to contain leaks;
-                                          // input variants of a program (see Run) count once
-  int64_t memory_limit_mb = 0;            // the worker's RLIMIT_DATA (0: none): running out becomes a crash result
+  std::string worker_binary;             // the mmdiff-worker executable
+  std::vector<std::string> worker_args;  // e.g. {"--test-paths"}
+  double stage_timeout_s = 300;          // a path is timed out after this long without progress
+  double startup_timeout_s =
+      180;               // for the worker's hello (includes starting Python and importing torch)
+  std::string log_path;  // worker stderr is appended here; "" -> /dev/null
+  int64_t recycle_after = 0;  // start a fresh worker after this many programs (0: never), to
+                              // contain leaks; input variants of a program (see Run) count once
+  int64_t memory_limit_mb =
+      0;  // the worker's RLIMIT_DATA (0: none): running out becomes a crash result
 };
 
 struct PathInfo {
@@ -33,7 +34,7 @@ struct PathInfo {
   bool available = false;
   std::string why;  // when unavailable
   bool test_only = false;
-  bool variant = false;  // a knob variant, run on demand only
+  bool variant = false;    // a knob variant, run on demand only
   bool on_demand = false;  // not in the default path set (variants, slow paths): run when named
 };
 
@@ -52,7 +53,8 @@ class Supervisor {
   const nlohmann::json& versions() const { return versions_; }
 
   // One result per requested path, in order. Never throws; worker deaths become results.
-  std::vector<PathResult> Run(const Program& p, const InputRecipe& r, const std::vector<std::string>& paths);
+  std::vector<PathResult> Run(const Program& p, const InputRecipe& r,
+                              const std::vector<std::string>& paths);
 
   // Workers started again after one died or hung (not counting recycling).
   int restarts() const { return restarts_; }

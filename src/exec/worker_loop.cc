@@ -29,12 +29,14 @@ Backend* FindBackend(std::vector<std::unique_ptr<Backend>>& backends, const std:
   return nullptr;
 }
 
-void HandleRun(int out_fd, const nlohmann::json& req, std::vector<std::unique_ptr<Backend>>& backends) {
+void HandleRun(int out_fd, const nlohmann::json& req,
+               std::vector<std::unique_ptr<Backend>>& backends) {
   auto prog = ProgramFromJson(req.value("program", nlohmann::json()));
   Status valid = prog.ok() ? Verify(prog.value()) : prog.status();
   auto recipe = RecipeFromJson(req.value("recipe", nlohmann::json()));
   if (!valid.ok() || !recipe.ok()) {
-    WriteFrame(out_fd, {{"type", "error"}, {"message", valid.ok() ? recipe.error() : valid.message()}});
+    WriteFrame(out_fd,
+               {{"type", "error"}, {"message", valid.ok() ? recipe.error() : valid.message()}});
     return;
   }
   for (const auto& name_json : req.value("paths", nlohmann::json::array())) {
@@ -74,7 +76,11 @@ int RunWorkerLoop(int in_fd, int out_fd, std::vector<std::unique_ptr<Backend>>& 
       nlohmann::json paths = nlohmann::json::array();
       for (auto& b : backends) {
         std::string why = b->Unavailable();
-        paths.push_back({{"name", b->name()}, {"available", why.empty()}, {"why", why}, {"test_only", b->test_only()}, {"variant", b->variant()},
+        paths.push_back({{"name", b->name()},
+                         {"available", why.empty()},
+                         {"why", why},
+                         {"test_only", b->test_only()},
+                         {"variant", b->variant()},
                          {"on_demand", b->on_demand()}});
       }
       WriteFrame(out_fd, {{"type", "hello"}, {"versions", versions}, {"paths", paths}});

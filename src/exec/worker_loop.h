@@ -3,16 +3,16 @@
 #pragma once
 
 #include <memory>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "src/exec/backend.h"
 
 namespace mmdiff {
 
 // Serves requests from in_fd until "exit" or EOF; returns the process exit code.
-//   {"type":"hello"} -> {"type":"hello","versions":{...},"paths":[{name,available,why,test_only,variant,on_demand}]}
+//   {"type":"hello"} ->
+//   {"type":"hello","versions":{...},"paths":[{name,available,why,test_only,variant,on_demand}]}
 //   {"type":"run","program":P,"recipe":R,"paths":[...]} -> per path: "stage" messages, then
 //       {"type":"result","result":PathResult}; finally {"type":"done"}
 //   {"type":"exit"}

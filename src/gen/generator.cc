@@ -28,7 +28,8 @@ class Builder {
     for (const auto& n : prog_.nodes)
       for (const auto& a : n.args) used.insert(a);
     for (const auto& n : prog_.nodes)
-      if (!used.count(n.name) && n.op != OpKind::kCast && !IsView(n.op)) prog_.outputs.push_back(n.name);
+      if (!used.count(n.name) && n.op != OpKind::kCast && !IsView(n.op))
+        prog_.outputs.push_back(n.name);
     if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
     return {prog_, Recipe()};
   }
@@ -65,14 +66,14 @@ class Builder {
         *weights[keep] = before[keep];
       }
     };
-    thin({&p_.w_mm, &p_.w_bmm, &p_.w_matmul, &p_.w_addmm, &p_.w_mv, &p_.w_dot, &p_.w_addmv, &p_.w_baddbmm,
-          &p_.w_addbmm, &p_.w_linear, &p_.w_sdpa, &p_.w_attention});
+    thin({&p_.w_mm, &p_.w_bmm, &p_.w_matmul, &p_.w_addmm, &p_.w_mv, &p_.w_dot, &p_.w_addmv,
+          &p_.w_baddbmm, &p_.w_addbmm, &p_.w_linear, &p_.w_sdpa, &p_.w_attention});
     thin({&p_.w_float64, &p_.w_float32, &p_.w_float16, &p_.w_bfloat16});
     for (double* w : {&p_.w_int8, &p_.w_uint8, &p_.w_int32, &p_.w_int64, &p_.w_bool})
       if (c_.Coin(0.5)) *w = 0;
     thin({&p_.w_grid16, &p_.w_exact, &p_.w_uniform, &p_.w_normal});
-    for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain, &p_.p_view, &p_.p_move,
-                            &p_.p_special, &p_.p_zero_dim, &p_.p_large_k})
+    for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain,
+                            &p_.p_view, &p_.p_move, &p_.p_special, &p_.p_zero_dim, &p_.p_large_k})
       if (c_.Coin(0.5)) *feature = 0;
   }
 
@@ -84,11 +85,11 @@ class Builder {
 
   // The dtype of an op: a float or an integer dtype (or, deliberately, bool).
   DType BaseDType() {
-    static const std::vector<DType> kAll = {DType::kFloat64, DType::kFloat32, DType::kFloat16, DType::kBFloat16,
-                                            DType::kInt8,    DType::kUInt8,   DType::kInt32,   DType::kInt64,
-                                            DType::kBool};
-    return kAll[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16, p_.w_int8, p_.w_uint8,
-                             p_.w_int32, p_.w_int64, p_.w_bool})];
+    static const std::vector<DType> kAll = {DType::kFloat64,  DType::kFloat32, DType::kFloat16,
+                                            DType::kBFloat16, DType::kInt8,    DType::kUInt8,
+                                            DType::kInt32,    DType::kInt64,   DType::kBool};
+    return kAll[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16, p_.w_int8,
+                             p_.w_uint8, p_.w_int32, p_.w_int64, p_.w_bool})];
   }
 
   // The dtype of a fresh operand: the op's base dtype, or (deliberately) another one.
@@ -118,15 +119,19 @@ class Builder {
   // An input of another shape and a view node that turns it into `shape`.
   Value Viewed(const Shape& shape, DType dtype) {
     size_t rank = shape.size();
-    std::vector<OpKind> kinds = {OpKind::kReshape, OpKind::kExpand, OpKind::kNarrow, OpKind::kSlice, OpKind::kView};
+    std::vector<OpKind> kinds = {OpKind::kReshape, OpKind::kExpand, OpKind::kNarrow, OpKind::kSlice,
+                                 OpKind::kView};
     if (rank >= 2) kinds.insert(kinds.end(), {OpKind::kTranspose, OpKind::kPermute});
     OpKind kind = c_.Pick(kinds);
     Shape base = shape;
     std::vector<int64_t> ints;
-    auto maybe_negative = [&](int64_t d) { return c_.Coin(0.3) ? d - static_cast<int64_t>(rank) : d; };
+    auto maybe_negative = [&](int64_t d) {
+      return c_.Coin(0.3) ? d - static_cast<int64_t>(rank) : d;
+    };
     switch (kind) {
       case OpKind::kTranspose: {
-        int64_t i = c_.Int(0, static_cast<int64_t>(rank) - 1), j = c_.Int(0, static_cast<int64_t>(rank) - 1);
+        int64_t i = c_.Int(0, static_cast<int64_t>(rank) - 1),
+                j = c_.Int(0, static_cast<int64_t>(rank) - 1);
         std::swap(base[i], base[j]);
         ints = {maybe_negative(i), maybe_negative(j)};
         break;
@@ -134,13 +139,15 @@ class Builder {
       case OpKind::kPermute: {
         std::vector<int64_t> perm(rank);
         for (size_t i = 0; i < rank; ++i) perm[i] = static_cast<int64_t>(i);
-        for (size_t i = rank; i-- > 1;) std::swap(perm[i], perm[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(i)))]);
+        for (size_t i = rank; i-- > 1;)
+          std::swap(perm[i], perm[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(i)))]);
         for (size_t k = 0; k < rank; ++k) base[perm[k]] = shape[k];
         for (int64_t d : perm) ints.push_back(maybe_negative(d));
         break;
       }
       case OpKind::kSlice: {  // every step-th element of a longer dim: x[..., start:end:step, ...]
-        int64_t d = c_.Int(0, static_cast<int64_t>(rank) - 1), step = c_.Int(1, 3), start = c_.Int(0, 2);
+        int64_t d = c_.Int(0, static_cast<int64_t>(rank) - 1), step = c_.Int(1, 3),
+                start = c_.Int(0, 2);
         int64_t end = start + shape[d] * step;
         base[d] = end + c_.Int(0, 2);
         if (shape[d] > 0) end -= step - 1;  // the last element taken is end - 1
@@ -154,7 +161,8 @@ class Builder {
         if (c_.Coin(0.3)) ints[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1))] = -1;
         break;
       }
-      case OpKind::kExpand: {  // stride-0 dims: some dims are 1 in the input, maybe fewer leading dims
+      case OpKind::kExpand: {  // stride-0 dims: some dims are 1 in the input, maybe fewer leading
+                               // dims
         size_t drop = static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1));
         base.assign(shape.begin() + static_cast<long>(drop), shape.end());
         for (auto& d : base)
@@ -184,7 +192,8 @@ class Builder {
     in.shape = shape;
     in.dtype = dtype;
     in.device = device;
-    if (c_.Coin(p_.p_device_mismatch)) in.device = device == Device::kCpu ? Device::kMeta : Device::kCpu;
+    if (c_.Coin(p_.p_device_mismatch))
+      in.device = device == Device::kCpu ? Device::kMeta : Device::kCpu;
     if (shape.size() >= 2 && c_.Coin(p_.p_transposed)) in.layout = Layout::kTransposed;
     prog_.inputs.push_back(in);
     return {in.name, shape, dtype};
@@ -243,26 +252,30 @@ class Builder {
     }
     Shape other = c_.Coin(0.5) ? v.shape : Shape{v.shape.back()};
     Value b = Addable(Input(other, OperandDType(v.dtype)), v.dtype);
-    Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype), [](Node&) {});
+    Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype),
+         [](Node&) {});
   }
 
   void AddOp() {
     Glue();
-    size_t kind = c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm, p_.w_mv, p_.w_dot, p_.w_addmv,
-                               p_.w_baddbmm, p_.w_addbmm, p_.w_linear, p_.w_sdpa, p_.w_attention});
+    size_t kind =
+        c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm, p_.w_mv, p_.w_dot, p_.w_addmv,
+                     p_.w_baddbmm, p_.w_addbmm, p_.w_linear, p_.w_sdpa, p_.w_attention});
     bool chain = has_last_ && c_.Coin(p_.p_chain);
     if (kind >= 10) return Attention(kind == 10, chain);
     DType base = BaseDType();
     switch (kind) {
       case 0: {  // mm
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
+        Value a =
+            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
         Emit(OpKind::kMm, {a, b}, {a.shape[0], b.shape[1]}, a.dtype, [](Node&) {});
         break;
       }
       case 1: {  // bmm
-        Value a = chain && last_.shape.size() == 3 ? last_
-                                                    : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 3
+                      ? last_
+                      : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
         Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
         Emit(OpKind::kBmm, {a, b}, {a.shape[0], a.shape[1], b.shape[2]}, a.dtype, [](Node&) {});
         break;
@@ -284,7 +297,8 @@ class Builder {
         if (rb == 1) {
           b = {k};
         } else {
-          // Batch dims of b: the trailing batch dims of a (sometimes broadcast to 1), or fresh ones.
+          // Batch dims of b: the trailing batch dims of a (sometimes broadcast to 1), or fresh
+          // ones.
           Shape abatch(a.shape.begin(), a.shape.end() - std::min<size_t>(a.shape.size(), 2));
           int nb = rb - 2;
           for (int i = 0; i < nb; ++i) {
@@ -303,15 +317,18 @@ class Builder {
         break;
       }
       case 3: {  // addmm with one of the bias broadcast forms
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
+        Value a =
+            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
         int64_t m = a.shape[0], n = b.shape[1];
-        Value bias = Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}), OperandDType(a.dtype));
+        Value bias = Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}),
+                           OperandDType(a.dtype));
         EmitScaled(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype);
         break;
       }
       case 4: {  // mv
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
+        Value a =
+            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
         Emit(OpKind::kMv, {a, v}, {a.shape[0]}, a.dtype, [](Node&) {});
         break;
@@ -323,23 +340,29 @@ class Builder {
         break;
       }
       case 6: {  // addmv
-        Value a = chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
+        Value a =
+            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
         Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
-        Value bias = Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
+        Value bias =
+            Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
         EmitScaled(OpKind::kAddmv, {bias, a, v}, {a.shape[0]}, a.dtype);
         break;
       }
       case 7:    // baddbmm
       case 8: {  // addbmm
-        Value a = chain && last_.shape.size() == 3 ? last_ : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
+        Value a = chain && last_.shape.size() == 3
+                      ? last_
+                      : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
         Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
         int64_t nb = a.shape[0], n = a.shape[1], p = b.shape[2];
         if (kind == 7) {
-          Value bias = Input(c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}}),
-                             OperandDType(a.dtype));
+          Value bias =
+              Input(c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}}),
+                    OperandDType(a.dtype));
           EmitScaled(OpKind::kBaddbmm, {bias, a, b}, {nb, n, p}, a.dtype);
         } else {
-          Value bias = Input(c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}), OperandDType(a.dtype));
+          Value bias =
+              Input(c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}), OperandDType(a.dtype));
           EmitScaled(OpKind::kAddbmm, {bias, a, b}, {n, p}, a.dtype);
         }
         break;
@@ -398,8 +421,12 @@ class Builder {
     if (fused) {
       std::vector<Value> args = {q, k, v};
       bool mask = c_.Coin(p_.p_mask);
-      if (mask) args.push_back(RawInput(mask_shape, c_.Coin(0.5) ? DType::kBool : c_.Coin(p_.p_mask_float32) ? DType::kFloat32 : q.dtype));
-      bool causal = mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
+      if (mask)
+        args.push_back(RawInput(mask_shape, c_.Coin(0.5)                 ? DType::kBool
+                                            : c_.Coin(p_.p_mask_float32) ? DType::kFloat32
+                                                                         : q.dtype));
+      bool causal =
+          mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
       std::optional<double> scale;
       static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
       if (c_.Coin(0.3)) scale = c_.Pick(kScales);
@@ -411,21 +438,27 @@ class Builder {
       return;
     }
     int64_t rank = static_cast<int64_t>(q.shape.size());
-    Value kt = Emit(OpKind::kTranspose, {k}, shape(hk, e, s), k.dtype, [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
+    Value kt = Emit(OpKind::kTranspose, {k}, shape(hk, e, s), k.dtype,
+                    [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
     Value scores = Emit(OpKind::kMatmul, {q, kt}, shape(h, l, s), q.dtype, [](Node&) {});
-    double scale = c_.Coin(0.5) ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(e, 1))) : c_.Pick(std::vector<double>{0.125, 0.5});
-    Value x = Emit(OpKind::kMulScalar, {scores}, scores.shape, scores.dtype, [&](Node& n) { n.alpha = scale; });
+    double scale = c_.Coin(0.5) ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(e, 1)))
+                                : c_.Pick(std::vector<double>{0.125, 0.5});
+    Value x = Emit(OpKind::kMulScalar, {scores}, scores.shape, scores.dtype,
+                   [&](Node& n) { n.alpha = scale; });
     if (c_.Coin(p_.p_mask)) {
       Value m = Addable(Input(mask_shape, OperandDType(x.dtype)), x.dtype);
-      x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype), [](Node&) {});
+      x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
+               [](Node&) {});
     }
     bool f32 = c_.Coin(p_.p_softmax_float32);
-    Value probs = Emit(OpKind::kSoftmax, {x}, x.shape, f32 ? DType::kFloat32 : x.dtype, [&](Node& n) {
-      n.ints = {-1};
-      if (f32) n.dtype = DType::kFloat32;
-    });
+    Value probs =
+        Emit(OpKind::kSoftmax, {x}, x.shape, f32 ? DType::kFloat32 : x.dtype, [&](Node& n) {
+          n.ints = {-1};
+          if (f32) n.dtype = DType::kFloat32;
+        });
     if (probs.dtype != q.dtype && c_.Coin(p_.p_cast_back))
-      probs = Emit(OpKind::kCast, {probs}, probs.shape, q.dtype, [&](Node& n) { n.dtype = q.dtype; });
+      probs =
+          Emit(OpKind::kCast, {probs}, probs.shape, q.dtype, [&](Node& n) { n.dtype = q.dtype; });
     Emit(OpKind::kMatmul, {probs, v}, shape(h, l, ev), probs.dtype, [](Node&) {});
   }
 
@@ -441,8 +474,10 @@ class Builder {
 
   // For the result-shape bookkeeping of a (possibly violating) matmul, assume the intended K.
   static Shape SecondKFree(Shape b, int64_t k, int rb) {
-    if (rb == 1) b[0] = k;
-    else b[b.size() - 2] = k;
+    if (rb == 1)
+      b[0] = k;
+    else
+      b[b.size() - 2] = k;
     return b;
   }
 
@@ -461,7 +496,8 @@ InputRecipe GenerateRecipe(ChoiceSource& c, const GenPolicy& p) {
   r.kind = RecipeKinds()[c.Weighted({p.w_grid16, p.w_exact, p.w_uniform, p.w_normal})];
   r.seed = c.Next();
   if (r.kind == "uniform") {
-    static const std::vector<std::pair<double, double>> kRanges = {{-1, 1}, {0, 1}, {-100, 100}, {-1e-3, 1e-3}, {-8, 8}};
+    static const std::vector<std::pair<double, double>> kRanges = {
+        {-1, 1}, {0, 1}, {-100, 100}, {-1e-3, 1e-3}, {-8, 8}};
     std::tie(r.lo, r.hi) = c.Pick(kRanges);
   } else if (r.kind == "normal") {
     static const std::vector<double> kStd = {1, 0.01, 30}, kMean = {0, 0, 1};
@@ -480,6 +516,8 @@ GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy) {
   return c;
 }
 
-Program Generate(ChoiceSource& choices, const GenPolicy& policy) { return GenerateCase(choices, policy).program; }
+Program Generate(ChoiceSource& choices, const GenPolicy& policy) {
+  return GenerateCase(choices, policy).program;
+}
 
 }  // namespace mmdiff

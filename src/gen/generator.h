@@ -32,6 +32,8 @@ inline GeneratedCase GenerateCaseFromSeed(uint64_t seed, const GenPolicy& policy
   SeededChoices c(seed);
   return GenerateCase(c, policy);
 }
-inline Program GenerateFromSeed(uint64_t seed, const GenPolicy& policy) { return GenerateCaseFromSeed(seed, policy).program; }
+inline Program GenerateFromSeed(uint64_t seed, const GenPolicy& policy) {
+  return GenerateCaseFromSeed(seed, policy).program;
+}
 
 }  // namespace mmdiff

@@ -39,7 +39,8 @@ bool HasMixedBatchedMatmul(const Program& prog) {
     if (n.op != OpKind::kMatmul && n.op != OpKind::kBmm) continue;
     const InputSpec* a = prog.FindInput(n.args[0]);
     const InputSpec* b = prog.FindInput(n.args[1]);
-    if (a && b && a->dtype != b->dtype && (a->shape.size() >= 3 || b->shape.size() >= 3)) return true;
+    if (a && b && a->dtype != b->dtype && (a->shape.size() >= 3 || b->shape.size() >= 3))
+      return true;
   }
   return false;
 }
@@ -47,23 +48,26 @@ bool HasMixedBatchedMatmul(const Program& prog) {
 TEST(Generator, ReachesMixedDtypeBatchedMatmulOften) {
   GenPolicy p;
   int hits = 0;
-  for (uint64_t seed = 0; seed < 1000; ++seed) hits += HasMixedBatchedMatmul(GenerateFromSeed(seed, p));
+  for (uint64_t seed = 0; seed < 1000; ++seed)
+    hits += HasMixedBatchedMatmul(GenerateFromSeed(seed, p));
   EXPECT_GT(hits, 50);  // a few percent of programs at least
   p.p_mixed_dtype = 0;
   p.p_cast = 0;
   hits = 0;
-  for (uint64_t seed = 0; seed < 300; ++seed) hits += HasMixedBatchedMatmul(GenerateFromSeed(seed, p));
+  for (uint64_t seed = 0; seed < 300; ++seed)
+    hits += HasMixedBatchedMatmul(GenerateFromSeed(seed, p));
   EXPECT_EQ(hits, 0);
 }
 
 TEST(Generator, PolicyWeightsSwitchOpsOff) {
   GenPolicy p;
-  p.w_mm = p.w_matmul = p.w_addmm = p.w_mv = p.w_dot = p.w_addmv = p.w_baddbmm = p.w_addbmm = p.w_linear = 0;
+  p.w_mm = p.w_matmul = p.w_addmm = p.w_mv = p.w_dot = p.w_addmv = p.w_baddbmm = p.w_addbmm =
+      p.w_linear = 0;
   p.w_sdpa = p.w_attention = 0;
   for (uint64_t seed = 0; seed < 200; ++seed)
     for (const auto& n : GenerateFromSeed(seed, p).nodes)
-      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || n.op == OpKind::kToDevice || IsView(n.op) ||
-                  IsElementwise(n.op))
+      EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || n.op == OpKind::kToDevice ||
+                  IsView(n.op) || IsElementwise(n.op))
           << GetOpSpec(n.op).name;
 }
 
@@ -124,10 +128,12 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
       if (IsMatmulFamily(n.op) || n.op == OpKind::kSdpa) ops.insert(n.op);
     all_seen.insert(ops.begin(), ops.end());
     single_op_kind += ops.size() >= 3 && std::set<OpKind>(ops.begin(), ops.end()).size() == 1;
-    no_cast += std::none_of(prog.nodes.begin(), prog.nodes.end(), [](const Node& n) { return n.op == OpKind::kCast; });
+    no_cast += std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                            [](const Node& n) { return n.op == OpKind::kCast; });
   }
-  EXPECT_EQ(all_seen.size(), 11u);  // every op of the matmul family and sdpa still appears somewhere
-  EXPECT_GT(single_op_kind, 20);                         // but often alone in its program
+  EXPECT_EQ(all_seen.size(),
+            11u);                 // every op of the matmul family and sdpa still appears somewhere
+  EXPECT_GT(single_op_kind, 20);  // but often alone in its program
   GenPolicy plain = p;
   plain.swarm = false;
   int plain_single = 0;

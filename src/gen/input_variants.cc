@@ -40,7 +40,8 @@ std::optional<Program> NewShapes(const Program& p, Rng& rng, const GenPolicy& po
     if (d >= 2 && !used.count(d)) to.push_back(d);
   if (from.empty() || to.empty()) return std::nullopt;
   // Each size in a random order, each to a random new size.
-  for (size_t i = from.size(); i > 1; --i) std::swap(from[i - 1], from[rng.UniformInt(0, static_cast<int64_t>(i) - 1)]);
+  for (size_t i = from.size(); i > 1; --i)
+    std::swap(from[i - 1], from[rng.UniformInt(0, static_cast<int64_t>(i) - 1)]);
   for (int64_t f : from)
     if (auto q = ResizeDimension(p, f, to[rng.UniformInt(0, static_cast<int64_t>(to.size()) - 1)]))
       if (!keep || keep(*q)) return q;
@@ -50,9 +51,11 @@ std::optional<Program> NewShapes(const Program& p, Rng& rng, const GenPolicy& po
 }  // namespace
 
 InputVariant MakeInputVariant(const Program& p, const InputRecipe& r, uint64_t case_seed, int v,
-                              const GenPolicy& policy, const std::function<bool(const Program&)>& keep) {
+                              const GenPolicy& policy,
+                              const std::function<bool(const Program&)>& keep) {
   if (v == 0) return {p, r, false};
-  uint64_t seed = SplitMix64(case_seed ^ SplitMix64(0x76617269616e74ull + static_cast<uint64_t>(v)));
+  uint64_t seed =
+      SplitMix64(case_seed ^ SplitMix64(0x76617269616e74ull + static_cast<uint64_t>(v)));
   InputVariant out{p, r, false};
   SeededChoices choices(seed);
   out.recipe = GenerateRecipe(choices, policy);

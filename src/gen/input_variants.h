@@ -30,7 +30,8 @@ inline constexpr int kShapeVariant = 1;
 // never turn a valid program into a violation or back; otherwise it gets new values like every
 // other variant. Deterministic in (case_seed, v).
 InputVariant MakeInputVariant(const Program& p, const InputRecipe& r, uint64_t case_seed, int v,
-                              const GenPolicy& policy, const std::function<bool(const Program&)>& keep = nullptr);
+                              const GenPolicy& policy,
+                              const std::function<bool(const Program&)>& keep = nullptr);
 
 // The program with every input size equal to `from` set to `to`, if its function's source stays the
 // same and it verifies; nullopt otherwise.

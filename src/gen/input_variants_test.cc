@@ -37,7 +37,8 @@ TEST(InputVariants, VariantZeroIsTheCaseAndOthersAreDeterministicNewValues) {
     seeds.insert(a.recipe.seed);
   }
   EXPECT_EQ(seeds.size(), 10u);  // every variant gets new values
-  EXPECT_NE(MakeInputVariant(p, r, 9, 3, policy).recipe, MakeInputVariant(p, r, 10, 3, policy).recipe);
+  EXPECT_NE(MakeInputVariant(p, r, 9, 3, policy).recipe,
+            MakeInputVariant(p, r, 10, 3, policy).recipe);
 }
 
 TEST(InputVariants, TheShapeVariantResizesOneDimensionEverywhereAndKeepsTheFunction) {
@@ -59,10 +60,11 @@ TEST(InputVariants, TheCallersCheckCanRefuseNewSizesAndSizesOneNeverChange) {
   // the contract's verdict; when it refuses every candidate, no size changes.
   GenPolicy policy;
   int asked = 0;
-  InputVariant refused = MakeInputVariant(Mm(3, 5, 7), {"grid16", 1}, 4, kShapeVariant, policy, [&](const Program&) {
-    ++asked;
-    return false;
-  });
+  InputVariant refused =
+      MakeInputVariant(Mm(3, 5, 7), {"grid16", 1}, 4, kShapeVariant, policy, [&](const Program&) {
+        ++asked;
+        return false;
+      });
   EXPECT_FALSE(refused.new_shapes);
   EXPECT_EQ(refused.program, Mm(3, 5, 7));
   EXPECT_EQ(asked, 3);  // one candidate for each of m, k and n

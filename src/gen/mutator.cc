@@ -16,7 +16,8 @@ namespace mmdiff {
 
 namespace {
 
-const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16,
+                                    DType::kBFloat16};
 
 std::set<std::string> Names(const Program& p) {
   std::set<std::string> s;
@@ -33,7 +34,9 @@ std::string FreshName(const std::set<std::string>& taken, const std::string& pre
 }
 
 // Same known shape and same dtype: one value may stand in for the other.
-bool SameType(const StaticType& a, const StaticType& b) { return a.shape && a.shape == b.shape && a.dtype == b.dtype; }
+bool SameType(const StaticType& a, const StaticType& b) {
+  return a.shape && a.shape == b.shape && a.dtype == b.dtype;
+}
 
 void Rename(std::vector<std::string>& refs, const std::string& from, const std::string& to) {
   for (auto& r : refs)
@@ -53,14 +56,17 @@ DType OtherDType(ChoiceSource& c, DType not_this) {
   return c.Pick(others);
 }
 
-using Attempt = std::function<std::optional<std::string>(Program&, ChoiceSource&, const GenPolicy&)>;
+using Attempt =
+    std::function<std::optional<std::string>(Program&, ChoiceSource&, const GenPolicy&)>;
 
 std::optional<std::string> ChangeDType(Program& p, ChoiceSource& c, const GenPolicy&) {
   if (p.inputs.empty()) return std::nullopt;
-  InputSpec& in = p.inputs[static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.inputs.size()) - 1))];
+  InputSpec& in =
+      p.inputs[static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.inputs.size()) - 1))];
   DType before = in.dtype;
   in.dtype = OtherDType(c, before);
-  return in.name + ": " + std::string(DTypeName(before)) + " -> " + std::string(DTypeName(in.dtype));
+  return in.name + ": " + std::string(DTypeName(before)) + " -> " +
+         std::string(DTypeName(in.dtype));
 }
 
 std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPolicy&) {
@@ -71,10 +77,13 @@ std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPoli
   size_t at = c.Pick(targets);
   Node& user = p.nodes[at];
   size_t arg = static_cast<size_t>(c.Int(0, static_cast<int64_t>(user.args.size()) - 1));
-  Node cast{FreshName(Names(p), "m"), OpKind::kCast, {user.args[arg]}, c.Coin(0.8) ? c.Pick(kFloats) : c.Pick(AllDTypes())};
+  Node cast{FreshName(Names(p), "m"),
+            OpKind::kCast,
+            {user.args[arg]},
+            c.Coin(0.8) ? c.Pick(kFloats) : c.Pick(AllDTypes())};
   user.args[arg] = cast.name;
-  std::string detail = cast.name + " = " + cast.args[0] + ".to(" + std::string(DTypeName(*cast.dtype)) + ") before " +
-                       user.name;
+  std::string detail = cast.name + " = " + cast.args[0] + ".to(" +
+                       std::string(DTypeName(*cast.dtype)) + ") before " + user.name;
   p.nodes.insert(p.nodes.begin() + static_cast<long>(at), cast);
   return detail;
 }
@@ -125,7 +134,8 @@ std::optional<std::string> SwapOp(Program& p, ChoiceSource& c, const GenPolicy&)
     const Node& n = p.nodes[i];
     if (n.op == OpKind::kMm) swaps.push_back({i, OpKind::kMatmul});
     if (n.op == OpKind::kBmm) swaps.push_back({i, OpKind::kMatmul});
-    if (n.op == OpKind::kMatmul && rank(n.args[0]) == 2 && rank(n.args[1]) == 2) swaps.push_back({i, OpKind::kMm});
+    if (n.op == OpKind::kMatmul && rank(n.args[0]) == 2 && rank(n.args[1]) == 2)
+      swaps.push_back({i, OpKind::kMm});
     if (n.op == OpKind::kMatmul && rank(n.args[0]) == 3 && rank(n.args[1]) == 3 &&
         (*types.at(n.args[0]).shape)[0] == (*types.at(n.args[1]).shape)[0])
       swaps.push_back({i, OpKind::kBmm});
@@ -134,15 +144,17 @@ std::optional<std::string> SwapOp(Program& p, ChoiceSource& c, const GenPolicy&)
   // 2-D is mm(x, w.T). The transpose is a node of its own in front of the swapped op.
   for (size_t i = 0; i < p.nodes.size(); ++i) {
     const Node& n = p.nodes[i];
-    if ((n.op == OpKind::kMm || n.op == OpKind::kMatmul) && rank(n.args[0]) >= 1 && rank(n.args[1]) == 2)
+    if ((n.op == OpKind::kMm || n.op == OpKind::kMatmul) && rank(n.args[0]) >= 1 &&
+        rank(n.args[1]) == 2)
       swaps.push_back({i, OpKind::kLinear});
-    if (n.op == OpKind::kLinear && n.args.size() == 2 && rank(n.args[0]) == 2 && rank(n.args[1]) == 2)
+    if (n.op == OpKind::kLinear && n.args.size() == 2 && rank(n.args[0]) == 2 &&
+        rank(n.args[1]) == 2)
       swaps.push_back({i, OpKind::kMm});
   }
   if (swaps.empty() || p.nodes.size() >= kMaxNodes) return std::nullopt;
   auto [at, to] = c.Pick(swaps);
-  std::string detail = p.nodes[at].name + ": " + std::string(GetOpSpec(p.nodes[at].op).name) + " -> " +
-                       std::string(GetOpSpec(to).name);
+  std::string detail = p.nodes[at].name + ": " + std::string(GetOpSpec(p.nodes[at].op).name) +
+                       " -> " + std::string(GetOpSpec(to).name);
   if ((to == OpKind::kLinear) != (p.nodes[at].op == OpKind::kLinear)) {
     Node t{FreshName(Names(p), "t"), OpKind::kTranspose, {p.nodes[at].args[1]}};
     t.ints = {0, 1};
@@ -164,8 +176,8 @@ std::optional<std::string> MoveDevice(Program& p, ChoiceSource& c, const GenPoli
   Node move{FreshName(Names(p), "d"), OpKind::kToDevice, {user.args[arg]}};
   move.device = c.Pick(kDevices);
   user.args[arg] = move.name;
-  std::string detail = move.name + " = " + move.args[0] + ".to(" + std::string(DeviceName(*move.device)) + ") before " +
-                       user.name;
+  std::string detail = move.name + " = " + move.args[0] + ".to(" +
+                       std::string(DeviceName(*move.device)) + ") before " + user.name;
   p.nodes.insert(p.nodes.begin() + static_cast<long>(at), move);
   return detail;
 }
@@ -195,8 +207,8 @@ std::vector<std::string> Append(Program& p, Program extra) {
 
 // Replaces some of `candidates` (inputs of p) by values named in `earlier` (defined before any user
 // of the candidates) that have the same shape and dtype.
-int Connect(Program& p, const std::vector<std::string>& candidates, const std::set<std::string>& earlier,
-            ChoiceSource& c, double probability) {
+int Connect(Program& p, const std::vector<std::string>& candidates,
+            const std::set<std::string>& earlier, ChoiceSource& c, double probability) {
   auto types = InferStaticTypes(p);
   int connected = 0;
   for (const auto& in_name : candidates) {
@@ -241,15 +253,16 @@ std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPoli
     }
   }
   if (!replacement.empty()) RenameEverywhere(p, gone.name, replacement);
-  return "removed " + gone.name + (replacement.empty() ? "" : " (uses now read " + replacement + ")");
+  return "removed " + gone.name +
+         (replacement.empty() ? "" : " (uses now read " + replacement + ")");
 }
 
 }  // namespace
 
 std::string_view MutationName(MutationKind k) {
-  static constexpr std::array<std::string_view, 9> kNames = {"change_dtype", "insert_cast", "remove_cast",
-                                                             "flip_layout",  "perturb_dim", "swap_op",
-                                                             "add_node",     "remove_node", "move_device"};
+  static constexpr std::array<std::string_view, 9> kNames = {
+      "change_dtype", "insert_cast", "remove_cast", "flip_layout", "perturb_dim",
+      "swap_op",      "add_node",    "remove_node", "move_device"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -263,7 +276,8 @@ Program Legalize(Program p) {
   for (const auto& n : p.nodes) {
     const OpSpec& spec = GetOpSpec(n.op);
     int nargs = static_cast<int>(n.args.size());
-    bool ok = nargs >= spec.min_arity && nargs <= spec.arity && !defined.count(n.name) && kept.size() < kMaxNodes;
+    bool ok = nargs >= spec.min_arity && nargs <= spec.arity && !defined.count(n.name) &&
+              kept.size() < kMaxNodes;
     for (const auto& a : n.args) ok = ok && defined.count(a);
     if (!ok) continue;
     kept.push_back(n);
@@ -275,11 +289,13 @@ Program Legalize(Program p) {
     if (n.op != OpKind::kView) continue;
     const InputSpec* in = p.FindInput(n.args[0]);
     const Node* src = p.FindNode(n.args[0]);
-    if (!(in && in->layout == Layout::kContiguous) && !(src && src->op == OpKind::kContiguous)) n.op = OpKind::kReshape;
+    if (!(in && in->layout == Layout::kContiguous) && !(src && src->op == OpKind::kContiguous))
+      n.op = OpKind::kReshape;
   }
   std::vector<std::string> outputs;
   for (const auto& o : p.outputs)
-    if (defined.count(o) && std::find(outputs.begin(), outputs.end(), o) == outputs.end()) outputs.push_back(o);
+    if (defined.count(o) && std::find(outputs.begin(), outputs.end(), o) == outputs.end())
+      outputs.push_back(o);
   if (outputs.empty() && !p.nodes.empty()) outputs.push_back(p.nodes.back().name);
   p.outputs = outputs;
   // Inputs nothing reads are dropped, so that a mutated program stays minimal.
@@ -290,8 +306,9 @@ Program Legalize(Program p) {
 }
 
 Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy) {
-  static const std::array<Attempt, 9> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout, PerturbDim,
-                                                   SwapOp,      AddNode,    RemoveNode, MoveDevice};
+  static const std::array<Attempt, 9> kAttempts = {ChangeDType, InsertCast, RemoveCast,
+                                                   FlipLayout,  PerturbDim, SwapOp,
+                                                   AddNode,     RemoveNode, MoveDevice};
   size_t first = static_cast<size_t>(choices.Int(0, static_cast<int64_t>(kAttempts.size()) - 1));
   for (size_t k = 0; k < kAttempts.size(); ++k) {
     size_t which = (first + k) % kAttempts.size();

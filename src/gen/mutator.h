@@ -12,16 +12,16 @@
 namespace mmdiff {
 
 enum class MutationKind {
-  kChangeDType,     // an input's dtype
-  kInsertCast,      // a cast in front of one argument of a node
-  kRemoveCast,      // a cast node bypassed and dropped
-  kFlipLayout,      // an input between contiguous and transposed storage
-  kPerturbDim,      // one size changed everywhere it occurs (shared dims stay shared)
-  kSwapOp,          // mm <-> matmul (2-D operands), bmm <-> matmul (3-D operands), mm/matmul <-> linear
-                    // (with a transpose of the weight)
-  kAddNode,         // a freshly generated op appended, possibly consuming an existing value
-  kRemoveNode,      // a node dropped, its uses rewired to a value of the same shape when one exists
-  kMoveDevice,      // a .to(device) in front of one argument of a node, to another device
+  kChangeDType,  // an input's dtype
+  kInsertCast,   // a cast in front of one argument of a node
+  kRemoveCast,   // a cast node bypassed and dropped
+  kFlipLayout,   // an input between contiguous and transposed storage
+  kPerturbDim,   // one size changed everywhere it occurs (shared dims stay shared)
+  kSwapOp,      // mm <-> matmul (2-D operands), bmm <-> matmul (3-D operands), mm/matmul <-> linear
+                // (with a transpose of the weight)
+  kAddNode,     // a freshly generated op appended, possibly consuming an existing value
+  kRemoveNode,  // a node dropped, its uses rewired to a value of the same shape when one exists
+  kMoveDevice,  // a .to(device) in front of one argument of a node, to another device
 };
 std::string_view MutationName(MutationKind k);
 

@@ -22,15 +22,17 @@ TEST(Mutator, MutateThenFixAlwaysVerifiesAndEveryKindHappens) {
     for (int step = 0; step < 6; ++step) {
       Mutation m = Mutate(p, c, policy);
       Status s = Verify(m.program);
-      ASSERT_TRUE(s.ok()) << "seed " << seed << " step " << step << " (" << MutationName(m.kind) << ": " << m.detail
-                          << "): " << s.message() << "\n"
+      ASSERT_TRUE(s.ok()) << "seed " << seed << " step " << step << " (" << MutationName(m.kind)
+                          << ": " << m.detail << "): " << s.message() << "\n"
                           << ProgramToJson(m.program).dump();
       ASSERT_FALSE(m.program.nodes.empty());
       kinds.insert(m.kind);
       p = m.program;
     }
   }
-  for (int k = 0; k < 9; ++k) EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k))) << MutationName(static_cast<MutationKind>(k));
+  for (int k = 0; k < 9; ++k)
+    EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k)))
+        << MutationName(static_cast<MutationKind>(k));
 }
 
 TEST(Mutator, SameSeedSameMutation) {
@@ -65,7 +67,8 @@ TEST(Mutator, SwapOpTurnsMmIntoMatmulOrLinearAndBack) {
       for (uint64_t s2 = 0; s2 < 200 && !back_to_mm; ++s2) {
         SeededChoices c2(s2);
         Mutation back = Mutate(m.program, c2, policy);
-        back_to_mm |= back.kind == MutationKind::kSwapOp && back.program.nodes.back().op == OpKind::kMm;
+        back_to_mm |=
+            back.kind == MutationKind::kSwapOp && back.program.nodes.back().op == OpKind::kMm;
       }
     }
   }
@@ -122,8 +125,11 @@ TEST(Mutator, CrossOverConnectsMatchingValues) {
 
 TEST(Mutator, LegalizeDropsDanglingNodesAndFixesOutputs) {
   Program p;
-  p.inputs = {{"a", {2}, DType::kFloat32, Device::kCpu, Layout::kTransposed}, {"unused", {3}, DType::kFloat32}};
-  p.nodes = {{"v0", OpKind::kDot, {"a", "a"}}, {"v1", OpKind::kMm, {"v0", "ghost"}}, {"v2", OpKind::kMm, {"v1", "a"}}};
+  p.inputs = {{"a", {2}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
+              {"unused", {3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kDot, {"a", "a"}},
+             {"v1", OpKind::kMm, {"v0", "ghost"}},
+             {"v2", OpKind::kMm, {"v1", "a"}}};
   p.outputs = {"v2"};
   Program fixed = Legalize(p);
   ASSERT_TRUE(Verify(fixed).ok()) << Verify(fixed).message();

@@ -17,7 +17,7 @@ struct Field {
   std::function<Status(GenPolicy&, const nlohmann::json&)> set;
 };
 
-Field Prob(double GenPolicy::*m, const std::string& key) {
+Field Prob(double GenPolicy::* m, const std::string& key) {
   return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
           [m, key](GenPolicy& p, const nlohmann::json& v) {
             if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1)
@@ -27,7 +27,7 @@ Field Prob(double GenPolicy::*m, const std::string& key) {
           }};
 }
 
-Field Weight(double GenPolicy::*m, const std::string& key) {
+Field Weight(double GenPolicy::* m, const std::string& key) {
   return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
           [m, key](GenPolicy& p, const nlohmann::json& v) {
             if (!v.is_number() || v.get<double>() < 0)
@@ -37,7 +37,7 @@ Field Weight(double GenPolicy::*m, const std::string& key) {
           }};
 }
 
-Field Count(int GenPolicy::*m, const std::string& key, int lo, int hi) {
+Field Count(int GenPolicy::* m, const std::string& key, int lo, int hi) {
   return {[m](const GenPolicy& p) { return nlohmann::json(p.*m); },
           [m, key, lo, hi](GenPolicy& p, const nlohmann::json& v) {
             // Compared as JSON numbers, not narrowed to int first (2^32 + 5 is not 5).

@@ -22,7 +22,8 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     f["layout"].insert(std::string(LayoutName(in.layout)));
     for (int64_t d : in.shape) {
       if (d == 0) f["layout"].insert("size_0_dim");
-      if (d == 15 || d == 17 || d == 31 || d == 33 || d == 63 || d == 65) f["layout"].insert("awkward_size");
+      if (d == 15 || d == 17 || d == 31 || d == 33 || d == 63 || d == 65)
+        f["layout"].insert("awkward_size");
     }
     if (in.shape.size() >= 3) f["layout"].insert("batched_operand");
   }
@@ -32,17 +33,25 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
   for (const auto& n : p.nodes) {
     f["op"].insert(std::string(GetOpSpec(n.op).name));
     if (n.op == OpKind::kExpand) f["layout"].insert("stride_0_expand");
-    if (n.op == OpKind::kNarrow || n.op == OpKind::kSlice) f["layout"].insert("non_contiguous_slice");
-    if (n.op == OpKind::kSlice && n.ints.size() == 4 && n.ints[3] > 1) f["layout"].insert("strided_slice");
+    if (n.op == OpKind::kNarrow || n.op == OpKind::kSlice)
+      f["layout"].insert("non_contiguous_slice");
+    if (n.op == OpKind::kSlice && n.ints.size() == 4 && n.ints[3] > 1)
+      f["layout"].insert("strided_slice");
     if (n.op == OpKind::kContiguous) f["layout"].insert("contiguous_copy");
-    if (n.op == OpKind::kToDevice) f["device"].insert("move_to_" + std::string(DeviceName(*n.device)));
+    if (n.op == OpKind::kToDevice)
+      f["device"].insert("move_to_" + std::string(DeviceName(*n.device)));
     if (n.op == OpKind::kSdpa) {
-      if (n.args.size() == 4) f["attention"].insert(types.count(n.args[3]) && types.at(n.args[3]).dtype == DType::kBool ? "bool_mask" : "additive_mask");
+      if (n.args.size() == 4)
+        f["attention"].insert(types.count(n.args[3]) && types.at(n.args[3]).dtype == DType::kBool
+                                  ? "bool_mask"
+                                  : "additive_mask");
       if (n.is_causal) f["attention"].insert("is_causal");
       if (n.scale) f["attention"].insert("scale");
       if (n.enable_gqa) f["attention"].insert("enable_gqa");
     }
-    if (n.op == OpKind::kSoftmax) f["attention"].insert(n.dtype ? "softmax_dtype_" + std::string(DTypeName(*n.dtype)) : "softmax_same_dtype");
+    if (n.op == OpKind::kSoftmax)
+      f["attention"].insert(n.dtype ? "softmax_dtype_" + std::string(DTypeName(*n.dtype))
+                                    : "softmax_same_dtype");
     if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) f["layout"].insert("permuted_view");
     if (n.op == OpKind::kCast) f["dtype"].insert(std::string(DTypeName(*n.dtype)));
     if (n.op == OpKind::kCast) f["cast"].insert(n.method_spelling ? "method_spelling" : "to_dtype");
@@ -66,10 +75,13 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
       if (k == 1) f["layout"].insert("k_1");
       if (k >= 128) f["layout"].insert("k_large");
     }
-    bool args_known = std::all_of(arg_shapes.begin(), arg_shapes.end(), [](const auto& s) { return s.has_value(); });
+    bool args_known = std::all_of(arg_shapes.begin(), arg_shapes.end(),
+                                  [](const auto& s) { return s.has_value(); });
     if (args_known && !types.at(n.name).shape) f["program"].insert("shape_violation");
-    if (args_known && n.op == OpKind::kMatmul && arg_shapes[0]->size() >= 3 && arg_shapes[1]->size() >= 3 &&
-        Shape(arg_shapes[0]->begin(), arg_shapes[0]->end() - 2) != Shape(arg_shapes[1]->begin(), arg_shapes[1]->end() - 2))
+    if (args_known && n.op == OpKind::kMatmul && arg_shapes[0]->size() >= 3 &&
+        arg_shapes[1]->size() >= 3 &&
+        Shape(arg_shapes[0]->begin(), arg_shapes[0]->end() - 2) !=
+            Shape(arg_shapes[1]->begin(), arg_shapes[1]->end() - 2))
       f["layout"].insert("broadcast_batch");
   }
   if (mixed) f["program"].insert("mixed_dtype_operands");
@@ -93,8 +105,9 @@ GenStats CollectStats(const GenPolicy& policy, uint64_t first_seed, int64_t n) {
 }
 
 nlohmann::json StatsToJson(const GenStats& s) {
-  return {{"format", "mmdiff.gen-stats"}, {"version", 1}, {"generator_version", kGeneratorVersion},
-          {"programs", s.programs}, {"nodes", s.nodes}, {"programs_with", s.programs_with}};
+  return {
+      {"format", "mmdiff.gen-stats"}, {"version", 1},     {"generator_version", kGeneratorVersion},
+      {"programs", s.programs},       {"nodes", s.nodes}, {"programs_with", s.programs_with}};
 }
 
 std::string StatsToText(const GenStats& s) {
@@ -104,8 +117,10 @@ std::string StatsToText(const GenStats& s) {
   for (const auto& [category, features] : s.programs_with) {
     out += "\n" + category + " (programs containing it):\n";
     for (const auto& [feature, count] : features) {
-      std::snprintf(line, sizeof(line), "  %-40s %8lld  %5.1f%%\n", feature.c_str(), static_cast<long long>(count),
-                    100.0 * static_cast<double>(count) / static_cast<double>(std::max<int64_t>(s.programs, 1)));
+      std::snprintf(line, sizeof(line), "  %-40s %8lld  %5.1f%%\n", feature.c_str(),
+                    static_cast<long long>(count),
+                    100.0 * static_cast<double>(count) /
+                        static_cast<double>(std::max<int64_t>(s.programs, 1)));
       out += line;
     }
   }

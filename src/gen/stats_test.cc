@@ -12,10 +12,13 @@ namespace {
 TEST(GenStats, EveryOpAndFloatDtypeAppearsAndCountsArePerProgram) {
   GenStats s = CollectStats(GenPolicy{}, 1, 2000);
   EXPECT_EQ(s.programs, 2000);
-  for (OpKind k : AllOpKinds()) EXPECT_GT(s.programs_with["op"][std::string(GetOpSpec(k).name)], 0) << GetOpSpec(k).name;
-  for (const char* d : {"float64", "float32", "float16", "bfloat16"}) EXPECT_GT(s.programs_with["dtype"][d], 0) << d;
+  for (OpKind k : AllOpKinds())
+    EXPECT_GT(s.programs_with["op"][std::string(GetOpSpec(k).name)], 0) << GetOpSpec(k).name;
+  for (const char* d : {"float64", "float32", "float16", "bfloat16"})
+    EXPECT_GT(s.programs_with["dtype"][d], 0) << d;
   for (const auto& [category, features] : s.programs_with)
-    for (const auto& [feature, count] : features) EXPECT_LE(count, s.programs) << category << "/" << feature;
+    for (const auto& [feature, count] : features)
+      EXPECT_LE(count, s.programs) << category << "/" << feature;
   EXPECT_GT(s.programs_with["program"]["mixed_dtype_operands"], 100);
   EXPECT_GT(s.programs_with["layout"]["transposed"], 0);
   EXPECT_GT(s.programs_with["layout"]["k_1"], 0);
@@ -25,17 +28,19 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
   // Acceptance of the generator: every op, dtype, device, layout feature and value class appears.
   GenStats s = CollectStats(GenPolicy{}, 1, 10000);
   auto& w = s.programs_with;
-  for (OpKind k : AllOpKinds()) EXPECT_GT(w["op"][std::string(GetOpSpec(k).name)], 0) << GetOpSpec(k).name;
+  for (OpKind k : AllOpKinds())
+    EXPECT_GT(w["op"][std::string(GetOpSpec(k).name)], 0) << GetOpSpec(k).name;
   for (DType d : AllDTypes()) EXPECT_GT(w["dtype"][std::string(DTypeName(d))], 0) << DTypeName(d);
   for (const char* d : {"cpu", "meta", "cuda", "move_to_cpu", "move_to_meta", "move_to_cuda"})
     EXPECT_GT(w["device"][d], 0) << d;
-  for (const char* f : {"contiguous", "transposed", "non_contiguous_slice", "strided_slice", "stride_0_expand",
-                        "permuted_view", "contiguous_copy", "size_0_dim", "k_0", "k_1", "k_large", "awkward_size",
-                        "broadcast_batch", "batched_operand"})
+  for (const char* f : {"contiguous", "transposed", "non_contiguous_slice", "strided_slice",
+                        "stride_0_expand", "permuted_view", "contiguous_copy", "size_0_dim", "k_0",
+                        "k_1", "k_large", "awkward_size", "broadcast_batch", "batched_operand"})
     EXPECT_GT(w["layout"][f], 0) << f;
-  for (const char* v : {"grid16", "exact", "uniform", "normal", "special_values"}) EXPECT_GT(w["value_class"][v], 0) << v;
-  for (const char* a : {"bool_mask", "additive_mask", "is_causal", "scale", "enable_gqa", "softmax_dtype_float32",
-                        "softmax_same_dtype"})
+  for (const char* v : {"grid16", "exact", "uniform", "normal", "special_values"})
+    EXPECT_GT(w["value_class"][v], 0) << v;
+  for (const char* a : {"bool_mask", "additive_mask", "is_causal", "scale", "enable_gqa",
+                        "softmax_dtype_float32", "softmax_same_dtype"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["program"]["shape_violation"], 0);
   EXPECT_GT(w["program"]["several_outputs"], 0);

@@ -5,9 +5,12 @@ namespace mmdiff {
 
 std::string_view DeviceName(Device d) {
   switch (d) {
-    case Device::kCpu: return "cpu";
-    case Device::kCuda: return "cuda";
-    case Device::kMeta: return "meta";
+    case Device::kCpu:
+      return "cpu";
+    case Device::kCuda:
+      return "cuda";
+    case Device::kMeta:
+      return "meta";
   }
   return "?";
 }

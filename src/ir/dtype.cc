@@ -50,11 +50,16 @@ double UnitRoundoff(DType d) { return Info(d).unit_roundoff; }
 double MaxFinite(DType d) { return Info(d).max_finite; }
 std::optional<std::string_view> CastMethodName(DType d) {
   switch (d) {
-    case DType::kFloat64: return "double";
-    case DType::kFloat32: return "float";
-    case DType::kFloat16: return "half";
-    case DType::kBFloat16: return "bfloat16";
-    default: return std::nullopt;
+    case DType::kFloat64:
+      return "double";
+    case DType::kFloat32:
+      return "float";
+    case DType::kFloat16:
+      return "half";
+    case DType::kBFloat16:
+      return "bfloat16";
+    default:
+      return std::nullopt;
   }
 }
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "src/support/rng.h"
 #include "src/support/json_guard.h"
+#include "src/support/rng.h"
 
 namespace mmdiff {
 
@@ -17,12 +17,18 @@ double Unit(uint64_t x) { return static_cast<double>(x >> 11) * 0x1p-53; }
 double SpecialValue(DType d, uint64_t pick, uint64_t sign_bits) {
   double sign = (sign_bits >> 63) ? -1.0 : 1.0;
   switch (pick % 6) {
-    case 0: return NAN;
-    case 1: return INFINITY;
-    case 2: return -INFINITY;
-    case 3: return -0.0;
-    case 4: return sign * MinSubnormal(d) * static_cast<double>(1 + 2 * (sign_bits % 4));
-    default: return sign * MaxFinite(d) * ((sign_bits & 16) ? 0.5 : 1.0);
+    case 0:
+      return NAN;
+    case 1:
+      return INFINITY;
+    case 2:
+      return -INFINITY;
+    case 3:
+      return -0.0;
+    case 4:
+      return sign * MinSubnormal(d) * static_cast<double>(1 + 2 * (sign_bits % 4));
+    default:
+      return sign * MaxFinite(d) * ((sign_bits & 16) ? 0.5 : 1.0);
   }
 }
 
@@ -43,7 +49,7 @@ std::vector<double> RecipeValues(const InputRecipe& r, size_t index, int64_t num
     auto draw = [&](uint64_t k) { return SplitMix64(base + 16 * static_cast<uint64_t>(j) + k); };
     if (!IsFloating(dtype)) {  // every kind: a negative value would not survive .to(uint8)
       uint64_t x = draw(3) >> 11;
-      out = dtype == DType::kBool ? static_cast<double>(x % 2)
+      out = dtype == DType::kBool    ? static_cast<double>(x % 2)
             : dtype == DType::kUInt8 ? static_cast<double>(x % 17)
                                      : static_cast<double>(static_cast<int64_t>(x % 17) - 8);
       continue;
@@ -103,15 +109,20 @@ Result<InputRecipe> RecipeFromJsonUnguarded(const nlohmann::json& j) {
   if (!j.contains("seed") || !j["seed"].is_number_unsigned())
     return Status::Error("input recipe: \"seed\" must be a non-negative integer");
   r.seed = j["seed"].get<uint64_t>();
-  for (const auto& [key, field] : std::vector<std::pair<std::string, double*>>{
-           {"lo", &r.lo}, {"hi", &r.hi}, {"mean", &r.mean}, {"std", &r.std}, {"special", &r.special}}) {
+  for (const auto& [key, field] :
+       std::vector<std::pair<std::string, double*>>{{"lo", &r.lo},
+                                                    {"hi", &r.hi},
+                                                    {"mean", &r.mean},
+                                                    {"std", &r.std},
+                                                    {"special", &r.special}}) {
     if (!j.contains(key)) continue;
     if (!j[key].is_number() || !std::isfinite(j[key].get<double>()))
       return Status::Error("input recipe: \"" + key + "\" must be a finite number");
     *field = j[key].get<double>();
   }
   if (!(r.lo <= r.hi)) return Status::Error("input recipe: \"lo\" must not exceed \"hi\"");
-  if (!(r.special >= 0 && r.special <= 1)) return Status::Error("input recipe: \"special\" must be in [0, 1]");
+  if (!(r.special >= 0 && r.special <= 1))
+    return Status::Error("input recipe: \"special\" must be in [0, 1]");
   if (!(r.std >= 0)) return Status::Error("input recipe: \"std\" must be non-negative");
   if (j.contains("zeroed")) {
     const auto& z = j["zeroed"];
@@ -131,6 +142,8 @@ Result<InputRecipe> RecipeFromJsonUnguarded(const nlohmann::json& j) {
 }
 }  // namespace
 
-Result<InputRecipe> RecipeFromJson(const nlohmann::json& j) { return GuardJson("inputs", [&] { return RecipeFromJsonUnguarded(j); }); }
+Result<InputRecipe> RecipeFromJson(const nlohmann::json& j) {
+  return GuardJson("inputs", [&] { return RecipeFromJsonUnguarded(j); });
+}
 
 }  // namespace mmdiff

@@ -4,10 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/ir/dtype.h"
 #include "src/support/status.h"
@@ -30,10 +29,10 @@ namespace mmdiff {
 struct InputRecipe {
   std::string kind = "grid16";
   uint64_t seed = 0;
-  double lo = -1, hi = 1;     // uniform
-  double mean = 0, std = 1;   // normal
-  double special = 0;         // per-element rate of special values, in [0, 1]
-  std::vector<int> zeroed;    // input indices replaced by zeros, ascending, each below kMaxZeroed
+  double lo = -1, hi = 1;    // uniform
+  double mean = 0, std = 1;  // normal
+  double special = 0;        // per-element rate of special values, in [0, 1]
+  std::vector<int> zeroed;   // input indices replaced by zeros, ascending, each below kMaxZeroed
   bool operator==(const InputRecipe&) const = default;
 };
 

@@ -1,4 +1,5 @@
-// Tests for the input recipe: values are exact grid points, deterministic, and vary with seed/index.
+// Tests for the input recipe: values are exact grid points, deterministic, and vary with
+// seed/index.
 #include "src/ir/input_recipe.h"
 
 #include <gtest/gtest.h>
@@ -20,9 +21,12 @@ TEST(InputRecipe, ValuesAreSixteenthsInRange) {
 }
 
 TEST(InputRecipe, PureFunctionOfSeedAndIndex) {
-  EXPECT_EQ(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32), RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32));
-  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32), RecipeValues({"grid16", 2}, 0, 50, DType::kFloat32));
-  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32), RecipeValues({"grid16", 1}, 1, 50, DType::kFloat32));
+  EXPECT_EQ(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32),
+            RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32));
+  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32),
+            RecipeValues({"grid16", 2}, 0, 50, DType::kFloat32));
+  EXPECT_NE(RecipeValues({"grid16", 1}, 0, 50, DType::kFloat32),
+            RecipeValues({"grid16", 1}, 1, 50, DType::kFloat32));
   // A prefix does not depend on numel.
   auto longer = RecipeValues({"grid16", 1}, 3, 80, DType::kFloat32);
   auto shorter = RecipeValues({"grid16", 1}, 3, 20, DType::kFloat32);
@@ -85,7 +89,8 @@ TEST(InputRecipe, ValueClassesStayInTheirRanges) {
   for (double x : normal) var += (x - mean) * (x - mean) / normal.size();
   EXPECT_NEAR(mean, 10, 0.1);
   EXPECT_NEAR(std::sqrt(var), 2, 0.1);
-  for (double x : RecipeValues({"normal", 3}, 0, 500, DType::kInt8)) EXPECT_TRUE(x == std::trunc(x) && std::fabs(x) <= 8);
+  for (double x : RecipeValues({"normal", 3}, 0, 500, DType::kInt8))
+    EXPECT_TRUE(x == std::trunc(x) && std::fabs(x) <= 8);
   for (double x : RecipeValues({"exact", 3}, 0, 500, DType::kUInt8)) EXPECT_TRUE(x >= 0 && x <= 16);
   for (double x : RecipeValues({"exact", 3}, 0, 500, DType::kBool)) EXPECT_TRUE(x == 0 || x == 1);
 }

@@ -11,19 +11,38 @@
 namespace mmdiff {
 
 enum class OpKind {
-  kMm, kBmm, kMatmul, kAddmm, kCast, kMv, kDot, kAddmv, kBaddbmm, kAddbmm, kLinear,
+  kMm,
+  kBmm,
+  kMatmul,
+  kAddmm,
+  kCast,
+  kMv,
+  kDot,
+  kAddmv,
+  kBaddbmm,
+  kAddbmm,
+  kLinear,
   // Elementwise glue between matmuls: add (broadcasting, with type promotion) and mul by the scalar
   // attribute "alpha".
-  kAdd, kMulScalar,
+  kAdd,
+  kMulScalar,
   // Attention: softmax over dim ints[0] (optional "dtype": softmax's dtype argument); torch's
   // scaled_dot_product_attention (q, k, v, optional mask; attributes is_causal, scale, enable_gqa).
-  kSoftmax, kSdpa,
+  kSoftmax,
+  kSdpa,
   // A device move, .to(device) (attribute "device").
   kToDevice,
   // Views and layout changes (attribute "ints": transpose {d0, d1}; permute the dims; reshape and
   // expand the sizes; narrow {dim, start, length}; contiguous none; slice {dim, start, end, step},
   // Python's x[..., start:end:step, ...]; view the sizes, on a contiguous operand).
-  kTranspose, kPermute, kReshape, kExpand, kNarrow, kContiguous, kSlice, kView,
+  kTranspose,
+  kPermute,
+  kReshape,
+  kExpand,
+  kNarrow,
+  kContiguous,
+  kSlice,
+  kView,
 };
 
 struct OpSpec {
@@ -45,8 +64,8 @@ const std::vector<OpKind>& AllOpKinds();
 // Source: aten/src/ATen/native/LinearAlgebra.cpp and Blas.cpp (mm/bmm/addmm/addmv/baddbmm/addbmm/
 // dot/mv/matmul shape checks), torch.nn.functional.linear docs; checked against torch 2.15.0.
 // `ints` is the node's integer attribute (views, softmax); `enable_gqa` is sdpa's attribute.
-Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints = {},
-                         bool enable_gqa = false);
+Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args,
+                         const std::vector<int64_t>& ints = {}, bool enable_gqa = false);
 
 // True for the view and layout ops (transpose, permute, reshape, expand, narrow, contiguous, slice,
 // view).

@@ -5,7 +5,9 @@
 
 namespace mmdiff {
 
-std::string_view LayoutName(Layout l) { return l == Layout::kContiguous ? "contiguous" : "transposed"; }
+std::string_view LayoutName(Layout l) {
+  return l == Layout::kContiguous ? "contiguous" : "transposed";
+}
 
 std::optional<Layout> ParseLayout(std::string_view name) {
   if (name == "contiguous") return Layout::kContiguous;

@@ -35,9 +35,11 @@ struct Node {
   std::optional<DType> dtype;  // cast target; softmax's optional dtype
   double alpha = 1.0;          // addmm: beta * args[0] + alpha * (args[1] @ args[2])
   double beta = 1.0;
-  std::vector<int64_t> ints;   // views: dims, sizes or {dim, start, length} (see OpKind); softmax: {dim}
+  std::vector<int64_t>
+      ints;  // views: dims, sizes or {dim, start, length} (see OpKind); softmax: {dim}
   std::optional<Device> device;  // to_device: the target
-  bool method_spelling = false;  // cast: written .float()/.half()/.double()/.bfloat16() instead of .to()
+  bool method_spelling =
+      false;  // cast: written .float()/.half()/.double()/.bfloat16() instead of .to()
   // scaled_dot_product_attention: is_causal, scale (absent: 1/sqrt(E)), enable_gqa.
   bool is_causal = false;
   std::optional<double> scale;

@@ -46,16 +46,20 @@ std::string PyNumber(double v) {
   return PyFloat(v);
 }
 
-// Text inside a """docstring""": messages come from torch and from files, so nothing in them may end
-// the docstring or start an escape.
+// Text inside a """docstring""": messages come from torch and from files, so nothing in them may
+// end the docstring or start an escape.
 std::string DocText(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '\\') out += "\\\\";
-    else if (s.compare(i, 3, "\"\"\"") == 0) out += "\\\"";  // breaks a run of three quotes
-    else if (static_cast<unsigned char>(c) < 0x20 && c != '\n') out += ' ';
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (s.compare(i, 3, "\"\"\"") == 0)
+      out += "\\\"";  // breaks a run of three quotes
+    else if (static_cast<unsigned char>(c) < 0x20 && c != '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -63,15 +67,24 @@ std::string DocText(const std::string& s) {
 // c10::ScalarType's numbering, which TorchScript uses for dtypes (torch/csrc/api: ScalarType.h).
 int ScalarTypeCode(DType d) {
   switch (d) {
-    case DType::kUInt8: return 0;
-    case DType::kInt8: return 1;
-    case DType::kInt32: return 3;
-    case DType::kInt64: return 4;
-    case DType::kFloat16: return 5;
-    case DType::kFloat32: return 6;
-    case DType::kFloat64: return 7;
-    case DType::kBool: return 11;
-    case DType::kBFloat16: return 15;
+    case DType::kUInt8:
+      return 0;
+    case DType::kInt8:
+      return 1;
+    case DType::kInt32:
+      return 3;
+    case DType::kInt64:
+      return 4;
+    case DType::kFloat16:
+      return 5;
+    case DType::kFloat32:
+      return 6;
+    case DType::kFloat64:
+      return 7;
+    case DType::kBool:
+      return 11;
+    case DType::kBFloat16:
+      return 15;
   }
   return 6;
 }
@@ -88,23 +101,25 @@ ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
   if (backend == "torchscript")
     return {"TorchScript",
             "TorchScript (torch.jit.CompilationUnit on the TorchScript spelling of f below)",
-            "TS_SOURCE = \"\"\"\n" + EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython) + "\"\"\"\n\n\n",
+            "TS_SOURCE = \"\"\"\n" + EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython) +
+                "\"\"\"\n\n\n",
             "torch.jit.CompilationUnit(TS_SOURCE).f", ""};
   if (backend == "aoti")
-    return {"AOTInductor", "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
-            "def aoti(fn, args):\n"
-            "    \"\"\"fn exported for args, compiled and loaded, as mmdiff's aoti path does.\"\"\"\n"
-            "    import os\n"
-            "    import tempfile\n\n"
-            "    class Program(torch.nn.Module):\n"
-            "        def forward(self, *xs):\n"
-            "            return fn(*xs)\n\n"
-            "    with torch.no_grad():\n"
-            "        exported = torch.export.export(Program(), tuple(args))\n"
-            "        path = torch._inductor.aoti_compile_and_package(\n"
-            "            exported, package_path=os.path.join(tempfile.mkdtemp(), \"program.pt2\"))\n"
-            "    return torch._inductor.aoti_load_package(path)\n\n\n",
-            "aoti(f, inputs())", ""};
+    return {
+        "AOTInductor", "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
+        "def aoti(fn, args):\n"
+        "    \"\"\"fn exported for args, compiled and loaded, as mmdiff's aoti path does.\"\"\"\n"
+        "    import os\n"
+        "    import tempfile\n\n"
+        "    class Program(torch.nn.Module):\n"
+        "        def forward(self, *xs):\n"
+        "            return fn(*xs)\n\n"
+        "    with torch.no_grad():\n"
+        "        exported = torch.export.export(Program(), tuple(args))\n"
+        "        path = torch._inductor.aoti_compile_and_package(\n"
+        "            exported, package_path=os.path.join(tempfile.mkdtemp(), \"program.pt2\"))\n"
+        "    return torch._inductor.aoti_load_package(path)\n\n\n",
+        "aoti(f, inputs())", ""};
   return {"torch.compile", "torch.compile(backend='" + backend + "')", "", "",
           "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};
 }
@@ -114,12 +129,14 @@ ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
 std::string EmitFunction(const Program& p, const std::string& name, FunctionDialect dialect) {
   const bool ts = dialect != FunctionDialect::kPython;
   auto dtype = [&](DType d) { return ts ? std::to_string(ScalarTypeCode(d)) : TorchDType(d); };
-  auto call = [&](std::string_view torch_call) {  // TorchScript's native resolver: torch.<aten op> only
-    constexpr std::string_view kFunctional = "torch.nn.functional.";
-    if (dialect == FunctionDialect::kTorchScript && torch_call.substr(0, kFunctional.size()) == kFunctional)
-      return "torch." + std::string(torch_call.substr(kFunctional.size()));
-    return std::string(torch_call);
-  };
+  auto call =
+      [&](std::string_view torch_call) {  // TorchScript's native resolver: torch.<aten op> only
+        constexpr std::string_view kFunctional = "torch.nn.functional.";
+        if (dialect == FunctionDialect::kTorchScript &&
+            torch_call.substr(0, kFunctional.size()) == kFunctional)
+          return "torch." + std::string(torch_call.substr(kFunctional.size()));
+        return std::string(torch_call);
+      };
   std::ostringstream o;
   o << "def " << name << "(";
   for (size_t i = 0; i < p.inputs.size(); ++i) o << (i ? ", " : "") << p.inputs[i].name;
@@ -128,16 +145,20 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
     const OpSpec& spec = GetOpSpec(n.op);
     o << "    " << n.name << " = ";
     if (n.op == OpKind::kCast) {
-      bool method = n.method_spelling && CastMethodName(*n.dtype) && !(ts && *n.dtype == DType::kBFloat16);
-      if (method) o << n.args[0] << "." << *CastMethodName(*n.dtype) << "()\n";
-      else o << n.args[0] << ".to(" << dtype(*n.dtype) << ")\n";
+      bool method =
+          n.method_spelling && CastMethodName(*n.dtype) && !(ts && *n.dtype == DType::kBFloat16);
+      if (method)
+        o << n.args[0] << "." << *CastMethodName(*n.dtype) << "()\n";
+      else
+        o << n.args[0] << ".to(" << dtype(*n.dtype) << ")\n";
       continue;
     }
     if (n.op == OpKind::kToDevice) {
       o << n.args[0] << ".to(" << PyStr(std::string(DeviceName(*n.device))) << ")\n";
       continue;
     }
-    if (n.op == OpKind::kSlice) {  // x[:, :, start:end:step] or, for a negative dim, x[..., start:end:step, :]
+    if (n.op == OpKind::kSlice) {  // x[:, :, start:end:step] or, for a negative dim, x[...,
+                                   // start:end:step, :]
       o << n.args[0] << "[";
       int64_t dim = n.ints[0];
       if (dim >= 0) {
@@ -277,18 +298,20 @@ namespace {
 
 // ('torch.float32', (2, 3), 'cpu'): a result type as outcome() prints it.
 std::string PyResultType(const ReproOptions::ResultType& t) {
-  return "(" + PyStr(TorchDType(t.dtype)) + ", " + PyShape(t.shape) + ", " + PyStr(std::string(DeviceName(t.device))) +
-         ")";
+  return "(" + PyStr(TorchDType(t.dtype)) + ", " + PyShape(t.shape) + ", " +
+         PyStr(std::string(DeviceName(t.device))) + ")";
 }
 
 // Asserts that `outs` (a list of tensors) holds the reference value at the finding's element.
-std::string WorstCheck(const ReproOptions::Worst& w, const std::string& outs, const std::string& who) {
+std::string WorstCheck(const ReproOptions::Worst& w, const std::string& outs,
+                       const std::string& who) {
   std::ostringstream o;
   o << "got = " << outs << "[" << w.output << "].reshape(-1)[" << w.element << "].double().item()\n"
     << "expected, allowed = " << PyNumber(w.expected) << ", " << PyNumber(w.allowed) << "\n"
     << "print(\"" << who << " output " << w.output << " element " << w.element
     << ": got\", got, \"reference\", expected, \"allowed error\", allowed)\n"
-    << "same = (math.isnan(got) and math.isnan(expected)) or got == expected or abs(got - expected) <= allowed\n"
+    << "same = (math.isnan(got) and math.isnan(expected)) or got == expected or abs(got - "
+       "expected) <= allowed\n"
     << "assert same, \"" << who << " is beyond the rounding bound at that element\"\n";
   return o.str();
 }
@@ -298,25 +321,30 @@ std::string WorstCheck(const ReproOptions::Worst& w, const std::string& outs, co
 std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& opt) {
   using Check = ReproOptions::Check;
   std::ostringstream o;
-  o << "#!/usr/bin/env python3\n\"\"\"" << DocText(opt.title.empty() ? "mmdiff reproducer" : opt.title) << "\n\n";
+  o << "#!/usr/bin/env python3\n\"\"\""
+    << DocText(opt.title.empty() ? "mmdiff reproducer" : opt.title) << "\n\n";
   for (const auto& n : opt.notes) o << DocText(n) << "\n";
   o << "Program: " << DocText(p.Summary()) << "\n";
   const ReproCompiled compiled = ReproCompiledFor(p, opt.backend);
   switch (opt.check) {
     case Check::kCompiledVsEager:
-      o << "Runs with plain `python` and a stock torch; exits non-zero while eager and " << compiled.description
-        << " disagree.\n";
+      o << "Runs with plain `python` and a stock torch; exits non-zero while eager and "
+        << compiled.description << " disagree.\n";
       break;
     case Check::kMetaVsCpu:
-      o << "Runs with plain `python` and a stock torch; exits non-zero while f on meta tensors raises or returns "
+      o << "Runs with plain `python` and a stock torch; exits non-zero while f on meta tensors "
+           "raises or returns "
            "otherwise than on cpu.\n";
       break;
     case Check::kEagerVsContract:
-      o << "Runs with plain `python` and a stock torch; exits non-zero while eager " << (opt.contract_rejects ? "does not raise " + opt.contract_error_class : std::string("does not return the documented result"))
+      o << "Runs with plain `python` and a stock torch; exits non-zero while eager "
+        << (opt.contract_rejects ? "does not raise " + opt.contract_error_class
+                                 : std::string("does not return the documented result"))
         << ".\n";
       break;
     case Check::kEagerValue:
-      o << "Runs with plain `python` and a stock torch; exits non-zero while eager's value is beyond the rounding "
+      o << "Runs with plain `python` and a stock torch; exits non-zero while eager's value is "
+           "beyond the rounding "
            "bound.\n";
       break;
     case Check::kIgnoredInput:
@@ -325,18 +353,20 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
         << " returns another result when the inputs its op must ignore are replaced by zeros.\n";
       break;
   }
-  // Exit 3 tells "the script could not run what it compares here" apart from 0 (the finding is gone)
-  // and 1 (it is there): a script that cannot rebuild mmdiff's run must not read as either.
+  // Exit 3 tells "the script could not run what it compares here" apart from 0 (the finding is
+  // gone) and 1 (it is there): a script that cannot rebuild mmdiff's run must not read as either.
   const bool builds = opt.check == Check::kCompiledVsEager && !compiled.build.empty();
   o << "Exit status " << kReproFailedExitCode
-    << " (REPRODUCER FAILED): the script itself failed and compared nothing: its inputs cannot be built here";
+    << " (REPRODUCER FAILED): the script itself failed and compared nothing: its inputs cannot be "
+       "built here";
   if (builds && !opt.compile_error_is_finding.value_or(true))
     o << ", or " << compiled.name << " could not compile f, which mmdiff's path compiled";
   if (builds && !opt.compile_error_is_finding)
     o << ", or " << compiled.name << " could not compile f where eager raised";
   o << ".\n";
   if (builds && opt.compile_error_is_finding.value_or(false))
-    o << compiled.name << " failing to compile f is the finding: that error is the outcome compared with eager's.\n";
+    o << compiled.name
+      << " failing to compile f is the finding: that error is the outcome compared with eager's.\n";
   o << "\"\"\"\nimport math\nimport platform\nimport sys\n\nimport torch\n\n";
   if (!opt.knobs.empty()) {
     o << "import torch._inductor.config\n";
@@ -345,9 +375,11 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   }
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
-  o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
+  o << "REPRODUCER_FAILED = " << kReproFailedExitCode
+    << "\n\n\n"
        "def error_of(e):\n"
-       "    \"\"\"('error', root-cause class, message): the root cause, as torch.compile wraps exceptions.\"\"\"\n"
+       "    \"\"\"('error', root-cause class, message): the root cause, as torch.compile wraps "
+       "exceptions.\"\"\"\n"
        "    root = e\n"
        "    while (root.__cause__ or root.__context__) is not None:\n"
        "        root = root.__cause__ or root.__context__\n"
@@ -360,16 +392,19 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
        "def inputs():\n"
        "    try:\n"
        "        return make_inputs()\n"
-       "    except Exception as e:  # e.g. cuda inputs without a GPU: an error of the script, not of f\n"
+       "    except Exception as e:  # e.g. cuda inputs without a GPU: an error of the script, not "
+       "of f\n"
        "        reproducer_failed(\"the inputs cannot be built here\", error_of(e))\n\n\n"
        "def outcome(fn):\n"
-       "    \"\"\"('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message).\"\"\"\n"
+       "    \"\"\"('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, "
+       "message).\"\"\"\n"
        "    args = inputs()\n"
        "    try:\n"
        "        outs = fn(*args)\n"
        "    except Exception as e:\n"
        "        return error_of(e)\n"
-       "    return (\"ok\", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], outs)\n\n\n"
+       "    return (\"ok\", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], "
+       "outs)\n\n\n"
        "def show(name, result):\n"
        "    print(name, result[:3] if result[0] == \"error\" else result[:2])\n\n\n"
        "eager = outcome(f)\n"
@@ -378,19 +413,25 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     case Check::kCompiledVsEager:
       o << "torch._dynamo.reset()\n" << compiled.setup;
       if (builds) {
-        // Compiled apart from the run: a compile error must not pass for f's outcome (issue 16), unless
-        // it is what the finding is about.
+        // Compiled apart from the run: a compile error must not pass for f's outcome (issue 16),
+        // unless it is what the finding is about.
         o << "try:\n"
-             "    compiled_f = " << compiled.build << "\n"
+             "    compiled_f = "
+          << compiled.build
+          << "\n"
              "except Exception as e:\n"
              "    compiled_f, compile_error = None, error_of(e)\n";
         if (!opt.compile_error_is_finding.has_value()) {
-          o << "    if eager[0] == \"error\":  # the two errors' classes may match, but say nothing about f\n"
-               "        reproducer_failed(\"" << compiled.name
+          o << "    if eager[0] == \"error\":  # the two errors' classes may match, but say "
+               "nothing about f\n"
+               "        reproducer_failed(\""
+            << compiled.name
             << " could not compile f, and eager raised\", compile_error)\n"
-               "    print(\"" << compiled.name << " could not compile f\")\n";
+               "    print(\""
+            << compiled.name << " could not compile f\")\n";
         } else if (*opt.compile_error_is_finding) {
-          o << "    print(\"" << compiled.name << " could not compile f, as in mmdiff's run (the finding)\")\n";
+          o << "    print(\"" << compiled.name
+            << " could not compile f, as in mmdiff's run (the finding)\")\n";
         } else {
           o << "    reproducer_failed(\"" << compiled.name
             << " could not compile f here, which mmdiff's path compiled\",\n"
@@ -401,12 +442,14 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
         o << "compiled = outcome(" << compiled.callable << ")\n";
       }
       o << "show(\"compiled:\", compiled)\n"
-        << "assert eager[:2] == compiled[:2], \"eager and " << compiled.name << " disagree (see above)\"\n";
+        << "assert eager[:2] == compiled[:2], \"eager and " << compiled.name
+        << " disagree (see above)\"\n";
       if (opt.worst.output >= 0) {
         o << WorstCheck(opt.worst, "compiled[2]", compiled.name);
       } else if (opt.value_atol >= 0) {
         o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
-             "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() else 0.0\n"
+             "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() "
+             "else 0.0\n"
              "    print(\"max |eager - compiled| =\", diff)\n"
              "    assert diff <= "
           << PyFloat(opt.value_atol) << ", \"values differ beyond the error bound\"\n";
@@ -416,9 +459,12 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     case Check::kMetaVsCpu:
       o << "meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))\n"
            "show(\"on meta: \", meta)\n\n\n"
-           "def predicted(result):  # what meta must predict: the outcome, error class, dtypes and shapes\n"
-           "    return result[:2] if result[0] == \"error\" else (\"ok\", [t[:2] for t in result[1]])\n\n\n"
-           "assert predicted(eager) == predicted(meta), \"eager on meta tensors predicts another outcome than eager on "
+           "def predicted(result):  # what meta must predict: the outcome, error class, dtypes and "
+           "shapes\n"
+           "    return result[:2] if result[0] == \"error\" else (\"ok\", [t[:2] for t in "
+           "result[1]])\n\n\n"
+           "assert predicted(eager) == predicted(meta), \"eager on meta tensors predicts another "
+           "outcome than eager on "
            "cpu (see above)\"\n"
            "print(\"meta predicts cpu\")\n";
       break;
@@ -428,9 +474,11 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
           << "), \"eager does not raise what the contract says it must (see the docstring)\"\n";
       } else {
         o << "expected = [";
-        for (size_t i = 0; i < opt.contract_types.size(); ++i) o << (i ? ", " : "") << PyResultType(opt.contract_types[i]);
+        for (size_t i = 0; i < opt.contract_types.size(); ++i)
+          o << (i ? ", " : "") << PyResultType(opt.contract_types[i]);
         o << "]\nprint(\"expected:\", expected)\n"
-             "assert eager[0] == \"ok\" and eager[1] == expected, \"eager does not return the documented result "
+             "assert eager[0] == \"ok\" and eager[1] == expected, \"eager does not return the "
+             "documented result "
              "(see the docstring)\"\n";
       }
       o << "print(\"eager follows the contract\")\n";

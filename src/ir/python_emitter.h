@@ -1,4 +1,5 @@
-// Python emitter: a program as a Python function, its inputs as Python code, and a standalone repro.py.
+// Python emitter: a program as a Python function, its inputs as Python code, and a standalone
+// repro.py.
 #pragma once
 
 #include <map>
@@ -14,8 +15,8 @@ namespace mmdiff {
 // How EmitFunction spells the program. kPython: what repro.py runs and torch.compile gets.
 // kTorchScript: the same operations in a spelling torch::jit::compile accepts without Python, whose
 // native resolver knows only `torch.<aten op>`: torch.linear and torch.scaled_dot_product_attention
-// for the torch.nn.functional calls, dtypes as their c10::ScalarType codes (as TorchScript prints them
-// itself: 6 is torch.float32), and .to(code) for cast methods TorchScript lacks (.bfloat16()).
+// for the torch.nn.functional calls, dtypes as their c10::ScalarType codes (as TorchScript prints
+// them itself: 6 is torch.float32), and .to(code) for cast methods TorchScript lacks (.bfloat16()).
 // kTorchScriptFromPython: the TorchScript spelling compiled from Python (torch.jit.CompilationUnit,
 // as repro.py does), whose resolver looks names up in Python's torch, where torch.linear does not
 // exist: the torch.nn.functional calls keep their Python names (they compile to the same aten ops).
@@ -30,8 +31,8 @@ std::string EmitFunction(const Program& p, const std::string& name = "f",
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r);
 
 struct ReproOptions {
-  std::string title;                       // first docstring line
-  std::vector<std::string> notes;          // more docstring lines (who is wrong, versions seen)
+  std::string title;               // first docstring line
+  std::vector<std::string> notes;  // more docstring lines (who is wrong, versions seen)
   // What eager is compared with: a torch.compile backend ("inductor", "aot_eager", "eager"), or
   // "torchscript" (the TorchScript spelling through torch.jit.CompilationUnit, as mmdiff's path
   // compiles it) or "aoti" (torch.export, aoti_compile_and_package, aoti_load_package).
@@ -64,15 +65,15 @@ struct ReproOptions {
     double expected = 0, allowed = 0;
   } worst;
   // For the backends repro.py compiles ahead of the run (torchscript, aoti): whether the finding is
-  // that the compared path failed to compile f (mmdiff's run got its error from torch::jit::compile,
-  // or from torch.export, aoti_compile_and_package or aoti_load_package). true: the script's own
-  // compile error is the compiled outcome, compared with eager's. false: the path compiled f, so a
-  // compile error in the script means it does not rebuild what mmdiff ran; it says so and exits
-  // kReproFailedExitCode without comparing. Unset (the caller does not know): a compile error is
-  // compared with an eager result (a divergence either way), but with eager raising the script exits
-  // kReproFailedExitCode, since a compile error whose class matches eager's run-time error says
-  // nothing about f (issue 16: a TorchScript source the script could not resolve "agreed" with
-  // eager's RuntimeError).
+  // that the compared path failed to compile f (mmdiff's run got its error from
+  // torch::jit::compile, or from torch.export, aoti_compile_and_package or aoti_load_package).
+  // true: the script's own compile error is the compiled outcome, compared with eager's. false: the
+  // path compiled f, so a compile error in the script means it does not rebuild what mmdiff ran; it
+  // says so and exits kReproFailedExitCode without comparing. Unset (the caller does not know): a
+  // compile error is compared with an eager result (a divergence either way), but with eager
+  // raising the script exits kReproFailedExitCode, since a compile error whose class matches
+  // eager's run-time error says nothing about f (issue 16: a TorchScript source the script could
+  // not resolve "agreed" with eager's RuntimeError).
   std::optional<bool> compile_error_is_finding;
 };
 
@@ -84,7 +85,8 @@ inline constexpr int kReproFailedExitCode = 3;
 
 // A standalone script: prints versions, builds the inputs, runs what o.check compares, prints the
 // outcomes, and ends with an assertion that fails (exit 1) while the finding is there; exits
-// kReproFailedExitCode when it could not run what it compares (see there); 0 when the finding is gone.
+// kReproFailedExitCode when it could not run what it compares (see there); 0 when the finding is
+// gone.
 std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& o);
 
 }  // namespace mmdiff

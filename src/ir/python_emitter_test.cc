@@ -2,8 +2,6 @@
 // The emitted code is executed against real torch by the end-to-end tests in tests/.
 #include "src/ir/python_emitter.h"
 
-#include "src/ir/program_json.h"
-
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -12,12 +10,15 @@
 #include <set>
 #include <utility>
 
+#include "src/ir/program_json.h"
+
 namespace mmdiff {
 namespace {
 
 Program Sample() {
   Program p;
-  p.inputs = {{"x0", {2, 4, 8}, DType::kFloat16}, {"x1", {8, 3}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
+  p.inputs = {{"x0", {2, 4, 8}, DType::kFloat16},
+              {"x1", {8, 3}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
               {"x2", {3}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}},
              {"v1", OpKind::kCast, {"v0"}, DType::kBFloat16},
@@ -39,7 +40,9 @@ TEST(PythonEmitter, FunctionMirrorsTheProgram) {
 TEST(PythonEmitter, InputBuilderCarriesSeedShapeDtypeLayout) {
   std::string s = EmitInputBuilder(Sample(), {"grid16", 99});
   EXPECT_NE(s.find("RECIPE = {'kind': \"grid16\", 'seed': 99,"), std::string::npos) << s;
-  EXPECT_NE(s.find("_mmdiff_input(RECIPE, 1, (8, 3), torch.float32, \"cpu\", True),  # x1"), std::string::npos) << s;
+  EXPECT_NE(s.find("_mmdiff_input(RECIPE, 1, (8, 3), torch.float32, \"cpu\", True),  # x1"),
+            std::string::npos)
+      << s;
   EXPECT_NE(s.find("_mmdiff_input(RECIPE, 2, (3,), torch.float32"), std::string::npos) << s;
 }
 
@@ -86,17 +89,21 @@ TEST(PythonEmitter, CastsAttentionMovesAndSlices) {
   EXPECT_NE(f.find("    d = q.to(torch.int8)\n"), std::string::npos) << f;
   EXPECT_NE(f.find("    e = q.to(\"meta\")\n"), std::string::npos) << f;
   EXPECT_NE(f.find("    s = q[..., 0:3:2, :]\n"), std::string::npos) << f;
-  EXPECT_NE(f.find("    a = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=m, scale=0.5, "
+  EXPECT_NE(f.find("    a = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=m, "
+                   "scale=0.5, "
                    "enable_gqa=True)\n"),
             std::string::npos)
       << f;
-  EXPECT_NE(f.find("    p = torch.softmax(q, dim=-1, dtype=torch.float32)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    p = torch.softmax(q, dim=-1, dtype=torch.float32)\n"), std::string::npos)
+      << f;
 }
 
 TEST(PythonEmitter, LinearUsesTheFunctionalFormWithOptionalBias) {
   Program p;
-  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};
-  p.nodes = {{"v0", OpKind::kLinear, {"x", "w", "b"}}, {"v1", OpKind::kBaddbmm, {"x", "w", "b"}, std::nullopt, 2.0, 0.0}};
+  p.inputs = {
+      {"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kLinear, {"x", "w", "b"}},
+             {"v1", OpKind::kBaddbmm, {"x", "w", "b"}, std::nullopt, 2.0, 0.0}};
   p.outputs = {"v0"};
   std::string f = EmitFunction(p);
   EXPECT_NE(f.find("v0 = torch.nn.functional.linear(x, w, b)"), std::string::npos) << f;
@@ -133,7 +140,8 @@ namespace {
 TEST(PythonEmitter, GlueOps) {
   Program p;
   p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"b", {3}, DType::kFloat32}};
-  p.nodes = {{"v0", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125}, {"v1", OpKind::kAdd, {"v0", "b"}}};
+  p.nodes = {{"v0", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125},
+             {"v1", OpKind::kAdd, {"v0", "b"}}};
   p.outputs = {"v1"};
   std::string f = EmitFunction(p);
   EXPECT_NE(f.find("v0 = torch.mul(x, 0.125)"), std::string::npos) << f;
@@ -171,7 +179,9 @@ TEST(PythonEmitter, TorchScriptDialectAvoidsWhatTheNativeResolverCannotFind) {
   EXPECT_NE(f.find("    b = q.to(15)\n"), std::string::npos) << f;
   EXPECT_NE(f.find("    d = q.to(1)\n"), std::string::npos) << f;
   EXPECT_NE(f.find("    p = torch.softmax(q, dim=-1, dtype=7)\n"), std::string::npos) << f;
-  EXPECT_NE(f.find("    a = torch.scaled_dot_product_attention(q, q, q, is_causal=True)\n"), std::string::npos) << f;
+  EXPECT_NE(f.find("    a = torch.scaled_dot_product_attention(q, q, q, is_causal=True)\n"),
+            std::string::npos)
+      << f;
   EXPECT_NE(f.find("    l = torch.linear(q, w)\n"), std::string::npos) << f;
   EXPECT_EQ(f.find("torch.nn"), std::string::npos) << f;
   // The Python spelling is unchanged.
@@ -188,15 +198,20 @@ TEST(PythonEmitter, ReprosForTorchScriptAndAotiCompileFTheWayThosePathsDo) {
   ReproOptions o;
   o.backend = "torchscript";
   std::string ts = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(ts.find("TS_SOURCE = \"\"\"\ndef f(x0, x1, x2):\n    v0 = torch.matmul(x0, x1)\n    v1 = v0.to(15)\n"),
-            std::string::npos) << ts;
-  EXPECT_NE(ts.find("    compiled_f = torch.jit.CompilationUnit(TS_SOURCE).f\n"), std::string::npos) << ts;
-  EXPECT_NE(ts.find("compiled = compile_error if compiled_f is None else outcome(compiled_f)\n"), std::string::npos);
+  EXPECT_NE(ts.find("TS_SOURCE = \"\"\"\ndef f(x0, x1, x2):\n    v0 = torch.matmul(x0, x1)\n    v1 "
+                    "= v0.to(15)\n"),
+            std::string::npos)
+      << ts;
+  EXPECT_NE(ts.find("    compiled_f = torch.jit.CompilationUnit(TS_SOURCE).f\n"), std::string::npos)
+      << ts;
+  EXPECT_NE(ts.find("compiled = compile_error if compiled_f is None else outcome(compiled_f)\n"),
+            std::string::npos);
   EXPECT_NE(ts.find("\"eager and TorchScript disagree (see above)\""), std::string::npos);
   EXPECT_EQ(ts.find("torch.compile(f"), std::string::npos);
   o.backend = "aoti";
   std::string aoti = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(aoti.find("exported = torch.export.export(Program(), tuple(args))"), std::string::npos) << aoti;
+  EXPECT_NE(aoti.find("exported = torch.export.export(Program(), tuple(args))"), std::string::npos)
+      << aoti;
   EXPECT_NE(aoti.find("    return torch._inductor.aoti_load_package(path)\n"), std::string::npos);
   EXPECT_NE(aoti.find("    compiled_f = aoti(f, inputs())\n"), std::string::npos);
   EXPECT_NE(aoti.find("eager and AOTInductor (torch.export"), std::string::npos);
@@ -210,12 +225,16 @@ TEST(PythonEmitter, TorchScriptFromPythonKeepsTheFunctionalNamesPythonsResolverK
   std::string native = EmitFunction(p, "f", FunctionDialect::kTorchScript);
   std::string from_python = EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython);
   EXPECT_NE(native.find("v0 = torch.linear(x, w)"), std::string::npos) << native;
-  EXPECT_NE(from_python.find("v0 = torch.nn.functional.linear(x, w)"), std::string::npos) << from_python;
-  EXPECT_NE(from_python.find("v1 = v0.to(7)"), std::string::npos) << from_python;  // dtypes stay codes
+  EXPECT_NE(from_python.find("v0 = torch.nn.functional.linear(x, w)"), std::string::npos)
+      << from_python;
+  EXPECT_NE(from_python.find("v1 = v0.to(7)"), std::string::npos)
+      << from_python;  // dtypes stay codes
   ReproOptions o;
   o.backend = "torchscript";
   std::string repro = EmitRepro(p, {"grid16", 1}, o);
-  EXPECT_NE(repro.find("    v0 = torch.nn.functional.linear(x, w)\n    v1 = v0.to(7)"), std::string::npos) << repro;
+  EXPECT_NE(repro.find("    v0 = torch.nn.functional.linear(x, w)\n    v1 = v0.to(7)"),
+            std::string::npos)
+      << repro;
   EXPECT_EQ(repro.find("torch.linear("), std::string::npos) << repro;
 }
 
@@ -223,22 +242,28 @@ TEST(PythonEmitter, ReproChecksWhatTheFindingClaims) {
   ReproOptions o;
   o.check = ReproOptions::Check::kMetaVsCpu;
   std::string meta = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(meta.find("meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))"),
+            std::string::npos)
+      << meta;
   EXPECT_NE(meta.find("assert predicted(eager) == predicted(meta)"), std::string::npos);
   EXPECT_EQ(meta.find("torch.compile("), std::string::npos);
   o.check = ReproOptions::Check::kEagerVsContract;
   o.contract_rejects = true;
   o.contract_error_class = "RuntimeError";
   std::string rejects = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(rejects.find("assert eager[:2] == (\"error\", \"RuntimeError\")"), std::string::npos) << rejects;
+  EXPECT_NE(rejects.find("assert eager[:2] == (\"error\", \"RuntimeError\")"), std::string::npos)
+      << rejects;
   o.contract_rejects = false;
   o.contract_types = {{DType::kBFloat16, {2, 4, 3}, Device::kCpu}};
   std::string accepts = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(accepts.find("expected = [(\"torch.bfloat16\", (2, 4, 3), \"cpu\")]"), std::string::npos) << accepts;
+  EXPECT_NE(accepts.find("expected = [(\"torch.bfloat16\", (2, 4, 3), \"cpu\")]"),
+            std::string::npos)
+      << accepts;
   o.check = ReproOptions::Check::kEagerValue;
   o.worst = {0, 5, std::nan(""), 0.25};
   std::string value = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(value.find("got = eager[2][0].reshape(-1)[5].double().item()"), std::string::npos) << value;
+  EXPECT_NE(value.find("got = eager[2][0].reshape(-1)[5].double().item()"), std::string::npos)
+      << value;
   EXPECT_NE(value.find("expected, allowed = math.nan, 0.25"), std::string::npos) << value;
 }
 
@@ -270,13 +295,15 @@ namespace {
 // linear with and without its bias; alpha and beta. Shapes do not matter to the spelling.
 Program EveryOpAndFeature() {
   Program p;
-  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32}, {"b", {4}, DType::kFloat32},
-              {"q", {1, 2, 3, 4}, DType::kFloat16}, {"m", {3, 3}, DType::kBool}, {"s", {1}, DType::kFloat32}};
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"w", {4, 3}, DType::kFloat32},
+              {"b", {4}, DType::kFloat32},    {"q", {1, 2, 3, 4}, DType::kFloat16},
+              {"m", {3, 3}, DType::kBool},    {"s", {1}, DType::kFloat32}};
   auto add = [&](Node n) {
     p.outputs.push_back(n.name);
     p.nodes.push_back(std::move(n));
   };
-  for (OpKind k : {OpKind::kMm, OpKind::kBmm, OpKind::kMatmul, OpKind::kMv, OpKind::kDot, OpKind::kAdd})
+  for (OpKind k :
+       {OpKind::kMm, OpKind::kBmm, OpKind::kMatmul, OpKind::kMv, OpKind::kDot, OpKind::kAdd})
     add({"v_" + std::string(GetOpSpec(k).name), k, {"x", "w"}});
   for (OpKind k : {OpKind::kAddmm, OpKind::kAddmv, OpKind::kBaddbmm, OpKind::kAddbmm})
     add({"v_" + std::string(GetOpSpec(k).name), k, {"b", "x", "w"}, std::nullopt, 0.5, -1.5});
@@ -324,33 +351,37 @@ std::set<std::string> TorchNames(const std::string& code) {
   std::set<std::string> names;
   for (size_t at = code.find("torch."); at != std::string::npos; at = code.find("torch.", at + 1)) {
     size_t end = at;
-    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_' ||
-                                 code[end] == '.'))
+    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) ||
+                                 code[end] == '_' || code[end] == '.'))
       ++end;
     names.insert(code.substr(at, end - at) + (end < code.size() ? std::string(1, code[end]) : ""));
   }
   return names;
 }
 
-// Issue 16: repro.py compiled the spelling torch::jit::compile gets from Python, whose resolver found
-// no torch.linear ("object has no attribute linear"), and the compile error "agreed" with eager's
-// RuntimeError. Each dialect may only name what its compiler resolves; the sets below were checked
-// on torch 2.15.0 with torch.jit.CompilationUnit on the emitted functions for this program and 400
-// generated ones: Python's resolver for kTorchScriptFromPython (and eager Python for kPython), and
-// for kTorchScript a resolver that maps `torch` to torch.ops.aten, as torch::jit::compile's native
-// one maps it to the aten namespace. A new op or spelling fails here until it is checked the same way.
+// Issue 16: repro.py compiled the spelling torch::jit::compile gets from Python, whose resolver
+// found no torch.linear ("object has no attribute linear"), and the compile error "agreed" with
+// eager's RuntimeError. Each dialect may only name what its compiler resolves; the sets below were
+// checked on torch 2.15.0 with torch.jit.CompilationUnit on the emitted functions for this program
+// and 400 generated ones: Python's resolver for kTorchScriptFromPython (and eager Python for
+// kPython), and for kTorchScript a resolver that maps `torch` to torch.ops.aten, as
+// torch::jit::compile's native one maps it to the aten namespace. A new op or spelling fails here
+// until it is checked the same way.
 TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeature) {
   const Program p = EveryOpAndFeature();
   std::set<OpKind> covered;
   for (const auto& n : p.nodes) covered.insert(n.op);
-  EXPECT_EQ(covered, std::set<OpKind>(AllOpKinds().begin(), AllOpKinds().end())) << "add the new op above";
+  EXPECT_EQ(covered, std::set<OpKind>(AllOpKinds().begin(), AllOpKinds().end()))
+      << "add the new op above";
 
-  const std::set<std::string> aten_calls = {"torch.mm(",     "torch.bmm(",    "torch.matmul(", "torch.addmm(",
-                                            "torch.mv(",     "torch.dot(",    "torch.addmv(",  "torch.baddbmm(",
-                                            "torch.addbmm(", "torch.add(",    "torch.mul(",    "torch.softmax("};
+  const std::set<std::string> aten_calls = {"torch.mm(",    "torch.bmm(",     "torch.matmul(",
+                                            "torch.addmm(", "torch.mv(",      "torch.dot(",
+                                            "torch.addmv(", "torch.baddbmm(", "torch.addbmm(",
+                                            "torch.add(",   "torch.mul(",     "torch.softmax("};
   std::set<std::string> native = aten_calls, from_python = aten_calls;
   native.insert({"torch.linear(", "torch.scaled_dot_product_attention("});
-  from_python.insert({"torch.nn.functional.linear(", "torch.nn.functional.scaled_dot_product_attention("});
+  from_python.insert(
+      {"torch.nn.functional.linear(", "torch.nn.functional.scaled_dot_product_attention("});
   std::set<std::string> python = from_python;
   for (DType d : AllDTypes()) python.insert("torch." + std::string(DTypeName(d)) + ")");
 
@@ -365,14 +396,19 @@ TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeat
     EXPECT_NE(f.find("    v_method_bfloat16 = x.to(15)\n"), std::string::npos) << f;
     EXPECT_NE(f.find("    v_to_bool = x.to(11)\n"), std::string::npos) << f;
     EXPECT_NE(f.find("    v_method_float16 = x.half()\n"), std::string::npos) << f;
-    EXPECT_NE(f.find("    v_softmax_dtype = torch.softmax(q, dim=3, dtype=6)\n"), std::string::npos) << f;
+    EXPECT_NE(f.find("    v_softmax_dtype = torch.softmax(q, dim=3, dtype=6)\n"), std::string::npos)
+        << f;
     EXPECT_NE(f.find("    v_to_cuda = x.to(\"cuda\")\n"), std::string::npos) << f;
     EXPECT_NE(f.find("    v_reshape_0d = s.reshape(())\n"), std::string::npos) << f;
     EXPECT_NE(f.find("    v_slice = q[:, 0:2:1]\n"), std::string::npos) << f;
     EXPECT_NE(f.find("    v_slice_neg = q[..., 0:3:2, :]\n"), std::string::npos) << f;
-    EXPECT_NE(f.find("    v_addbmm = torch.addbmm(b, x, w, beta=-1.5, alpha=0.5)\n"), std::string::npos) << f;
-    EXPECT_NE(f.find("scaled_dot_product_attention(q, q, q, attn_mask=m, scale=0.5, enable_gqa=True)\n"),
-              std::string::npos) << f;
+    EXPECT_NE(f.find("    v_addbmm = torch.addbmm(b, x, w, beta=-1.5, alpha=0.5)\n"),
+              std::string::npos)
+        << f;
+    EXPECT_NE(
+        f.find("scaled_dot_product_attention(q, q, q, attn_mask=m, scale=0.5, enable_gqa=True)\n"),
+        std::string::npos)
+        << f;
   }
 }
 
@@ -391,58 +427,75 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
       "    compiled_f = torch.jit.CompilationUnit(TS_SOURCE).f\n"
       "except Exception as e:\n"
       "    compiled_f, compile_error = None, error_of(e)\n";
-  const std::string tail = "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
+  const std::string tail =
+      "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
 
   std::string compiled_path_compiled = repro(false);
-  EXPECT_NE(compiled_path_compiled.find(compile_block +
-                                        "    reproducer_failed(\"TorchScript could not compile f here, which "
-                                        "mmdiff's path compiled\",\n                      compile_error)\n" + tail),
+  EXPECT_NE(compiled_path_compiled.find(
+                compile_block +
+                "    reproducer_failed(\"TorchScript could not compile f here, which "
+                "mmdiff's path compiled\",\n                      compile_error)\n" +
+                tail),
             std::string::npos)
       << compiled_path_compiled;
   EXPECT_NE(compiled_path_compiled.find("REPRODUCER_FAILED = 3\n"), std::string::npos);
   EXPECT_NE(compiled_path_compiled.find("    sys.exit(REPRODUCER_FAILED)\n"), std::string::npos);
   EXPECT_NE(compiled_path_compiled.find("\nimport sys\n"), std::string::npos);
-  EXPECT_NE(compiled_path_compiled.find("Exit status 3 (REPRODUCER FAILED): the script itself failed and compared "
-                                        "nothing: its inputs cannot be built here, or TorchScript could not "
-                                        "compile f, which mmdiff's path compiled.\n"),
+  EXPECT_NE(compiled_path_compiled.find(
+                "Exit status 3 (REPRODUCER FAILED): the script itself failed and compared "
+                "nothing: its inputs cannot be built here, or TorchScript could not "
+                "compile f, which mmdiff's path compiled.\n"),
             std::string::npos);
   EXPECT_EQ(kReproFailedExitCode, 3);
   // The compile is not inside outcome(), whose errors are f's.
   EXPECT_EQ(compiled_path_compiled.find("outcome(lambda *args: torch.jit"), std::string::npos);
 
   std::string compile_failed = repro(true);
-  EXPECT_NE(compile_failed.find(compile_block +
-                                "    print(\"TorchScript could not compile f, as in mmdiff's run (the finding)\")\n" +
-                                tail),
-            std::string::npos)
+  EXPECT_NE(
+      compile_failed.find(
+          compile_block +
+          "    print(\"TorchScript could not compile f, as in mmdiff's run (the finding)\")\n" +
+          tail),
+      std::string::npos)
       << compile_failed;
-  EXPECT_NE(compile_failed.find("TorchScript failing to compile f is the finding"), std::string::npos);
+  EXPECT_NE(compile_failed.find("TorchScript failing to compile f is the finding"),
+            std::string::npos);
 
   std::string unknown = repro(std::nullopt);
-  EXPECT_NE(unknown.find(compile_block +
-                         "    if eager[0] == \"error\":  # the two errors' classes may match, but say nothing about f\n"
-                         "        reproducer_failed(\"TorchScript could not compile f, and eager raised\", "
-                         "compile_error)\n"
-                         "    print(\"TorchScript could not compile f\")\n" + tail),
+  EXPECT_NE(unknown.find(
+                compile_block +
+                "    if eager[0] == \"error\":  # the two errors' classes may match, but say "
+                "nothing about f\n"
+                "        reproducer_failed(\"TorchScript could not compile f, and eager raised\", "
+                "compile_error)\n"
+                "    print(\"TorchScript could not compile f\")\n" +
+                tail),
             std::string::npos)
       << unknown;
   // eager runs first: the unknown case reads its outcome.
   EXPECT_LT(unknown.find("eager = outcome(f)\n"), unknown.find(compile_block));
 
   // Inputs are built outside the try that catches f's errors.
-  EXPECT_NE(unknown.find("    args = inputs()\n    try:\n        outs = fn(*args)\n"), std::string::npos) << unknown;
-  EXPECT_NE(unknown.find("        reproducer_failed(\"the inputs cannot be built here\", error_of(e))\n"),
-            std::string::npos);
+  EXPECT_NE(unknown.find("    args = inputs()\n    try:\n        outs = fn(*args)\n"),
+            std::string::npos)
+      << unknown;
+  EXPECT_NE(
+      unknown.find("        reproducer_failed(\"the inputs cannot be built here\", error_of(e))\n"),
+      std::string::npos);
 
   // torch.compile compiles on the first call, as on mmdiff's paths: its errors are the outcome.
   o.backend = "inductor";
   std::string inductor = repro(false);
-  EXPECT_NE(inductor.find("compiled = outcome(torch.compile(f, backend=\"inductor\", fullgraph=True))\n"),
-            std::string::npos) << inductor;
+  EXPECT_NE(
+      inductor.find("compiled = outcome(torch.compile(f, backend=\"inductor\", fullgraph=True))\n"),
+      std::string::npos)
+      << inductor;
   EXPECT_EQ(inductor.find("compiled_f"), std::string::npos);
-  EXPECT_NE(inductor.find("Exit status 3 (REPRODUCER FAILED): the script itself failed and compared nothing: its "
-                          "inputs cannot be built here.\n"),
-            std::string::npos);
+  EXPECT_NE(
+      inductor.find(
+          "Exit status 3 (REPRODUCER FAILED): the script itself failed and compared nothing: its "
+          "inputs cannot be built here.\n"),
+      std::string::npos);
 }
 
 }  // namespace

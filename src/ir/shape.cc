@@ -10,7 +10,8 @@ int64_t Numel(const Shape& s) {
   int64_t n = 1;
   for (int64_t d : s) {
     if (d < 0) return -1;
-    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::numeric_limits<int64_t>::max();
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      return std::numeric_limits<int64_t>::max();
     n *= d;
   }
   return n;
@@ -40,7 +41,8 @@ Result<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
 }
 
 Result<Shape> MatmulShape(const Shape& a, const Shape& b) {
-  if (a.empty() || b.empty()) return Status::Error("both arguments to matmul need to be at least 1D");
+  if (a.empty() || b.empty())
+    return Status::Error("both arguments to matmul need to be at least 1D");
   Shape a2 = a, b2 = b;
   bool a_vec = a.size() == 1, b_vec = b.size() == 1;
   if (a_vec) a2.insert(a2.begin(), 1);
@@ -48,7 +50,8 @@ Result<Shape> MatmulShape(const Shape& a, const Shape& b) {
   int64_t k_a = a2.back(), k_b = b2[b2.size() - 2];
   if (k_a != k_b)
     return Status::Error("size mismatch: " + ShapeString(a) + " @ " + ShapeString(b) +
-                         " (contracted dims " + std::to_string(k_a) + " and " + std::to_string(k_b) + ")");
+                         " (contracted dims " + std::to_string(k_a) + " and " +
+                         std::to_string(k_b) + ")");
   Shape batch_a(a2.begin(), a2.end() - 2), batch_b(b2.begin(), b2.end() - 2);
   auto batch = BroadcastShapes(batch_a, batch_b);
   if (!batch.ok()) return batch.status();
@@ -60,7 +63,8 @@ Result<Shape> MatmulShape(const Shape& a, const Shape& b) {
 
 std::vector<int64_t> ContiguousStrides(const Shape& s) {
   std::vector<int64_t> st(s.size(), 1);
-  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * std::max<int64_t>(s[i + 1], 1);
+  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i)
+    st[i] = st[i + 1] * std::max<int64_t>(s[i + 1], 1);
   return st;
 }
 

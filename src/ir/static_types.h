@@ -12,14 +12,15 @@ namespace mmdiff {
 
 // The dtype of a node's result from its arguments' dtypes, when eager accepts it: cast and softmax
 // with a dtype give that dtype; add promotes (nullopt where torch gives a dtype mmdiff does not
-// model: int8 + uint8); mul by a Python float gives float32 (the default dtype) for integer and bool
-// tensors; the addmm family keeps its first matrix's dtype; everything else keeps the first
+// model: int8 + uint8); mul by a Python float gives float32 (the default dtype) for integer and
+// bool tensors; the addmm family keeps its first matrix's dtype; everything else keeps the first
 // argument's dtype.
 std::optional<DType> ResultDType(const Node& n, const std::vector<DType>& args);
 
 struct StaticType {
   DType dtype = DType::kFloat32;  // ResultDType, or the first argument's where that has none
-  std::optional<Shape> shape;     // absent where eager rejects the shapes (or an argument's is unknown)
+  std::optional<Shape>
+      shape;  // absent where eager rejects the shapes (or an argument's is unknown)
 };
 
 // Values whose arguments are undefined are left out.

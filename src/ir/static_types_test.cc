@@ -8,13 +8,15 @@ namespace {
 
 TEST(StaticTypes, ShapesAndDtypesFollowTheOps) {
   Program p;
-  p.inputs = {{"a", {2, 3}, DType::kFloat16}, {"b", {3, 4}, DType::kFloat16}, {"c", {4}, DType::kBFloat16},
+  p.inputs = {{"a", {2, 3}, DType::kFloat16},
+              {"b", {3, 4}, DType::kFloat16},
+              {"c", {4}, DType::kBFloat16},
               {"d", {5, 5}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kMm, {"a", "b"}},
              {"v1", OpKind::kAdd, {"v0", "c"}},
              {"v2", OpKind::kCast, {"v1"}, DType::kFloat64},
-             {"v3", OpKind::kMm, {"v2", "d"}},   // shape violation: 2x4 @ 5x5
-             {"v4", OpKind::kMm, {"v3", "d"}},   // its argument's shape is unknown
+             {"v3", OpKind::kMm, {"v2", "d"}},  // shape violation: 2x4 @ 5x5
+             {"v4", OpKind::kMm, {"v3", "d"}},  // its argument's shape is unknown
              {"v5", OpKind::kMm, {"ghost", "d"}}};
   auto t = InferStaticTypes(p);
   EXPECT_EQ(t.at("v0").shape, (Shape{2, 4}));

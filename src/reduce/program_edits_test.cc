@@ -3,10 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "src/reduce/reduce_test_programs.h"
-
 #include "src/ir/verifier.h"
 #include "src/reduce/reduce_session.h"
+#include "src/reduce/reduce_test_programs.h"
 #include "src/reduce/shrink_dims.h"
 
 namespace mmdiff {
@@ -17,8 +16,10 @@ Program Chain() {
   Program p;
   p.inputs = {
       {"a", {4, 4}, DType::kFloat32}, {"b", {4, 4}, DType::kFloat32}, {"u", {2}, DType::kFloat32}};
-  p.nodes = {reduce_test::MakeNode("c", OpKind::kAdd, {"a", "b"}), reduce_test::MakeNode("d", OpKind::kCast, {"c"}),
-             reduce_test::MakeNode("e", OpKind::kMm, {"d", "d"}), reduce_test::MakeNode("g", OpKind::kMm, {"a", "b"})};
+  p.nodes = {reduce_test::MakeNode("c", OpKind::kAdd, {"a", "b"}),
+             reduce_test::MakeNode("d", OpKind::kCast, {"c"}),
+             reduce_test::MakeNode("e", OpKind::kMm, {"d", "d"}),
+             reduce_test::MakeNode("g", OpKind::kMm, {"a", "b"})};
   p.nodes[1].dtype = DType::kFloat16;
   p.outputs = {"e"};
   return p;
@@ -78,7 +79,8 @@ TEST(ProgramEdits, BypassAndKeepOnlyOutput) {
 TEST(ProgramEdits, ReplaceSizeChangesInputsAndSizeAttributes) {
   Program p;
   p.inputs = {{"a", {6, 3}, DType::kFloat32}};
-  p.nodes = {reduce_test::MakeNode("r", OpKind::kReshape, {"a"}), reduce_test::MakeNode("n", OpKind::kNarrow, {"a"})};
+  p.nodes = {reduce_test::MakeNode("r", OpKind::kReshape, {"a"}),
+             reduce_test::MakeNode("n", OpKind::kNarrow, {"a"})};
   p.nodes[0].ints = {3, 6};
   p.nodes[1].ints = {0, 0, 6};
   p.outputs = {"r", "n"};

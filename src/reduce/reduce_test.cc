@@ -4,13 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "src/reduce/reduce_test_programs.h"
-
 #include "src/gen/generator.h"
 #include "src/ir/program_json.h"
 #include "src/ir/static_types.h"
 #include "src/ir/verifier.h"
 #include "src/reduce/reduce_session.h"
+#include "src/reduce/reduce_test_programs.h"
 #include "src/support/hash.h"
 
 namespace mmdiff {

@@ -74,7 +74,8 @@ std::vector<std::string> CollectReplayFiles(const std::vector<std::string>& args
       }
       if (found.empty()) {
         invalid.push_back(InvalidRow(
-            arg, "the folder holds no regression entries (*.json) or fuzzer artifacts (crash-*, ...)"));
+            arg,
+            "the folder holds no regression entries (*.json) or fuzzer artifacts (crash-*, ...)"));
         continue;
       }
       std::sort(found.begin(), found.end());
@@ -118,7 +119,8 @@ PreparedEntry PrepareEntry(const std::string& file, const std::string& torch_ver
   if (auto missing = MissingCpuFlags(*e.expected); !missing.empty()) {
     std::string names;
     for (const auto& f : missing) names += (names.empty() ? "" : ", ") + f;
-    e.row.detail = "needs a CPU with " + names + " (the expected behaviour lives in that kernel); this one lacks it";
+    e.row.detail = "needs a CPU with " + names +
+                   " (the expected behaviour lives in that kernel); this one lacks it";
     return e;
   }
   PendUnlessGpuMissing(e, has_gpu);
@@ -170,8 +172,8 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
   if (e.artifact && c.verdict.diverges()) {
     auto findings = CaseFindings(c);
     for (const auto& k : findings)
-      e.row.note += std::string(e.row.note.empty() ? "" : "; ") + "bucket " + HashHex(k.signature) + ": " +
-                    Headline(WithFinding(c, k));
+      e.row.note += std::string(e.row.note.empty() ? "" : "; ") + "bucket " + HashHex(k.signature) +
+                    ": " + Headline(WithFinding(c, k));
   }
   auto [status, detail] = ClassifyVerdict(c.verdict, *e.expected);
   e.row.status = status;

@@ -45,7 +45,7 @@ struct PreparedEntry {
   ReplayRow row;
   std::optional<RegressionEntry> entry;        // set when the file parsed
   std::optional<VersionExpectation> expected;  // set when an expectation covers the torch version
-  bool pending = false;  // still to be run (the row's status is not final yet)
+  bool pending = false;   // still to be run (the row's status is not final yet)
   bool artifact = false;  // a program-fuzzer input with the implicit expectation "diverge"
 };
 

@@ -6,10 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/ir/program_json.h"
 #include "src/replay/replay.h"
@@ -47,7 +46,8 @@ inline std::string Scratch(const std::string& name) {
   return dir.string();
 }
 
-inline std::string Write(const std::string& dir, const std::string& name, const std::string& bytes) {
+inline std::string Write(const std::string& dir, const std::string& name,
+                         const std::string& bytes) {
   std::string path = dir + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;

@@ -129,8 +129,12 @@ std::vector<std::string> BehaviourFeatures(const CaseRun& c, FeatureSet set) {
   // Inductor picked, its fallbacks and pattern rewrites, and whether the run compiled.
   for (const auto& r : c.results) {
     if (!r.compile.present) continue;
-    features.insert("compile|" + r.path + "|" + (r.compile.compiled ? "compiled" : r.compile.reused ? "reused" : "none"));
-    for (const auto& internal : r.compile.internals) features.insert("compile|" + r.path + "|" + internal);
+    features.insert("compile|" + r.path + "|" +
+                    (r.compile.compiled ? "compiled"
+                     : r.compile.reused ? "reused"
+                                        : "none"));
+    for (const auto& internal : r.compile.internals)
+      features.insert("compile|" + r.path + "|" + internal);
   }
   return {features.begin(), features.end()};
 }

@@ -38,15 +38,18 @@ TEST(BehaviourFeatures, WhatACompiledPathChoseIsAFeatureInEverySet) {
       r.compile.compiled = true;
       r.compile.internals = {"extern:bmm", "pattern:decompose_bmm"};
     }
-  for (FeatureSet set : {FeatureSet::kFine, FeatureSet::kCoarse, FeatureSet::kBuckets, FeatureSet::kSites}) {
+  for (FeatureSet set :
+       {FeatureSet::kFine, FeatureSet::kCoarse, FeatureSet::kBuckets, FeatureSet::kSites}) {
     auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, results), set);
     EXPECT_TRUE(Has(f, "compile|inductor|extern:bmm"));
     EXPECT_TRUE(Has(f, "compile|inductor|pattern:decompose_bmm"));
     EXPECT_TRUE(Has(f, "compile|inductor|compiled"));
-    EXPECT_FALSE(std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("compile|eager", 0) == 0; }));
+    EXPECT_FALSE(std::any_of(
+        f.begin(), f.end(), [](const std::string& s) { return s.rfind("compile|eager", 0) == 0; }));
   }
   auto without = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
-  EXPECT_FALSE(std::any_of(without.begin(), without.end(), [](const std::string& s) { return s.rfind("compile|", 0) == 0; }));
+  EXPECT_FALSE(std::any_of(without.begin(), without.end(),
+                           [](const std::string& s) { return s.rfind("compile|", 0) == 0; }));
 }
 
 TEST(BehaviourFeatures, SizesAndValuesNeverEnter) {
@@ -88,7 +91,8 @@ TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
   CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, agree);
   ASSERT_FALSE(a.verdict.diverges());
   auto fa = BehaviourFeatures(a);
-  EXPECT_FALSE(std::any_of(fa.begin(), fa.end(), [](const std::string& s) { return s.rfind("bucket|", 0) == 0; }));
+  EXPECT_FALSE(std::any_of(fa.begin(), fa.end(),
+                           [](const std::string& s) { return s.rfind("bucket|", 0) == 0; }));
   EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
   EXPECT_FALSE(
       std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
@@ -101,19 +105,24 @@ TEST(BehaviourFeatures, SitesNameWhereAProgramBreaksItsContractEvenWhenThePathsA
   CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, agree);
   ASSERT_FALSE(a.verdict.diverges());
   auto f = BehaviourFeatures(a, FeatureSet::kSites);
-  EXPECT_TRUE(Has(f, "site|rule=same_dtype|op=matmul(batched)|operands=float16,float32|devices=cpu,cpu"))
+  EXPECT_TRUE(
+      Has(f, "site|rule=same_dtype|op=matmul(batched)|operands=float16,float32|devices=cpu,cpu"))
       << ::testing::PrintToString(f);
-  EXPECT_FALSE(std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("bucket|", 0) == 0; }));
-  EXPECT_FALSE(std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
+  EXPECT_FALSE(std::any_of(f.begin(), f.end(),
+                           [](const std::string& s) { return s.rfind("bucket|", 0) == 0; }));
+  EXPECT_FALSE(
+      std::any_of(f.begin(), f.end(), [](const std::string& s) { return s.rfind("op|", 0) == 0; }));
   // Other operand dtypes: another site. A program the contract accepts: none.
   Program other = Seed();
   other.inputs[0].dtype = DType::kBFloat16;
   auto g = BehaviourFeatures(MakeCaseRun(other, {"grid16", 1}, agree), FeatureSet::kSites);
-  EXPECT_TRUE(Has(g, "site|rule=same_dtype|op=matmul(batched)|operands=bfloat16,float32|devices=cpu,cpu"));
+  EXPECT_TRUE(
+      Has(g, "site|rule=same_dtype|op=matmul(batched)|operands=bfloat16,float32|devices=cpu,cpu"));
   Program fine = Seed();
   fine.inputs[0].dtype = DType::kFloat32;
   auto h = BehaviourFeatures(MakeCaseRun(fine, {"grid16", 1}, agree), FeatureSet::kSites);
-  EXPECT_FALSE(std::any_of(h.begin(), h.end(), [](const std::string& s) { return s.rfind("site|", 0) == 0; }));
+  EXPECT_FALSE(std::any_of(h.begin(), h.end(),
+                           [](const std::string& s) { return s.rfind("site|", 0) == 0; }));
   // A diverging case has its site and its bucket.
   CaseRun d = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
   auto fd = BehaviourFeatures(d, FeatureSet::kSites);

@@ -12,8 +12,9 @@
 namespace mmdiff {
 
 // Where a program breaks its contract, as the signature names it: "rule=R|op=O[(batched)]|
-// operands=<dtypes, or * where they do not matter>|devices=<devices>"; "" when the contract accepts.
-// ignore_dtypes: write * for the operand dtypes whatever the rule.
-std::string RejectionSite(const Program& p, const Expectation& contract, bool ignore_dtypes = false);
+// operands=<dtypes, or * where they do not matter>|devices=<devices>"; "" when the contract
+// accepts. ignore_dtypes: write * for the operand dtypes whatever the rule.
+std::string RejectionSite(const Program& p, const Expectation& contract,
+                          bool ignore_dtypes = false);
 
 }  // namespace mmdiff

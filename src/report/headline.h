@@ -19,7 +19,8 @@ std::string FindingOpCall(const Program& p, const Expectation& contract, const R
 
 // The headline of finding `k` of a judged case. "[filable]" / "[precision-only]" only where a
 // compiled path is at fault; "(also: ...)" names the paths folded into the finding.
-std::string FindingHeadline(const Program& p, const Expectation& contract, const std::vector<PathResult>& results,
-                            const Verdict& v, const FindingKey& k);
+std::string FindingHeadline(const Program& p, const Expectation& contract,
+                            const std::vector<PathResult>& results, const Verdict& v,
+                            const FindingKey& k);
 
 }  // namespace mmdiff

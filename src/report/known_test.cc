@@ -28,7 +28,9 @@ nlohmann::json SeedEntry() {
           {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
           {"paths", {"reference", "eager", "inductor"}},
           {"expected",
-           {{{"torch", ">=2.11.0,<2.12"}, {"verdict", "diverge"}, {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "inductor"}}}}},
+           {{{"torch", ">=2.11.0,<2.12"},
+             {"verdict", "diverge"},
+             {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "inductor"}}}}},
             {{"torch", ">=2.12"}, {"verdict", "agree"}}}}};
 }
 
@@ -58,7 +60,8 @@ TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
   // Another path at fault is not that entry.
   std::vector<PathResult> ts = SeedResults();
   ts[2].path = "torchscript";
-  EXPECT_EQ(cat.value().Find(CaseFinding(MakeCaseRun(Seed(), {"grid16", 3}, ts)).signature), nullptr);
+  EXPECT_EQ(cat.value().Find(CaseFinding(MakeCaseRun(Seed(), {"grid16", 3}, ts)).signature),
+            nullptr);
 }
 
 TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
@@ -78,7 +81,8 @@ TEST(KnownCatalogue, BadInputsAreErrorsThatNameTheFile) {
   auto missing = LoadKnownCatalogue({(s.dir / "nope").string()});
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().find("nope"), std::string::npos);
-  std::string bad = s.Write("bad.json", "{\"format\": \"mmdiff.regression\", \"version\": 1, \"title\": 3}");
+  std::string bad =
+      s.Write("bad.json", "{\"format\": \"mmdiff.regression\", \"version\": 1, \"title\": 3}");
   auto named = LoadKnownCatalogue({bad});
   ASSERT_FALSE(named.ok());
   EXPECT_NE(named.error().find("bad.json"), std::string::npos) << named.error();

@@ -2,11 +2,10 @@
 // and the verdict expected for each range of torch versions.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "oracles/verdict.h"
 #include "src/ir/input_recipe.h"
@@ -36,7 +35,8 @@ struct RegressionEntry {
   InputRecipe recipe;
   std::vector<std::string> paths;
   std::vector<VersionExpectation> expected;
-  std::string upstream;  // an upstream issue, free text (e.g. "pytorch/pytorch#177630"); "" when none
+  std::string
+      upstream;  // an upstream issue, free text (e.g. "pytorch/pytorch#177630"); "" when none
 };
 
 // Ok when `j` is a regression entry this mmdiff reads ("format" "mmdiff.regression", "version"
@@ -50,7 +50,8 @@ Result<RegressionEntry> ParseRegressionEntry(const std::string& text);
 Result<bool> VersionInRange(const std::string& version, const std::string& range);
 
 // The first expectation whose range contains the version, if any.
-std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e, const std::string& torch_version);
+std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
+                                                 const std::string& torch_version);
 
 // The flags of e.cpu_flags that this machine's CPU lacks (/proc/cpuinfo); empty: it applies here.
 std::vector<std::string> MissingCpuFlags(const VersionExpectation& e);

@@ -29,7 +29,8 @@ nlohmann::json Entry() {
           {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
           {"paths", {"reference", "eager", "inductor"}},
           {"expected",
-           {{{"torch", ">=2.11,<2.12"}, {"verdict", "diverge"},
+           {{{"torch", ">=2.11,<2.12"},
+             {"verdict", "diverge"},
              {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "inductor"}}}}},
             {{"torch", ">=2.15"}, {"verdict", "agree"}}}}};
 }
@@ -49,7 +50,8 @@ TEST(RegressionEntry, AnExpectationCanNeedCpuFlags) {
   ASSERT_TRUE(e.ok()) << e.error();
   auto want = ExpectationFor(e.value(), "2.11.0");
   ASSERT_TRUE(want.has_value());
-  EXPECT_EQ(MissingCpuFlags(*want), std::vector<std::string>{"no_such_flag_mmdiff"});  // x86 CPUs have fpu
+  EXPECT_EQ(MissingCpuFlags(*want),
+            std::vector<std::string>{"no_such_flag_mmdiff"});  // x86 CPUs have fpu
   EXPECT_TRUE(MissingCpuFlags(*ExpectationFor(e.value(), "2.15.0")).empty());
   j["expected"][0]["cpu_flags"] = "avx2";
   EXPECT_FALSE(ParseRegressionEntry(j.dump()).ok());

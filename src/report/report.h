@@ -3,10 +3,9 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "oracles/contract.h"
 #include "oracles/verdict.h"
@@ -18,8 +17,9 @@
 
 namespace mmdiff {
 
-// 2: one finding per report (the "finding" object), buckets by root cause (src/report/root_cause.h).
-// Version 1 reports (one bucket for all of a case's divergences) are still read.
+// 2: one finding per report (the "finding" object), buckets by root cause
+// (src/report/root_cause.h). Version 1 reports (one bucket for all of a case's divergences) are
+// still read.
 inline constexpr int kReportFormatVersion = 2;
 inline constexpr int kOldestReportFormatVersion = 1;
 
@@ -29,8 +29,8 @@ struct CaseRun {
   Expectation contract;
   std::vector<PathResult> results;
   Verdict verdict;
-  // Reruns with mitigation knobs for compiled value findings (src/campaign/mitigations.h); null when
-  // none were tried.
+  // Reruns with mitigation knobs for compiled value findings (src/campaign/mitigations.h); null
+  // when none were tried.
   nlohmann::json mitigations;
   // The case rerun on torch.compile's stages (src/campaign/ablation.h); null when not run.
   nlohmann::json ablation;
@@ -52,8 +52,8 @@ FindingKey CaseFinding(const CaseRun& c);
 CaseRun WithFinding(const CaseRun& c, const FindingKey& k);
 
 struct RunContext {
-  nlohmann::json versions;                     // mmdiff, torch, python
-  std::map<std::string, std::string> knobs;    // settings in force (env vars, inductor config)
+  nlohmann::json versions;                   // mmdiff, torch, python
+  std::map<std::string, std::string> knobs;  // settings in force (env vars, inductor config)
 };
 
 // The paths and verdict judged for a program: runs nothing, just assembles. The run is about its
@@ -61,8 +61,9 @@ struct RunContext {
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
-// Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" 1 or 2); otherwise an
-// error saying which, e.g. "report format version 3 is not supported (this mmdiff reads versions 1 to 2)".
+// Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" 1 or 2); otherwise
+// an error saying which, e.g. "report format version 3 is not supported (this mmdiff reads versions
+// 1 to 2)".
 Status CheckReportFormat(const nlohmann::json& j);
 // What a report says about its case, read back (for reduce, promote): the program (verified), its
 // inputs, the paths it ran on, its bucket hash and knobs (the last two "" / empty when absent).
@@ -93,12 +94,13 @@ Result<JudgedCase> ReadJudgedCase(const nlohmann::json& report);
 // the case for version 1), signed by the current code.
 std::vector<std::string> ReportRootCauses(const JudgedCase& j);
 
-// For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression entry):
-// ok unless the document names a format other than those, or a version of a report or regression
-// entry this mmdiff does not read. The embedded program's own format is checked when it is parsed.
+// For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression
+// entry): ok unless the document names a format other than those, or a version of a report or
+// regression entry this mmdiff does not read. The embedded program's own format is checked when it
+// is parsed.
 Status CheckCaseFileFormat(const nlohmann::json& j);
-// One line about c.finding, leading with the path at fault (FindingHeadline), e.g. "inductor accepts
-// addmm(float64, float32, float32) that eager rejects (dtype_match) [filable]".
+// One line about c.finding, leading with the path at fault (FindingHeadline), e.g. "inductor
+// accepts addmm(float64, float32, float32) that eager rejects (dtype_match) [filable]".
 std::string Headline(const CaseRun& c);
 // The repro.py for the case's finding: compares eager with the compiled backend at fault.
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx);

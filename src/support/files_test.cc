@@ -10,7 +10,8 @@ namespace mmdiff {
 namespace {
 
 TEST(Files, AtomicWriteRoundTripsAndLeavesNoTempFile) {
-  auto dir = std::filesystem::temp_directory_path() / ("mmdiff_files_test_" + std::to_string(getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("mmdiff_files_test_" + std::to_string(getpid()));
   std::string path = (dir / "sub" / "a.txt").string();
   ASSERT_TRUE(WriteFileAtomic(path, "hello").ok());
   ASSERT_TRUE(WriteFileAtomic(path, "world").ok());

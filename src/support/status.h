@@ -29,7 +29,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}       // NOLINT: implicit by design
   Result(Status error) : v_(std::move(error)) {}  // NOLINT: must hold an error
   bool ok() const { return std::holds_alternative<T>(v_); }
   const T& value() const& { return std::get<T>(v_); }

@@ -7,9 +7,9 @@
 
 #include "src/ir/program_json.h"
 #include "src/report/report.h"
+#include "src/support/json_guard.h"
 #include "src/triage/reduction_k.h"
 #include "src/triage/triage_rank.h"
-#include "src/support/json_guard.h"
 
 namespace mmdiff::triage {
 
@@ -90,7 +90,8 @@ Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
   // The report's own finding (version 2) is what its headline, kind, blame and class describe.
   size_t lead = 0;
   if (r.contains("finding") && r["finding"].is_object() && r["finding"].contains("divergence") &&
-      r["finding"]["divergence"].is_number_unsigned() && r["finding"]["divergence"].get<uint64_t>() < divergences.size()) {
+      r["finding"]["divergence"].is_number_unsigned() &&
+      r["finding"]["divergence"].get<uint64_t>() < divergences.size()) {
     lead = r["finding"]["divergence"].get<uint64_t>();
     f.cls = ClassOf(json::array({divergences[lead]}));
   }
@@ -139,6 +140,8 @@ Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
 }
 }  // namespace
 
-Result<ReportFacts> ReadReportFacts(const json& r) { return GuardJson("report", [&] { return ReadReportFactsUnguarded(r); }); }
+Result<ReportFacts> ReadReportFacts(const json& r) {
+  return GuardJson("report", [&] { return ReadReportFactsUnguarded(r); });
+}
 
 }  // namespace mmdiff::triage

@@ -108,7 +108,8 @@ TEST(TriageReportFacts, RejectsOtherFormatsAndVersionsNamingTheField) {
   r["version"] = 7;
   auto v = ReadReportFacts(r);
   ASSERT_FALSE(v.ok());
-  EXPECT_NE(v.error().find("report format version 7 is not supported"), std::string::npos) << v.error();
+  EXPECT_NE(v.error().find("report format version 7 is not supported"), std::string::npos)
+      << v.error();
   r["version"] = 1;
   r["format"] = "mmdiff.program";
   EXPECT_NE(ReadReportFacts(r).error().find("not an mmdiff report"), std::string::npos);

@@ -12,10 +12,12 @@
 
 namespace mmdiff::triage {
 
-void MarkKnown(TriageData& d, const KnownCatalogue& catalogue, const std::set<std::string>& baseline) {
+void MarkKnown(TriageData& d, const KnownCatalogue& catalogue,
+               const std::set<std::string>& baseline) {
   for (auto& [hash, b] : d.buckets)
     for (const auto& cause : b.root_causes) {
-      if (const KnownCause* k = catalogue.Find(cause); k && b.known.is_null()) b.known = k->ToJson();
+      if (const KnownCause* k = catalogue.Find(cause); k && b.known.is_null())
+        b.known = k->ToJson();
       b.in_baseline |= baseline.count(cause) > 0;
     }
 }
@@ -43,7 +45,8 @@ TriageOutcome RunTriage(const TriageOptions& o) {
       out.message = "--baseline: " + baseline.error();
       return out;
     }
-    for (const auto& [hash, b] : baseline.value().buckets) seen_before.insert(b.root_causes.begin(), b.root_causes.end());
+    for (const auto& [hash, b] : baseline.value().buckets)
+      seen_before.insert(b.root_causes.begin(), b.root_causes.end());
   }
   MarkKnown(out.data, catalogue.value(), seen_before);
   Status dir = MakeWritableDir(o.out_dir);

@@ -25,8 +25,8 @@ struct TriageOptions {
 
 enum class TriageFailure {
   kNone,
-  kBadInput,  // a missing input path, a folder without campaigns or reports, nothing readable; a bad
-              // catalogue or baseline
+  kBadInput,  // a missing input path, a folder without campaigns or reports, nothing readable; a
+              // bad catalogue or baseline
   kOutput,    // the output folder cannot be created or written
 };
 
@@ -39,8 +39,9 @@ struct TriageOutcome {
 
 TriageOutcome RunTriage(const TriageOptions& o);
 
-// Marks each bucket known (the catalogue's entry for one of its root causes) and in_baseline (one of
-// its root causes is in `baseline`).
-void MarkKnown(TriageData& d, const KnownCatalogue& catalogue, const std::set<std::string>& baseline);
+// Marks each bucket known (the catalogue's entry for one of its root causes) and in_baseline (one
+// of its root causes is in `baseline`).
+void MarkKnown(TriageData& d, const KnownCatalogue& catalogue,
+               const std::set<std::string>& baseline);
 
 }  // namespace mmdiff::triage

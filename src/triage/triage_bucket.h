@@ -4,10 +4,9 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 #include <string_view>
 #include <vector>
 
@@ -46,8 +45,8 @@ struct ReportFacts {
   // bucket signature when its case cannot be read back.
   std::vector<std::string> root_causes;
   bool reduced_root_cause = false;  // root_causes are its reduced case's (reduced/report.json)
-  std::string repro;               // the reproducer's file name, next to the report ("" if none)
-  std::string kind, blamed;        // of the divergence the headline describes (the report's finding)
+  std::string repro;                // the reproducer's file name, next to the report ("" if none)
+  std::string kind, blamed;  // of the divergence the headline describes (the report's finding)
   std::vector<std::string> kinds;  // of every divergence
   BucketClass cls = BucketClass::kUnclassified;
   int severity = 0;
@@ -71,9 +70,10 @@ struct Sighting {
 // A bucket merged over every input.
 struct TriageBucket {
   std::string hash, signature, headline, summary, kind, blamed;
-  std::vector<std::string> root_causes;  // from its reports (ReportFacts::root_causes), else its signature
-  nlohmann::json known;                  // the catalogue entry of a known root cause; null when not known
-  bool in_baseline = false;              // a baseline campaign (triage --baseline) saw one of its root causes
+  std::vector<std::string>
+      root_causes;           // from its reports (ReportFacts::root_causes), else its signature
+  nlohmann::json known;      // the catalogue entry of a known root cause; null when not known
+  bool in_baseline = false;  // a baseline campaign (triage --baseline) saw one of its root causes
   // New: neither in the catalogue nor in the baseline. Listed first and in full.
   bool IsNew() const { return known.is_null() && !in_baseline; }
   std::vector<std::string> kinds;

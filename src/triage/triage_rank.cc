@@ -36,12 +36,14 @@ std::vector<const TriageBucket*> RankBuckets(const TriageData& d) {
 
 BucketGroups GroupBuckets(const std::vector<const TriageBucket*>& ranked) {
   BucketGroups g;
-  for (const TriageBucket* b : ranked) (b->IsNew() ? g.fresh : !b->known.is_null() ? g.known : g.baseline).push_back(b);
+  for (const TriageBucket* b : ranked)
+    (b->IsNew() ? g.fresh : !b->known.is_null() ? g.known : g.baseline).push_back(b);
   return g;
 }
 
 std::string GroupCounts(const BucketGroups& g) {
-  std::string s = std::to_string(g.fresh.size()) + (g.fresh.size() == 1 ? " new root cause" : " new root causes");
+  std::string s = std::to_string(g.fresh.size()) +
+                  (g.fresh.size() == 1 ? " new root cause" : " new root causes");
   if (!g.known.empty()) s += ", " + std::to_string(g.known.size()) + " known";
   if (!g.baseline.empty()) s += ", " + std::to_string(g.baseline.size()) + " in the baseline";
   return s;

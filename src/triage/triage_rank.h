@@ -22,7 +22,8 @@ bool RanksBefore(const TriageBucket& a, const TriageBucket& b);
 std::vector<const TriageBucket*> RankBuckets(const TriageData& d);
 
 // The ranked buckets in the three groups the outputs list: new root causes (in full), known ones
-// (one line each, with the catalogue entry's title) and ones a baseline campaign saw (one line each).
+// (one line each, with the catalogue entry's title) and ones a baseline campaign saw (one line
+// each).
 struct BucketGroups {
   std::vector<const TriageBucket*> fresh, known, baseline;
 };
