@@ -104,10 +104,11 @@ TEST(CampaignE2E, ResumeAfterKillNineLosesAndDuplicatesNothing) {
               killed = e2e::ScratchDir("campaign-killed");
   ASSERT_EQ(e2e::RunMmdiff("fuzz --cases 400 --jobs 2 " + kCampaign + " --out " + whole).exit_code,
             0);
-  // Kill the whole campaign (the workers die with it) once it has found something.
+  // Kill the whole campaign (the workers die with it) once it has found something: a wait for that
+  // condition, bounded generously (150 s) for a busy machine, never a fixed delay.
   auto r = e2e::RunShell(
       std::string(MMDIFF_BUILD_DIR) + "/mmdiff fuzz --cases 400 --jobs 2 " + kCampaign + " --out " +
-      killed + " >/dev/null 2>&1 & pid=$!; for i in $(seq 200); do sleep 0.1; " +
+      killed + " >/dev/null 2>&1 & pid=$!; for i in $(seq 1500); do sleep 0.1; " +
       "grep -q '\"hash\"' " + killed + "/summary.json 2>/dev/null && break; done; sleep 0.5; " +
       "kill -9 $pid; wait $pid; echo rc=$?");
   ASSERT_NE(r.output.find("rc=137"), std::string::npos) << r.output;

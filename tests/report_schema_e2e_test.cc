@@ -32,17 +32,71 @@ nlohmann::json Load(const std::string& file) {
   return nlohmann::json::parse(ReadFile(file).value());
 }
 
-TEST(ReportSchemaE2E, EveryFileACampaignOrRunWritesValidates) {
-  std::string dir = e2e::ScratchDir("schema-campaigns");
+// What a folder of written files holds: the divergence kinds of its reports and whether any
+// report has mitigations, a classification, an RMSE; and whether every report, program and
+// campaign summary in it validates.
+struct Written {
+  std::set<std::string> kinds;
+  bool mitigations = false, classification = false, rmse = false;
+  size_t reports = 0, summaries = 0;
+};
+
+Written ValidateFolder(const std::string& dir) {
+  Written w;
+  std::vector<std::string> reports = FilesNamed(dir, "report.json");
+  std::vector<std::string> programs = FilesNamed(dir, "program.json");
+  std::vector<std::string> summaries = FilesNamed(dir, "summary.json");
+  w.reports = reports.size();
+  w.summaries = summaries.size();
+  EXPECT_EQ(programs.size(), reports.size());
+  for (const auto& f : reports) {
+    auto j = Load(f);
+    for (const auto& d : j["verdict"]["divergences"]) {
+      w.kinds.insert(d["kind"].get<std::string>());
+      w.classification |= d.contains("classification");
+      w.rmse |= d.contains("rmse");
+    }
+    w.mitigations |= j.contains("mitigations");
+  }
+  if (!reports.empty()) {
+    auto r = e2e::ValidateJson(reports, "report.v2");
+    EXPECT_TRUE(r.all_valid()) << r.output;
+  }
+  if (!programs.empty()) {
+    auto p = e2e::ValidateJson(programs, "program.v1");
+    EXPECT_TRUE(p.all_valid()) << p.output;
+  }
+  if (!summaries.empty()) {
+    auto s = e2e::ValidateJson(summaries, "fuzz-summary.v2");
+    EXPECT_TRUE(s.all_valid()) << s.output;
+  }
+  return w;
+}
+
+// One campaign (or run) per test, so that each fits its own timeout. Together they cover every
+// kind the writer has a special case for, so the schema is exercised.
+TEST(ReportSchemaE2E, APlantedCampaignsFilesValidate) {
+  std::string dir = e2e::ScratchDir("schema-planted");
   // Planted paths and the meta path: error_behaviour, error_class, value, dtype, contract and meta
-  // findings. Small reduction budgets keep reduced/ reports in the set without the test's time
-  // going on reduction: each crash or timeout run restarts a worker, which imports torch (seconds).
+  // findings. A small reduction budget keeps reduced/ reports in the set without the test's time
+  // going on reduction.
   auto planted = e2e::RunMmdiff(
       "fuzz --cases 300 --time 200 --seed 3 --reduce-budget 10 --test-paths --paths "
       "reference,eager,eager_meta,planted_promote,planted_drop_k,planted_wrong_dtype --out " +
-      dir + "/planted");
+      dir);
   ASSERT_EQ(planted.exit_code, 0) << planted.output;
-  // Crashers: a crash and a timeout.
+  Written w = ValidateFolder(dir);
+  EXPECT_GT(w.reports, 20u);
+  EXPECT_EQ(w.summaries, 1u);
+  for (const char* k : {"error_behaviour", "value", "dtype", "contract", "meta"})
+    EXPECT_TRUE(w.kinds.count(k)) << "no " << k << " report was written";
+  EXPECT_TRUE(w.classification);
+  EXPECT_TRUE(w.rmse);
+}
+
+TEST(ReportSchemaE2E, ACrashAndATimeoutFindingValidate) {
+  std::string dir = e2e::ScratchDir("schema-crashers");
+  // Each crash or timeout run restarts a worker, which imports torch (seconds): tiny budgets.
   auto crash = e2e::RunMmdiff(
       "fuzz --cases 1 --time 200 --seed 3 --reduce-budget 3 --test-paths --paths "
       "reference,eager,crash_segv --out " +
@@ -53,46 +107,32 @@ TEST(ReportSchemaE2E, EveryFileACampaignOrRunWritesValidates) {
       "reference,hang --out " +
       dir + "/hang");
   ASSERT_EQ(hang.exit_code, 0) << hang.output;
+  Written w = ValidateFolder(dir);
+  EXPECT_EQ(w.summaries, 2u);
+  for (const char* k : {"crash", "timeout"})
+    EXPECT_TRUE(w.kinds.count(k)) << "no " << k << " report was written";
+}
+
+TEST(ReportSchemaE2E, ARunWithMitigationsAndAnIgnoredInputFindingValidate) {
+  std::string dir = e2e::ScratchDir("schema-runs");
   // `mmdiff run --out` on an inductor value finding: a report with mitigations.
-  auto run = e2e::RunMmdiff(
+  auto value = e2e::RunMmdiff(
       "run " + std::string(MMDIFF_SOURCE_DIR) +
       "/corpus/regression/inductor-mv-bfloat16-rounds-products.json --paths reference,eager,"
       "inductor --out " +
-      dir + "/run");
-  ASSERT_EQ(run.exit_code, 1) << run.output;  // it diverges
-
-  std::vector<std::string> reports = FilesNamed(dir, "report.json");
-  std::vector<std::string> programs = FilesNamed(dir, "program.json");
-  std::vector<std::string> summaries = FilesNamed(dir, "summary.json");
-  ASSERT_GT(reports.size(), 20u);
-  ASSERT_EQ(programs.size(), reports.size());
-  ASSERT_EQ(summaries.size(), 3u);
-
-  // The reports cover every kind the writer has a special case for, so the schema is exercised.
-  std::set<std::string> kinds;
-  bool mitigations = false, classification = false, rmse = false;
-  for (const auto& f : reports) {
-    auto j = Load(f);
-    for (const auto& d : j["verdict"]["divergences"]) {
-      kinds.insert(d["kind"].get<std::string>());
-      classification |= d.contains("classification");
-      rmse |= d.contains("rmse");
-    }
-    mitigations |= j.contains("mitigations");
-  }
-  for (const char* k :
-       {"error_behaviour", "value", "dtype", "contract", "meta", "crash", "timeout"})
-    EXPECT_TRUE(kinds.count(k)) << "no " << k << " report was written";
-  EXPECT_TRUE(mitigations);
-  EXPECT_TRUE(classification);
-  EXPECT_TRUE(rmse);
-
-  auto r = e2e::ValidateJson(reports, "report.v2");
-  EXPECT_TRUE(r.all_valid()) << r.output;
-  auto p = e2e::ValidateJson(programs, "program.v1");
-  EXPECT_TRUE(p.all_valid()) << p.output;
-  auto s = e2e::ValidateJson(summaries, "fuzz-summary.v2");
-  EXPECT_TRUE(s.all_valid()) << s.output;
+      dir + "/value");
+  ASSERT_EQ(value.exit_code, 1) << value.output;  // it diverges
+  // ... and on the ignored-input finding: a report whose verdict has that kind.
+  auto ignored = e2e::RunMmdiff(
+      "run " + std::string(MMDIFF_SOURCE_DIR) +
+      "/corpus/regression/inductor-addmm-beta0-reads-nan-bias.json --paths reference,eager,"
+      "inductor --out " +
+      dir + "/ignored");
+  ASSERT_EQ(ignored.exit_code, 1) << ignored.output;
+  Written w = ValidateFolder(dir);
+  EXPECT_EQ(w.reports, 2u);
+  EXPECT_TRUE(w.mitigations);
+  EXPECT_TRUE(w.kinds.count("ignored_input"));
 }
 
 TEST(ReportSchemaE2E, CheckedInExamplesAndRegressionEntriesValidate) {
