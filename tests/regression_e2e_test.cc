@@ -9,6 +9,7 @@
 #include "src/exec/supervisor.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
+#include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "tests/e2e_util.h"
 
@@ -44,7 +45,7 @@ TEST(RegressionE2E, SavedEntriesGiveTheirExpectedVerdict) {
       continue;
     }
     const RegressionEntry& e = entry.value();
-    CaseRun c = MakeCaseRun(e.program, e.recipe, sup.Run(e.program, e.recipe, e.paths));
+    CaseRun c = RunAndJudge(sup, e.program, e.recipe, e.paths);
     EXPECT_EQ(CompareWithExpectation(c.verdict, *want), "")
         << f.path() << " on torch " << build_info::kTorchVersion << ": "
         << VerdictToJson(c.verdict).dump(2);
