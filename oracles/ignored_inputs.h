@@ -3,9 +3,11 @@
 // inf in it will not be propagated" (docs.pytorch.org/docs/stable/generated/torch.addmm.html and
 // its siblings). A case whose ignored input holds a NaN or an infinity is rerun with that input
 // replaced by zeros; a path whose result changes (another outcome or type, a value that is not the
-// same, NaN meeting NaN, +0 meeting -0) read what it must ignore. The judge against the reference
-// sees such a fault only where the reference judges the element; this check also sees it where
-// the reference leaves the element unjudged (an overflowing product, a special value in A or B).
+// same, NaN meeting NaN, +0 meeting -0, finite values within twice the reference's rounding bound
+// of each other where it bounds the element) read what it must ignore. The judge against the
+// reference sees such a fault only where the reference judges the element; this check also sees it
+// where the reference leaves the element unjudged (an overflowing product, a special value in A or
+// B).
 #pragma once
 
 #include <string>
@@ -38,7 +40,8 @@ InputRecipe WithZeroed(InputRecipe r, const std::vector<int>& inputs);
 // the `zeroed` inputs replaced by zeros). Where eager's result changed: one divergence blamed on
 // eager, naming every path that changed. Else one per changed path, blamed on it ("filable" for a
 // compiled path). The reference is not compared (it never reads an ignored input), nor outputs
-// without values (meta).
+// without values (meta); its bounds let two finite values differ by rounding (twice the allowed
+// error), since the two runs may round differently (with beta = 0 the reference does not change).
 std::vector<Divergence> CheckIgnoredInputs(const Program& p, const std::vector<int>& zeroed,
                                            const std::vector<PathResult>& original,
                                            const std::vector<PathResult>& rerun);

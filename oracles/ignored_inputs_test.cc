@@ -120,6 +120,23 @@ TEST(IgnoredInputs, AChangedPathIsBlamedAndNanMeetsNan) {
   EXPECT_EQ(CheckIgnoredInputs(p, {0}, given, {Ok("eager", {NAN, 0.0}), wider}).size(), 1u);
 }
 
+TEST(IgnoredInputs, RoundingWithinTheReferenceBoundIsNoChangeButAClassChangeIs) {
+  Program p = Addmm(0.0);
+  PathResult ref = Ok("reference", {1.0, 2.0});
+  ref.outputs[0].bound = {1e-6, 0.0};  // element 1 is exact: every correct path gives 2 bit for bit
+  std::vector<PathResult> given = {ref, Ok("inductor", {1.0 + 1e-6, 2.0})};
+  // Two runs rounding element 0 differently, within twice its allowed error: no change.
+  EXPECT_TRUE(CheckIgnoredInputs(p, {0}, given, {Ok("inductor", {1.0 - 1e-6, 2.0})}).empty());
+  // Beyond it, or at the exact element, or NaN against a number: a change.
+  EXPECT_EQ(CheckIgnoredInputs(p, {0}, given, {Ok("inductor", {1.1, 2.0})}).size(), 1u);
+  EXPECT_EQ(CheckIgnoredInputs(p, {0}, given, {Ok("inductor", {1.0, 2.0 + 1e-12})}).size(), 1u);
+  given[1] = Ok("inductor", {NAN, 2.0});
+  EXPECT_EQ(CheckIgnoredInputs(p, {0}, given, {Ok("inductor", {1.0, 2.0})}).size(), 1u);
+  // Without the reference's bounds, only equal values are the same.
+  given = {Ok("inductor", {1.0 + 1e-6, 2.0})};
+  EXPECT_EQ(CheckIgnoredInputs(p, {0}, given, {Ok("inductor", {1.0 - 1e-6, 2.0})}).size(), 1u);
+}
+
 TEST(IgnoredInputs, EagerChangingIsEagersFindingNamingTheOthers) {
   Program p = Addmm(0.0);
   std::vector<PathResult> given = {Ok("eager", {NAN, 1}), Ok("inductor", {NAN, 1}),
