@@ -5,7 +5,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "oracles/ignored_inputs.h"
 #include "oracles/metamorphic.h"
 #include "src/gen/generator.h"
 #include "src/report/report.h"
@@ -133,7 +132,7 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
       CaseRun run = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", other});
       ++vs_ref.programs;
       ++vs_other.programs;
-      if (!IgnoredSpecialInputs(c.program, c.recipe).empty()) {
+      if (!run.rerun_zeroed.empty()) {
         ++vs_ref.ignored_input_reruns;
         ++vs_other.ignored_input_reruns;
       }

@@ -5,7 +5,6 @@
 #include <ctime>
 #include <filesystem>
 
-#include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
@@ -284,10 +283,11 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
     } else if (d.kind == DivergenceKind::kValue && d.blamed == kEagerPath) {
       o.check = ReproOptions::Check::kEagerValue;
     } else if (d.kind == DivergenceKind::kIgnoredInput) {
-      // The blamed path run twice: with the inputs as given, and with the ignored ones zeroed.
+      // The blamed path run twice: with the inputs as given, and with those the run that found it
+      // zeroed. Eager where repro.py cannot build the path.
       o.check = ReproOptions::Check::kIgnoredInput;
-      o.zeroed = IgnoredSpecialInputs(c.program, c.recipe);
-      if (!ReproCompiledPath(d.blamed)) o.backend = "";  // eager (or a path repro.py cannot build)
+      o.zeroed = c.rerun_zeroed;
+      if (!ReproCompiledPath(d.blamed)) o.backend = "";
     }
     if (d.kind == DivergenceKind::kValue && d.output >= 0 && d.element >= 0 &&
         (o.check == ReproOptions::Check::kEagerValue || d.paths.back() == compiled))
