@@ -53,10 +53,15 @@ std::string StartAndWaitForCases(const std::string& args, const std::string& dir
 TEST(CampaignSignalE2E, TimeoutsSigtermFinishesTheCasesUnderWayAndExitsZero) {
   std::string dir = e2e::ScratchDir("signal-timeout");
   // `timeout` signals its command and then the command's process group (workers included, unless
-  // they have a group of their own); --preserve-status returns the campaign's own exit code.
-  auto r = e2e::RunShell("(timeout --preserve-status -s TERM 20 " + std::string(MMDIFF_BUILD_DIR) +
-                         "/mmdiff fuzz --time 600 --jobs 2 " + kPlanted + " --out " + dir +
-                         "; echo rc=$?)");
+  // they have a group of their own); --preserve-status returns the campaign's own exit code. A
+  // SIGTERM that `timeout` receives takes the same way as its own expiry, so the test sends one
+  // once the campaign has judged cases (a condition, not a fixed delay that a busy machine might
+  // spend starting workers).
+  auto r = e2e::RunShell(
+      "(timeout --preserve-status -s TERM 600 " + std::string(MMDIFF_BUILD_DIR) +
+      "/mmdiff fuzz --time 600 --jobs 2 " + kPlanted + " --out " + dir + " >" + dir +
+      ".log 2>&1 & pid=$!; for i in $(seq 1200); do sleep 0.1; grep -q '\"cases\": [1-9]' " + dir +
+      "/summary.json 2>/dev/null && break; done; kill -TERM $pid; wait $pid; echo rc=$?)");
   EXPECT_NE(r.output.find("rc=0"), std::string::npos) << r.output;
   ExpectCleanlyInterrupted(dir);
 }

@@ -118,7 +118,8 @@ TEST(CliE2E, SigtermStopsACampaignCleanlyWithItsSummary) {
   auto j = nlohmann::json::parse(s.value());
   EXPECT_EQ(j["interrupted"], true);
   EXPECT_GT(j["cases"].get<int>(), 0);
-  EXPECT_LT(j["elapsed_s"].get<double>(), 60);
+  // Well before --time 300 ran out, however long a busy machine took to start the worker.
+  EXPECT_LT(j["elapsed_s"].get<double>(), 200);
 }
 
 }  // namespace
