@@ -65,7 +65,7 @@ TEST(FuzzInput, AnythingElseIsGeneratorBytesWithTheReason) {
 }
 
 TEST(FuzzInput, GeneratorBytesArePure) {
-  const std::string bytes("\x01\x7f\xff\x00\x10 some bytes", 17);
+  const std::string bytes("\x01\x7f\xff\x00\x10 some bytes", 16);  // the NUL inside counts
   FuzzInput a = DecodeFuzzInput(bytes, GenPolicy{}), b = DecodeFuzzInput(bytes, GenPolicy{});
   EXPECT_EQ(a.kind, FuzzInputKind::kChoices);
   EXPECT_EQ(a.gc.program, b.gc.program);

@@ -60,8 +60,9 @@ TEST(InputRecipe, ZeroedInputsHoldZerosAndTheirListIsChecked) {
   plain.zeroed.clear();
   EXPECT_EQ(RecipeValues(r, 0, 50, DType::kFloat32), RecipeValues(plain, 0, 50, DType::kFloat32));
   nlohmann::json j = RecipeToJson(r);
-  for (nlohmann::json bad : {nlohmann::json(3), nlohmann::json({2, 1}), nlohmann::json({1, 1}),
-                             nlohmann::json({-1}), nlohmann::json({4096}), nlohmann::json({"0"})}) {
+  for (const nlohmann::json& bad :
+       {nlohmann::json(3), nlohmann::json({2, 1}), nlohmann::json({1, 1}), nlohmann::json({-1}),
+        nlohmann::json({4096}), nlohmann::json({"0"})}) {
     j["zeroed"] = bad;
     auto e = RecipeFromJson(j);
     ASSERT_FALSE(e.ok()) << bad.dump();

@@ -385,9 +385,10 @@ TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeat
   std::set<std::string> python = from_python;
   for (DType d : AllDTypes()) python.insert("torch." + std::string(DTypeName(d)) + ")");
 
-  for (auto [dialect, allowed] : {std::pair{FunctionDialect::kTorchScript, native},
-                                  std::pair{FunctionDialect::kTorchScriptFromPython, from_python},
-                                  std::pair{FunctionDialect::kPython, python}}) {
+  for (const auto& [dialect, allowed] :
+       {std::pair{FunctionDialect::kTorchScript, native},
+        std::pair{FunctionDialect::kTorchScriptFromPython, from_python},
+        std::pair{FunctionDialect::kPython, python}}) {
     const std::string f = EmitFunction(p, "f", dialect);
     for (const auto& name : TorchNames(f)) EXPECT_TRUE(allowed.count(name)) << name << " in\n" << f;
     if (dialect == FunctionDialect::kPython) continue;
