@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "src/gen/generator.h"
 #include "src/support/json_guard.h"
 
 namespace mmdiff {
@@ -49,8 +50,9 @@ Field Count(int GenPolicy::* m, const std::string& key, int lo, int hi) {
           }};
 }
 
-const std::map<std::string, Field>& Fields() {
-  static const std::map<std::string, Field> kFields = {
+// Every key: the policy's own, and the op weights, one per entry of the generator's op table.
+std::map<std::string, Field> AllFields() {
+  std::map<std::string, Field> fields = {
       {"max_ops", Count(&GenPolicy::max_ops, "max_ops", 1, 12)},
       {"p_chain", Prob(&GenPolicy::p_chain, "p_chain")},
       {"p_mixed_dtype", Prob(&GenPolicy::p_mixed_dtype, "p_mixed_dtype")},
@@ -61,16 +63,6 @@ const std::map<std::string, Field>& Fields() {
       {"p_contiguous", Prob(&GenPolicy::p_contiguous, "p_contiguous")},
       {"p_glue", Prob(&GenPolicy::p_glue, "p_glue")},
       {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
-      {"w_mm", Weight(&GenPolicy::w_mm, "w_mm")},
-      {"w_bmm", Weight(&GenPolicy::w_bmm, "w_bmm")},
-      {"w_matmul", Weight(&GenPolicy::w_matmul, "w_matmul")},
-      {"w_addmm", Weight(&GenPolicy::w_addmm, "w_addmm")},
-      {"w_mv", Weight(&GenPolicy::w_mv, "w_mv")},
-      {"w_dot", Weight(&GenPolicy::w_dot, "w_dot")},
-      {"w_addmv", Weight(&GenPolicy::w_addmv, "w_addmv")},
-      {"w_baddbmm", Weight(&GenPolicy::w_baddbmm, "w_baddbmm")},
-      {"w_addbmm", Weight(&GenPolicy::w_addbmm, "w_addbmm")},
-      {"w_linear", Weight(&GenPolicy::w_linear, "w_linear")},
       {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},
       {"p_meta", Prob(&GenPolicy::p_meta, "p_meta")},
       {"p_cuda", Prob(&GenPolicy::p_cuda, "p_cuda")},
@@ -88,8 +80,6 @@ const std::map<std::string, Field>& Fields() {
       {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
       {"inputs_per_program", Count(&GenPolicy::inputs_per_program, "inputs_per_program", 1, 1024)},
       {"aoti_rate", Prob(&GenPolicy::aoti_rate, "aoti_rate")},
-      {"w_sdpa", Weight(&GenPolicy::w_sdpa, "w_sdpa")},
-      {"w_attention", Weight(&GenPolicy::w_attention, "w_attention")},
       {"w_int8", Weight(&GenPolicy::w_int8, "w_int8")},
       {"w_uint8", Weight(&GenPolicy::w_uint8, "w_uint8")},
       {"w_int32", Weight(&GenPolicy::w_int32, "w_int32")},
@@ -125,6 +115,13 @@ const std::map<std::string, Field>& Fields() {
           return Status::Ok();
         }}},
   };
+  for (const GenOp& op : GenOps())
+    fields.emplace(std::string(op.key), Weight(op.weight, std::string(op.key)));
+  return fields;
+}
+
+const std::map<std::string, Field>& Fields() {
+  static const std::map<std::string, Field> kFields = AllFields();
   return kFields;
 }
 
@@ -154,10 +151,9 @@ Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
     Status s = it->second.set(p, value);
     if (!s.ok()) return s;
   }
-  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm + p.w_mv + p.w_dot + p.w_addmv + p.w_baddbmm +
-          p.w_addbmm + p.w_linear + p.w_sdpa + p.w_attention <=
-      0)
-    return Status::Error("policy: all op weights are 0");
+  double ops = 0;
+  for (const GenOp& op : GenOps()) ops += p.*op.weight;
+  if (ops <= 0) return Status::Error("policy: all op weights are 0");
   if (p.p_meta + p.p_cuda > 1) return Status::Error("policy: p_meta + p_cuda must not exceed 1");
   if (p.w_float64 + p.w_float32 + p.w_float16 + p.w_bfloat16 <= 0)
     return Status::Error("policy: all floating dtype weights are 0");

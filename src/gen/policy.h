@@ -52,7 +52,8 @@ struct GenPolicy {
   // off with probability 1/2 (at least one op and one dtype stay on), so that rare combinations get
   // room. Off by default.
   bool swarm = false;
-  // Relative weights of the ops and the float dtypes.
+  // Relative weights of the ops (their JSON keys and their order come from the op table, GenOps()
+  // in generator.h) and the float dtypes.
   double w_mm = 1, w_bmm = 1, w_matmul = 2, w_addmm = 1;
   double w_mv = 0.5, w_dot = 0.5, w_addmv = 0.5, w_baddbmm = 0.7, w_addbmm = 0.5, w_linear = 1;
   double w_sdpa = 0.7, w_attention = 0.7;  // scaled_dot_product_attention; hand-written attention
