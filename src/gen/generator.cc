@@ -11,6 +11,17 @@
 
 namespace mmdiff {
 
+namespace {
+
+// The fixed odds: fair coins between two forms of one feature, neither worth a knob of its own.
+constexpr double kSwarmOff = 0.5;       // swarm testing's coin: every subset of features as likely
+constexpr double kExpandUnitDim = 0.5;  // every subset of an expand's broadcast dims as likely
+constexpr double kGlueResidual = 0.5;   // an added tensor: residual or bias row, both common
+constexpr double kMaskUnbatched = 0.5;  // an (L, S) mask or a batched one: one mask, two shapes
+constexpr double kRsqrtScale = 0.5;     // 1/sqrt(E) or a plain constant: either is just a scalar
+
+}  // namespace
+
 class ProgramBuilder {
  public:
   ProgramBuilder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
@@ -58,7 +69,7 @@ class ProgramBuilder {
       for (double* w : weights) before.push_back(*w);
       bool any = false;
       for (double* w : weights) {
-        if (c_.Coin(0.5)) *w = 0;
+        if (c_.Coin(kSwarmOff)) *w = 0;
         any |= *w > 0;
       }
       if (!any) {  // keep one that was on
@@ -71,11 +82,11 @@ class ProgramBuilder {
     thin(ops);
     thin({&p_.w_float64, &p_.w_float32, &p_.w_float16, &p_.w_bfloat16});
     for (double* w : {&p_.w_int8, &p_.w_uint8, &p_.w_int32, &p_.w_int64, &p_.w_bool})
-      if (c_.Coin(0.5)) *w = 0;
+      if (c_.Coin(kSwarmOff)) *w = 0;
     thin({&p_.w_grid16, &p_.w_exact, &p_.w_uniform, &p_.w_normal});
     for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain,
                             &p_.p_view, &p_.p_move, &p_.p_special, &p_.p_zero_dim, &p_.p_large_k})
-      if (c_.Coin(0.5)) *feature = 0;
+      if (c_.Coin(kSwarmOff)) *feature = 0;
   }
 
   DType FloatDType() {
@@ -127,7 +138,7 @@ class ProgramBuilder {
     Shape base = shape;
     std::vector<int64_t> ints;
     auto maybe_negative = [&](int64_t d) {
-      return c_.Coin(0.3) ? d - static_cast<int64_t>(rank) : d;
+      return c_.Coin(p_.p_negative_dim) ? d - static_cast<int64_t>(rank) : d;
     };
     switch (kind) {
       case OpKind::kTranspose: {
@@ -159,7 +170,8 @@ class ProgramBuilder {
       case OpKind::kReshape: {
         base = {Numel(shape)};
         ints = shape;
-        if (c_.Coin(0.3)) ints[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1))] = -1;
+        if (c_.Coin(p_.p_size_minus_one))
+          ints[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1))] = -1;
         break;
       }
       case OpKind::kExpand: {  // stride-0 dims: some dims are 1 in the input, maybe fewer leading
@@ -167,10 +179,10 @@ class ProgramBuilder {
         size_t drop = static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1));
         base.assign(shape.begin() + static_cast<long>(drop), shape.end());
         for (auto& d : base)
-          if (c_.Coin(0.5)) d = 1;
+          if (c_.Coin(kExpandUnitDim)) d = 1;
         ints = shape;
         for (size_t i = drop; i < rank; ++i)
-          if (base[i - drop] == shape[i] && c_.Coin(0.3)) ints[i] = -1;
+          if (base[i - drop] == shape[i] && c_.Coin(p_.p_size_minus_one)) ints[i] = -1;
         break;
       }
       default: {  // narrow: a non-contiguous slice out of a larger dim
@@ -203,7 +215,8 @@ class ProgramBuilder {
   Value MaybeCast(Value v) {
     if (!c_.Coin(p_.p_cast)) return v;
     DType to = BaseDType();
-    bool method = CastMethodName(to) && c_.Coin(0.3);  // x.float() / x.half() as users write it
+    // x.float() / x.half() as users write it
+    bool method = CastMethodName(to) && c_.Coin(p_.p_cast_method);
     return Emit(OpKind::kCast, {v}, v.shape, to, [&](Node& n) {
       n.dtype = to;
       n.method_spelling = method;
@@ -244,14 +257,14 @@ class ProgramBuilder {
   void Glue() {
     if (!has_last_ || last_.shape.empty() || !c_.Coin(p_.p_glue)) return;
     Value v = last_;
-    if (c_.Coin(0.5)) {
+    if (c_.Coin(p_.p_glue_scale)) {
       static const std::vector<double> kScales = {0.125, 0.25, 0.5, 2.0, -1.0};
       double s = c_.Pick(kScales);
       Emit(OpKind::kMulScalar, {v}, v.shape, IsFloating(v.dtype) ? v.dtype : DType::kFloat32,
            [&](Node& n) { n.alpha = s; });
       return;
     }
-    Shape other = c_.Coin(0.5) ? v.shape : Shape{v.shape.back()};
+    Shape other = c_.Coin(kGlueResidual) ? v.shape : Shape{v.shape.back()};
     Value b = Addable(Input(other, OperandDType(v.dtype)), v.dtype);
     Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype),
          [](Node&) {});
@@ -325,7 +338,7 @@ class ProgramBuilder {
         int from_end = nb - i;
         bool shared = from_end <= static_cast<int>(abatch.size());
         int64_t d = shared ? abatch[abatch.size() - from_end] : c_.Int(1, 4);
-        if (shared && c_.Coin(0.25)) d = 1;
+        if (shared && c_.Coin(p_.p_broadcast_batch)) d = 1;
         b.push_back(d);
       }
       b.push_back(k);
@@ -419,7 +432,7 @@ class ProgramBuilder {
   }
   Qkv AttentionOperands(bool fused, bool chain) {
     DType f = FloatDType();
-    bool four = c_.Coin(0.7);
+    bool four = c_.Coin(p_.p_attention_4d);
     int64_t b = c_.Int(1, 3), h = c_.Int(1, 4), l = Dim(), e = Dim();
     Value q;
     if (chain && last_.shape.size() == (four ? 4u : 3u)) {
@@ -431,7 +444,7 @@ class ProgramBuilder {
     } else {
       q = Input(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
     }
-    int64_t s = Dim(), ev = c_.Coin(0.7) ? e : Dim(), hk = h;
+    int64_t s = Dim(), ev = c_.Coin(p_.p_ev_equal_e) ? e : Dim(), hk = h;
     bool gqa = fused && four && c_.Coin(p_.p_gqa);
     if (gqa) {  // k and v carry fewer heads: query heads are grouped onto them
       hk = c_.Int(1, 2);
@@ -442,8 +455,11 @@ class ProgramBuilder {
       return HeadsShape(four, b, heads, rows, cols);
     };
     Value k = Input(shape(hk, s, SecondK(e)), OperandDType(q.dtype));
-    Value v = Input(shape(hk, s, ev), c_.Coin(0.2) ? DType::kFloat32 : OperandDType(q.dtype));
-    Shape mask_shape = c_.Coin(0.5) ? Shape{l, s} : four ? Shape{b, 1, l, s} : Shape{1, l, s};
+    Value v =
+        Input(shape(hk, s, ev), c_.Coin(p_.p_v_float32) ? DType::kFloat32 : OperandDType(q.dtype));
+    Shape mask_shape = c_.Coin(kMaskUnbatched) ? Shape{l, s}
+                       : four                  ? Shape{b, 1, l, s}
+                                               : Shape{1, l, s};
     return {q, k, v, mask_shape, four, gqa, b, h, hk, l, s, e, ev};
   }
 
@@ -453,13 +469,13 @@ class ProgramBuilder {
     std::vector<Value> args = {a.q, a.k, a.v};
     bool mask = c_.Coin(p_.p_mask);
     if (mask)
-      args.push_back(RawInput(a.mask_shape, c_.Coin(0.5)                 ? DType::kBool
+      args.push_back(RawInput(a.mask_shape, c_.Coin(p_.p_mask_bool)      ? DType::kBool
                                             : c_.Coin(p_.p_mask_float32) ? DType::kFloat32
                                                                          : a.q.dtype));
     bool causal = mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
     std::optional<double> scale;
     static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
-    if (c_.Coin(0.3)) scale = c_.Pick(kScales);
+    if (c_.Coin(p_.p_sdpa_scale)) scale = c_.Pick(kScales);
     Emit(OpKind::kSdpa, args, a.Heads(a.h, a.l, a.ev), a.q.dtype, [&](Node& n) {
       n.is_causal = causal;
       n.scale = scale;
@@ -476,8 +492,9 @@ class ProgramBuilder {
                     [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
     Value scores =
         Emit(OpKind::kMatmul, {a.q, kt}, a.Heads(a.h, a.l, a.s), a.q.dtype, [](Node&) {});
-    double scale = c_.Coin(0.5) ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)))
-                                : c_.Pick(std::vector<double>{0.125, 0.5});
+    double scale = c_.Coin(kRsqrtScale)
+                       ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)))
+                       : c_.Pick(std::vector<double>{0.125, 0.5});
     Value x = Emit(OpKind::kMulScalar, {scores}, scores.shape, scores.dtype,
                    [&](Node& n) { n.alpha = scale; });
     if (c_.Coin(p_.p_mask)) {
