@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
   mutate->add_option("--cross", cross_file,
                      "Cross over with this second program instead of mutating");
   mutate
-      ->add_option("--policy", mutate_policy, "Generation policy JSON (used when a node is added)")
+      ->add_option("--policy", mutate_policy,
+                   "Generation policy JSON (for added nodes, and p_mutate_float for new dtypes)")
       ->check(CLI::ExistingFile);
 
   mmdiff::cli::CommonOptions run_opts;

@@ -13,9 +13,18 @@ namespace mmdiff {
 
 namespace {
 
-class Builder {
+// The fixed odds: fair coins between two forms of one feature, neither worth a knob of its own.
+constexpr double kSwarmOff = 0.5;       // swarm testing's coin: every subset of features as likely
+constexpr double kExpandUnitDim = 0.5;  // every subset of an expand's broadcast dims as likely
+constexpr double kGlueResidual = 0.5;   // an added tensor: residual or bias row, both common
+constexpr double kMaskUnbatched = 0.5;  // an (L, S) mask or a batched one: one mask, two shapes
+constexpr double kRsqrtScale = 0.5;     // 1/sqrt(E) or a plain constant: either is just a scalar
+
+}  // namespace
+
+class ProgramBuilder {
  public:
-  Builder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
+  ProgramBuilder(ChoiceSource& c, const GenPolicy& p) : c_(c), p_(p) {}
 
   GeneratedCase Build() {
     if (p_.swarm) Swarm();
@@ -36,6 +45,8 @@ class Builder {
 
   // The value class of the inputs, drawn after the program.
   InputRecipe Recipe() { return GenerateRecipe(c_, p_); }
+
+  friend const std::vector<GenOp>& GenOps();  // the op table, of the builders below
 
  private:
   struct Value {
@@ -58,7 +69,7 @@ class Builder {
       for (double* w : weights) before.push_back(*w);
       bool any = false;
       for (double* w : weights) {
-        if (c_.Coin(0.5)) *w = 0;
+        if (c_.Coin(kSwarmOff)) *w = 0;
         any |= *w > 0;
       }
       if (!any) {  // keep one that was on
@@ -66,15 +77,16 @@ class Builder {
         *weights[keep] = before[keep];
       }
     };
-    thin({&p_.w_mm, &p_.w_bmm, &p_.w_matmul, &p_.w_addmm, &p_.w_mv, &p_.w_dot, &p_.w_addmv,
-          &p_.w_baddbmm, &p_.w_addbmm, &p_.w_linear, &p_.w_sdpa, &p_.w_attention});
+    std::vector<double*> ops;
+    for (const GenOp& op : GenOps()) ops.push_back(&(p_.*op.weight));
+    thin(ops);
     thin({&p_.w_float64, &p_.w_float32, &p_.w_float16, &p_.w_bfloat16});
     for (double* w : {&p_.w_int8, &p_.w_uint8, &p_.w_int32, &p_.w_int64, &p_.w_bool})
-      if (c_.Coin(0.5)) *w = 0;
+      if (c_.Coin(kSwarmOff)) *w = 0;
     thin({&p_.w_grid16, &p_.w_exact, &p_.w_uniform, &p_.w_normal});
     for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain,
                             &p_.p_view, &p_.p_move, &p_.p_special, &p_.p_zero_dim, &p_.p_large_k})
-      if (c_.Coin(0.5)) *feature = 0;
+      if (c_.Coin(kSwarmOff)) *feature = 0;
   }
 
   DType FloatDType() {
@@ -126,7 +138,7 @@ class Builder {
     Shape base = shape;
     std::vector<int64_t> ints;
     auto maybe_negative = [&](int64_t d) {
-      return c_.Coin(0.3) ? d - static_cast<int64_t>(rank) : d;
+      return c_.Coin(p_.p_negative_dim) ? d - static_cast<int64_t>(rank) : d;
     };
     switch (kind) {
       case OpKind::kTranspose: {
@@ -158,7 +170,8 @@ class Builder {
       case OpKind::kReshape: {
         base = {Numel(shape)};
         ints = shape;
-        if (c_.Coin(0.3)) ints[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1))] = -1;
+        if (c_.Coin(p_.p_size_minus_one))
+          ints[static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1))] = -1;
         break;
       }
       case OpKind::kExpand: {  // stride-0 dims: some dims are 1 in the input, maybe fewer leading
@@ -166,10 +179,10 @@ class Builder {
         size_t drop = static_cast<size_t>(c_.Int(0, static_cast<int64_t>(rank) - 1));
         base.assign(shape.begin() + static_cast<long>(drop), shape.end());
         for (auto& d : base)
-          if (c_.Coin(0.5)) d = 1;
+          if (c_.Coin(kExpandUnitDim)) d = 1;
         ints = shape;
         for (size_t i = drop; i < rank; ++i)
-          if (base[i - drop] == shape[i] && c_.Coin(0.3)) ints[i] = -1;
+          if (base[i - drop] == shape[i] && c_.Coin(p_.p_size_minus_one)) ints[i] = -1;
         break;
       }
       default: {  // narrow: a non-contiguous slice out of a larger dim
@@ -202,7 +215,8 @@ class Builder {
   Value MaybeCast(Value v) {
     if (!c_.Coin(p_.p_cast)) return v;
     DType to = BaseDType();
-    bool method = CastMethodName(to) && c_.Coin(0.3);  // x.float() / x.half() as users write it
+    // x.float() / x.half() as users write it
+    bool method = CastMethodName(to) && c_.Coin(p_.p_cast_method);
     return Emit(OpKind::kCast, {v}, v.shape, to, [&](Node& n) {
       n.dtype = to;
       n.method_spelling = method;
@@ -243,157 +257,182 @@ class Builder {
   void Glue() {
     if (!has_last_ || last_.shape.empty() || !c_.Coin(p_.p_glue)) return;
     Value v = last_;
-    if (c_.Coin(0.5)) {
+    if (c_.Coin(p_.p_glue_scale)) {
       static const std::vector<double> kScales = {0.125, 0.25, 0.5, 2.0, -1.0};
       double s = c_.Pick(kScales);
       Emit(OpKind::kMulScalar, {v}, v.shape, IsFloating(v.dtype) ? v.dtype : DType::kFloat32,
            [&](Node& n) { n.alpha = s; });
       return;
     }
-    Shape other = c_.Coin(0.5) ? v.shape : Shape{v.shape.back()};
+    Shape other = c_.Coin(kGlueResidual) ? v.shape : Shape{v.shape.back()};
     Value b = Addable(Input(other, OperandDType(v.dtype)), v.dtype);
     Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype),
          [](Node&) {});
   }
 
+  // Glue, then one op drawn from the op table by the policy's weights.
   void AddOp() {
     Glue();
-    size_t kind =
-        c_.Weighted({p_.w_mm, p_.w_bmm, p_.w_matmul, p_.w_addmm, p_.w_mv, p_.w_dot, p_.w_addmv,
-                     p_.w_baddbmm, p_.w_addbmm, p_.w_linear, p_.w_sdpa, p_.w_attention});
+    std::vector<double> weights;
+    for (const GenOp& op : GenOps()) weights.push_back(p_.*op.weight);
+    const GenOp& op = GenOps()[c_.Weighted(weights)];
     bool chain = has_last_ && c_.Coin(p_.p_chain);
-    if (kind >= 10) return Attention(kind == 10, chain);
-    DType base = BaseDType();
-    switch (kind) {
-      case 0: {  // mm
-        Value a =
-            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
-        Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
-        Emit(OpKind::kMm, {a, b}, {a.shape[0], b.shape[1]}, a.dtype, [](Node&) {});
-        break;
-      }
-      case 1: {  // bmm
-        Value a = chain && last_.shape.size() == 3
-                      ? last_
-                      : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
-        Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
-        Emit(OpKind::kBmm, {a, b}, {a.shape[0], a.shape[1], b.shape[2]}, a.dtype, [](Node&) {});
-        break;
-      }
-      case 2: {  // matmul at any rank pairing, with broadcast batch dims
-        Value a;
-        if (chain && !last_.shape.empty()) {
-          a = last_;
-        } else {
-          int ra = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
-          Shape s = BatchDims(std::max(ra - 2, 0));
-          if (ra >= 2) s.push_back(Dim());
-          s.push_back(Dim());
-          a = Input(s, OperandDType(base));
-        }
-        int rb = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
-        int64_t k = SecondK(a.shape.back());
-        Shape b;
-        if (rb == 1) {
-          b = {k};
-        } else {
-          // Batch dims of b: the trailing batch dims of a (sometimes broadcast to 1), or fresh
-          // ones.
-          Shape abatch(a.shape.begin(), a.shape.end() - std::min<size_t>(a.shape.size(), 2));
-          int nb = rb - 2;
-          for (int i = 0; i < nb; ++i) {
-            int from_end = nb - i;
-            bool shared = from_end <= static_cast<int>(abatch.size());
-            int64_t d = shared ? abatch[abatch.size() - from_end] : c_.Int(1, 4);
-            if (shared && c_.Coin(0.25)) d = 1;
-            b.push_back(d);
-          }
-          b.push_back(k);
-          b.push_back(Dim());
-        }
-        Value bv = Input(b, OperandDType(a.dtype));
-        auto shape = MatmulShape(a.shape, SecondKFree(bv.shape, a.shape.back(), rb));
-        Emit(OpKind::kMatmul, {a, bv}, shape.ok() ? shape.value() : Shape{}, a.dtype, [](Node&) {});
-        break;
-      }
-      case 3: {  // addmm with one of the bias broadcast forms
-        Value a =
-            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
-        Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
-        int64_t m = a.shape[0], n = b.shape[1];
-        Value bias = Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}),
-                           OperandDType(a.dtype));
-        EmitScaled(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype);
-        break;
-      }
-      case 4: {  // mv
-        Value a =
-            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
-        Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
-        Emit(OpKind::kMv, {a, v}, {a.shape[0]}, a.dtype, [](Node&) {});
-        break;
-      }
-      case 5: {  // dot
-        Value a = chain && last_.shape.size() == 1 ? last_ : Input({KDim()}, OperandDType(base));
-        Value b = Input({SecondK(a.shape[0])}, OperandDType(a.dtype));
-        Emit(OpKind::kDot, {a, b}, {}, a.dtype, [](Node&) {});
-        break;
-      }
-      case 6: {  // addmv
-        Value a =
-            chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
-        Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
-        Value bias =
-            Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
-        EmitScaled(OpKind::kAddmv, {bias, a, v}, {a.shape[0]}, a.dtype);
-        break;
-      }
-      case 7:    // baddbmm
-      case 8: {  // addbmm
-        Value a = chain && last_.shape.size() == 3
-                      ? last_
-                      : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
-        Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
-        int64_t nb = a.shape[0], n = a.shape[1], p = b.shape[2];
-        if (kind == 7) {
-          Value bias =
-              Input(c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}}),
-                    OperandDType(a.dtype));
-          EmitScaled(OpKind::kBaddbmm, {bias, a, b}, {nb, n, p}, a.dtype);
-        } else {
-          Value bias =
-              Input(c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}), OperandDType(a.dtype));
-          EmitScaled(OpKind::kAddbmm, {bias, a, b}, {n, p}, a.dtype);
-        }
-        break;
-      }
-      case 9: {  // linear: x (..., in) @ w.T with w (out, in), with or without a bias (out)
-        Value x;
-        if (chain && !last_.shape.empty()) {
-          x = last_;
-        } else {
-          Shape s = BatchDims(static_cast<int>(c_.Int(0, 2)));
-          s.push_back(KDim());
-          x = Input(s, OperandDType(base));
-        }
-        int64_t out = Dim();
-        Value w = Input({out, SecondK(x.shape.back())}, OperandDType(x.dtype));
-        Shape result(x.shape.begin(), x.shape.end() - 1);
-        result.push_back(out);
-        std::vector<Value> args = {x, w};
-        if (c_.Coin(p_.p_linear_bias)) args.push_back(Input({out}, OperandDType(x.dtype)));
-        Emit(OpKind::kLinear, args, result, x.dtype, [](Node&) {});
-        break;
-      }
-    }
+    (this->*op.build)(chain);
   }
 
-  // Attention over q (B, H, L, E) or (H, L, E), k (.., S, E), v (.., S, Ev): torch's
-  // scaled_dot_product_attention, or the same built by hand (q @ kᵀ, scaling, an optional additive
-  // mask, softmax in a chosen dtype, a cast back, @ v) — the shape of the seed bug.
-  void Attention(bool fused, bool chain) {
+  // The op's dtype, then its first operand, an (M, K) matrix: the last result when chaining onto a
+  // matrix, else a fresh one.
+  Value FirstMatrix(bool chain) {
+    DType base = BaseDType();
+    return chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
+  }
+
+  // The op's dtype, then the operands of a batched product: a (B, N, K), the last result when
+  // chaining onto a 3-D one, and a fresh b (B, K, P).
+  std::pair<Value, Value> BatchedOperands(bool chain) {
+    DType base = BaseDType();
+    Value a = chain && last_.shape.size() == 3
+                  ? last_
+                  : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
+    Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
+    return {a, b};
+  }
+
+  // The builders of the op table (GenOps), one per op. Each draws the op's dtype and operands and
+  // emits it; with `chain`, its first operand is the last result where that has the right rank.
+
+  void Mm(bool chain) {
+    Value a = FirstMatrix(chain);
+    Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
+    Emit(OpKind::kMm, {a, b}, {a.shape[0], b.shape[1]}, a.dtype, [](Node&) {});
+  }
+
+  void Bmm(bool chain) {
+    auto [a, b] = BatchedOperands(chain);
+    Emit(OpKind::kBmm, {a, b}, {a.shape[0], a.shape[1], b.shape[2]}, a.dtype, [](Node&) {});
+  }
+
+  // matmul at any rank pairing, with broadcast batch dims.
+  void Matmul(bool chain) {
+    DType base = BaseDType();
+    Value a;
+    if (chain && !last_.shape.empty()) {
+      a = last_;
+    } else {
+      int ra = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
+      Shape s = BatchDims(std::max(ra - 2, 0));
+      if (ra >= 2) s.push_back(Dim());
+      s.push_back(Dim());
+      a = Input(s, OperandDType(base));
+    }
+    int rb = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
+    int64_t k = SecondK(a.shape.back());
+    Shape b;
+    if (rb == 1) {
+      b = {k};
+    } else {
+      // Batch dims of b: the trailing batch dims of a (sometimes broadcast to 1), or fresh ones.
+      Shape abatch(a.shape.begin(), a.shape.end() - std::min<size_t>(a.shape.size(), 2));
+      int nb = rb - 2;
+      for (int i = 0; i < nb; ++i) {
+        int from_end = nb - i;
+        bool shared = from_end <= static_cast<int>(abatch.size());
+        int64_t d = shared ? abatch[abatch.size() - from_end] : c_.Int(1, 4);
+        if (shared && c_.Coin(p_.p_broadcast_batch)) d = 1;
+        b.push_back(d);
+      }
+      b.push_back(k);
+      b.push_back(Dim());
+    }
+    Value bv = Input(b, OperandDType(a.dtype));
+    auto shape = MatmulShape(a.shape, SecondKFree(bv.shape, a.shape.back(), rb));
+    Emit(OpKind::kMatmul, {a, bv}, shape.ok() ? shape.value() : Shape{}, a.dtype, [](Node&) {});
+  }
+
+  // addmm with one of the bias broadcast forms.
+  void Addmm(bool chain) {
+    Value a = FirstMatrix(chain);
+    Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
+    int64_t m = a.shape[0], n = b.shape[1];
+    Value bias =
+        Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}), OperandDType(a.dtype));
+    EmitScaled(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype);
+  }
+
+  void Mv(bool chain) {
+    Value a = FirstMatrix(chain);
+    Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
+    Emit(OpKind::kMv, {a, v}, {a.shape[0]}, a.dtype, [](Node&) {});
+  }
+
+  void Dot(bool chain) {
+    DType base = BaseDType();
+    Value a = chain && last_.shape.size() == 1 ? last_ : Input({KDim()}, OperandDType(base));
+    Value b = Input({SecondK(a.shape[0])}, OperandDType(a.dtype));
+    Emit(OpKind::kDot, {a, b}, {}, a.dtype, [](Node&) {});
+  }
+
+  void Addmv(bool chain) {
+    Value a = FirstMatrix(chain);
+    Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
+    Value bias = Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
+    EmitScaled(OpKind::kAddmv, {bias, a, v}, {a.shape[0]}, a.dtype);
+  }
+
+  void Baddbmm(bool chain) {
+    auto [a, b] = BatchedOperands(chain);
+    int64_t nb = a.shape[0], n = a.shape[1], p = b.shape[2];
+    Value bias =
+        Input(c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}}),
+              OperandDType(a.dtype));
+    EmitScaled(OpKind::kBaddbmm, {bias, a, b}, {nb, n, p}, a.dtype);
+  }
+
+  void Addbmm(bool chain) {
+    auto [a, b] = BatchedOperands(chain);
+    int64_t n = a.shape[1], p = b.shape[2];
+    Value bias = Input(c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}), OperandDType(a.dtype));
+    EmitScaled(OpKind::kAddbmm, {bias, a, b}, {n, p}, a.dtype);
+  }
+
+  // linear: x (..., in) @ w.T with w (out, in), with or without a bias (out).
+  void Linear(bool chain) {
+    DType base = BaseDType();
+    Value x;
+    if (chain && !last_.shape.empty()) {
+      x = last_;
+    } else {
+      Shape s = BatchDims(static_cast<int>(c_.Int(0, 2)));
+      s.push_back(KDim());
+      x = Input(s, OperandDType(base));
+    }
+    int64_t out = Dim();
+    Value w = Input({out, SecondK(x.shape.back())}, OperandDType(x.dtype));
+    Shape result(x.shape.begin(), x.shape.end() - 1);
+    result.push_back(out);
+    std::vector<Value> args = {x, w};
+    if (c_.Coin(p_.p_linear_bias)) args.push_back(Input({out}, OperandDType(x.dtype)));
+    Emit(OpKind::kLinear, args, result, x.dtype, [](Node&) {});
+  }
+
+  // Attention's operands q (B, H, L, E) or (H, L, E), k (.., S, E), v (.., S, Ev) and the shape of
+  // its mask, for sdpa (`fused`, which may group query heads) and the hand-written form.
+  struct Qkv {
+    Value q, k, v;
+    Shape mask_shape;
+    bool four, gqa;
+    int64_t b, h, hk, l, s, e, ev;
+    Shape Heads(int64_t heads, int64_t rows, int64_t cols) const {
+      return HeadsShape(four, b, heads, rows, cols);
+    }
+  };
+  // (B, heads, rows, cols) in 4-D attention, else (heads, rows, cols).
+  static Shape HeadsShape(bool four, int64_t b, int64_t heads, int64_t rows, int64_t cols) {
+    return four ? Shape{b, heads, rows, cols} : Shape{heads, rows, cols};
+  }
+  Qkv AttentionOperands(bool fused, bool chain) {
     DType f = FloatDType();
-    bool four = c_.Coin(0.7);
+    bool four = c_.Coin(p_.p_attention_4d);
     int64_t b = c_.Int(1, 3), h = c_.Int(1, 4), l = Dim(), e = Dim();
     Value q;
     if (chain && last_.shape.size() == (four ? 4u : 3u)) {
@@ -405,7 +444,7 @@ class Builder {
     } else {
       q = Input(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
     }
-    int64_t s = Dim(), ev = c_.Coin(0.7) ? e : Dim(), hk = h;
+    int64_t s = Dim(), ev = c_.Coin(p_.p_ev_equal_e) ? e : Dim(), hk = h;
     bool gqa = fused && four && c_.Coin(p_.p_gqa);
     if (gqa) {  // k and v carry fewer heads: query heads are grouped onto them
       hk = c_.Int(1, 2);
@@ -413,40 +452,53 @@ class Builder {
       if (!chain || q.shape[1] != h) q = Input({b, h, l, e}, f);
     }
     auto shape = [&](int64_t heads, int64_t rows, int64_t cols) {
-      return four ? Shape{b, heads, rows, cols} : Shape{heads, rows, cols};
+      return HeadsShape(four, b, heads, rows, cols);
     };
     Value k = Input(shape(hk, s, SecondK(e)), OperandDType(q.dtype));
-    Value v = Input(shape(hk, s, ev), c_.Coin(0.2) ? DType::kFloat32 : OperandDType(q.dtype));
-    Shape mask_shape = c_.Coin(0.5) ? Shape{l, s} : four ? Shape{b, 1, l, s} : Shape{1, l, s};
-    if (fused) {
-      std::vector<Value> args = {q, k, v};
-      bool mask = c_.Coin(p_.p_mask);
-      if (mask)
-        args.push_back(RawInput(mask_shape, c_.Coin(0.5)                 ? DType::kBool
+    Value v =
+        Input(shape(hk, s, ev), c_.Coin(p_.p_v_float32) ? DType::kFloat32 : OperandDType(q.dtype));
+    Shape mask_shape = c_.Coin(kMaskUnbatched) ? Shape{l, s}
+                       : four                  ? Shape{b, 1, l, s}
+                                               : Shape{1, l, s};
+    return {q, k, v, mask_shape, four, gqa, b, h, hk, l, s, e, ev};
+  }
+
+  // torch's scaled_dot_product_attention.
+  void Sdpa(bool chain) {
+    Qkv a = AttentionOperands(/*fused=*/true, chain);
+    std::vector<Value> args = {a.q, a.k, a.v};
+    bool mask = c_.Coin(p_.p_mask);
+    if (mask)
+      args.push_back(RawInput(a.mask_shape, c_.Coin(p_.p_mask_bool)      ? DType::kBool
                                             : c_.Coin(p_.p_mask_float32) ? DType::kFloat32
-                                                                         : q.dtype));
-      bool causal =
-          mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
-      std::optional<double> scale;
-      static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
-      if (c_.Coin(0.3)) scale = c_.Pick(kScales);
-      Emit(OpKind::kSdpa, args, shape(h, l, ev), q.dtype, [&](Node& n) {
-        n.is_causal = causal;
-        n.scale = scale;
-        n.enable_gqa = gqa;
-      });
-      return;
-    }
-    int64_t rank = static_cast<int64_t>(q.shape.size());
-    Value kt = Emit(OpKind::kTranspose, {k}, shape(hk, e, s), k.dtype,
+                                                                         : a.q.dtype));
+    bool causal = mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
+    std::optional<double> scale;
+    static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
+    if (c_.Coin(p_.p_sdpa_scale)) scale = c_.Pick(kScales);
+    Emit(OpKind::kSdpa, args, a.Heads(a.h, a.l, a.ev), a.q.dtype, [&](Node& n) {
+      n.is_causal = causal;
+      n.scale = scale;
+      n.enable_gqa = a.gqa;
+    });
+  }
+
+  // Attention built by hand, the shape of the seed bug: q @ kᵀ, a scaling, an optional additive
+  // mask, softmax in a chosen dtype, a cast back, @ v. Its table entry is its softmax.
+  void Attention(bool chain) {
+    Qkv a = AttentionOperands(/*fused=*/false, chain);
+    int64_t rank = static_cast<int64_t>(a.q.shape.size());
+    Value kt = Emit(OpKind::kTranspose, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype,
                     [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
-    Value scores = Emit(OpKind::kMatmul, {q, kt}, shape(h, l, s), q.dtype, [](Node&) {});
-    double scale = c_.Coin(0.5) ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(e, 1)))
-                                : c_.Pick(std::vector<double>{0.125, 0.5});
+    Value scores =
+        Emit(OpKind::kMatmul, {a.q, kt}, a.Heads(a.h, a.l, a.s), a.q.dtype, [](Node&) {});
+    double scale = c_.Coin(kRsqrtScale)
+                       ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)))
+                       : c_.Pick(std::vector<double>{0.125, 0.5});
     Value x = Emit(OpKind::kMulScalar, {scores}, scores.shape, scores.dtype,
                    [&](Node& n) { n.alpha = scale; });
     if (c_.Coin(p_.p_mask)) {
-      Value m = Addable(Input(mask_shape, OperandDType(x.dtype)), x.dtype);
+      Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
       x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
                [](Node&) {});
     }
@@ -456,10 +508,10 @@ class Builder {
           n.ints = {-1};
           if (f32) n.dtype = DType::kFloat32;
         });
-    if (probs.dtype != q.dtype && c_.Coin(p_.p_cast_back))
-      probs =
-          Emit(OpKind::kCast, {probs}, probs.shape, q.dtype, [&](Node& n) { n.dtype = q.dtype; });
-    Emit(OpKind::kMatmul, {probs, v}, shape(h, l, ev), probs.dtype, [](Node&) {});
+    if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back))
+      probs = Emit(OpKind::kCast, {probs}, probs.shape, a.q.dtype,
+                   [&](Node& n) { n.dtype = a.q.dtype; });
+    Emit(OpKind::kMatmul, {probs, a.v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
   }
 
   // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).
@@ -489,7 +541,24 @@ class Builder {
   Device device_ = Device::kCpu;
 };
 
-}  // namespace
+const std::vector<GenOp>& GenOps() {
+  using B = ProgramBuilder;
+  static const std::vector<GenOp> kOps = {
+      {OpKind::kMm, &GenPolicy::w_mm, "w_mm", &B::Mm},
+      {OpKind::kBmm, &GenPolicy::w_bmm, "w_bmm", &B::Bmm},
+      {OpKind::kMatmul, &GenPolicy::w_matmul, "w_matmul", &B::Matmul},
+      {OpKind::kAddmm, &GenPolicy::w_addmm, "w_addmm", &B::Addmm},
+      {OpKind::kMv, &GenPolicy::w_mv, "w_mv", &B::Mv},
+      {OpKind::kDot, &GenPolicy::w_dot, "w_dot", &B::Dot},
+      {OpKind::kAddmv, &GenPolicy::w_addmv, "w_addmv", &B::Addmv},
+      {OpKind::kBaddbmm, &GenPolicy::w_baddbmm, "w_baddbmm", &B::Baddbmm},
+      {OpKind::kAddbmm, &GenPolicy::w_addbmm, "w_addbmm", &B::Addbmm},
+      {OpKind::kLinear, &GenPolicy::w_linear, "w_linear", &B::Linear},
+      {OpKind::kSdpa, &GenPolicy::w_sdpa, "w_sdpa", &B::Sdpa},
+      {OpKind::kSoftmax, &GenPolicy::w_attention, "w_attention", &B::Attention},
+  };
+  return kOps;
+}
 
 InputRecipe GenerateRecipe(ChoiceSource& c, const GenPolicy& p) {
   InputRecipe r;
@@ -509,7 +578,7 @@ InputRecipe GenerateRecipe(ChoiceSource& c, const GenPolicy& p) {
 }
 
 GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy) {
-  GeneratedCase c = Builder(choices, policy).Build();
+  GeneratedCase c = ProgramBuilder(choices, policy).Build();
   // Generation is valid by construction; a failure here is a generator bug, caught by tests.
   Status s = Verify(c.program);
   if (!s.ok()) c.program.outputs = {"__generator_bug__:" + s.message()};

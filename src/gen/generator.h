@@ -4,10 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "src/gen/choice_source.h"
 #include "src/gen/policy.h"
 #include "src/ir/input_recipe.h"
+#include "src/ir/op.h"
 #include "src/ir/program.h"
 
 namespace mmdiff {
@@ -15,6 +18,21 @@ namespace mmdiff {
 // Bumped whenever the same (policy, seed) would produce a different program.
 // 2: more ops; 3: devices; 4: views; 5: glue; 6: attention, integers, moves, value classes, sizes
 inline constexpr int kGeneratorVersion = 6;
+
+class ProgramBuilder;  // builds one program (generator.cc)
+
+// The op table: one entry per op the generator draws by weight, in the order of that draw. An entry
+// names the op it builds (hand-written attention: its softmax, the one op only it emits), the op's
+// weight in GenPolicy and that weight's JSON key, and its builder, which draws the op's dtype and
+// operands and emits it (with `chain`, onto the last result where that fits). The weighted draw,
+// swarm mode's per-op switch-off and the policy's op keys all read this table.
+struct GenOp {
+  OpKind op;
+  double GenPolicy::* weight;
+  std::string_view key;
+  void (ProgramBuilder::*build)(bool chain);
+};
+const std::vector<GenOp>& GenOps();
 
 // A test case: the program and the recipe of its input values, both drawn from one ChoiceSource
 // (the recipe after the program, so Generate() and GenerateCase() give the same program).

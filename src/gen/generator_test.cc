@@ -150,3 +150,57 @@ TEST(Generator, SwarmModeSwitchesFeaturesOffPerProgram) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// Every op the generator builds for its own sake (the matmul family, sdpa, and softmax, which only
+// hand-written attention emits) has exactly one entry in the op table; helpers it emits around them
+// (casts, views, moves, glue) have none.
+TEST(GenOps, EveryBuiltOpHasExactlyOneEntry) {
+  for (OpKind k : AllOpKinds()) {
+    bool built = IsMatmulFamily(k) || k == OpKind::kSdpa || k == OpKind::kSoftmax;
+    auto entries = std::count_if(GenOps().begin(), GenOps().end(),
+                                 [&](const GenOp& op) { return op.op == k; });
+    EXPECT_EQ(entries, built ? 1 : 0) << GetOpSpec(k).name;
+  }
+}
+
+// Each entry's weight is its own: setting it shows up under its key in the policy JSON and under no
+// other entry's.
+TEST(GenOps, EachEntryHasItsOwnWeight) {
+  for (const GenOp& op : GenOps()) {
+    GenPolicy p;
+    p.*op.weight = 7.5;
+    nlohmann::json j = PolicyToJson(p);
+    for (const GenOp& other : GenOps())
+      EXPECT_EQ(j.at(std::string(other.key)).get<double>(),
+                &other == &op ? 7.5 : GenPolicy().*other.weight)
+          << op.key << " set, " << other.key << " read";
+  }
+}
+
+// Each entry's key and builder build its op: in a policy file with only that key's weight on, every
+// program's own ops (the matmul family, sdpa, softmax) are that op (hand-written attention: softmax
+// and its two matmuls).
+TEST(GenOps, EachKeyAndBuilderBuildItsOp) {
+  for (const GenOp& op : GenOps()) {
+    nlohmann::json j;
+    for (const GenOp& other : GenOps()) j[std::string(other.key)] = &other == &op ? 1 : 0;
+    auto policy = PolicyFromJson(j);
+    ASSERT_TRUE(policy.ok()) << policy.error();
+    const GenPolicy& p = policy.value();
+    std::set<OpKind> expected = {op.op};
+    if (op.op == OpKind::kSoftmax) expected.insert(OpKind::kMatmul);
+    for (uint64_t seed = 0; seed < 100; ++seed) {
+      std::set<OpKind> own;
+      for (const auto& n : GenerateFromSeed(seed, p).nodes)
+        if (IsMatmulFamily(n.op) || n.op == OpKind::kSdpa || n.op == OpKind::kSoftmax)
+          own.insert(n.op);
+      ASSERT_EQ(own, expected) << op.key << ", seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mmdiff

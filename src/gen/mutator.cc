@@ -48,10 +48,14 @@ void RenameEverywhere(Program& p, const std::string& from, const std::string& to
   Rename(p.outputs, from, to);
 }
 
-// Another dtype: mostly a float one, sometimes an integer one (bool only as a rare violation).
-DType OtherDType(ChoiceSource& c, DType not_this) {
+// Fixed: an input appended by add_node or crossover is wired to an earlier value of its type with a
+// fair coin, so that appended code is as often connected as independent.
+constexpr double kConnect = 0.5;
+
+// Another dtype: mostly a float one (policy.p_mutate_float), else any (bool a rare violation).
+DType OtherDType(ChoiceSource& c, DType not_this, const GenPolicy& policy) {
   std::vector<DType> others;
-  for (DType d : c.Coin(0.8) ? kFloats : AllDTypes())
+  for (DType d : c.Coin(policy.p_mutate_float) ? kFloats : AllDTypes())
     if (d != not_this) others.push_back(d);
   return c.Pick(others);
 }
@@ -59,17 +63,17 @@ DType OtherDType(ChoiceSource& c, DType not_this) {
 using Attempt =
     std::function<std::optional<std::string>(Program&, ChoiceSource&, const GenPolicy&)>;
 
-std::optional<std::string> ChangeDType(Program& p, ChoiceSource& c, const GenPolicy&) {
+std::optional<std::string> ChangeDType(Program& p, ChoiceSource& c, const GenPolicy& policy) {
   if (p.inputs.empty()) return std::nullopt;
   InputSpec& in =
       p.inputs[static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.inputs.size()) - 1))];
   DType before = in.dtype;
-  in.dtype = OtherDType(c, before);
+  in.dtype = OtherDType(c, before, policy);
   return in.name + ": " + std::string(DTypeName(before)) + " -> " +
          std::string(DTypeName(in.dtype));
 }
 
-std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPolicy&) {
+std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPolicy& policy) {
   std::vector<size_t> targets;
   for (size_t i = 0; i < p.nodes.size(); ++i)
     if (p.nodes[i].op != OpKind::kCast) targets.push_back(i);
@@ -80,7 +84,7 @@ std::optional<std::string> InsertCast(Program& p, ChoiceSource& c, const GenPoli
   Node cast{FreshName(Names(p), "m"),
             OpKind::kCast,
             {user.args[arg]},
-            c.Coin(0.8) ? c.Pick(kFloats) : c.Pick(AllDTypes())};
+            c.Coin(policy.p_mutate_float) ? c.Pick(kFloats) : c.Pick(AllDTypes())};
   user.args[arg] = cast.name;
   std::string detail = cast.name + " = " + cast.args[0] + ".to(" +
                        std::string(DTypeName(*cast.dtype)) + ") before " + user.name;
@@ -231,7 +235,7 @@ std::optional<std::string> AddNode(Program& p, ChoiceSource& c, const GenPolicy&
   Program extra = Generate(c, one);
   std::set<std::string> earlier = Names(p);
   std::vector<std::string> fresh_inputs = Append(p, extra);
-  int connected = Connect(p, fresh_inputs, earlier, c, 0.5);
+  int connected = Connect(p, fresh_inputs, earlier, c, kConnect);
   return "appended " + extra.Summary() + " (" + std::to_string(connected) + " input(s) connected)";
 }
 
@@ -325,7 +329,7 @@ Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy
 Program CrossOver(const Program& a, const Program& b, ChoiceSource& choices) {
   Program out = a;
   std::vector<std::string> b_inputs = Append(out, b);
-  Connect(out, b_inputs, Names(a), choices, 0.5);
+  Connect(out, b_inputs, Names(a), choices, kConnect);
   out = Legalize(std::move(out));
   if (!Verify(out).ok()) return a;
   return out;

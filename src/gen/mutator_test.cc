@@ -139,5 +139,30 @@ TEST(Mutator, LegalizeDropsDanglingNodesAndFixesOutputs) {
   EXPECT_EQ(fixed.inputs[0].layout, Layout::kContiguous);
 }
 
+// policy.p_mutate_float: at 1 a changed input or an inserted cast always gets a floating dtype; at
+// its default, sometimes an integer one or bool.
+TEST(Mutator, NewDTypesAreFloatingWithThePolicysShare) {
+  GenPolicy policy;  // programs of floating dtypes only (no integer weights, no sdpa bool masks)
+  for (double* w : {&policy.w_int8, &policy.w_uint8, &policy.w_int32, &policy.w_int64,
+                    &policy.w_bool, &policy.w_sdpa})
+    *w = 0;
+  auto not_floating = [&](const GenPolicy& mutation_policy) {
+    int hits = 0;
+    for (uint64_t seed = 0; seed < 400; ++seed) {
+      SeededChoices c(seed);
+      Program m = Mutate(GenerateFromSeed(seed, policy), c, mutation_policy).program;
+      bool any = false;
+      for (const auto& in : m.inputs) any |= !IsFloating(in.dtype);
+      for (const auto& n : m.nodes) any |= n.op == OpKind::kCast && !IsFloating(*n.dtype);
+      hits += any;
+    }
+    return hits;
+  };
+  EXPECT_GT(not_floating(policy), 0);
+  GenPolicy floats = policy;
+  floats.p_mutate_float = 1;
+  EXPECT_EQ(not_floating(floats), 0);
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "src/gen/generator.h"
 #include "src/support/json_guard.h"
 
 namespace mmdiff {
@@ -49,28 +50,24 @@ Field Count(int GenPolicy::* m, const std::string& key, int lo, int hi) {
           }};
 }
 
-const std::map<std::string, Field>& Fields() {
-  static const std::map<std::string, Field> kFields = {
+// Every key: the policy's own, and the op weights, one per entry of the generator's op table.
+std::map<std::string, Field> AllFields() {
+  std::map<std::string, Field> fields = {
       {"max_ops", Count(&GenPolicy::max_ops, "max_ops", 1, 12)},
       {"p_chain", Prob(&GenPolicy::p_chain, "p_chain")},
       {"p_mixed_dtype", Prob(&GenPolicy::p_mixed_dtype, "p_mixed_dtype")},
       {"p_cast", Prob(&GenPolicy::p_cast, "p_cast")},
+      {"p_cast_method", Prob(&GenPolicy::p_cast_method, "p_cast_method")},
       {"p_shape_violation", Prob(&GenPolicy::p_shape_violation, "p_shape_violation")},
       {"p_transposed", Prob(&GenPolicy::p_transposed, "p_transposed")},
       {"p_view", Prob(&GenPolicy::p_view, "p_view")},
       {"p_contiguous", Prob(&GenPolicy::p_contiguous, "p_contiguous")},
+      {"p_negative_dim", Prob(&GenPolicy::p_negative_dim, "p_negative_dim")},
+      {"p_size_minus_one", Prob(&GenPolicy::p_size_minus_one, "p_size_minus_one")},
       {"p_glue", Prob(&GenPolicy::p_glue, "p_glue")},
+      {"p_glue_scale", Prob(&GenPolicy::p_glue_scale, "p_glue_scale")},
       {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
-      {"w_mm", Weight(&GenPolicy::w_mm, "w_mm")},
-      {"w_bmm", Weight(&GenPolicy::w_bmm, "w_bmm")},
-      {"w_matmul", Weight(&GenPolicy::w_matmul, "w_matmul")},
-      {"w_addmm", Weight(&GenPolicy::w_addmm, "w_addmm")},
-      {"w_mv", Weight(&GenPolicy::w_mv, "w_mv")},
-      {"w_dot", Weight(&GenPolicy::w_dot, "w_dot")},
-      {"w_addmv", Weight(&GenPolicy::w_addmv, "w_addmv")},
-      {"w_baddbmm", Weight(&GenPolicy::w_baddbmm, "w_baddbmm")},
-      {"w_addbmm", Weight(&GenPolicy::w_addbmm, "w_addbmm")},
-      {"w_linear", Weight(&GenPolicy::w_linear, "w_linear")},
+      {"p_broadcast_batch", Prob(&GenPolicy::p_broadcast_batch, "p_broadcast_batch")},
       {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},
       {"p_meta", Prob(&GenPolicy::p_meta, "p_meta")},
       {"p_cuda", Prob(&GenPolicy::p_cuda, "p_cuda")},
@@ -80,16 +77,20 @@ const std::map<std::string, Field>& Fields() {
       {"p_large_k", Prob(&GenPolicy::p_large_k, "p_large_k")},
       {"p_mask", Prob(&GenPolicy::p_mask, "p_mask")},
       {"p_mask_float32", Prob(&GenPolicy::p_mask_float32, "p_mask_float32")},
+      {"p_mask_bool", Prob(&GenPolicy::p_mask_bool, "p_mask_bool")},
       {"p_causal", Prob(&GenPolicy::p_causal, "p_causal")},
       {"p_gqa", Prob(&GenPolicy::p_gqa, "p_gqa")},
       {"p_softmax_float32", Prob(&GenPolicy::p_softmax_float32, "p_softmax_float32")},
       {"p_cast_back", Prob(&GenPolicy::p_cast_back, "p_cast_back")},
+      {"p_attention_4d", Prob(&GenPolicy::p_attention_4d, "p_attention_4d")},
+      {"p_ev_equal_e", Prob(&GenPolicy::p_ev_equal_e, "p_ev_equal_e")},
+      {"p_v_float32", Prob(&GenPolicy::p_v_float32, "p_v_float32")},
+      {"p_sdpa_scale", Prob(&GenPolicy::p_sdpa_scale, "p_sdpa_scale")},
       {"p_special", Prob(&GenPolicy::p_special, "p_special")},
       {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
       {"inputs_per_program", Count(&GenPolicy::inputs_per_program, "inputs_per_program", 1, 1024)},
       {"aoti_rate", Prob(&GenPolicy::aoti_rate, "aoti_rate")},
-      {"w_sdpa", Weight(&GenPolicy::w_sdpa, "w_sdpa")},
-      {"w_attention", Weight(&GenPolicy::w_attention, "w_attention")},
+      {"p_mutate_float", Prob(&GenPolicy::p_mutate_float, "p_mutate_float")},
       {"w_int8", Weight(&GenPolicy::w_int8, "w_int8")},
       {"w_uint8", Weight(&GenPolicy::w_uint8, "w_uint8")},
       {"w_int32", Weight(&GenPolicy::w_int32, "w_int32")},
@@ -125,6 +126,13 @@ const std::map<std::string, Field>& Fields() {
           return Status::Ok();
         }}},
   };
+  for (const GenOp& op : GenOps())
+    fields.emplace(std::string(op.key), Weight(op.weight, std::string(op.key)));
+  return fields;
+}
+
+const std::map<std::string, Field>& Fields() {
+  static const std::map<std::string, Field> kFields = AllFields();
   return kFields;
 }
 
@@ -154,10 +162,9 @@ Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
     Status s = it->second.set(p, value);
     if (!s.ok()) return s;
   }
-  if (p.w_mm + p.w_bmm + p.w_matmul + p.w_addmm + p.w_mv + p.w_dot + p.w_addmv + p.w_baddbmm +
-          p.w_addbmm + p.w_linear + p.w_sdpa + p.w_attention <=
-      0)
-    return Status::Error("policy: all op weights are 0");
+  double ops = 0;
+  for (const GenOp& op : GenOps()) ops += p.*op.weight;
+  if (ops <= 0) return Status::Error("policy: all op weights are 0");
   if (p.p_meta + p.p_cuda > 1) return Status::Error("policy: p_meta + p_cuda must not exceed 1");
   if (p.w_float64 + p.w_float32 + p.w_float16 + p.w_bfloat16 <= 0)
     return Status::Error("policy: all floating dtype weights are 0");

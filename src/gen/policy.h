@@ -1,4 +1,6 @@
 // GenPolicy: every probability and weight the generator uses, in one struct, dumpable as JSON.
+// (The few fixed odds, each a fair coin between two forms of one feature, are named constants in
+// generator.cc and mutator.cc, each with its reason.)
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,14 @@ struct GenPolicy {
                                // chained: a scaling (x * s) or an added bias/residual tensor
   int max_matmul_rank = 4;     // matmul operand ranks: uniform in [1, max_matmul_rank]
   double p_linear_bias = 0.5;  // linear gets a bias argument
+  // Spellings and broadcasts: a cast to a dtype that has a method is written x.float(), x.half(),
+  // ... (as users write it) rather than x.to(dtype) with p_cast_method; a view's dim argument is
+  // written negative (counted from the end) with p_negative_dim; -1 stands among a view's sizes
+  // with p_size_minus_one (reshape and view infer one size from it, expand keeps each size it does
+  // not broadcast); glue is a scaling rather than an added tensor with p_glue_scale; a batch dim
+  // that matmul's b shares with a is 1 in b (broadcast) with p_broadcast_batch.
+  double p_cast_method = 0.3, p_negative_dim = 0.3, p_size_minus_one = 0.3, p_glue_scale = 0.5;
+  double p_broadcast_batch = 0.25;
   // Devices: a whole program goes to meta or cuda with these probabilities (else cpu); a fresh
   // operand lands on another device than its program's with p_device_mismatch (a contract
   // violation). cuda programs are generated on any machine and skipped, with a count, where there
@@ -36,23 +46,31 @@ struct GenPolicy {
   // p_large_k.
   double p_zero_dim = 0.02;
   double p_large_k = 0.04;
-  // Attention: sdpa gets a mask (bool or additive) with p_mask, else is_causal with p_causal; 4-D
-  // attention groups query heads (enable_gqa) with p_gqa; hand-written attention takes its softmax
-  // in float32 (dtype=torch.float32) with p_softmax_float32, and casts back to the query's dtype
-  // with p_cast_back. An sdpa float mask is float32 (accepted with any query dtype) rather than the
-  // query's dtype with p_mask_float32.
+  // Attention: q is 4-D (B, H, L, E) with p_attention_4d, else 3-D (H, L, E); v's last dim Ev is E
+  // with p_ev_equal_e (else drawn), and v is float32 whatever q's dtype with p_v_float32. sdpa gets
+  // a mask (bool or additive) with p_mask, else is_causal with p_causal; 4-D sdpa groups query
+  // heads (enable_gqa) with p_gqa; sdpa gets an explicit scale with p_sdpa_scale; hand-written
+  // attention adds an additive mask with p_mask, takes its softmax in float32 (dtype=torch.float32)
+  // with p_softmax_float32, and casts back to the query's dtype with p_cast_back. An sdpa mask is
+  // bool with p_mask_bool; an sdpa float mask is float32 (accepted with any query dtype) rather
+  // than the query's dtype with p_mask_float32.
   double p_mask = 0.5, p_causal = 0.3, p_gqa = 0.3, p_softmax_float32 = 0.6, p_cast_back = 0.7;
-  double p_mask_float32 = 0.3;
+  double p_mask_bool = 0.5, p_mask_float32 = 0.3;
+  double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.
   double w_grid16 = 1, w_exact = 1, w_uniform = 1, w_normal = 1;
   double p_special = 0.2, special_rate = 0.02;
   // Swarm mode: per program, each op, each dtype, each value class and each of the features cast,
-  // mixed dtype, transposed layout, chaining, views, device moves and special values is switched
-  // off with probability 1/2 (at least one op and one dtype stay on), so that rare combinations get
-  // room. Off by default.
+  // mixed dtype, transposed layout, chaining, views, device moves, special values, size-0 dims and
+  // large K is switched off with probability 1/2 (at least one op, one float dtype and one value
+  // class stay on), so that rare combinations get room. Off by default.
   bool swarm = false;
-  // Relative weights of the ops and the float dtypes.
+  // Mutator: the new dtype of a changed input or of an inserted cast is a floating one with
+  // p_mutate_float, else any dtype (integers and bool too).
+  double p_mutate_float = 0.8;
+  // Relative weights of the ops (their JSON keys and their order come from the op table, GenOps()
+  // in generator.h) and the float dtypes.
   double w_mm = 1, w_bmm = 1, w_matmul = 2, w_addmm = 1;
   double w_mv = 0.5, w_dot = 0.5, w_addmv = 0.5, w_baddbmm = 0.7, w_addbmm = 0.5, w_linear = 1;
   double w_sdpa = 0.7, w_attention = 0.7;  // scaled_dot_product_attention; hand-written attention

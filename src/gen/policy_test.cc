@@ -51,5 +51,38 @@ TEST(Policy, MissingKeysKeepDefaultsUnknownKeysAreErrors) {
   EXPECT_TRUE(PolicyFromJson({{"w_mm", 0}, {"w_bmm", 0}, {"w_matmul", 0}, {"w_addmm", 0}}).ok());
 }
 
+// Every probability key (p_*, and the rates) is validated as one: outside [0, 1] or not a number
+// is an error naming the key; inside, it is read into its field and dumped back.
+TEST(Policy, EveryProbabilityIsValidated) {
+  nlohmann::json defaults = PolicyToJson(GenPolicy());
+  int probabilities = 0;
+  for (const auto& [key, value] : defaults.items()) {
+    if (key.rfind("p_", 0) != 0 && key.find("rate") == std::string::npos) continue;
+    ++probabilities;
+    for (const nlohmann::json& bad : {nlohmann::json(1.5), nlohmann::json(-0.1),
+                                      nlohmann::json("0.5"), nlohmann::json(nullptr)}) {
+      auto r = PolicyFromJson({{key, bad}});
+      ASSERT_FALSE(r.ok()) << key << " = " << bad.dump();
+      EXPECT_NE(r.error().find(key), std::string::npos) << r.error();
+    }
+    double other = value.get<double>() == 0.25 ? 0.75 : 0.25;
+    auto r = PolicyFromJson({{key, other}});
+    ASSERT_TRUE(r.ok()) << key << ": " << r.error();
+    EXPECT_NE(r.value(), GenPolicy()) << key << " is not read into a field";
+    EXPECT_EQ(PolicyToJson(r.value())[key], other) << key;
+  }
+  EXPECT_GE(probabilities, 30);
+}
+
+// The odds that were fixed in the generator and the mutator are policy keys (a policy file may set
+// them; the check above validates them).
+TEST(Policy, TheFormerlyFixedOddsAreKeys) {
+  nlohmann::json j = PolicyToJson(GenPolicy());
+  for (const char* key : {"p_cast_method", "p_negative_dim", "p_size_minus_one", "p_glue_scale",
+                          "p_broadcast_batch", "p_attention_4d", "p_ev_equal_e", "p_v_float32",
+                          "p_mask_bool", "p_sdpa_scale", "p_mutate_float"})
+    EXPECT_TRUE(j.contains(key)) << key;
+}
+
 }  // namespace
 }  // namespace mmdiff

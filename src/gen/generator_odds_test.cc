@@ -1,0 +1,197 @@
+// Tests for the odds the policy holds that were fixed in the generator before: each switches its
+// feature off at 0 and, where it can be forced, on at 1, in programs generated over many seeds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "src/gen/generator.h"
+#include "src/ir/static_types.h"
+
+namespace mmdiff {
+namespace {
+
+// How many of 400 programs generated under `p` have a node for which `pred(program, node)` holds.
+template <typename Pred>
+int Programs(const GenPolicy& p, Pred pred) {
+  int hits = 0;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    Program prog = GenerateFromSeed(seed, p);
+    hits += std::any_of(prog.nodes.begin(), prog.nodes.end(),
+                        [&](const Node& n) { return pred(prog, n); });
+  }
+  return hits;
+}
+
+// A policy that builds only `only` (a table op) and keeps everything else at its default.
+GenPolicy Only(OpKind only) {
+  GenPolicy p;
+  for (const GenOp& op : GenOps()) p.*op.weight = op.op == only ? 1 : 0;
+  return p;
+}
+
+// Checks that the base policy `p` (with `key` at its default) produces both `yes` and `no`, that
+// `key` at 0 removes `yes` and at 1 removes `no`.
+template <typename Yes, typename No>
+void ExpectControls(GenPolicy p, double GenPolicy::* key, const char* name, Yes yes, No no) {
+  EXPECT_GT(Programs(p, yes), 0) << name << " at its default";
+  EXPECT_GT(Programs(p, no), 0) << name << " at its default";
+  p.*key = 0;
+  EXPECT_EQ(Programs(p, yes), 0) << name << " = 0";
+  p.*key = 1;
+  EXPECT_EQ(Programs(p, no), 0) << name << " = 1";
+}
+
+int64_t Rank(const Program& prog, const std::string& value) {
+  auto types = InferStaticTypes(prog);
+  return types.count(value) && types.at(value).shape
+             ? static_cast<int64_t>(types.at(value).shape->size())
+             : -1;
+}
+
+TEST(GeneratorOdds, CastMethod) {
+  GenPolicy p;
+  p.p_cast = 0.5;
+  p.p_glue = 0;       // no int8 + uint8 glue, whose casts are always .to(dtype)
+  p.w_attention = 0;  // no cast back after softmax, likewise
+  ExpectControls(
+      p, &GenPolicy::p_cast_method, "p_cast_method",
+      [](const Program&, const Node& n) { return n.op == OpKind::kCast && n.method_spelling; },
+      [](const Program&, const Node& n) {
+        return n.op == OpKind::kCast && !n.method_spelling && CastMethodName(*n.dtype);
+      });
+}
+
+TEST(GeneratorOdds, NegativeDim) {
+  GenPolicy p;
+  p.p_view = 1;
+  p.w_attention = 0;  // its kᵀ is written transpose(rank - 2, rank - 1)
+  auto dims = [](const Node& n) {
+    std::vector<int64_t> d;
+    if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) d = n.ints;
+    if (n.op == OpKind::kSlice || n.op == OpKind::kNarrow) d = {n.ints[0]};
+    return d;
+  };
+  ExpectControls(
+      p, &GenPolicy::p_negative_dim, "p_negative_dim",
+      [&](const Program&, const Node& n) {
+        auto d = dims(n);
+        return std::any_of(d.begin(), d.end(), [](int64_t x) { return x < 0; });
+      },
+      [&](const Program&, const Node& n) {
+        auto d = dims(n);
+        return std::any_of(d.begin(), d.end(), [](int64_t x) { return x >= 0; });
+      });
+}
+
+TEST(GeneratorOdds, SizeMinusOne) {
+  GenPolicy p;
+  p.p_view = 1;
+  auto minus_one = [](const Node& n) {
+    return std::find(n.ints.begin(), n.ints.end(), -1) != n.ints.end();
+  };
+  ExpectControls(
+      p, &GenPolicy::p_size_minus_one, "p_size_minus_one",
+      [&](const Program&, const Node& n) {
+        return (n.op == OpKind::kReshape || n.op == OpKind::kView || n.op == OpKind::kExpand) &&
+               minus_one(n);
+      },
+      // reshape and view always infer one size at 1 (expand has none to keep where it broadcasts
+      // every dim)
+      [&](const Program&, const Node& n) {
+        return (n.op == OpKind::kReshape || n.op == OpKind::kView) && !minus_one(n);
+      });
+}
+
+TEST(GeneratorOdds, GlueScale) {
+  GenPolicy p;
+  p.p_glue = 1;
+  p.w_attention = 0;  // its own scaling and mask are not glue
+  ExpectControls(
+      p, &GenPolicy::p_glue_scale, "p_glue_scale",
+      [](const Program&, const Node& n) { return n.op == OpKind::kMulScalar; },
+      [](const Program&, const Node& n) { return n.op == OpKind::kAdd; });
+}
+
+TEST(GeneratorOdds, BroadcastBatch) {
+  // A batch dim of matmul's b, where a has one too (b shares it), that is 1 (broadcast) while a's
+  // is not, or else equal to a's and not 1.
+  auto batch_dim = [](bool broadcast) {
+    return [broadcast](const Program& prog, const Node& n) {
+      if (n.op != OpKind::kMatmul) return false;
+      auto types = InferStaticTypes(prog);
+      const auto& a = types.at(n.args[0]).shape;
+      const auto& b = types.at(n.args[1]).shape;
+      if (!a || !b) return false;
+      for (size_t i = 3; i <= std::min(a->size(), b->size()); ++i) {
+        int64_t da = (*a)[a->size() - i], db = (*b)[b->size() - i];
+        if (da != 1 && db == (broadcast ? 1 : da)) return true;
+      }
+      return false;
+    };
+  };
+  ExpectControls(Only(OpKind::kMatmul), &GenPolicy::p_broadcast_batch, "p_broadcast_batch",
+                 batch_dim(true), batch_dim(false));
+}
+
+TEST(GeneratorOdds, Attention4d) {
+  auto sdpa_of_rank = [](int64_t rank) {
+    return [rank](const Program& prog, const Node& n) {
+      return n.op == OpKind::kSdpa && Rank(prog, n.args[0]) == rank;
+    };
+  };
+  ExpectControls(Only(OpKind::kSdpa), &GenPolicy::p_attention_4d, "p_attention_4d", sdpa_of_rank(4),
+                 sdpa_of_rank(3));
+}
+
+TEST(GeneratorOdds, EvEqualE) {
+  GenPolicy p = Only(OpKind::kSdpa);
+  // v's last dim Ev differs from q's E (0 cannot rule out that a drawn Ev equals E).
+  auto ev_other = [](const Program& prog, const Node& n) {
+    if (n.op != OpKind::kSdpa) return false;
+    auto types = InferStaticTypes(prog);
+    const auto& q = types.at(n.args[0]).shape;
+    const auto& v = types.at(n.args[2]).shape;
+    return q && v && q->back() != v->back();
+  };
+  EXPECT_GT(Programs(p, ev_other), 0);
+  p.p_ev_equal_e = 1;
+  EXPECT_EQ(Programs(p, ev_other), 0);
+}
+
+TEST(GeneratorOdds, VFloat32) {
+  GenPolicy p = Only(OpKind::kSdpa);
+  p.w_float32 = 0;                 // q is never float32, and
+  p.p_mixed_dtype = p.p_cast = 0;  // nothing else changes v's dtype
+  auto v_is = [](bool float32) {
+    return [float32](const Program& prog, const Node& n) {
+      return n.op == OpKind::kSdpa &&
+             (InferStaticTypes(prog).at(n.args[2]).dtype == DType::kFloat32) == float32;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_v_float32, "p_v_float32", v_is(true), v_is(false));
+}
+
+TEST(GeneratorOdds, MaskBool) {
+  GenPolicy p = Only(OpKind::kSdpa);
+  p.p_mask = 1;
+  p.p_cast = 0;  // a float mask takes q's dtype, which a cast of q may make bool
+  auto mask_is = [](bool boolean) {
+    return [boolean](const Program& prog, const Node& n) {
+      return n.op == OpKind::kSdpa && n.args.size() == 4 &&
+             (InferStaticTypes(prog).at(n.args[3]).dtype == DType::kBool) == boolean;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_mask_bool, "p_mask_bool", mask_is(true), mask_is(false));
+}
+
+TEST(GeneratorOdds, SdpaScale) {
+  ExpectControls(
+      Only(OpKind::kSdpa), &GenPolicy::p_sdpa_scale, "p_sdpa_scale",
+      [](const Program&, const Node& n) { return n.op == OpKind::kSdpa && n.scale.has_value(); },
+      [](const Program&, const Node& n) { return n.op == OpKind::kSdpa && !n.scale.has_value(); });
+}
+
+}  // namespace
+}  // namespace mmdiff
