@@ -4,6 +4,7 @@
 #include <torch/csrc/autograd/python_variable.h>
 
 #include "mmdiff/python/aoti_helpers.h"
+#include "mmdiff/python/root_cause.h"
 #include "src/backends/python_glue.h"
 
 namespace mmdiff {
@@ -11,17 +12,21 @@ namespace mmdiff {
 namespace {
 
 // The helpers' namespace (borrowed; made once), or nullptr with a Python error set: export() and
-// package() of src/backends/python/aoti_helpers.py, kept apart from embedded_python.cc's helpers.
+// package() of src/backends/python/aoti_helpers.py, kept apart from embedded_python.cc's helpers,
+// with root_cause() (src/ir/python/root_cause.py, the rule repro.py follows too) defined before
+// them.
 PyObject* Helpers() {
   static PyObject* ns = nullptr;
   if (ns) return ns;
   PyObject* d = PyDict_New();
   if (!d) return nullptr;
   PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
-  py::Ref r(PyRun_String(embedded::kAotiHelpersPy.data(), Py_file_input, d, d));  // NUL-terminated
-  if (!r) {
-    Py_DECREF(d);
-    return nullptr;
+  for (std::string_view text : {embedded::kRootCausePy, embedded::kAotiHelpersPy}) {
+    py::Ref r(PyRun_String(text.data(), Py_file_input, d, d));  // NUL-terminated
+    if (!r) {
+      Py_DECREF(d);
+      return nullptr;
+    }
   }
   ns = d;
   return ns;

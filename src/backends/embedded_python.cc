@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "mmdiff/build_info.h"
+#include "mmdiff/python/root_cause.h"
 #include "mmdiff/python/worker_helpers.h"
 #include "src/backends/python_glue.h"
 
@@ -37,16 +38,18 @@ std::string Init() {
     return std::string("cannot start Python (") + exe + "): " + (st.err_msg ? st.err_msg : "?");
   PyObject* main = PyImport_AddModule("__main__");
   PyObject* globals = PyModule_GetDict(main);
-  // The compiled paths' helpers (src/backends/python/worker_helpers.py), which import torch.
-  PyObject* r = PyRun_String(embedded::kWorkerHelpersPy.data(), Py_file_input, globals,
-                             globals);  // NUL-terminated
-  if (!r) {
-    std::string err =
-        "cannot import torch in the embedded Python (" + exe + "): " + py::TakeErrorText();
-    PyEval_SaveThread();
-    return err;
+  // The compiled paths' helpers (src/backends/python/worker_helpers.py, which imports torch) call
+  // root_cause() (src/ir/python/root_cause.py, the rule repro.py follows too), defined before them.
+  for (std::string_view text : {embedded::kRootCausePy, embedded::kWorkerHelpersPy}) {
+    PyObject* r = PyRun_String(text.data(), Py_file_input, globals, globals);  // NUL-terminated
+    if (!r) {
+      std::string err =
+          "cannot import torch in the embedded Python (" + exe + "): " + py::TakeErrorText();
+      PyEval_SaveThread();
+      return err;
+    }
+    Py_DECREF(r);
   }
-  Py_DECREF(r);
   PyObject* v = PyRun_String("torch.__version__", Py_eval_input, globals, globals);
   if (v) {
     PyObject* s = PyObject_Str(v);

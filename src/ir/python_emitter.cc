@@ -1,7 +1,7 @@
-// Python emission. The fixed helper functions repro.py defines (its input builder and runner) are
-// Python sources in src/ir/python/, embedded at build time as mmdiff::embedded::k*Py
-// (cmake/mmdiff_module.cmake, mmdiff_embed_python); this file writes what depends on the program
-// and the finding around them.
+// Python emission. The fixed helper functions repro.py defines (its input builder, runner and the
+// root-cause rule it shares with the worker) are Python sources in src/ir/python/, embedded at
+// build time as mmdiff::embedded::k*Py (cmake/mmdiff_module.cmake, mmdiff_embed_python); this file
+// writes what depends on the program and the finding around them.
 #include "src/ir/python_emitter.h"
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "mmdiff/python/repro_inputs.h"
 #include "mmdiff/python/repro_meta.h"
 #include "mmdiff/python/repro_outcome.h"
+#include "mmdiff/python/root_cause.h"
 
 namespace mmdiff {
 
@@ -308,6 +309,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
   o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
+    << embedded::kRootCausePy << "\n\n"
     << embedded::kReproOutcomePy
     << "\n\n"
        "eager = outcome(f)\n"

@@ -2,8 +2,8 @@
 # function f, wrapped in a torch.nn.Module, and package(exported, path) compiles it into an
 # AOTInductor package, each under torch.no_grad() as AOTInductor's documentation does for
 # inference; each gives ("ok", value) or ("error", class, qualified type, message), the root cause
-# as _mmdiff_root() names it (worker_helpers.py, in the worker's __main__). Runs in the worker's
-# embedded interpreter, in a namespace of its own (Helpers in aoti_export.cc).
+# as root_cause() names it. Runs in the worker's embedded interpreter, in a namespace of its own,
+# after src/ir/python/root_cause.py (Helpers in aoti_export.cc).
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file.
@@ -11,7 +11,6 @@
 # ---- embedded from here on (cmake/embed_python.cmake) ----
 import torch
 import torch._inductor
-from __main__ import _mmdiff_root
 
 def export(source, args):
     ns = {"torch": torch}
@@ -26,11 +25,11 @@ def export(source, args):
         with torch.no_grad():
             return ("ok", torch.export.export(Program(), tuple(args)))
     except Exception as e:
-        return ("error",) + _mmdiff_root(e)
+        return ("error",) + root_cause(e)
 
 def package(exported, path):
     try:
         with torch.no_grad():
             return ("ok", torch._inductor.aoti_compile_and_package(exported, package_path=path))
     except Exception as e:
-        return ("error",) + _mmdiff_root(e)
+        return ("error",) + root_cause(e)

@@ -2,9 +2,8 @@
 # interpreter, in __main__ (EnsurePython in embedded_python.cc). _mmdiff_function compiles a
 # program's function with torch.compile once per backend and knob, and _mmdiff_call runs it and
 # gives ("ok", [tensors], info) or ("error", class, qualified type, message, info): the root cause
-# as _mmdiff_root() names it (following __cause__, then __context__, to the innermost exception,
-# and naming its first builtin base class: repro.py's rule), and info = (compiled, reused, fx graph
-# cache hits, misses, [what Inductor chose]).
+# as root_cause() names it (src/ir/python/root_cause.py, run in __main__ before this text), and
+# info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose]).
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file.
@@ -13,14 +12,6 @@
 import sys
 import torch
 import torch._dynamo
-
-def _mmdiff_root(e):
-    root = e
-    while (root.__cause__ or root.__context__) is not None:
-        root = root.__cause__ or root.__context__
-    cls = next(c for c in type(root).__mro__ if c.__module__ == "builtins")
-    msg = (str(root).strip().splitlines() or [""])[0]
-    return (cls.__name__, type(root).__module__ + "." + type(root).__qualname__, msg)
 
 # Compile once, run many: the functions compiled for the current program, by backend and knob. A new
 # program resets dynamo once, so that the paths of one program (and its input variants) keep theirs.
@@ -77,7 +68,7 @@ def _mmdiff_call(fn, args, knob=""):
             out = fn(*args)
         result = ("ok", list(out))
     except Exception as e:
-        result = ("error",) + _mmdiff_root(e)
+        result = ("error",) + root_cause(e)
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
     compiled = counters["stats"]["unique_graphs"] > graphs
     if compiled and _mmdiff_program.get("key") in _mmdiff_program["fns"]:

@@ -1,9 +1,8 @@
 # repro.py's runner: outcome(fn) runs fn on fresh inputs and gives what mmdiff compares (the
 # outcome, the root cause's builtin class and message, the result types); a script that cannot
 # build its inputs exits REPRODUCER_FAILED rather than pass for the finding or for its absence.
-# error_of() names an error by the root-cause rule of the worker's _mmdiff_root()
-# (src/backends/python/worker_helpers.py). Runs in repro.py after its imports (sys), make_inputs()
-# and REPRODUCER_FAILED (kReproFailedExitCode; EmitRepro in python_emitter.cc).
+# Runs in repro.py after its imports (sys), root_cause() (root_cause.py), make_inputs() and
+# REPRODUCER_FAILED (kReproFailedExitCode; EmitRepro in python_emitter.cc).
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file. The text runs in the namespace of a generated repro.py, which must stay
@@ -12,11 +11,8 @@
 # ---- embedded from here on (cmake/embed_python.cmake) ----
 def error_of(e):
     """('error', root-cause class, message): the root cause, as torch.compile wraps exceptions."""
-    root = e
-    while (root.__cause__ or root.__context__) is not None:
-        root = root.__cause__ or root.__context__
-    cls = next(c for c in type(root).__mro__ if c.__module__ == "builtins")
-    return ("error", cls.__name__, (str(root).strip().splitlines() or [""])[0])
+    name, _, message = root_cause(e)
+    return ("error", name, message)
 
 
 def reproducer_failed(what, error):
