@@ -5,7 +5,8 @@
 # The header defines mmdiff::embedded::<NAME>, a std::string_view whose data() ends in a NUL (for
 # CPython's PyRun_String). Every byte is written as a \xNN escape, so no content can end it early; a
 # file without exactly one marker line, or with a NUL byte (which Python rejects too), fails the
-# build with a message naming the file.
+# build with a message naming the file. The marker is also in src/ir/python/embedded_text.py, which
+# reads the same text for the Python tests.
 cmake_minimum_required(VERSION 3.25)
 
 set(marker "# ---- embedded from here on (cmake/embed_python.cmake) ----")
