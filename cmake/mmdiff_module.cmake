@@ -36,3 +36,59 @@ function(mmdiff_unit_test name)
   target_link_libraries(${name} PRIVATE mmdiff::warnings)
   gtest_discover_tests(${name} PROPERTIES LABELS quick_unit TIMEOUT 60 DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# mmdiff_python_test(NAME FILE_test.py [TORCH]): a Python unittest file run by ctest with
+# MMDIFF_TEST_PYTHON (the top-level CMakeLists.txt picks it), as test NAME (label quick_unit). Its
+# folder and src/ir/python (embedded_text.py) are on its path; it writes no compiled files next to
+# the sources. TORCH: it imports torch, so it runs only with the venv (MMDIFF_WITH_TORCH), and has
+# 120 s (importing torch takes seconds, and many more on a busy machine) rather than 60.
+function(mmdiff_python_test name file)
+  cmake_parse_arguments(T "TORCH" "" "" ${ARGN})
+  if(NOT MMDIFF_BUILD_TESTS OR NOT MMDIFF_TEST_PYTHON OR (T_TORCH AND NOT MMDIFF_WITH_TORCH))
+    return()
+  endif()
+  get_filename_component(file "${file}" ABSOLUTE)
+  add_test(NAME ${name} COMMAND ${MMDIFF_TEST_PYTHON} ${file} -v)
+  set(timeout 60)
+  if(T_TORCH)
+    set(timeout 120)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS quick_unit TIMEOUT ${timeout}
+                       ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/src/ir/python;PYTHONDONTWRITEBYTECODE=1")
+endfunction()
+
+# mmdiff_embed_python(TARGET FILE.py ...): Python sources embedded in C++ at build time. Each file's
+# text below its marker line (cmake/embed_python.cmake says which) becomes the header
+# generated/mmdiff/python/<name>.h, which defines mmdiff::embedded::k<Name>Py (a std::string_view;
+# root_cause.py gives mmdiff/python/root_cause.h and kRootCausePy). The header is made again
+# whenever the .py file changes, and so are the objects that include it; TARGET makes it before its
+# own sources compile, and so before those of every module that depends on TARGET. File names must
+# be unique across the project.
+function(mmdiff_embed_python target)
+  foreach(py IN LISTS ARGN)
+    get_filename_component(py "${py}" ABSOLUTE)
+    get_filename_component(stem "${py}" NAME_WE)
+    get_property(taken GLOBAL PROPERTY MMDIFF_EMBEDDED_PYTHON)
+    if(stem IN_LIST taken)
+      message(FATAL_ERROR "mmdiff_embed_python: a second ${stem}.py (${py}): the header names must be unique")
+    endif()
+    set_property(GLOBAL APPEND PROPERTY MMDIFF_EMBEDDED_PYTHON ${stem})
+    set(name k)
+    string(REPLACE "_" ";" words "${stem}")
+    foreach(word IN LISTS words)
+      string(SUBSTRING "${word}" 0 1 first)
+      string(SUBSTRING "${word}" 1 -1 rest)
+      string(TOUPPER "${first}" first)
+      string(APPEND name "${first}${rest}")
+    endforeach()
+    set(header ${PROJECT_BINARY_DIR}/generated/mmdiff/python/${stem}.h)
+    add_custom_command(
+      OUTPUT ${header}
+      COMMAND ${CMAKE_COMMAND} -DINPUT=${py} -DOUTPUT=${header} -DNAME=${name}Py
+              -P ${PROJECT_SOURCE_DIR}/cmake/embed_python.cmake
+      DEPENDS ${py} ${PROJECT_SOURCE_DIR}/cmake/embed_python.cmake
+      COMMENT "Embedding ${stem}.py as mmdiff::embedded::${name}Py"
+      VERBATIM)
+    target_sources(${target} PRIVATE ${header})
+  endforeach()
+endfunction()

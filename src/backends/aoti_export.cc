@@ -3,54 +3,30 @@
 
 #include <torch/csrc/autograd/python_variable.h>
 
+#include "mmdiff/python/aoti_helpers.h"
+#include "mmdiff/python/root_cause.h"
 #include "src/backends/python_glue.h"
 
 namespace mmdiff {
 
 namespace {
 
-// Kept apart from embedded_python.cc's helpers, in a namespace of its own; _mmdiff_root (the
-// root-cause rule repro.py also follows) comes from there. Export and compilation run under
-// torch.no_grad(), as AOTInductor's documentation does for inference.
-constexpr const char* kAotiHelpers = R"PY(
-import torch
-import torch._inductor
-from __main__ import _mmdiff_root
-
-def export(source, args):
-    ns = {"torch": torch}
-    exec(source, ns)
-    f = ns["f"]
-
-    class Program(torch.nn.Module):
-        def forward(self, *xs):
-            return f(*xs)
-
-    try:
-        with torch.no_grad():
-            return ("ok", torch.export.export(Program(), tuple(args)))
-    except Exception as e:
-        return ("error",) + _mmdiff_root(e)
-
-def package(exported, path):
-    try:
-        with torch.no_grad():
-            return ("ok", torch._inductor.aoti_compile_and_package(exported, package_path=path))
-    except Exception as e:
-        return ("error",) + _mmdiff_root(e)
-)PY";
-
-// The helpers' namespace (borrowed; made once), or nullptr with a Python error set.
+// The helpers' namespace (borrowed; made once), or nullptr with a Python error set: export() and
+// package() of src/backends/python/aoti_helpers.py, kept apart from embedded_python.cc's helpers,
+// with root_cause() (src/ir/python/root_cause.py, the rule repro.py follows too) defined before
+// them.
 PyObject* Helpers() {
   static PyObject* ns = nullptr;
   if (ns) return ns;
   PyObject* d = PyDict_New();
   if (!d) return nullptr;
   PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
-  py::Ref r(PyRun_String(kAotiHelpers, Py_file_input, d, d));
-  if (!r) {
-    Py_DECREF(d);
-    return nullptr;
+  for (std::string_view text : {embedded::kRootCausePy, embedded::kAotiHelpersPy}) {
+    py::Ref r(PyRun_String(text.data(), Py_file_input, d, d));  // NUL-terminated
+    if (!r) {
+      Py_DECREF(d);
+      return nullptr;
+    }
   }
   ns = d;
   return ns;

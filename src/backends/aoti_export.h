@@ -15,7 +15,7 @@ namespace mmdiff {
 // Exports `source` (a Python function named f, as EmitFunction writes it) on the example `inputs`
 // (their shapes, dtypes, strides and devices are baked into the package) and writes the package to
 // `package_path`. Reports the stages "export" and "aoti-compile". Returns "" on success; otherwise
-// fills `error` (an error outcome: the root cause's class, as _mmdiff_root names it) and returns
+// fills `error` (an error outcome: the root cause's class, as root_cause() names it) and returns
 // the stage that failed. Call after EnsurePython() succeeded, without holding the GIL.
 std::string ExportAndPackage(const std::string& source, const std::vector<at::Tensor>& inputs,
                              const std::string& package_path, StageReporter& stages,

@@ -11,7 +11,7 @@ namespace mmdiff {
 
 namespace {
 
-// Mirrored by _mmdiff_values() in python_emitter.cc: keep the two in step.
+// Mirrored by _mmdiff_values() in src/ir/python/repro_inputs.py: keep the two in step.
 double Unit(uint64_t x) { return static_cast<double>(x >> 11) * 0x1p-53; }
 
 double SpecialValue(DType d, uint64_t pick, uint64_t sign_bits) {

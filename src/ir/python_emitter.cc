@@ -1,9 +1,19 @@
-// Python emission.
+// Python emission. The fixed helper functions repro.py defines (its input builder, runner and the
+// root-cause rule it shares with the worker) are Python sources in src/ir/python/, embedded at
+// build time as mmdiff::embedded::k*Py (cmake/mmdiff_module.cmake, mmdiff_embed_python); this file
+// writes what depends on the program and the finding around them.
 #include "src/ir/python_emitter.h"
 
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+
+#include "mmdiff/python/repro_aoti.h"
+#include "mmdiff/python/repro_ignored_input.h"
+#include "mmdiff/python/repro_inputs.h"
+#include "mmdiff/python/repro_meta.h"
+#include "mmdiff/python/repro_outcome.h"
+#include "mmdiff/python/root_cause.h"
 
 namespace mmdiff {
 
@@ -105,21 +115,9 @@ ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
                 "\"\"\"\n\n\n",
             "torch.jit.CompilationUnit(TS_SOURCE).f", ""};
   if (backend == "aoti")
-    return {
-        "AOTInductor", "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
-        "def aoti(fn, args):\n"
-        "    \"\"\"fn exported for args, compiled and loaded, as mmdiff's aoti path does.\"\"\"\n"
-        "    import os\n"
-        "    import tempfile\n\n"
-        "    class Program(torch.nn.Module):\n"
-        "        def forward(self, *xs):\n"
-        "            return fn(*xs)\n\n"
-        "    with torch.no_grad():\n"
-        "        exported = torch.export.export(Program(), tuple(args))\n"
-        "        path = torch._inductor.aoti_compile_and_package(\n"
-        "            exported, package_path=os.path.join(tempfile.mkdtemp(), \"program.pt2\"))\n"
-        "    return torch._inductor.aoti_load_package(path)\n\n\n",
-        "aoti(f, inputs())", ""};
+    return {"AOTInductor",
+            "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
+            std::string(embedded::kReproAotiPy) + "\n\n", "aoti(f, inputs())", ""};
   return {"torch.compile", "torch.compile(backend='" + backend + "')", "", "",
           "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};
 }
@@ -210,78 +208,13 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
 
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
   std::ostringstream o;
-  o << "_M64 = (1 << 64) - 1\n"
-    << "RECIPE = {'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed
+  o << "RECIPE = {'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed
     << ", 'lo': " << PyFloat(r.lo) << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean)
     << ", 'std': " << PyFloat(r.std) << ", 'special': " << PyFloat(r.special) << ", 'zeroed': [";
   for (size_t i = 0; i < r.zeroed.size(); ++i) o << (i ? ", " : "") << r.zeroed[i];
   o << "]}\n\n\n"
-       "def _mmdiff_splitmix64(x):\n"
-       "    z = (x + 0x9E3779B97F4A7C15) & _M64\n"
-       "    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64\n"
-       "    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64\n"
-       "    return z ^ (z >> 31)\n\n\n"
-       "_MMDIFF_SUBNORMAL = {torch.float64: 2.0 ** -1074, torch.float32: 2.0 ** -149,\n"
-       "                     torch.bfloat16: 2.0 ** -133, torch.float16: 2.0 ** -24}\n\n\n"
-       "def _mmdiff_unit(x):\n"
-       "    return (x >> 11) * 2.0 ** -53\n\n\n"
-       "def _mmdiff_values(r, index, numel, dtype):\n"
-       "    \"\"\"The input recipe (value class r['kind']); the twin of RecipeValues() in "
-       "mmdiff.\"\"\"\n"
-       "    if index in r['zeroed']:  # replaced by zeros: an input the semantics say cannot "
-       "matter\n"
-       "        return [0.0] * numel\n"
-       "    base = _mmdiff_splitmix64(r['seed'] ^ ((index * 0xD1B54A32D192ED03) & _M64))\n"
-       "    if r['kind'] == 'grid16' and dtype.is_floating_point:  # k/16, k in [-32, 32]: exact "
-       "in every float dtype\n"
-       "        return [float(((_mmdiff_splitmix64((base + j) & _M64) >> 11) % 65) - 32) / 16.0\n"
-       "                for j in range(numel)]\n"
-       "    out = []\n"
-       "    for j in range(numel):\n"
-       "        def draw(k):\n"
-       "            return _mmdiff_splitmix64((base + 16 * j + k) & _M64)\n"
-       "        if not dtype.is_floating_point:\n"
-       "            x = draw(3) >> 11\n"
-       "            if dtype == torch.bool:\n"
-       "                out.append(float(x % 2))\n"
-       "            elif dtype == torch.uint8:\n"
-       "                out.append(float(x % 17))\n"
-       "            else:\n"
-       "                out.append(float(x % 17 - 8))\n"
-       "            continue\n"
-       "        if r['special'] > 0 and _mmdiff_unit(draw(0)) < r['special']:\n"
-       "            pick, bits = (draw(1) >> 11) % 6, draw(2)\n"
-       "            sign = -1.0 if bits >> 63 else 1.0\n"
-       "            fi = torch.finfo(dtype)\n"
-       "            out.append([math.nan, math.inf, -math.inf, -0.0,\n"
-       "                        sign * _MMDIFF_SUBNORMAL[dtype] * (1 + 2 * (bits % 4)),\n"
-       "                        sign * fi.max * (0.5 if bits & 16 else 1.0)][pick])\n"
-       "            continue\n"
-       "        if r['kind'] == 'exact':  # small integers or powers of two\n"
-       "            x = draw(4) >> 11\n"
-       "            if x % 2 == 0:\n"
-       "                out.append(float((x >> 1) % 9 - 4))\n"
-       "            else:\n"
-       "                out.append((-1.0 if (x >> 1) % 2 else 1.0) * math.ldexp(1.0, (x >> 2) % 9 "
-       "- 4))\n"
-       "        elif r['kind'] == 'uniform':\n"
-       "            out.append(r['lo'] + (r['hi'] - r['lo']) * _mmdiff_unit(draw(4)))\n"
-       "        else:  # normal (Irwin-Hall: no transcendental function, so bit-identical "
-       "everywhere)\n"
-       "            s = 0.0\n"
-       "            for k in range(12):\n"
-       "                s += _mmdiff_unit(draw(4 + k))\n"
-       "            out.append(r['mean'] + r['std'] * (s - 6.0))\n"
-       "    return out\n\n\n"
-       "def _mmdiff_input(r, index, shape, dtype, device, transposed):\n"
-       "    numel = 1\n"
-       "    for d in shape:\n"
-       "        numel *= d\n"
-       "    t = torch.tensor(_mmdiff_values(r, index, numel, dtype), "
-       "dtype=torch.float64).reshape(shape)\n"
-       "    if transposed:\n"
-       "        t = t.transpose(-1, -2).contiguous().transpose(-1, -2)\n"
-       "    return t.to(dtype).to(device)\n\n\n"
+    << embedded::kReproInputsPy
+    << "\n\n"
        "def make_inputs():\n"
        "    return [\n";
   for (size_t i = 0; i < p.inputs.size(); ++i) {
@@ -375,38 +308,10 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   }
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
-  o << "REPRODUCER_FAILED = " << kReproFailedExitCode
-    << "\n\n\n"
-       "def error_of(e):\n"
-       "    \"\"\"('error', root-cause class, message): the root cause, as torch.compile wraps "
-       "exceptions.\"\"\"\n"
-       "    root = e\n"
-       "    while (root.__cause__ or root.__context__) is not None:\n"
-       "        root = root.__cause__ or root.__context__\n"
-       "    cls = next(c for c in type(root).__mro__ if c.__module__ == \"builtins\")\n"
-       "    return (\"error\", cls.__name__, (str(root).strip().splitlines() or [\"\"])[0])\n\n\n"
-       "def reproducer_failed(what, error):\n"
-       "    print(f\"REPRODUCER FAILED: {what}: {error[1]}: {error[2]}\")\n"
-       "    print(\"Nothing was compared: this run says nothing about the finding.\")\n"
-       "    sys.exit(REPRODUCER_FAILED)\n\n\n"
-       "def inputs():\n"
-       "    try:\n"
-       "        return make_inputs()\n"
-       "    except Exception as e:  # e.g. cuda inputs without a GPU: an error of the script, not "
-       "of f\n"
-       "        reproducer_failed(\"the inputs cannot be built here\", error_of(e))\n\n\n"
-       "def outcome(fn):\n"
-       "    \"\"\"('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, "
-       "message).\"\"\"\n"
-       "    args = inputs()\n"
-       "    try:\n"
-       "        outs = fn(*args)\n"
-       "    except Exception as e:\n"
-       "        return error_of(e)\n"
-       "    return (\"ok\", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], "
-       "outs)\n\n\n"
-       "def show(name, result):\n"
-       "    print(name, result[:3] if result[0] == \"error\" else result[:2])\n\n\n"
+  o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
+    << embedded::kRootCausePy << "\n\n"
+    << embedded::kReproOutcomePy
+    << "\n\n"
        "eager = outcome(f)\n"
        "show(\"eager:   \", eager)\n";
   switch (opt.check) {
@@ -459,10 +364,8 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     case Check::kMetaVsCpu:
       o << "meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))\n"
            "show(\"on meta: \", meta)\n\n\n"
-           "def predicted(result):  # what meta must predict: the outcome, error class, dtypes and "
-           "shapes\n"
-           "    return result[:2] if result[0] == \"error\" else (\"ok\", [t[:2] for t in "
-           "result[1]])\n\n\n"
+        << embedded::kReproMetaPy
+        << "\n\n"
            "assert predicted(eager) == predicted(meta), \"eager on meta tensors predicts another "
            "outcome than eager on "
            "cpu (see above)\"\n"
@@ -494,14 +397,8 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
       }
       o << "ZEROED = [" << zeroed
         << "]  # the inputs (by position) the op must ignore: beta = 0\n\n\n"
-           "def outcome_with_zeros(fn):\n"
-           "    global RECIPE\n"
-           "    given, RECIPE = RECIPE, dict(RECIPE, zeroed=sorted(set(RECIPE['zeroed']) | "
-           "set(ZEROED)))\n"
-           "    try:\n"
-           "        return outcome(fn)\n"
-           "    finally:\n"
-           "        RECIPE = given\n\n\n"
+        << embedded::kReproIgnoredInputPy
+        << "\n\n"
            "as_given, with_zeros = outcome(g), outcome_with_zeros(g)\n"
            "show(\""
         << who

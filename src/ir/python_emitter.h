@@ -27,7 +27,8 @@ enum class FunctionDialect { kPython, kTorchScript, kTorchScriptFromPython };
 std::string EmitFunction(const Program& p, const std::string& name = "f",
                          FunctionDialect dialect = FunctionDialect::kPython);
 
-// Helper code defining _mmdiff_values() (the InputRecipe twin) and make_inputs().
+// Helper code defining RECIPE, _mmdiff_values() (the InputRecipe twin, src/ir/python/
+// repro_inputs.py) and make_inputs().
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r);
 
 struct ReproOptions {

@@ -8,8 +8,15 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <utility>
 
+#include "mmdiff/python/repro_aoti.h"
+#include "mmdiff/python/repro_ignored_input.h"
+#include "mmdiff/python/repro_inputs.h"
+#include "mmdiff/python/repro_meta.h"
+#include "mmdiff/python/repro_outcome.h"
+#include "mmdiff/python/root_cause.h"
 #include "src/ir/program_json.h"
 
 namespace mmdiff {
@@ -497,6 +504,75 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
           "Exit status 3 (REPRODUCER FAILED): the script itself failed and compared nothing: its "
           "inputs cannot be built here.\n"),
       std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+size_t Count(const std::string& s, std::string_view part) {
+  size_t n = 0;
+  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
+  return n;
+}
+
+// The fixed helpers are the Python sources in src/ir/python, below their marker lines (their
+// functions are tested by the *_test.py files there): each repro.py holds the ones its check uses,
+// once, without what is above the marker, and the root-cause rule is the one the worker runs.
+TEST(PythonEmitter, ReprosHoldTheEmbeddedHelpersTheirChecksUse) {
+  using Check = ReproOptions::Check;
+  for (const auto& text :
+       {embedded::kRootCausePy, embedded::kReproInputsPy, embedded::kReproOutcomePy,
+        embedded::kReproAotiPy, embedded::kReproMetaPy, embedded::kReproIgnoredInputPy}) {
+    EXPECT_EQ(text.find("embed_python.cmake"), std::string_view::npos) << text;
+    EXPECT_EQ(text.back(), '\n') << text;
+    EXPECT_NE(text.front(), '\n') << text;
+  }
+  EXPECT_EQ(embedded::kRootCausePy.rfind("def root_cause(e):\n", 0), 0u);
+  for (Check check : {Check::kCompiledVsEager, Check::kMetaVsCpu, Check::kEagerVsContract,
+                      Check::kEagerValue, Check::kIgnoredInput}) {
+    for (std::string backend : {"inductor", "torchscript", "aoti"}) {
+      ReproOptions o;
+      o.check = check;
+      o.backend = backend;
+      o.zeroed = {1};
+      const std::string s = EmitRepro(Sample(), {"grid16", 1}, o);
+      SCOPED_TRACE(s);
+      EXPECT_EQ(Count(s, embedded::kRootCausePy), 1u);
+      EXPECT_EQ(Count(s, embedded::kReproInputsPy), 1u);
+      EXPECT_EQ(Count(s, embedded::kReproOutcomePy), 1u);
+      // repro.py names an error as the worker does: by root_cause(), defined before its user.
+      EXPECT_EQ(Count(s, "def root_cause(e):"), 1u);
+      EXPECT_LT(s.find("def root_cause(e):"), s.find("def error_of(e):"));
+      EXPECT_NE(s.find("    name, _, message = root_cause(e)\n"), std::string::npos);
+      EXPECT_LT(s.find("REPRODUCER_FAILED = 3\n"), s.find("def reproducer_failed("));
+      EXPECT_LT(s.find("RECIPE = {"), s.find(embedded::kReproInputsPy));
+      EXPECT_LT(s.find(embedded::kReproInputsPy), s.find("def make_inputs():"));
+      const bool aoti =
+          backend == "aoti" && (check == Check::kCompiledVsEager || check == Check::kIgnoredInput);
+      EXPECT_EQ(Count(s, embedded::kReproAotiPy), aoti ? 1u : 0u);
+      EXPECT_EQ(Count(s, embedded::kReproMetaPy), check == Check::kMetaVsCpu ? 1u : 0u);
+      EXPECT_EQ(Count(s, embedded::kReproIgnoredInputPy), check == Check::kIgnoredInput ? 1u : 0u);
+      // Standalone: it imports torch and the standard library only, nothing of mmdiff's.
+      std::set<std::string> imported;
+      std::istringstream lines(s);
+      for (std::string line; std::getline(lines, line);) {
+        size_t at = line.find_first_not_of(' ');
+        if (at == std::string::npos) continue;
+        std::string_view code = std::string_view(line).substr(at);
+        for (std::string_view kw : {"import ", "from "})
+          if (code.substr(0, kw.size()) == kw) {
+            code.remove_prefix(kw.size());
+            imported.insert(std::string(code.substr(0, code.find(' '))));
+          }
+      }
+      std::set<std::string> allowed = {"math", "platform", "sys", "torch", "os", "tempfile"};
+      for (const auto& module : imported)
+        EXPECT_TRUE(allowed.count(module.substr(0, module.find('.')))) << module;
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,79 @@
+# The helpers of the compiled paths (compiled_backend.cc), run once in the worker's embedded
+# interpreter, in __main__ (EnsurePython in embedded_python.cc). _mmdiff_function compiles a
+# program's function with torch.compile once per backend and knob, and _mmdiff_call runs it and
+# gives ("ok", [tensors], info) or ("error", class, qualified type, message, info): the root cause
+# as root_cause() names it (src/ir/python/root_cause.py, run in __main__ before this text), and
+# info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose]).
+#
+# The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
+# for readers of this file.
+
+# ---- embedded from here on (cmake/embed_python.cmake) ----
+import sys
+import torch
+import torch._dynamo
+
+# Compile once, run many: the functions compiled for the current program, by backend and knob. A new
+# program resets dynamo once, so that the paths of one program (and its input variants) keep theirs.
+_mmdiff_program = {"source": None, "fns": {}}
+_mmdiff_codes = []
+
+def _mmdiff_function(source, backend, key):
+    if source != _mmdiff_program["source"]:
+        torch._dynamo.reset()
+        _mmdiff_program["source"] = source
+        _mmdiff_program["fns"] = {}
+    fns = _mmdiff_program["fns"]
+    # Dynamo runs a function that hit its recompile limit in eager, silently: a function that has
+    # compiled a few times (new sizes, new dtypes in a reduction) is replaced by a fresh one.
+    _mmdiff_program["reused"] = key in fns and fns[key][1] < 4
+    if not _mmdiff_program["reused"]:
+        ns = {"torch": torch}
+        exec(source, ns)
+        fns[key] = [torch.compile(ns["f"], backend=backend, fullgraph=True), 0]
+    _mmdiff_program["key"] = key
+    return fns[key][0]
+
+try:  # Inductor hands each compiled (or cache-loaded) module's source to this hook
+    from torch._inductor.graph import GraphLowering
+    GraphLowering.save_output_code = staticmethod(_mmdiff_codes.append)
+except Exception:
+    pass
+
+def _mmdiff_internals(codes, inductor_delta):
+    import re
+    names = set()
+    for code in codes:
+        names.update("extern:" + k for k in re.findall(r"extern_kernels\.(\w+)\(", code))
+        names.update("fallback:" + k for k in re.findall(r"torch\.ops\.aten\.(\w+)\.", code))
+        fused = len(re.findall(r"= async_compile\.(?:cpp|cpp_pybinding|triton)\(", code))
+        names.add("fused:" + (str(fused) if fused < 3 else "3+"))
+        if re.search(r"cpp_templated|triton_tem_|template", code):
+            names.add("template")
+    skip = ("fxgraph_cache", "extern_calls", "async_compile")
+    names.update("pattern:" + k for k, v in inductor_delta.items() if v and not k.startswith(skip))
+    return sorted(names)
+
+def _mmdiff_call(fn, args, knob=""):
+    # torch.compile is lazy: a knob must be in force during the first call, which compiles.
+    import contextlib
+    import torch._inductor.config
+    from torch._dynamo.utils import counters
+    patch = torch._inductor.config.patch({knob: True}) if knob else contextlib.nullcontext()
+    graphs = counters["stats"]["unique_graphs"]
+    before = dict(counters["inductor"])
+    del _mmdiff_codes[:]
+    try:
+        with patch:
+            out = fn(*args)
+        result = ("ok", list(out))
+    except Exception as e:
+        result = ("error",) + root_cause(e)
+    delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
+    compiled = counters["stats"]["unique_graphs"] > graphs
+    if compiled and _mmdiff_program.get("key") in _mmdiff_program["fns"]:
+        _mmdiff_program["fns"][_mmdiff_program["key"]][1] += 1
+    info = (compiled, _mmdiff_program.get("reused", False),
+            delta.get("fxgraph_cache_hit", 0),
+            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta))
+    return result + (info,)

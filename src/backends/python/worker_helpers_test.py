@@ -1,0 +1,102 @@
+# Tests of worker_helpers.py, run in one namespace after root_cause.py as the worker's interpreter
+# runs them (embedded_python.cc), on cpu with torch.compile's "eager" backend, which compiles
+# nothing with a C++ compiler. The end-to-end tests run them through the worker with Inductor.
+import unittest
+
+import torch
+
+from embedded_text import run
+
+NS = run("root_cause.py", "worker_helpers.py")
+SOURCE = "def f(x0, x1):\n    v0 = torch.mm(x0, x1)\n    return (v0,)\n"
+
+
+def args():
+    return [torch.ones(2, 3), torch.ones(3, 4)]
+
+
+class Missing(KeyError):
+    __module__ = "somewhere"
+
+
+class InternalsTest(unittest.TestCase):
+    def test_inductors_choices_are_read_from_the_code_it_wrote(self):
+        code = """
+buf0 = extern_kernels.mm(arg0_1, arg1_1, out=buf0)
+buf1 = torch.ops.aten.addmm.default(arg2_1, buf0, arg1_1)
+cpp_fused_0 = async_compile.cpp_pybinding(['float*'], '''...''')
+triton_poi_1 = async_compile.triton('triton_', '''...''')
+"""
+        self.assertEqual(NS["_mmdiff_internals"]([code], {}),
+                         ["extern:mm", "fallback:addmm", "fused:2"])
+        self.assertEqual(NS["_mmdiff_internals"]([code + "triton_tem_fused_mm_2\n" + code], {}),
+                         ["extern:mm", "fallback:addmm", "fused:3+", "template"])
+        self.assertEqual(NS["_mmdiff_internals"](["buf0 = arg0_1"], {}), ["fused:0"])
+
+    def test_patterns_are_the_inductor_counters_that_moved_but_the_cache_and_call_counts(self):
+        delta = {"pattern_matcher_count": 2, "decompose_mm": 1, "unchanged": 0,
+                 "fxgraph_cache_hit": 1, "extern_calls": 3, "async_compile_cache_miss": 1}
+        self.assertEqual(NS["_mmdiff_internals"]([], delta),
+                         ["pattern:decompose_mm", "pattern:pattern_matcher_count"])
+
+    def test_inductor_hands_the_code_it_writes_to_the_helpers(self):
+        from torch._inductor.graph import GraphLowering
+        del NS["_mmdiff_codes"][:]
+        GraphLowering.save_output_code("the module's source")
+        self.assertEqual(NS["_mmdiff_codes"], ["the module's source"])
+
+
+class CallTest(unittest.TestCase):
+    def test_an_error_is_its_root_cause_with_the_compile_info(self):
+        def fn(*xs):
+            try:
+                raise Missing("k")
+            except KeyError as e:
+                raise RuntimeError("wrapped") from e
+        result = NS["_mmdiff_call"](fn, args())
+        self.assertEqual(result[:4], ("error", "KeyError", "somewhere.Missing", "'k'"))
+        compiled, reused, hits, misses, internals = result[4]
+        self.assertEqual((compiled, hits, misses, internals), (False, 0, 0, []))
+
+    def test_a_program_compiles_once_and_its_next_runs_reuse_it(self):
+        key = "eager|"
+        fn = NS["_mmdiff_function"](SOURCE, "eager", key)
+        first = NS["_mmdiff_call"](fn, args())
+        self.assertEqual(first[0], "ok")
+        self.assertTrue(torch.equal(first[1][0], torch.full((2, 4), 3.0)))
+        self.assertEqual(first[2][:2], (True, False))  # compiled, not reused
+        self.assertIs(NS["_mmdiff_function"](SOURCE, "eager", key), fn)
+        again = NS["_mmdiff_call"](fn, args())
+        self.assertEqual(again[2][:2], (False, True))
+        # Another knob is another function; a function that compiled four times is replaced, as
+        # dynamo would silently run it in eager past its recompile limit.
+        self.assertIsNot(NS["_mmdiff_function"](SOURCE, "eager", "eager|knob"), fn)
+        NS["_mmdiff_program"]["fns"][key][1] = 4
+        self.assertIsNot(NS["_mmdiff_function"](SOURCE, "eager", key), fn)
+        self.assertFalse(NS["_mmdiff_program"]["reused"])
+
+    def test_a_new_program_starts_afresh(self):
+        fn = NS["_mmdiff_function"](SOURCE, "eager", "eager|")
+        NS["_mmdiff_call"](fn, args())
+        other = SOURCE.replace("torch.mm(x0, x1)", "torch.mm(x0, x1) * 2")
+        fresh = NS["_mmdiff_function"](other, "eager", "eager|")
+        self.assertIsNot(fresh, fn)
+        self.assertEqual(list(NS["_mmdiff_program"]["fns"]), ["eager|"])
+        result = NS["_mmdiff_call"](fresh, args())
+        self.assertEqual(result[2][:2], (True, False))
+        self.assertTrue(torch.equal(result[1][0], torch.full((2, 4), 6.0)))
+
+    def test_a_knob_is_in_force_during_the_call_only(self):
+        import torch._inductor.config as config
+        seen = []
+
+        def fn():
+            seen.append(config.emulate_precision_casts)
+            return [torch.zeros(1)]
+        self.assertEqual(NS["_mmdiff_call"](fn, [], "emulate_precision_casts")[0], "ok")
+        NS["_mmdiff_call"](fn, [])
+        self.assertEqual(seen, [True, False])
+
+
+if __name__ == "__main__":
+    unittest.main()
