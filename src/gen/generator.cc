@@ -113,6 +113,18 @@ class ProgramBuilder {
   }
 
   // A fresh operand of the given shape: an input, sometimes seen through a view, sometimes cast.
+  // A fresh operand: its dtype drawn from `base` (OperandDType), then its shape from `shape()`. C++
+  // leaves open the order in which a call's arguments are evaluated (g++ goes right to left, clang
+  // left to right), so Input(<shape that draws>, OperandDType(...)) would draw in a different order
+  // under each compiler; here the two draws are statements of their own, in the order g++ gave, and
+  // a seed gives the same program whichever compiler built mmdiff (CrossBuild.* in build-asan).
+  template <typename F>
+  Value Operand(DType base, F&& shape) {
+    DType dtype = OperandDType(base);
+    Shape s = shape();
+    return Input(s, dtype);
+  }
+
   Value Input(const Shape& shape, DType dtype) {
     if (!shape.empty() && c_.Coin(p_.p_view)) return MaybeCast(Viewed(shape, dtype));
     if (c_.Coin(p_.p_move)) return MaybeCast(Moved(shape, dtype));
@@ -284,7 +296,8 @@ class ProgramBuilder {
   // matrix, else a fresh one.
   Value FirstMatrix(bool chain) {
     DType base = BaseDType();
-    return chain && last_.shape.size() == 2 ? last_ : Input({Dim(), KDim()}, OperandDType(base));
+    return chain && last_.shape.size() == 2 ? last_
+                                            : Operand(base, [&] { return Shape{Dim(), KDim()}; });
   }
 
   // The op's dtype, then the operands of a batched product: a (B, N, K), the last result when
@@ -293,8 +306,8 @@ class ProgramBuilder {
     DType base = BaseDType();
     Value a = chain && last_.shape.size() == 3
                   ? last_
-                  : Input({c_.Int(1, 4), Dim(), Dim()}, OperandDType(base));
-    Value b = Input({a.shape[0], SecondK(a.shape[2]), Dim()}, OperandDType(a.dtype));
+                  : Operand(base, [&] { return Shape{c_.Int(1, 4), Dim(), Dim()}; });
+    Value b = Operand(a.dtype, [&] { return Shape{a.shape[0], SecondK(a.shape[2]), Dim()}; });
     return {a, b};
   }
 
@@ -303,7 +316,7 @@ class ProgramBuilder {
 
   void Mm(bool chain) {
     Value a = FirstMatrix(chain);
-    Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
+    Value b = Operand(a.dtype, [&] { return Shape{SecondK(a.shape[1]), Dim()}; });
     Emit(OpKind::kMm, {a, b}, {a.shape[0], b.shape[1]}, a.dtype, [](Node&) {});
   }
 
@@ -352,46 +365,49 @@ class ProgramBuilder {
   // addmm with one of the bias broadcast forms.
   void Addmm(bool chain) {
     Value a = FirstMatrix(chain);
-    Value b = Input({SecondK(a.shape[1]), Dim()}, OperandDType(a.dtype));
+    Value b = Operand(a.dtype, [&] { return Shape{SecondK(a.shape[1]), Dim()}; });
     int64_t m = a.shape[0], n = b.shape[1];
-    Value bias =
-        Input(c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}), OperandDType(a.dtype));
+    Value bias = Operand(
+        a.dtype, [&] { return c_.Pick(std::vector<Shape>{{n}, {m, n}, {1, n}, {m, 1}, {}}); });
     EmitScaled(OpKind::kAddmm, {bias, a, b}, {m, n}, a.dtype);
   }
 
   void Mv(bool chain) {
     Value a = FirstMatrix(chain);
-    Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
+    Value v = Operand(a.dtype, [&] { return Shape{SecondK(a.shape[1])}; });
     Emit(OpKind::kMv, {a, v}, {a.shape[0]}, a.dtype, [](Node&) {});
   }
 
   void Dot(bool chain) {
     DType base = BaseDType();
-    Value a = chain && last_.shape.size() == 1 ? last_ : Input({KDim()}, OperandDType(base));
-    Value b = Input({SecondK(a.shape[0])}, OperandDType(a.dtype));
+    Value a =
+        chain && last_.shape.size() == 1 ? last_ : Operand(base, [&] { return Shape{KDim()}; });
+    Value b = Operand(a.dtype, [&] { return Shape{SecondK(a.shape[0])}; });
     Emit(OpKind::kDot, {a, b}, {}, a.dtype, [](Node&) {});
   }
 
   void Addmv(bool chain) {
     Value a = FirstMatrix(chain);
-    Value v = Input({SecondK(a.shape[1])}, OperandDType(a.dtype));
-    Value bias = Input(c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}), OperandDType(a.dtype));
+    Value v = Operand(a.dtype, [&] { return Shape{SecondK(a.shape[1])}; });
+    Value bias =
+        Operand(a.dtype, [&] { return c_.Pick(std::vector<Shape>{{a.shape[0]}, {1}, {}}); });
     EmitScaled(OpKind::kAddmv, {bias, a, v}, {a.shape[0]}, a.dtype);
   }
 
   void Baddbmm(bool chain) {
     auto [a, b] = BatchedOperands(chain);
     int64_t nb = a.shape[0], n = a.shape[1], p = b.shape[2];
-    Value bias =
-        Input(c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}}),
-              OperandDType(a.dtype));
+    Value bias = Operand(a.dtype, [&] {
+      return c_.Pick(std::vector<Shape>{{nb, n, p}, {n, p}, {1, n, p}, {p}, {nb, 1, p}, {}});
+    });
     EmitScaled(OpKind::kBaddbmm, {bias, a, b}, {nb, n, p}, a.dtype);
   }
 
   void Addbmm(bool chain) {
     auto [a, b] = BatchedOperands(chain);
     int64_t n = a.shape[1], p = b.shape[2];
-    Value bias = Input(c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}), OperandDType(a.dtype));
+    Value bias =
+        Operand(a.dtype, [&] { return c_.Pick(std::vector<Shape>{{n, p}, {p}, {n, 1}, {}}); });
     EmitScaled(OpKind::kAddbmm, {bias, a, b}, {n, p}, a.dtype);
   }
 
@@ -407,7 +423,7 @@ class ProgramBuilder {
       x = Input(s, OperandDType(base));
     }
     int64_t out = Dim();
-    Value w = Input({out, SecondK(x.shape.back())}, OperandDType(x.dtype));
+    Value w = Operand(x.dtype, [&] { return Shape{out, SecondK(x.shape.back())}; });
     Shape result(x.shape.begin(), x.shape.end() - 1);
     result.push_back(out);
     std::vector<Value> args = {x, w};
@@ -454,7 +470,7 @@ class ProgramBuilder {
     auto shape = [&](int64_t heads, int64_t rows, int64_t cols) {
       return HeadsShape(four, b, heads, rows, cols);
     };
-    Value k = Input(shape(hk, s, SecondK(e)), OperandDType(q.dtype));
+    Value k = Operand(q.dtype, [&] { return shape(hk, s, SecondK(e)); });
     Value v =
         Input(shape(hk, s, ev), c_.Coin(p_.p_v_float32) ? DType::kFloat32 : OperandDType(q.dtype));
     Shape mask_shape = c_.Coin(kMaskUnbatched) ? Shape{l, s}
