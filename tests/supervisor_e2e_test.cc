@@ -1,11 +1,14 @@
 // The supervisor survives workers that segfault, abort, are SIGKILLed or loop forever: each becomes
 // a crash or timeout result naming the path and stage, and the next path runs in a fresh worker.
+// The worker publishes its paths' traits, the ones files are read back with, and a path that needs
+// a GPU says so by its reason on a machine without one.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <filesystem>
 
 #include "src/exec/supervisor.h"
+#include "src/report/recorded_paths.h"
 #include "src/report/report.h"
 #include "src/support/files.h"
 #include "tests/e2e_util.h"
@@ -81,6 +84,49 @@ TEST(SupervisorE2E, MissingWorkerBinaryIsAClearError) {
   Status s = sup.Hello();
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("cannot start worker"), std::string::npos) << s.message();
+}
+
+// Reports and regression entries record path names only; read back, their paths get the recorded
+// traits (src/report/recorded_paths.h), which must be what the worker publishes.
+TEST(SupervisorE2E, PublishedTraitsAreTheRecordedOnes) {
+  Supervisor sup(Options(60, e2e::ScratchDir("sup-traits") + "/worker.log"));
+  ASSERT_TRUE(sup.Hello().ok());
+  ASSERT_GT(sup.paths().size(), 20u);
+  for (const auto& p : sup.paths())
+    EXPECT_EQ(PathTraitsToJson(p.traits), PathTraitsToJson(RecordedPathTraits(p.name))) << p.name;
+  EXPECT_TRUE(sup.Traits("inductor")->compiled);
+  EXPECT_TRUE(sup.Traits("aoti")->slow());
+  EXPECT_TRUE(sup.Traits("inductor_fallback_random")->variant);
+  EXPECT_FALSE(sup.Traits("planted_promote")->compiled);
+  EXPECT_TRUE(sup.Traits("planted_promote")->test_only);
+}
+
+// Without a GPU, a cuda program is unsupported with reason no_gpu on exactly the paths whose
+// traits say they need one; the reference computes it on the CPU.
+TEST(SupervisorE2E, APathThatNeedsAGpuSaysSoByItsReason) {
+  if (std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/nvidiactl"))
+    GTEST_SKIP() << "this machine has a GPU: cuda programs run";
+  Supervisor sup(Options(60, e2e::ScratchDir("sup-no-gpu") + "/worker.log"));
+  ASSERT_TRUE(sup.Hello().ok());
+  Program p = e2e::LegalMm();
+  for (auto& in : p.inputs) in.device = Device::kCuda;
+  std::vector<std::string> paths;
+  for (const auto& info : sup.paths())  // not the crashers
+    if (info.available && (!info.traits.test_only || info.traits.needs_gpu))
+      paths.push_back(info.name);
+  std::vector<PathResult> res = sup.Run(p, {"grid16", 3}, paths);
+  ASSERT_EQ(res.size(), paths.size());
+  int no_gpu = 0;
+  for (const auto& r : res) {
+    bool says_no_gpu =
+        r.kind == OutcomeKind::kUnsupported && r.unsupported == UnsupportedReason::kNoGpu;
+    EXPECT_EQ(says_no_gpu, r.traits.needs_gpu) << r.path << ": " << r.message;
+    no_gpu += says_no_gpu;
+  }
+  EXPECT_GE(no_gpu, 3) << "eager and the compiled paths at least";
+  EXPECT_EQ(FindResult(res, "reference")->kind, OutcomeKind::kOk);
+  EXPECT_EQ(FindResult(res, "eager_meta")->unsupported, UnsupportedReason::kDevice);
+  EXPECT_EQ(sup.restarts(), 0);
 }
 
 }  // namespace

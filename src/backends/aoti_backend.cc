@@ -48,7 +48,10 @@ struct Loaded {
 class AotiBackend : public Backend {
  public:
   std::string name() const override { return "aoti"; }
-  bool on_demand() const override { return true; }
+  // On demand: a compile takes tens of seconds.
+  PathTraits traits() const override {
+    return {.compiled = true, .on_demand = true, .needs_gpu = true};
+  }
   std::string Unavailable() const override {
     if (std::string why = PythonMissing(); !why.empty()) return why;
     const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX")
@@ -61,7 +64,8 @@ class AotiBackend : public Backend {
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     if (std::string meta = MetaUse(p); !meta.empty())
-      return UnsupportedResult("aoti compiles programs for cpu and cuda only: " + meta);
+      return UnsupportedResult(UnsupportedReason::kDevice,
+                               "aoti compiles programs for cpu and cuda only: " + meta);
     PathResult res;
     std::vector<at::Tensor> inputs;
     if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;
@@ -86,7 +90,7 @@ class AotiBackend : public Backend {
     Loaded l;
     Result<std::string> path = dir_.NextPackagePath();
     if (!path.ok()) {
-      l.failure = UnsupportedResult(path.error());
+      l.failure = UnsupportedResult(UnsupportedReason::kUnavailable, path.error());
       return l;
     }
     // An error names the step that raised it (PathResult::stage), so that a reproducer knows the

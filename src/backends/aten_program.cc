@@ -56,12 +56,16 @@ at::Device ToAtenDevice(Device d) {
 }
 }  // namespace
 
-std::string MissingDevice(const Program& p) {
+bool MissingGpu(const Program& p) {
   bool cuda = false;
   for (const auto& in : p.inputs) cuda |= in.device == Device::kCuda;
   for (const auto& n : p.nodes) cuda |= n.device == Device::kCuda;
-  if (cuda && !at::hasCUDA()) return "program uses cuda and this machine has no GPU";
-  return "";
+  return cuda && !at::hasCUDA();
+}
+
+PathResult NoGpuResult() {
+  return UnsupportedResult(UnsupportedReason::kNoGpu,
+                           "program uses cuda and this machine has no GPU");
 }
 
 std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta) {
@@ -258,9 +262,10 @@ void RecordCurrentException(PathResult& r) {
   }
 }
 
-PathResult UnsupportedResult(std::string why) {
+PathResult UnsupportedResult(UnsupportedReason reason, std::string why) {
   PathResult r;
   r.kind = OutcomeKind::kUnsupported;
+  r.unsupported = reason;
   r.message = std::move(why);
   return r;
 }
@@ -293,7 +298,7 @@ void RunOutputsStage(PathResult& res, StageReporter& stages, const char* stage,
 
 PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& stages,
                        const AtenRunOptions& o) {
-  if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
+  if (MissingGpu(p)) return NoGpuResult();
   struct Threads {  // ATen's thread count for this run only (setting it costs milliseconds: only
                     // when asked)
     int before = 0;

@@ -15,8 +15,10 @@ namespace mmdiff {
 at::ScalarType ToScalarType(DType d);
 DType FromScalarType(at::ScalarType s);  // throws std::invalid_argument for unmodelled types
 
-// "" if this process can place tensors on every device the program uses; otherwise why not.
-std::string MissingDevice(const Program& p);
+// True when the program uses cuda and this process has no GPU to place its tensors on.
+bool MissingGpu(const Program& p);
+// The unsupported outcome of a path that needs a GPU for a program when MissingGpu.
+PathResult NoGpuResult();
 
 // The program's inputs as ATen tensors (shape, dtype, device, layout), from the recipe's values.
 std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta = false);
@@ -51,8 +53,8 @@ TensorValue ToTensorValue(const at::Tensor& t);
 // Maps the exception in flight (call inside a catch block) onto error fields of `r`.
 void RecordCurrentException(PathResult& r);
 
-// An unsupported outcome saying why.
-PathResult UnsupportedResult(std::string why);
+// An unsupported outcome: the reason, and why in words.
+PathResult UnsupportedResult(UnsupportedReason reason, std::string why);
 
 // Reports the stage "inputs" and makes the program's inputs into `inputs` (on meta with on_meta);
 // when that throws, returns false with the error outcome in `error`.

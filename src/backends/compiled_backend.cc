@@ -21,7 +21,11 @@ class CompiledBackend : public Backend {
     if (!path_.empty()) return path_;
     return backend_ == "eager" ? "compile_eager" : backend_;
   }
-  bool variant() const override { return !knob_.empty(); }
+  // A knob variant runs on demand only.
+  PathTraits traits() const override {
+    bool variant = !knob_.empty();
+    return {.compiled = true, .on_demand = variant, .variant = variant, .needs_gpu = true};
+  }
   std::string Unavailable() const override { return PythonMissing(); }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {

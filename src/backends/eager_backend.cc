@@ -10,6 +10,7 @@ namespace {
 class EagerBackend : public Backend {
  public:
   std::string name() const override { return "eager"; }
+  PathTraits traits() const override { return {.needs_gpu = true}; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
     // `import torch` registers meta kernels and decompositions written in Python (addbmm, dot and
     // where on meta, among others); without it LibTorch alone raises NotImplementedError for them.
@@ -27,6 +28,8 @@ class EagerBackend : public Backend {
 class EagerMetaBackend : public Backend {
  public:
   std::string name() const override { return "eager_meta"; }
+  // Runs cpu programs only (on meta): a cuda program is unsupported for its device, GPU or not.
+  PathTraits traits() const override { return {}; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
     static const std::string python_problem = EnsurePython();  // Python-registered meta kernels
     for (const auto& in : p.inputs)
@@ -42,7 +45,8 @@ class EagerMetaBackend : public Backend {
 
  private:
   static PathResult Unsupported(const std::string& why) {
-    return UnsupportedResult("eager_meta runs cpu programs only: " + why);
+    return UnsupportedResult(UnsupportedReason::kDevice,
+                             "eager_meta runs cpu programs only: " + why);
   }
 };
 }  // namespace

@@ -91,13 +91,13 @@ std::string PythonTorchVersion() { return g_torch_version; }
 
 bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages,
                      std::vector<at::Tensor>& inputs, PathResult& res) {
-  if (std::string why = MissingDevice(p); !why.empty()) {
-    res = UnsupportedResult(why);
+  if (MissingGpu(p)) {
+    res = NoGpuResult();
     return false;
   }
   stages.Stage("python");
   if (std::string err = EnsurePython(); !err.empty()) {
-    res = UnsupportedResult(err);
+    res = UnsupportedResult(UnsupportedReason::kUnavailable, err);
     return false;
   }
   return MakeInputsStage(p, r, stages, inputs, res);

@@ -168,6 +168,8 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
 class ReferenceBackend : public Backend {
  public:
   std::string name() const override { return "reference"; }
+  // Computes a cuda program on the GPU where there is one, else on the CPU: it needs none.
+  PathTraits traits() const override { return {}; }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     PathResult res;

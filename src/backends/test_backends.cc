@@ -22,7 +22,7 @@ class AtenVariant : public Backend {
  public:
   AtenVariant(std::string name, AtenRunOptions o) : name_(std::move(name)), o_(o) {}
   std::string name() const override { return name_; }
-  bool test_only() const override { return true; }
+  PathTraits traits() const override { return {.test_only = true, .needs_gpu = true}; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
     return RunAtenPath(p, r, stages, o_);
   }
@@ -38,7 +38,7 @@ class Crasher : public Backend {
   Crasher(std::string name, std::function<void()> die)
       : name_(std::move(name)), die_(std::move(die)) {}
   std::string name() const override { return name_; }
-  bool test_only() const override { return true; }
+  PathTraits traits() const override { return {.test_only = true}; }
   PathResult Run(const Program&, const InputRecipe&, StageReporter& stages) override {
     stages.Stage("compile");
     die_();

@@ -67,6 +67,7 @@ struct Compiled {
 class TorchScriptBackend : public Backend {
  public:
   std::string name() const override { return "torchscript"; }
+  PathTraits traits() const override { return {.compiled = true, .needs_gpu = true}; }
   std::string Unavailable() const override {
     static const std::string why = Probe();
     return why;
@@ -78,8 +79,9 @@ class TorchScriptBackend : public Backend {
 
   PathResult RunSource(const std::string& source, const Program& p, const InputRecipe& recipe,
                        StageReporter& stages) {
-    if (std::string why = Unavailable(); !why.empty()) return UnsupportedResult(why);
-    if (std::string why = MissingDevice(p); !why.empty()) return UnsupportedResult(why);
+    if (std::string why = Unavailable(); !why.empty())
+      return UnsupportedResult(UnsupportedReason::kUnavailable, why);
+    if (MissingGpu(p)) return NoGpuResult();
     // As for eager: meta kernels and decompositions torch registers from Python must be there.
     static const std::string python_problem = EnsurePython();
     PathResult res;
@@ -126,14 +128,15 @@ class TorchScriptBackend : public Backend {
 class TorchScriptBackend : public Backend {
  public:
   std::string name() const override { return "torchscript"; }
+  PathTraits traits() const override { return {.compiled = true, .needs_gpu = true}; }
   std::string Unavailable() const override {
     return "the installed LibTorch has no TorchScript (torch/jit.h is missing)";
   }
   PathResult Run(const Program&, const InputRecipe&, StageReporter&) override {
-    return UnsupportedResult(Unavailable());
+    return UnsupportedResult(UnsupportedReason::kUnavailable, Unavailable());
   }
   PathResult RunSource(const std::string&, const Program&, const InputRecipe&, StageReporter&) {
-    return UnsupportedResult(Unavailable());
+    return UnsupportedResult(UnsupportedReason::kUnavailable, Unavailable());
   }
 };
 

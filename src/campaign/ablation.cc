@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "oracles/judge.h"
 #include "src/report/run_case.h"
 
 namespace mmdiff {
@@ -29,8 +30,9 @@ const std::vector<AblationStage>& InductorVariantStages() {
 
 namespace {
 
+// A path other than the judge's own (eager, the reference, eager on meta).
 bool BeyondEager(const std::string& path) {
-  return !path.empty() && path != "eager" && path != "reference" && path != "eager_meta";
+  return !path.empty() && path != kEagerPath && path != kReferencePath && path != kEagerMetaPath;
 }
 
 std::string OutcomeText(const PathResult& r) {
@@ -66,15 +68,15 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
   if (blamed.empty()) return nullptr;
   nlohmann::json stages = nlohmann::json::array();
   nlohmann::json first = nullptr;
-  if (const PathResult* eager = FindResult(c.results, "eager"))
-    stages.push_back({{"path", "eager"},
+  if (const PathResult* eager = FindResult(c.results, kEagerPath))
+    stages.push_back({{"path", kEagerPath},
                       {"backend", "eager"},
                       {"outcome", OutcomeText(*eager)},
                       {"agrees_with_eager", true},
                       {"detail", ""}});
   auto run = [&](const AblationStage& s) {
     if (!sup.Offers(s.path)) return false;
-    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", s.path});
+    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {kReferencePath, kEagerPath, s.path});
     const Divergence* d = Involving(rerun.verdict, s.path);
     const PathResult* r = FindResult(rerun.results, s.path);
     stages.push_back({{"path", s.path},
@@ -91,7 +93,8 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
     inductor_diverges |= s.path == "inductor" && diverges;
     blamed_done |= s.path == blamed;
   }
-  if (inductor_diverges || blamed.rfind("inductor_", 0) == 0)
+  const PathTraits* blamed_traits = sup.Traits(blamed);
+  if (inductor_diverges || (blamed_traits && blamed_traits->variant))
     for (const auto& s : InductorVariantStages()) {
       run(s);
       blamed_done |= s.path == blamed;

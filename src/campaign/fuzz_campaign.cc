@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "oracles/judge.h"
 #include "src/campaign/ablation.h"
 #include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
@@ -38,14 +39,15 @@ void RequestFuzzStop() { g_stop = true; }
 
 namespace {
 
-// The case's paths: the campaign's, less aoti on all but policy.aoti_rate of the programs.
-std::vector<std::string> CasePaths(const std::vector<std::string>& paths, uint64_t case_seed,
-                                   const GenPolicy& policy) {
+// The case's paths: the campaign's, less the slow ones (PathTraits::slow: aoti) on all but
+// policy.aoti_rate of the programs.
+std::vector<std::string> CasePaths(const Supervisor& sup, const std::vector<std::string>& paths,
+                                   uint64_t case_seed, const GenPolicy& policy) {
   double u = static_cast<double>(SplitMix64(case_seed ^ 0x616f7469ull) >> 11) * 0x1.0p-53;
   if (u < policy.aoti_rate) return paths;
   std::vector<std::string> out;
   for (const auto& p : paths)
-    if (p != "aoti") out.push_back(p);
+    if (const PathTraits* t = sup.Traits(p); !t || !t->slow()) out.push_back(p);
   return out;
 }
 
@@ -237,8 +239,8 @@ class Campaign {
       sum_.skipped_paths += r.kind == OutcomeKind::kUnsupported;
       // Counted, never silent: a cuda program on a machine without a GPU checks nothing but the
       // reference's contract.
-      if (r.path == "eager" && r.kind == OutcomeKind::kUnsupported &&
-          r.message.find("no GPU") != std::string::npos)
+      if (r.path == kEagerPath && r.kind == OutcomeKind::kUnsupported &&
+          r.unsupported == UnsupportedReason::kNoGpu)
         ++sum_.cuda_cases_without_gpu;
     }
     if (!buckets.empty()) ++sum_.diverging_cases;
@@ -254,7 +256,7 @@ class Campaign {
   void RunCase(Supervisor& sup, int64_t index) {
     uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
     GeneratedCase gc = GenerateCaseFromSeed(case_seed, o_.policy);
-    std::vector<std::string> paths = CasePaths(o_.paths, case_seed, o_.policy);
+    std::vector<std::string> paths = CasePaths(sup, o_.paths, case_seed, o_.policy);
     CaseRun c;
     InputStats inputs;
     bool rejects = false;  // the program's contract verdict, known after its first input

@@ -1,6 +1,7 @@
 // Mitigation reruns.
 #include "src/campaign/mitigations.h"
 
+#include "oracles/judge.h"
 #include "src/report/run_case.h"
 
 namespace mmdiff {
@@ -15,7 +16,7 @@ nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
            {"inductor_emulate_precision_casts", "emulate_precision_casts"},
            {"inductor_fallback_random", "fallback_random"}}) {
     if (!sup.Offers(path)) continue;
-    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", path});
+    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {kReferencePath, kEagerPath, path});
     std::string detail;
     for (const auto& d : rerun.verdict.divergences)
       if (d.kind == DivergenceKind::kValue && d.paths.size() == 2 && d.paths[1] == path)

@@ -55,7 +55,8 @@ Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const Common
   std::vector<std::string> out;
   if (o.paths.empty()) {
     for (const auto& p : sup.paths())
-      if (p.available && !p.on_demand && (!p.test_only || p.name == "planted_promote"))
+      if (p.available && !p.traits.on_demand &&
+          (!p.traits.test_only || p.name == "planted_promote"))
         out.push_back(p.name);
     return out;
   }

@@ -211,9 +211,7 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
   so.relation_programs = full ? 20000 : std::max<int64_t>(programs / 5, 0);
   so.seed = seed;
   so.special = special;
-  bool aot = false;
-  for (const auto& p : sup.paths()) aot |= p.name == "aot_eager" && p.available;
-  if (!aot) {
+  if (!sup.Offers("aot_eager")) {
     std::cerr << "mmdiff selftest: aot_eager is not available here; its check is skipped\n";
     so.compiled_programs = 0;
   }
@@ -250,19 +248,21 @@ int Paths(bool json, bool test_paths) {
       j["paths"].push_back({{"name", p.name},
                             {"available", p.available},
                             {"why", p.why},
-                            {"test_only", p.test_only},
-                            {"variant", p.variant},
-                            {"on_demand", p.on_demand}});
+                            {"test_only", p.traits.test_only},
+                            {"variant", p.traits.variant},
+                            {"on_demand", p.traits.on_demand},
+                            {"compiled", p.traits.compiled},
+                            {"needs_gpu", p.traits.needs_gpu}});
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
   std::printf("%-32s %-10s %s\n", "path", "available", "notes");
   for (const auto& p : sup.paths())
     std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no",
-                p.test_only ? "test-only " : "",
-                p.variant     ? "variant, run on demand "
-                : p.on_demand ? "slow, run on demand "
-                              : "",
+                p.traits.test_only ? "test-only " : "",
+                p.traits.variant     ? "variant, run on demand "
+                : p.traits.on_demand ? "slow, run on demand "
+                                     : "",
                 p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n",
               gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");

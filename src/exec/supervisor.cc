@@ -212,12 +212,16 @@ Status Supervisor::Hello() {
                   ? r.message["versions"]
                   : nlohmann::json::object();
   paths_.clear();
-  for (const auto& p : r.message["paths"])
-    if (p.is_object() && !StringField(p, "name").empty())
-      paths_.push_back({StringField(p, "name"), BoolField(p, "available", false),
-                        StringField(p, "why"), BoolField(p, "test_only", false),
-                        BoolField(p, "variant", false),
-                        BoolField(p, "on_demand", BoolField(p, "variant", false))});
+  for (const auto& p : r.message["paths"]) {
+    auto info = PathInfoFromJson(p);
+    if (!info.ok()) {
+      paths_.clear();
+      int sig = 0;
+      Reap(true, &sig);
+      return Status::Error("worker announced a malformed path: " + info.error());
+    }
+    paths_.push_back(info.value());
+  }
   return Status::Ok();
 }
 
@@ -225,6 +229,12 @@ bool Supervisor::Offers(const std::string& path) const {
   for (const auto& p : paths_)
     if (p.name == path) return p.available;
   return false;
+}
+
+const PathTraits* Supervisor::Traits(const std::string& path) const {
+  for (const auto& p : paths_)
+    if (p.name == path) return &p.traits;
+  return nullptr;
 }
 
 std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
@@ -304,6 +314,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
           } else if (type == "error") {
             for (; next < paths.size(); ++next) {
               PathResult r{paths[next], OutcomeKind::kUnsupported};
+              r.unsupported = UnsupportedReason::kRejected;
               r.message = "worker rejected the program: " + StringField(m.message, "message");
               results.push_back(r);
             }
@@ -342,6 +353,8 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     if (finished) break;
   }
   if (new_program) ++runs_since_start_;
+  for (auto& r : results)
+    if (const PathTraits* t = Traits(r.path)) r.traits = *t;
   return results;
 }
 

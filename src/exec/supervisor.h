@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/path_info.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
@@ -29,15 +30,6 @@ struct SupervisorOptions {
       0;  // the worker's RLIMIT_DATA (0: none): running out becomes a crash result
 };
 
-struct PathInfo {
-  std::string name;
-  bool available = false;
-  std::string why;  // when unavailable
-  bool test_only = false;
-  bool variant = false;    // a knob variant, run on demand only
-  bool on_demand = false;  // not in the default path set (variants, slow paths): run when named
-};
-
 class Supervisor {
  public:
   explicit Supervisor(SupervisorOptions options);
@@ -45,14 +37,18 @@ class Supervisor {
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
 
-  // Starts the worker if needed and asks for its paths and versions.
+  // Starts the worker if needed and asks for its paths and versions. A greeting whose paths are
+  // malformed (PathInfoFromJson) is an error naming what is wrong.
   Status Hello();
   const std::vector<PathInfo>& paths() const { return paths_; }
   // Whether the worker has `path` and it can run here (after Hello).
   bool Offers(const std::string& path) const;
+  // The traits the worker published for `path`; nullptr for a path it does not have.
+  const PathTraits* Traits(const std::string& path) const;
   const nlohmann::json& versions() const { return versions_; }
 
-  // One result per requested path, in order. Never throws; worker deaths become results.
+  // One result per requested path, in order, each with its path's traits. Never throws; worker
+  // deaths become results.
   std::vector<PathResult> Run(const Program& p, const InputRecipe& r,
                               const std::vector<std::string>& paths);
 

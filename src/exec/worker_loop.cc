@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "src/exec/path_info.h"
 #include "src/exec/wire.h"
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
@@ -46,15 +47,18 @@ void HandleRun(int out_fd, const nlohmann::json& req,
     auto start = std::chrono::steady_clock::now();
     if (!b) {
       r = PathResult{name, OutcomeKind::kUnsupported};
+      r.unsupported = UnsupportedReason::kUnknownPath;
       r.message = "no such path in this worker";
     } else if (std::string why = b->Unavailable(); !why.empty()) {
       r = PathResult{name, OutcomeKind::kUnsupported};
+      r.unsupported = UnsupportedReason::kUnavailable;
       r.message = why;
     } else {
       PipeStages stages(out_fd, name);
       stages.Stage("start");
       r = b->Run(prog.value(), recipe.value(), stages);
       r.path = name;
+      if (r.kind != OutcomeKind::kUnsupported) r.unsupported = UnsupportedReason::kNone;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     WriteFrame(out_fd, {{"type", "result"}, {"result", PathResultToJson(r, /*with_data=*/true)}});
@@ -76,12 +80,7 @@ int RunWorkerLoop(int in_fd, int out_fd, std::vector<std::unique_ptr<Backend>>& 
       nlohmann::json paths = nlohmann::json::array();
       for (auto& b : backends) {
         std::string why = b->Unavailable();
-        paths.push_back({{"name", b->name()},
-                         {"available", why.empty()},
-                         {"why", why},
-                         {"test_only", b->test_only()},
-                         {"variant", b->variant()},
-                         {"on_demand", b->on_demand()}});
+        paths.push_back(PathInfoToJson({b->name(), why.empty(), why, b->traits()}));
       }
       WriteFrame(out_fd, {{"type", "hello"}, {"versions", versions}, {"paths", paths}});
     } else if (type == "run") {

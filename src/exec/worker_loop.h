@@ -12,7 +12,7 @@ namespace mmdiff {
 
 // Serves requests from in_fd until "exit" or EOF; returns the process exit code.
 //   {"type":"hello"} ->
-//   {"type":"hello","versions":{...},"paths":[{name,available,why,test_only,variant,on_demand}]}
+//   {"type":"hello","versions":{...},"paths":[PathInfo (src/exec/path_info.h), ...]}
 //   {"type":"run","program":P,"recipe":R,"paths":[...]} -> per path: "stage" messages, then
 //       {"type":"result","result":PathResult}; finally {"type":"done"}
 //   {"type":"exit"}

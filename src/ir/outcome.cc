@@ -35,13 +35,15 @@ const PathResult* FindResult(const std::vector<PathResult>& results, const std::
   return nullptr;
 }
 
-nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
+nlohmann::json PathResultToJson(const PathResult& r, bool wire) {
   nlohmann::json j = {{"path", r.path}, {"outcome", OutcomeName(r.kind)}, {"seconds", r.seconds}};
   if (r.kind == OutcomeKind::kError) {
     j["error_class"] = r.error_class;
     j["error_type"] = r.error_type;
   }
   if (!r.message.empty()) j["message"] = r.message;
+  if (wire && r.kind == OutcomeKind::kUnsupported && r.unsupported != UnsupportedReason::kNone)
+    j["unsupported_reason"] = UnsupportedReasonName(r.unsupported);
   if (!r.stage.empty()) j["stage"] = r.stage;
   if (!r.node.empty()) j["node"] = r.node;
   if (r.signal) j["signal"] = r.signal;
@@ -56,7 +58,7 @@ nlohmann::json PathResultToJson(const PathResult& r, bool with_data) {
     for (const auto& t : r.outputs) {
       nlohmann::json jt = {
           {"dtype", DTypeName(t.dtype)}, {"shape", t.shape}, {"device", DeviceName(t.device)}};
-      if (with_data) {
+      if (wire) {
         jt["data"] = t.data;
         if (!t.bound.empty()) jt["bound"] = t.bound;
         if (!t.also.empty()) jt["also"] = t.also;
@@ -80,6 +82,17 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
     r.error_class = j.value("error_class", "");
     r.error_type = j.value("error_type", "");
     r.message = j.value("message", "");
+    if (j.contains("unsupported_reason")) {
+      const auto& reason = j.at("unsupported_reason");
+      if (!reason.is_string())
+        return Status::Error("path result: \"unsupported_reason\" must be a string");
+      auto parsed = ParseUnsupportedReason(reason.get<std::string>());
+      if (!parsed.ok()) return Status::Error("path result: " + parsed.error());
+      if (r.kind != OutcomeKind::kUnsupported && parsed.value() != UnsupportedReason::kNone)
+        return Status::Error("path result: an unsupported reason on a result whose outcome is \"" +
+                             std::string(OutcomeName(r.kind)) + "\"");
+      r.unsupported = parsed.value();
+    }
     r.stage = j.value("stage", "");
     r.node = j.value("node", "");
     r.signal = j.value("signal", 0);

@@ -8,6 +8,7 @@
 
 #include "src/ir/device.h"
 #include "src/ir/dtype.h"
+#include "src/ir/path_traits.h"
 #include "src/ir/shape.h"
 #include "src/support/status.h"
 
@@ -49,7 +50,9 @@ struct PathResult {
   std::string error_class;  // Python builtin class of the root cause: "RuntimeError", ...
   std::string error_type;   // the root cause's full type, e.g. "torch._dynamo.exc.Unsupported"
   std::string message;      // first line of the error, or why unsupported, or crash details
-  std::string stage;        // where it was when it crashed or timed out, e.g. "compile"
+  // unsupported: why, as the worker says (reports keep only the message: kNone when read back).
+  UnsupportedReason unsupported = UnsupportedReason::kNone;
+  std::string stage;  // where it was when it crashed or timed out, e.g. "compile"
   // error: the program node whose op raised, where the path runs node by node and knows it (eager,
   // eager_meta, reference); empty otherwise. Eager may raise at another node than the contract's
   // first violation (it accepts a mixed cpu/meta op, then fails at a later, perhaps unused, one).
@@ -58,14 +61,20 @@ struct PathResult {
   std::vector<TensorValue> outputs;
   double seconds = 0;
   CompileInfo compile;
+  // The traits of the path that produced it, as its worker published them (Supervisor::Run sets
+  // them; not part of the wire result or of reports).
+  PathTraits traits;
   bool ok() const { return kind == OutcomeKind::kOk; }
 };
 
 // The result of `path` in `results`, or nullptr.
 const PathResult* FindResult(const std::vector<PathResult>& results, const std::string& path);
 
-// with_data=false leaves values out (reports); the worker wire format keeps them.
-nlohmann::json PathResultToJson(const PathResult& r, bool with_data);
+// wire=true: the worker wire format, with the values (data, bound, also) and the unsupported
+// reason; wire=false: a report's, without them. The traits are in neither.
+nlohmann::json PathResultToJson(const PathResult& r, bool wire);
+// Either format. An unsupported reason must name one (ParseUnsupportedReason) on an unsupported
+// result.
 Result<PathResult> PathResultFromJson(const nlohmann::json& j);
 
 }  // namespace mmdiff

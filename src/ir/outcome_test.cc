@@ -88,5 +88,40 @@ TEST(Outcome, CompileInfoRoundTripsAndIsAbsentForPathsThatDoNotCompile) {
   EXPECT_FALSE(PathResultFromJson(PathResultToJson(eager, false)).value().compile.present);
 }
 
+TEST(Outcome, TheUnsupportedReasonTravelsOnTheWireOnlyAndBadOnesAreRejected) {
+  PathResult r{"eager", OutcomeKind::kUnsupported};
+  r.unsupported = UnsupportedReason::kNoGpu;
+  r.message = "program uses cuda and this machine has no GPU";
+  nlohmann::json wire =
+      nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(PathResultToJson(r, true)));
+  EXPECT_EQ(wire["unsupported_reason"], "no_gpu");
+  auto back = PathResultFromJson(wire);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().unsupported, UnsupportedReason::kNoGpu);
+  // Reports keep the message only: read back, the reason is not known.
+  nlohmann::json report = PathResultToJson(r, false);
+  EXPECT_FALSE(report.contains("unsupported_reason"));
+  EXPECT_EQ(PathResultFromJson(report).value().unsupported, UnsupportedReason::kNone);
+  // The traits travel in neither: the worker publishes them once, in its hello.
+  r.traits.compiled = true;
+  EXPECT_FALSE(PathResultFromJson(PathResultToJson(r, true)).value().traits.compiled);
+  // From a hostile worker: an unknown reason, one of another type, or one on a result that ran.
+  nlohmann::json bad = wire;
+  bad["unsupported_reason"] = "no GPU";
+  auto unknown = PathResultFromJson(bad);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("unknown unsupported reason \"no GPU\""), std::string::npos)
+      << unknown.error();
+  bad["unsupported_reason"] = 1;
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  bad = wire;
+  bad["outcome"] = "crash";
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  // A result that ran carries no reason on the wire.
+  PathResult ok{"eager", OutcomeKind::kOk};
+  ok.unsupported = UnsupportedReason::kNoGpu;
+  EXPECT_FALSE(PathResultToJson(ok, true).contains("unsupported_reason"));
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -161,7 +161,7 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
   for (const auto& r : results) {
     // A device the program needs and the machine lacks, found only at run time (e.g. a driver
     // without a usable GPU): nothing was checked, so nothing can have changed.
-    if (r.kind == OutcomeKind::kUnsupported && r.message.find("no GPU") != std::string::npos) {
+    if (r.kind == OutcomeKind::kUnsupported && r.unsupported == UnsupportedReason::kNoGpu) {
       e.row.status = ReplayStatus::kSkipped;
       e.row.detail = r.path + ": " + r.message;
       return {};

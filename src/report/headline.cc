@@ -181,7 +181,10 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
     for (size_t i = 0; i < k.also.size(); ++i) h += (i ? ", " : " ") + k.also[i];
     h += ")";
   }
-  if (IsCompiledPath(at_fault) && !d.classification.empty()) h += " [" + d.classification + "]";
+  // PyTorch's classification applies to compiler bugs: shown where the path at fault compiles.
+  const PathResult* blamed = at_fault.empty() ? nullptr : FindResult(results, at_fault);
+  if (blamed && blamed->traits.compiled && !d.classification.empty())
+    h += " [" + d.classification + "]";
   return h;
 }
 

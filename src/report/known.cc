@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
 #include "src/report/root_cause.h"
@@ -40,8 +41,9 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
     for (const auto& d : x.divergences) {
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
-      std::string sig =
-          RootCauseSignature(e.program, contract, ExpectedFacts(contract, *kind, d.blamed));
+      std::string sig = RootCauseSignature(
+          e.program, contract,
+          ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed)));
       if (std::none_of(out.begin(), out.end(),
                        [&](const KnownCause& k) { return k.signature == sig; }))
         out.push_back({sig, e.title, e.upstream, path});

@@ -10,6 +10,7 @@
 #include "src/ir/python_emitter.h"
 #include "src/ir/verifier.h"
 #include "src/report/headline.h"
+#include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -169,6 +170,7 @@ Result<JudgedCase> ReadJudgedCase(const nlohmann::json& j) {
       if (!pr.ok()) return Status::Error("report: paths: " + pr.error());
       out.results.push_back(pr.value());
     }
+    SetRecordedTraits(out.results);  // a report records each path's name only
     auto verdict = VerdictFromJson(j.value("verdict", nlohmann::json()));
     if (!verdict.ok()) return Status::Error("report: " + verdict.error());
     out.verdict = verdict.value();

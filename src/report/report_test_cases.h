@@ -1,11 +1,13 @@
 // A case shared by the report unit tests: the seed bug (float16 @ float32 matmul of rank 4), where
-// reference and eager raise and inductor returns float32.
+// reference and eager raise and inductor returns float32; each result with its path's traits, as
+// the worker returns them.
 #pragma once
 
 #include <vector>
 
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
+#include "src/report/recorded_paths.h"
 
 namespace mmdiff::report_test {
 
@@ -22,7 +24,9 @@ inline std::vector<PathResult> SeedResults() {
       ind{"inductor", OutcomeKind::kOk};
   ref.error_class = eager.error_class = "RuntimeError";
   ind.outputs.push_back({DType::kFloat32, {2, 4, 8, 64}, Device::kCpu, {}, {}});
-  return {ref, eager, ind};
+  std::vector<PathResult> results = {ref, eager, ind};
+  SetRecordedTraits(results);
+  return results;
 }
 
 }  // namespace mmdiff::report_test

@@ -206,11 +206,6 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v,
 
 }  // namespace
 
-bool IsCompiledPath(const std::string& p) {
-  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" ||
-         p == "aoti" || p.rfind("inductor_", 0) == 0;
-}
-
 std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contract,
                                       const RootCauseFacts& f) {
   if (EagerRaisedElsewhere(contract, f)) {
@@ -364,7 +359,7 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   // dtype can require gradients" where eager raises NotImplementedError, three buckets for one
   // cause). A compiled path that *accepts* stays per op family: each lowering has its own checks
   // (the fix for pytorch#177630 covered bmm but not mm).
-  if (f.kind == DivergenceKind::kErrorClass && contract.rejects && IsCompiledPath(f.path)) return s;
+  if (f.kind == DivergenceKind::kErrorClass && contract.rejects && f.compiled) return s;
   std::vector<const Node*> nodes = FindingNodes(p, contract, f);
   if (nodes.size() == 1)
     return s + "|op=" + OpFamily(p, contract, nodes[0]->name) +
@@ -409,7 +404,10 @@ bool SameCauseAtEagersNode(const std::string& original, const std::string& candi
   return true;
 }
 
-RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
+namespace {
+
+// The facts of divergence i, the path at fault lowered along the ladder.
+RootCauseFacts LoweredFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i) {
   RootCauseFacts f = RawFacts(contract, results, v.divergences.at(i));
   // An unblamed divergence lowers along the ladder among unblamed ones.
@@ -430,18 +428,32 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
   return f;
 }
 
+}  // namespace
+
+RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
+                            const Verdict& v, size_t i) {
+  RootCauseFacts f = LoweredFacts(contract, results, v, i);
+  // An unblamed path at fault ("?(p)") names no result: never compiled.
+  const PathResult* at_fault = FindResult(results, f.path);
+  f.compiled = at_fault && at_fault->traits.compiled;
+  return f;
+}
+
 RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
-                             const std::string& blamed) {
+                             const std::string& blamed, const PathTraits& blamed_traits) {
   RootCauseFacts f;
   f.kind = kind;
   f.path = blamed.empty() ? "?" : blamed;
+  f.compiled = !blamed.empty() && blamed_traits.compiled;
   switch (kind) {
     case DivergenceKind::kContract:
       f.path = kEagerPath;
+      f.compiled = false;
       f.behaviour = contract.rejects ? "accepts" : "result_type";
       break;
     case DivergenceKind::kMeta:
       f.path = kEagerMetaPath;
+      f.compiled = false;
       f.behaviour = contract.rejects ? "accepts" : "result_type";
       break;
     case DivergenceKind::kErrorBehaviour:

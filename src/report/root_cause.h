@@ -32,6 +32,9 @@ struct RootCauseFacts {
   // raise at another node than the contract's first violation: it accepts an op mixing cpu and meta
   // operands (the meta kernel has no device check), then fails at a later, perhaps unused, one.
   std::string eager_node;
+  // The path at fault compiles the program (its PathTraits::compiled): a compiler's tracing layer
+  // raising another error class is one root cause whatever the op (RootCauseSignature).
+  bool compiled = false;
 };
 
 // True when eager raised at a known node other than the contract's violation: it accepted the
@@ -52,10 +55,6 @@ bool UnusedNode(const Program& p, const std::string& node);
 // Signed as one root cause per path ("error_behaviour|path=<path>|unused_op"), whatever the op, the
 // kind (accepts, raises another class) and the blame.
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f);
-
-// True for the paths that compile the program (torch.compile's backends, torchscript, aoti and the
-// Inductor knob variants): the ones a compiler bug report is about.
-bool IsCompiledPath(const std::string& path);
 
 // How a headline names a node's op: its op name, and for matmul the ATen function its operand
 // ranks dispatch to (matmul[dot], matmul[mv], matmul[vm], matmul[mm], matmul[bmm]). "?" when the
@@ -97,14 +96,16 @@ std::string RootCausePrefix(const std::string& signature);
 // same kind, path at fault and behaviour (the operands' devices may now be known).
 bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate);
 
-// The facts of divergence `i` of a judged case.
+// The facts of divergence `i` of a judged case (whether the path at fault compiles: its result's
+// traits).
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i);
 
-// The facts a regression entry's expected divergence (kind, blamed) implies, for a program whose
-// eager behaviour follows the contract: what the current code would sign a case of it with.
+// The facts a regression entry's expected divergence (kind, blamed, and the blamed path's traits)
+// implies, for a program whose eager behaviour follows the contract: what the current code would
+// sign a case of it with.
 RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
-                             const std::string& blamed);
+                             const std::string& blamed, const PathTraits& blamed_traits);
 
 struct FindingKey {
   size_t divergence =

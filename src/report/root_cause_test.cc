@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "src/report/headline.h"
+#include "src/report/recorded_paths.h"
 #include "src/report/report.h"
 #include "src/report/report_test_cases.h"
 #include "src/support/hash.h"
@@ -18,14 +19,17 @@ namespace {
 using report_test::Seed;
 using report_test::SeedResults;
 
+// Results as the worker returns them: each with its path's traits.
 PathResult Ok(const std::string& path, DType d, Shape s, Device dev = Device::kCpu) {
   PathResult r{path, OutcomeKind::kOk};
+  r.traits = RecordedPathTraits(path);
   r.outputs.push_back({d, std::move(s), dev, {}, {}});
   return r;
 }
 
 PathResult Raises(const std::string& path, const std::string& cls) {
   PathResult r{path, OutcomeKind::kError};
+  r.traits = RecordedPathTraits(path);
   r.error_class = cls;
   r.message = "expected scalar type Half but found Float";
   return r;
@@ -479,6 +483,41 @@ TEST(RootCause, ACompiledPathRaisingAnotherClassIsOneRootCauseWhateverTheOp) {
             signatures(OpKind::kBmm, Ok("inductor", DType::kBool, {2, 4, 3})));
 }
 
+TEST(RootCause, WhetherThePathAtFaultCompilesIsItsTraitNotItsName) {
+  // The same bool mm and results; only what the worker says about the path at fault differs. A
+  // path that compiles raising another class is one root cause whatever the op, and its headline
+  // carries PyTorch's classification; a path that does not compile, whatever its name, neither.
+  Program p;
+  p.inputs = {{"a", {4, 8}, DType::kBool}, {"b", {8, 3}, DType::kBool}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  auto run = [&](const std::string& path, bool compiled) {
+    PathResult other = Raises(path, "RuntimeError");
+    other.traits = PathTraits{.compiled = compiled};
+    return MakeCaseRun(p, {"grid16", 1},
+                       {Raises("reference", "NotImplementedError"),
+                        Raises("eager", "NotImplementedError"), other});
+  };
+  CaseRun compiled = run("some_compiler", true), not_compiled = run("inductor", false);
+  EXPECT_EQ(Signatures(compiled),
+            std::vector<std::string>{
+                "error_class|path=some_compiler|raises:RuntimeError|rule=supported_dtype"});
+  EXPECT_EQ(Signatures(not_compiled),
+            std::vector<std::string>{"error_class|path=inductor|raises:RuntimeError|rule=supported_"
+                                     "dtype|op=mm|devices=cpu,cpu"});
+  EXPECT_NE(Headline(compiled).find("[filable]"), std::string::npos) << Headline(compiled);
+  EXPECT_EQ(Headline(not_compiled).find("[filable]"), std::string::npos) << Headline(not_compiled);
+  // A regression entry names its blamed path only: the caller says what it is.
+  RootCauseFacts expected = ExpectedFacts(compiled.contract, DivergenceKind::kErrorClass,
+                                          "some_compiler", PathTraits{.compiled = true});
+  EXPECT_TRUE(expected.compiled);
+  EXPECT_EQ(RootCausePrefix(RootCauseSignature(p, compiled.contract, expected)),
+            "error_class|path=some_compiler|raises:?|rule=supported_dtype");
+  EXPECT_FALSE(
+      ExpectedFacts(compiled.contract, DivergenceKind::kErrorClass, "inductor", PathTraits{})
+          .compiled);
+}
+
 TEST(RootCause, AnAcceptedProgramIsLocatedAtTheOpBehindItsDivergingOutput) {
   // mm, then a cast: inductor's float16 result where eager's is float32 is the mm's.
   Program p;
@@ -502,16 +541,17 @@ TEST(RootCause, ARegressionEntrysExpectationSignsLikeTheCaseItDescribes) {
   // What the catalogue computes from an entry (program + expected kind and blame) must equal what a
   // campaign computes from the run, or known behaviours would be reported as new.
   CaseRun seed = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
-  EXPECT_EQ(
-      RootCauseSignature(seed.program, seed.contract,
-                         ExpectedFacts(seed.contract, DivergenceKind::kErrorBehaviour, "inductor")),
-      Signatures(seed)[0]);
+  EXPECT_EQ(RootCauseSignature(seed.program, seed.contract,
+                               ExpectedFacts(seed.contract, DivergenceKind::kErrorBehaviour,
+                                             "inductor", RecordedPathTraits("inductor"))),
+            Signatures(seed)[0]);
   std::vector<PathResult> rs = SeedResults();
   rs.pop_back();
   rs.push_back(Ok("eager_meta", DType::kFloat16, {2, 4, 8, 64}, Device::kMeta));
   CaseRun meta = MakeCaseRun(Seed(), {"grid16", 1}, rs);
   EXPECT_EQ(RootCauseSignature(meta.program, meta.contract,
-                               ExpectedFacts(meta.contract, DivergenceKind::kMeta, "eager_meta")),
+                               ExpectedFacts(meta.contract, DivergenceKind::kMeta, "eager_meta",
+                                             RecordedPathTraits("eager_meta"))),
             Signatures(meta)[0]);
 }
 
