@@ -56,7 +56,7 @@ const Divergence* Involving(const Verdict& v, const std::string& path) {
 
 }  // namespace
 
-nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
+std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c) {
   // The finding's own divergence decides what the ladder is run for.
   std::string blamed;
   if (c.finding < c.verdict.divergences.size()) {
@@ -65,26 +65,18 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
     for (const auto& p : d.paths)
       if (blamed.empty() && BeyondEager(p)) blamed = p;
   }
-  if (blamed.empty()) return nullptr;
-  nlohmann::json stages = nlohmann::json::array();
-  nlohmann::json first = nullptr;
+  if (blamed.empty()) return std::nullopt;
+  Ablation out;
   if (const PathResult* eager = FindResult(c.results, kEagerPath))
-    stages.push_back({{"path", kEagerPath},
-                      {"backend", "eager"},
-                      {"outcome", OutcomeText(*eager)},
-                      {"agrees_with_eager", true},
-                      {"detail", ""}});
+    out.stages.push_back({kEagerPath, "eager", OutcomeText(*eager), true, ""});
   auto run = [&](const AblationStage& s) {
     if (!sup.Offers(s.path)) return false;
     CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {kReferencePath, kEagerPath, s.path});
     const Divergence* d = Involving(rerun.verdict, s.path);
     const PathResult* r = FindResult(rerun.results, s.path);
-    stages.push_back({{"path", s.path},
-                      {"backend", s.backend},
-                      {"outcome", r ? OutcomeText(*r) : "not run"},
-                      {"agrees_with_eager", d == nullptr},
-                      {"detail", d ? d->detail : ""}});
-    if (d && first.is_null()) first = s.path;
+    out.stages.push_back(
+        {s.path, s.backend, r ? OutcomeText(*r) : "not run", d == nullptr, d ? d->detail : ""});
+    if (d && !out.first_divergent) out.first_divergent = s.path;
     return d != nullptr;
   };
   bool inductor_diverges = false, blamed_done = false;
@@ -100,7 +92,7 @@ nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c) {
       blamed_done |= s.path == blamed;
     }
   if (!blamed_done) run({blamed, blamed});
-  return {{"stages", stages}, {"first_divergent", first}};
+  return out;
 }
 
 }  // namespace mmdiff

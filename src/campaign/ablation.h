@@ -5,7 +5,7 @@
 // PyTorch issue, what each stage did and which stage diverges first.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,9 +23,9 @@ struct AblationStage {
 const std::vector<AblationStage>& AblationLadder();
 const std::vector<AblationStage>& InductorVariantStages();
 
-// {"stages": [{"path", "backend", "outcome", "agrees_with_eager", "detail"}], "first_divergent":
-// path or null} — the first stage is eager itself. Null when no divergence involves a path other
-// than eager and the reference. Stages unavailable in this worker are left out.
-nlohmann::json RunAblation(Supervisor& sup, const CaseRun& c);
+// The stages' rows (oracles/case_run.h), the first eager itself, and the first stage that diverges.
+// None when the finding's divergence involves no path other than eager, the reference and eager on
+// meta. Stages unavailable in this worker are left out.
+std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c);
 
 }  // namespace mmdiff

@@ -6,12 +6,12 @@
 
 namespace mmdiff {
 
-nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
+std::optional<std::vector<Mitigation>> TryMitigations(Supervisor& sup, const CaseRun& c) {
   // Only for a finding about inductor's values (a case's other findings get their own reruns).
-  if (c.finding >= c.verdict.divergences.size()) return nullptr;
+  if (c.finding >= c.verdict.divergences.size()) return std::nullopt;
   const Divergence& focus = c.verdict.divergences[c.finding];
-  if (focus.kind != DivergenceKind::kValue || focus.blamed != "inductor") return nullptr;
-  nlohmann::json out = nlohmann::json::array();
+  if (focus.kind != DivergenceKind::kValue || focus.blamed != "inductor") return std::nullopt;
+  std::vector<Mitigation> out;
   for (const auto& [path, knob] : std::vector<std::pair<std::string, std::string>>{
            {"inductor_emulate_precision_casts", "emulate_precision_casts"},
            {"inductor_fallback_random", "fallback_random"}}) {
@@ -21,10 +21,8 @@ nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c) {
     for (const auto& d : rerun.verdict.divergences)
       if (d.kind == DivergenceKind::kValue && d.paths.size() == 2 && d.paths[1] == path)
         detail = d.detail;
-    out.push_back({{"knob", "torch._inductor.config." + knob + " = True"},
-                   {"path", path},
-                   {"removes_divergence", detail.empty()},
-                   {"detail", detail.empty() ? "no value divergence with the knob" : detail}});
+    out.push_back({"torch._inductor.config." + knob + " = True", path, detail.empty(),
+                   detail.empty() ? "no value divergence with the knob" : detail});
   }
   return out;
 }

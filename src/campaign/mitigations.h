@@ -3,15 +3,16 @@
 // each removes the divergence.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
 
 #include "src/exec/supervisor.h"
 #include "src/report/report.h"
 
 namespace mmdiff {
 
-// [{"knob", "path", "removes_divergence", "detail"}] for each available knob variant, when some
-// value divergence of `c` is blamed on inductor; null otherwise.
-nlohmann::json TryMitigations(Supervisor& sup, const CaseRun& c);
+// One record (oracles/case_run.h) per available knob variant, when the finding of `c` is a value
+// divergence blamed on inductor (an empty list when no variant is available); none otherwise.
+std::optional<std::vector<Mitigation>> TryMitigations(Supervisor& sup, const CaseRun& c);
 
 }  // namespace mmdiff

@@ -67,22 +67,18 @@ void PrintTable(const CaseRun& c) {
   if (!findings.empty()) std::printf("findings (one per root cause):\n");
   for (const auto& k : findings)
     std::printf("  %s  %s\n", HashHex(k.signature).c_str(), Headline(WithFinding(c, k)).c_str());
-  if (c.ablation.is_object()) {
+  if (c.ablation) {
     std::printf("  ablation (first stage to disagree with eager: %s):\n",
-                c.ablation["first_divergent"].is_string()
-                    ? c.ablation["first_divergent"].get<std::string>().c_str()
-                    : "none");
-    for (const auto& s : c.ablation["stages"])
-      std::printf("    %-34s %-3s %s\n", s.value("path", "").c_str(),
-                  s.value("agrees_with_eager", false) ? "=" : "!=",
-                  s.value("outcome", "").substr(0, 120).c_str());
+                c.ablation->first_divergent.value_or("none").c_str());
+    for (const auto& s : c.ablation->stages)
+      std::printf("    %-34s %-3s %s\n", s.path.c_str(),
+                  s.agrees_with_eager ? "=" : "!=", s.outcome.substr(0, 120).c_str());
   }
-  if (c.mitigations.is_array())
-    for (const auto& m : c.mitigations)
-      std::printf("  mitigation %s: %s\n", m.value("knob", "").c_str(),
-                  m.value("removes_divergence", false)
-                      ? "removes the divergence"
-                      : ("does not help: " + m.value("detail", "")).c_str());
+  if (c.mitigations)
+    for (const auto& m : *c.mitigations)
+      std::printf(
+          "  mitigation %s: %s\n", m.knob.c_str(),
+          m.removes_divergence ? "removes the divergence" : ("does not help: " + m.detail).c_str());
 }
 
 }  // namespace

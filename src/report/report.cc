@@ -12,6 +12,7 @@
 #include "src/report/headline.h"
 #include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
+#include "src/report/rerun_records_json.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 #include "src/support/json_guard.h"
@@ -39,31 +40,31 @@ bool ReproCompiledPath(const std::string& p) {
 std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
 
 // The ablation as the table of a PyTorch issue: one row per stage.
-std::vector<std::string> AblationTable(const nlohmann::json& ablation) {
+std::vector<std::string> AblationTable(const std::optional<Ablation>& ablation) {
   std::vector<std::string> lines;
-  if (!ablation.is_object() || !ablation.contains("stages")) return lines;
+  if (!ablation) return lines;
   lines.push_back(
       "Ablation (the same inputs on each stage; the first stage that disagrees with eager: " +
-      (ablation["first_divergent"].is_string() ? ablation["first_divergent"].get<std::string>()
-                                               : std::string("none")) +
-      "):");
+      ablation->first_divergent.value_or("none") + "):");
   lines.push_back("| stage | result | same as eager? |");
   lines.push_back("|---|---|---|");
-  for (const auto& s : ablation["stages"])
-    lines.push_back("| " + s.value("backend", "") + " | " + s.value("outcome", "") + " | " +
-                    (s.value("agrees_with_eager", false) ? "yes" : "no") + " |");
+  for (const auto& s : ablation->stages)
+    lines.push_back("| " + s.backend + " | " + s.outcome + " | " +
+                    (s.agrees_with_eager ? "yes" : "no") + " |");
   return lines;
 }
 
 }  // namespace
 
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
-  CaseRun c{p, r, Expect(p), std::move(results), {}};
-  c.verdict = Judge(c.contract, c.results);
-  auto findings = CaseFindings(c);
-  if (!findings.empty())
-    c.finding = findings[0].divergence;  // the lead finding, until told otherwise
+  CaseRun c = JudgeCase(p, r, std::move(results));
+  c.finding = LeadFinding(c);  // until told otherwise
   return c;
+}
+
+size_t LeadFinding(const CaseRun& c) {
+  auto findings = CaseFindings(c);
+  return findings.empty() ? 0 : findings[0].divergence;
 }
 
 std::vector<FindingKey> CaseFindings(const CaseRun& c) {
@@ -125,8 +126,8 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
       {"paths", paths},
       {"verdict", VerdictToJson(c.verdict)},
       {"repro", "repro.py"}};
-  if (!c.mitigations.is_null()) report["mitigations"] = c.mitigations;
-  if (!c.ablation.is_null()) report["ablation"] = c.ablation;
+  if (c.mitigations) report["mitigations"] = MitigationsToJson(*c.mitigations);
+  if (c.ablation) report["ablation"] = AblationToJson(*c.ablation);
   if (!c.known.is_null()) report["finding"]["catalogue"] = c.known;
   return report;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/case_run.h"
 #include "oracles/contract.h"
 #include "oracles/verdict.h"
 #include "src/ir/input_recipe.h"
@@ -23,27 +24,6 @@ namespace mmdiff {
 inline constexpr int kReportFormatVersion = 2;
 inline constexpr int kOldestReportFormatVersion = 1;
 
-struct CaseRun {
-  Program program;
-  InputRecipe recipe;
-  Expectation contract;
-  std::vector<PathResult> results;
-  Verdict verdict;
-  // Reruns with mitigation knobs for compiled value findings (src/campaign/mitigations.h); null
-  // when none were tried.
-  nlohmann::json mitigations;
-  // The case rerun on torch.compile's stages (src/campaign/ablation.h); null when not run.
-  nlohmann::json ablation;
-  // The divergence this run's report is about (a case yields one finding per root cause): its
-  // headline, bucket and repro. An index into verdict.divergences.
-  size_t finding = 0;
-  // The catalogue entry of a known root cause ({"title", "upstream", "source"}); null when new.
-  nlohmann::json known;
-  // The inputs the case was rerun with replaced by zeros (ignored inputs holding NaN or inf:
-  // RunAndJudge in src/report/run_case.h); empty when there was no rerun.
-  std::vector<int> rerun_zeroed;
-};
-
 // The findings of a case (Findings in src/report/root_cause.h).
 std::vector<FindingKey> CaseFindings(const CaseRun& c);
 // The finding c.finding leads; a finding of its own when that divergence is folded into another.
@@ -56,9 +36,11 @@ struct RunContext {
   std::map<std::string, std::string> knobs;  // settings in force (env vars, inductor config)
 };
 
-// The paths and verdict judged for a program: runs nothing, just assembles. The run is about its
-// lead finding (the first of CaseFindings).
+// The paths and verdict judged for a program (JudgeCase in oracles/case_run.h): runs nothing. The
+// run is about its lead finding (the first of CaseFindings).
 CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
+// The lead finding of a judged case: the first of CaseFindings (0 when it has none).
+size_t LeadFinding(const CaseRun& c);
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
 // Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" 1 or 2); otherwise

@@ -36,6 +36,30 @@ TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
   EXPECT_NE(repro.find("same_dtype"), std::string::npos);
 }
 
+TEST(Report, TheReRunRecordsAreWrittenWhereTriedAndTheAblationIsTheReprosTable) {
+  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.15.0"}, {"python", "3.11"}}, {}};
+  CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
+  nlohmann::json none = MakeReport(c, ctx);
+  EXPECT_FALSE(none.contains("ablation"));
+  EXPECT_FALSE(none.contains("mitigations"));
+  c.ablation = Ablation{{{"eager", "eager", "error: RuntimeError: x", true, ""},
+                         {"inductor", "torch.compile(backend=\"inductor\")", "ok (float32)", false,
+                          "inductor returns"}},
+                        "inductor"};
+  c.mitigations = std::vector<Mitigation>{};  // tried, no knob available
+  nlohmann::json j = MakeReport(c, ctx);
+  ASSERT_TRUE(j.contains("ablation"));
+  EXPECT_EQ(j["ablation"]["first_divergent"], "inductor");
+  EXPECT_EQ(j["ablation"]["stages"][1]["agrees_with_eager"], false);
+  EXPECT_EQ(j["mitigations"], nlohmann::json::array());
+  std::string repro = MakeRepro(c, ctx);
+  EXPECT_NE(repro.find("the first stage that disagrees with eager: inductor"), std::string::npos)
+      << repro;
+  EXPECT_NE(repro.find("| torch.compile(backend=\"inductor\") | ok (float32) | no |"),
+            std::string::npos)
+      << repro;
+}
+
 // An aoti error names its step: raised while exporting, compiling or loading, the reproducer's own
 // compile error is the finding; raised by the loaded package, a compile error in the script means
 // it does not rebuild mmdiff's run; with no step (an older report) the script cannot tell.

@@ -1,7 +1,8 @@
 // Running a case and judging it end to end: the paths' results judged (MakeCaseRun), and, where an
 // input the op must ignore holds a NaN or an infinity, the rerun with it replaced by zeros
-// (oracles/ignored_inputs.h). Every place that judges a fresh run (campaign, replay, reduction,
-// ablation, `mmdiff run`, the self-test) goes through here, so all of them see the same findings.
+// (PlanZeroedRerun and AddZeroedRerun in oracles/case_run.h judge it; this runs it). Every place
+// that judges a fresh run (campaign, replay, reduction, ablation, `mmdiff run`, the self-test) goes
+// through here, so all of them see the same findings.
 #pragma once
 
 #include <functional>

@@ -1,0 +1,40 @@
+// Judging a case end to end.
+#include "oracles/case_run.h"
+
+#include "oracles/ignored_inputs.h"
+#include "oracles/judge.h"
+
+namespace mmdiff {
+
+CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
+  CaseRun c;
+  c.program = p;
+  c.recipe = r;
+  c.contract = Expect(p);
+  c.results = std::move(results);
+  c.verdict = Judge(c.contract, c.results);
+  return c;
+}
+
+std::optional<ZeroedRerun> PlanZeroedRerun(const CaseRun& c) {
+  ZeroedRerun plan;
+  plan.zeroed = IgnoredSpecialInputs(c.program, c.recipe);
+  if (plan.zeroed.empty()) return std::nullopt;
+  for (const auto& res : c.results)
+    if (res.ok() && res.path != kReferencePath) plan.paths.push_back(res.path);
+  if (plan.paths.empty()) return std::nullopt;
+  return plan;
+}
+
+bool AddZeroedRerun(CaseRun& c, const std::vector<int>& zeroed, std::vector<PathResult> rerun) {
+  c.rerun_zeroed = zeroed;
+  std::vector<Divergence> changed = CheckIgnoredInputs(c.program, zeroed, c.results, rerun);
+  if (changed.empty()) return false;
+  // With beta = 0 the reference does not read the ignored input: its result judges the rerun too.
+  if (const PathResult* ref = FindResult(c.results, kReferencePath))
+    rerun.insert(rerun.begin(), *ref);
+  AddIgnoredInputDivergences(c.verdict, changed, Judge(c.contract, rerun));
+  return true;
+}
+
+}  // namespace mmdiff

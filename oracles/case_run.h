@@ -1,0 +1,88 @@
+// CaseRun: one test case judged end to end — the program, its inputs and every path's result,
+// judged against the contract and each other into a verdict (JudgeCase); what the rerun with the
+// ignored inputs zeroed changed (AddZeroedRerun); and typed records of the reruns a finding gets
+// (the ablation along torch.compile's stages, the mitigation knobs). Pure: running the paths is the
+// caller's (src/report/run_case.h), and so are the root causes that say which divergence a report
+// is about (MakeCaseRun in src/report/report.h) and the JSON of a report.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracles/contract.h"
+#include "oracles/verdict.h"
+#include "src/ir/input_recipe.h"
+#include "src/ir/outcome.h"
+#include "src/ir/program.h"
+
+namespace mmdiff {
+
+// One stage of an ablation (src/campaign/ablation.h), a row of its table: what the stage's path did
+// with the case, and whether it agrees with eager.
+struct AblationRow {
+  std::string path;
+  std::string backend;  // how a PyTorch user spells it, e.g. torch.compile(backend="aot_eager")
+  std::string outcome;  // in words, e.g. "ok (float32)", "error: RuntimeError: ...", "not run"
+  bool agrees_with_eager = true;
+  std::string detail;  // the divergence from eager; "" when it agrees
+  bool operator==(const AblationRow&) const = default;
+};
+
+// The case rerun on torch.compile's stages, eager itself first.
+struct Ablation {
+  std::vector<AblationRow> stages;
+  std::optional<std::string> first_divergent;  // the first stage that disagrees with eager
+  bool operator==(const Ablation&) const = default;
+};
+
+// One rerun with a mitigation knob (src/campaign/mitigations.h).
+struct Mitigation {
+  std::string knob;  // as Python, e.g. "torch._inductor.config.emulate_precision_casts = True"
+  std::string path;  // the knob variant path that ran
+  bool removes_divergence = false;
+  std::string detail;  // the divergence that remains, or why none does
+  bool operator==(const Mitigation&) const = default;
+};
+
+struct CaseRun {
+  Program program;
+  InputRecipe recipe;
+  Expectation contract;
+  std::vector<PathResult> results;
+  Verdict verdict;
+  // Reruns with mitigation knobs for compiled value findings; none when none were tried (an empty
+  // list when tried with no knob available).
+  std::optional<std::vector<Mitigation>> mitigations;
+  // The case rerun on torch.compile's stages; none when not run.
+  std::optional<Ablation> ablation;
+  // The divergence this run's report is about (a case yields one finding per root cause): its
+  // headline, bucket and repro. An index into verdict.divergences.
+  size_t finding = 0;
+  // The catalogue entry of a known root cause ({"title", "upstream", "source"}); null when new.
+  nlohmann::json known;
+  // The inputs the case was rerun with replaced by zeros (ignored inputs holding NaN or inf:
+  // AddZeroedRerun); empty when there was no rerun.
+  std::vector<int> rerun_zeroed;
+};
+
+// The case's contract and the verdict on its paths' results (finding 0, nothing rerun).
+CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
+
+// The rerun a judged case needs: its ignored inputs that hold a NaN or an infinity
+// (IgnoredSpecialInputs), replaced by zeros, on the paths that returned, except the reference.
+struct ZeroedRerun {
+  std::vector<int> zeroed;
+  std::vector<std::string> paths;
+};
+// None when the case has no such inputs or no such paths.
+std::optional<ZeroedRerun> PlanZeroedRerun(const CaseRun& c);
+
+// Judges what the rerun of the case with `zeroed` inputs replaced by zeros returned (`rerun`: the
+// planned paths' results): records the zeroed inputs, and adds to the verdict an ignored-input
+// divergence for each path whose result changed (oracles/ignored_inputs.h). True when it added any.
+bool AddZeroedRerun(CaseRun& c, const std::vector<int>& zeroed, std::vector<PathResult> rerun);
+
+}  // namespace mmdiff
