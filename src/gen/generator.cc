@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -19,6 +20,22 @@ constexpr double kExpandUnitDim = 0.5;  // every subset of an expand's broadcast
 constexpr double kGlueResidual = 0.5;   // an added tensor: residual or bias row, both common
 constexpr double kMaskUnbatched = 0.5;  // an (L, S) mask or a batched one: one mask, two shapes
 constexpr double kRsqrtScale = 0.5;     // 1/sqrt(E) or a plain constant: either is just a scalar
+
+// Each dtype the generator draws and the policy weight it is drawn by, in the order of the draws
+// (the order is part of what a seed means): the floating dtypes, then the others.
+struct DTypeWeight {
+  DType dtype;
+  double GenPolicy::* weight;
+};
+constexpr DTypeWeight kFloatWeights[] = {{DType::kFloat64, &GenPolicy::w_float64},
+                                         {DType::kFloat32, &GenPolicy::w_float32},
+                                         {DType::kFloat16, &GenPolicy::w_float16},
+                                         {DType::kBFloat16, &GenPolicy::w_bfloat16}};
+constexpr DTypeWeight kOtherWeights[] = {{DType::kInt8, &GenPolicy::w_int8},
+                                         {DType::kUInt8, &GenPolicy::w_uint8},
+                                         {DType::kInt32, &GenPolicy::w_int32},
+                                         {DType::kInt64, &GenPolicy::w_int64},
+                                         {DType::kBool, &GenPolicy::w_bool}};
 
 }  // namespace
 
@@ -80,28 +97,32 @@ class ProgramBuilder {
     std::vector<double*> ops;
     for (const GenOp& op : GenOps()) ops.push_back(&(p_.*op.weight));
     thin(ops);
-    thin({&p_.w_float64, &p_.w_float32, &p_.w_float16, &p_.w_bfloat16});
-    for (double* w : {&p_.w_int8, &p_.w_uint8, &p_.w_int32, &p_.w_int64, &p_.w_bool})
-      if (c_.Coin(kSwarmOff)) *w = 0;
+    std::vector<double*> floats;
+    for (const DTypeWeight& f : kFloatWeights) floats.push_back(&(p_.*f.weight));
+    thin(floats);
+    for (const DTypeWeight& o : kOtherWeights)
+      if (c_.Coin(kSwarmOff)) p_.*o.weight = 0;
     thin({&p_.w_grid16, &p_.w_exact, &p_.w_uniform, &p_.w_normal});
     for (double* feature : {&p_.p_cast, &p_.p_mixed_dtype, &p_.p_transposed, &p_.p_chain,
                             &p_.p_view, &p_.p_move, &p_.p_special, &p_.p_zero_dim, &p_.p_large_k})
       if (c_.Coin(kSwarmOff)) *feature = 0;
   }
 
-  DType FloatDType() {
-    static const std::vector<DType> kFloats = {DType::kFloat64, DType::kFloat32, DType::kFloat16,
-                                               DType::kBFloat16};
-    return kFloats[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16})];
-  }
+  DType FloatDType() { return DrawDType(kFloatWeights, {}); }
 
   // The dtype of an op: a float or an integer dtype (or, deliberately, bool).
-  DType BaseDType() {
-    static const std::vector<DType> kAll = {DType::kFloat64,  DType::kFloat32, DType::kFloat16,
-                                            DType::kBFloat16, DType::kInt8,    DType::kUInt8,
-                                            DType::kInt32,    DType::kInt64,   DType::kBool};
-    return kAll[c_.Weighted({p_.w_float64, p_.w_float32, p_.w_float16, p_.w_bfloat16, p_.w_int8,
-                             p_.w_uint8, p_.w_int32, p_.w_int64, p_.w_bool})];
+  DType BaseDType() { return DrawDType(kFloatWeights, kOtherWeights); }
+
+  // One dtype of `first` and then `second`, by their policy weights.
+  DType DrawDType(std::span<const DTypeWeight> first, std::span<const DTypeWeight> second) {
+    std::vector<DType> dtypes;
+    std::vector<double> weights;
+    for (auto table : {first, second})
+      for (const DTypeWeight& d : table) {
+        dtypes.push_back(d.dtype);
+        weights.push_back(p_.*d.weight);
+      }
+    return dtypes[c_.Weighted(weights)];
   }
 
   // The dtype of a fresh operand: the op's base dtype, or (deliberately) another one.
