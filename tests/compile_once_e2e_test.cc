@@ -63,11 +63,28 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   auto check = e2e::ValidateJson({many + "/summary.json"});
   EXPECT_TRUE(check.all_valid()) << check.output;
   EXPECT_NE(r.output.find("reused a compiled graph"), std::string::npos) << r.output;
+  // Where the time went: every checked input's path runs, Inductor's by stage, as the worker's
+  // helper names the stages (a name the C++ side does not read would be zero here).
+  const auto& prof = s["profile"];
+  EXPECT_EQ(prof["paths"]["inductor"]["runs"], 18);
+  EXPECT_EQ(prof["paths"]["reference"]["runs"], 18);
+  EXPECT_FALSE(prof["paths"]["eager"].contains("phases"));
+  const auto& phases = prof["paths"]["inductor"]["phases"];
+  for (const char* stage : {"dynamo", "aot_autograd", "inductor_lowering", "run"})
+    EXPECT_GT(phases[stage].get<double>(), 0) << stage << ": " << prof.dump();
+  double in_phases = 0;
+  for (const auto& [stage, seconds] : phases.items()) in_phases += seconds.get<double>();
+  EXPECT_LE(in_phases, prof["paths"]["inductor"]["seconds"].get<double>() + 1e-6);
+  EXPECT_LE(prof["run_s"].get<double>() + prof["judge_s"].get<double>() +
+                prof["generate_s"].get<double>(),
+            s["elapsed_s"].get<double>() + 1e-6);
 
-  // One input per program: nothing to reuse.
+  // One input per program: nothing to reuse. --profile prints the table.
   r = e2e::RunMmdiff(
       "fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
-      policy + " --inputs-per-program 1 --out " + one);
+      policy + " --inputs-per-program 1 --profile --out " + one);
+  EXPECT_NE(r.output.find("where the time went"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cpp_compile"), std::string::npos) << r.output;
   ASSERT_EQ(r.exit_code, 0) << r.output;
   s = ReadJson(one + "/summary.json");
   EXPECT_EQ(s["checked_inputs"], 3);

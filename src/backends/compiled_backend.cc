@@ -88,9 +88,9 @@ class CompiledBackend : public Backend {
     return r;
   }
 
-  // The helper's (compiled, reused, fx cache hits, fx cache misses, [internals]).
+  // The helper's (compiled, reused, fx cache hits, fx cache misses, [internals], {phase: s}).
   static void ReadCompileInfo(PyObject* info, CompileInfo& c) {
-    if (!info || !PyTuple_Check(info) || PyTuple_Size(info) != 5) return;
+    if (!info || !PyTuple_Check(info) || PyTuple_Size(info) != 6) return;
     c.present = true;
     c.compiled = PyObject_IsTrue(PyTuple_GetItem(info, 0)) == 1;
     c.reused = PyObject_IsTrue(PyTuple_GetItem(info, 1)) == 1;
@@ -99,6 +99,11 @@ class CompiledBackend : public Backend {
     PyObject* names = PyTuple_GetItem(info, 4);
     for (Py_ssize_t i = 0; names && PyList_Check(names) && i < PyList_Size(names); ++i)
       c.internals.push_back(py::StrOf(PyList_GetItem(names, i)));
+    PyObject* phases = PyTuple_GetItem(info, 5);
+    for (const CompilePhaseField& f : CompilePhaseFields()) {
+      PyObject* s = phases && PyDict_Check(phases) ? PyDict_GetItemString(phases, f.name) : nullptr;
+      if (s && PyFloat_Check(s)) c.phases.*f.seconds = PyFloat_AsDouble(s);
+    }
     PyErr_Clear();
   }
 

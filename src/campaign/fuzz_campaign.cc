@@ -39,6 +39,34 @@ void RequestFuzzStop() { g_stop = true; }
 
 namespace {
 
+double SecondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Runs fn, adding its seconds to `part` of `prof`, less the seconds `sup` spent starting workers
+// meanwhile, which go to the profile's worker starts.
+template <class F>
+auto Timed(Supervisor& sup, CampaignProfile& prof, double CampaignProfile::* part, F&& fn) {
+  auto start = std::chrono::steady_clock::now();
+  double starts_s = sup.start_seconds();
+  int starts = sup.starts();
+  struct Account {
+    Supervisor& sup;
+    CampaignProfile& prof;
+    double CampaignProfile::* part;
+    std::chrono::steady_clock::time_point start;
+    double starts_s;
+    int starts;
+    ~Account() {
+      double in_starts = sup.start_seconds() - starts_s;
+      prof.*part += std::max(SecondsSince(start) - in_starts, 0.0);
+      prof.worker_start_s += in_starts;
+      prof.worker_starts += sup.starts() - starts;
+    }
+  } account{sup, prof, part, start, starts_s, starts};
+  return fn();
+}
+
 // The case's paths: the campaign's, less the slow ones (PathTraits::slow: aoti) on all but
 // policy.aoti_rate of the programs.
 std::vector<std::string> CasePaths(const Supervisor& sup, const std::vector<std::string>& paths,
@@ -207,7 +235,10 @@ class Campaign {
     sum_.done_below = schedule_.done_below();
     sum_.done_extra = schedule_.done_extra();
     if (!error_.ok()) return error_;
-    return WriteFileAtomic(summary_path_, SummaryToJson(sum_, o_).dump(2) + "\n");
+    auto start = std::chrono::steady_clock::now();
+    Status s = WriteFileAtomic(summary_path_, SummaryToJson(sum_, o_).dump(2) + "\n");
+    sum_.profile.store_s += SecondsSince(start);
+    return s;
   }
 
   bool NextCase(int64_t* index) {
@@ -255,16 +286,33 @@ class Campaign {
   // many), until one diverges: that input is the case's finding.
   void RunCase(Supervisor& sup, int64_t index) {
     uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
+    CampaignProfile prof;
+    auto generating = std::chrono::steady_clock::now();
     GeneratedCase gc = GenerateCaseFromSeed(case_seed, o_.policy);
+    prof.generate_s += SecondsSince(generating);
     std::vector<std::string> paths = CasePaths(sup, o_.paths, case_seed, o_.policy);
     CaseRun c;
     InputStats inputs;
     bool rejects = false;  // the program's contract verdict, known after its first input
     auto same_contract = [&](const Program& q) { return Expect(q).rejects == rejects; };
+    // The workers' runs are timed apart from judging; their results give the paths' own seconds.
+    PathRunner run = [&](const Program& q, const InputRecipe& r,
+                         const std::vector<std::string>& ps) {
+      std::vector<PathResult> results =
+          Timed(sup, prof, &CampaignProfile::run_s, [&] { return sup.Run(q, r, ps); });
+      prof.AddRuns(results);
+      return results;
+    };
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
+      generating = std::chrono::steady_clock::now();
       InputVariant in =
           MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
-      c = RunAndJudge(sup, in.program, in.recipe, paths);
+      prof.generate_s += SecondsSince(generating);
+      auto judging = std::chrono::steady_clock::now();
+      double ran_s = prof.run_s + prof.worker_start_s;
+      c = RunAndJudge(run, in.program, in.recipe, paths);
+      prof.judge_s +=
+          std::max(SecondsSince(judging) - (prof.run_s + prof.worker_start_s - ran_s), 0.0);
       inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
       inputs.ignored_input_reruns += !c.rerun_zeroed.empty();
       if (v == 0) rejects = c.contract.rejects;
@@ -279,6 +327,7 @@ class Campaign {
       if (!b) return;  // the output folder failed: error_ is set
       buckets.push_back(b);
     }
+    sum_.profile += prof;
     CountDone(c, inputs, index, buckets);
     if (!buckets.empty()) Refresh();
   }
@@ -323,11 +372,15 @@ class Campaign {
     writing_.insert(fc.hash);
     lock.unlock();
     std::optional<ReducedFinding> reduced;
+    CampaignProfile prof;
     // A known root cause's time goes to new behaviour instead, unless asked.
     if (!known || o_.reduce_known) {
+      // A new inductor value finding: do the knobs remove it?
       c.mitigations =
-          TryMitigations(sup, c);        // a new inductor value finding: do the knobs remove it?
-      c.ablation = RunAblation(sup, c);  // which of torch.compile's stages diverges first
+          Timed(sup, prof, &CampaignProfile::mitigations_s, [&] { return TryMitigations(sup, c); });
+      // Which of torch.compile's stages diverges first.
+      c.ablation =
+          Timed(sup, prof, &CampaignProfile::ablation_s, [&] { return RunAblation(sup, c); });
       if (o_.reduce_budget > 0) {
         ReduceFindingOptions ro;
         ro.reduce.max_predicate_calls = o_.reduce_budget;
@@ -335,7 +388,8 @@ class Campaign {
         ro.keep_going = [this, until] {
           return !g_stop && Elapsed() < o_.time_s && Elapsed() < until;
         };
-        reduced = ReduceFinding(sup, c, o_.paths, ro);
+        reduced = Timed(sup, prof, &CampaignProfile::reduce_s,
+                        [&] { return ReduceFinding(sup, c, o_.paths, ro); });
         if (reduced->reduction.steps_kept > 0) {
           reduced->run.known = c.known;
           spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
@@ -362,7 +416,10 @@ class Campaign {
     }
     fc.folder = HashHex(fc.root_cause);
     lock.lock();
+    auto storing = std::chrono::steady_clock::now();
     Status w = StoreLocked(fc, c, reduced ? &*reduced : nullptr, lock);
+    prof.store_s += SecondsSince(storing);
+    sum_.profile += prof;
     writing_.erase(fc.hash);
     write_cv_.notify_all();
     if (!w.ok()) {

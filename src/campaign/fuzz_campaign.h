@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/campaign/campaign_profile.h"
 #include "src/campaign/case_schedule.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
@@ -105,6 +106,8 @@ struct FuzzSummary {
   bool interrupted = false;            // stopped by RequestFuzzStop (e.g. Ctrl-C)
   double elapsed_s = 0;
   InputStats inputs;
+  // Where the campaign's job-seconds went (workers started before it began are not in it).
+  CampaignProfile profile;
   std::map<std::string, BucketStats> buckets;  // by bucket hash
   // Resume state: the schedule's done set.
   int64_t done_below = 0;

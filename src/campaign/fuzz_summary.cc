@@ -80,6 +80,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"worker_recycles", s.recycles},
           {"resumes", s.resumes},
           {"elapsed_s", s.elapsed_s},
+          {"profile", s.profile.ToJson()},
           {"inputs_per_program", o.policy.inputs_per_program},
           {"checked_inputs", s.inputs.checked_inputs},
           {"special_values",
@@ -254,6 +255,11 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     s.diverging_cases = Count(j, "diverging_cases");
     s.skipped_paths = Count(j, "skipped_paths");
     s.cuda_cases_without_gpu = Count(j, "cuda_cases_without_gpu");
+    if (j.contains("profile")) {  // absent before it existed
+      auto profile = CampaignProfile::FromJson(j.at("profile"));
+      if (!profile.ok()) return Status::Error("malformed summary: " + profile.error());
+      s.profile = profile.value();
+    }
     auto small_count = [&](const char* key) {
       int64_t n = j.contains(key) ? Count(j, key) : 0;
       if (n > INT32_MAX) throw std::out_of_range(std::string("\"") + key + "\" is too large");

@@ -68,6 +68,7 @@ struct FuzzArgs {
   bool time_given = false, cases_given = false;
   std::vector<std::string> known;
   bool no_known = false, reduce_known = false;
+  bool profile = false;
 };
 
 int64_t DefaultMemoryMb(int jobs) {
@@ -281,6 +282,13 @@ int Fuzz(FuzzArgs a) {
     return kExitEnvironment;
   }
   PrintSummary(sum.value(), fo);
+  if (a.profile)
+    std::printf(
+        "\nwhere the time went (summed over %d jobs; workers started before the "
+        "campaign not included):\n%s",
+        fo.jobs,
+        ProfileTable(sum.value().profile, sum.value().cases, sum.value().elapsed_s * fo.jobs)
+            .c_str());
   return kExitOk;
 }
 
@@ -365,6 +373,11 @@ const CommandRegistrar kFuzz{
           ->capture_default_str();
       c->add_flag("--no-reduce", args->no_reduce,
                   "Do not reduce new buckets (same as --reduce-budget 0)");
+      c->add_flag("--profile", args->profile,
+                  "At the end, print where the campaign's time went: generation, each path (the "
+                  "compiled ones by stage: Dynamo, AOTAutograd, Inductor, the C++ compiler, "
+                  "running), judging, worker starts, and the work on new buckets. summary.json "
+                  "always holds it (\"profile\")");
       auto* known_opt = c->add_option("--known", args->known,
                                       "Catalogue of known behaviours: a regression entry or "
                                       "report, or a folder searched for "

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <fstream>
@@ -74,6 +75,14 @@ Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options))
 
 Supervisor::~Supervisor() { Stop(); }
 
+void Supervisor::FirstReply() {
+  if (!awaiting_first_reply_) return;
+  awaiting_first_reply_ = false;
+  ++starts_;
+  start_seconds_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at_).count();
+}
+
 void Supervisor::Stop() {
   if (pid_ > 0) {
     WriteFrame(to_worker_, {{"type", "exit"}});
@@ -95,6 +104,7 @@ void Supervisor::Stop() {
 }
 
 Status Supervisor::Start() {
+  started_at_ = std::chrono::steady_clock::now();
   int to[2], from[2];
   if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0)
     return Status::Error(std::string("pipe: ") + std::strerror(errno));
@@ -199,7 +209,7 @@ Status Supervisor::Hello() {
   }
   Status w = WriteFrame(to_worker_, {{"type", "hello"}});
   ReadResult r = ReadFrame(from_worker_, static_cast<int>(options_.startup_timeout_s * 1000));
-  awaiting_first_reply_ = false;
+  FirstReply();
   bool hello = r.state == ReadState::kOk && StringField(r.message, "type") == "hello" &&
                r.message.contains("paths") && r.message["paths"].is_array();
   if (!w.ok() || !hello) {
@@ -249,7 +259,10 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
   }
   if (new_program && options_.recycle_after > 0 && pid_ > 0 &&
       runs_since_start_ >= options_.recycle_after) {
+    auto stopping = std::chrono::steady_clock::now();
     Stop();
+    start_seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stopping).count();
     recycling_ = true;
     ++recycles_;
   }
@@ -284,7 +297,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
                             ? std::max(options_.stage_timeout_s, options_.startup_timeout_s)
                             : options_.stage_timeout_s;
         ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
-        awaiting_first_reply_ = false;
+        FirstReply();
         std::string type = m.state == ReadState::kOk ? StringField(m.message, "type") : "";
         // A result beyond the paths asked for is not an answer to this request.
         if (type == "result" && next >= paths.size()) {

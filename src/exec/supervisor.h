@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -56,6 +57,11 @@ class Supervisor {
   int restarts() const { return restarts_; }
   // Workers replaced after recycle_after programs.
   int recycles() const { return recycles_; }
+  // Workers that started and answered, and the seconds that took: from starting one to its first
+  // reply (exec, loading LibTorch, starting Python and importing torch), and stopping the one a
+  // recycle replaces.
+  int starts() const { return starts_; }
+  double start_seconds() const { return start_seconds_; }
 
  private:
   Status Start();
@@ -64,12 +70,17 @@ class Supervisor {
   // Asks the worker to exit, waits a little, then kills it.
   void Stop();
   std::string StderrTail();
+  // The first frame of a started worker arrived (or its wait ended): counts its start.
+  void FirstReply();
 
   SupervisorOptions options_;
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
   int restarts_ = 0;
   int recycles_ = 0;
+  int starts_ = 0;
+  double start_seconds_ = 0;
+  std::chrono::steady_clock::time_point started_at_;
   int64_t runs_since_start_ = 0;  // programs (input variants of one program count once)
   std::vector<Node> last_nodes_;
   std::vector<std::string> last_outputs_;

@@ -53,6 +53,7 @@ nlohmann::json PathResultToJson(const PathResult& r, bool wire) {
                     {"fx_cache_hits", r.compile.fx_cache_hits},
                     {"fx_cache_misses", r.compile.fx_cache_misses},
                     {"internals", r.compile.internals}};
+  if (wire && r.compile.present) j["compile"]["phases"] = CompilePhasesToJson(r.compile.phases);
   if (r.kind == OutcomeKind::kOk) {
     j["outputs"] = nlohmann::json::array();
     for (const auto& t : r.outputs) {
@@ -104,6 +105,11 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
       r.compile.fx_cache_hits = c.at("fx_cache_hits").get<int>();
       r.compile.fx_cache_misses = c.at("fx_cache_misses").get<int>();
       r.compile.internals = c.at("internals").get<std::vector<std::string>>();
+      if (c.contains("phases")) {
+        auto phases = CompilePhasesFromJson(c.at("phases"));
+        if (!phases.ok()) return Status::Error("path result: " + phases.error());
+        r.compile.phases = phases.value();
+      }
     }
     if (j.contains("outputs")) {
       for (const auto& jt : j.at("outputs")) {

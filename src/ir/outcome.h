@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/ir/compile_phases.h"
 #include "src/ir/device.h"
 #include "src/ir/dtype.h"
 #include "src/ir/path_traits.h"
@@ -42,6 +43,7 @@ struct CompileInfo {
   bool reused = false;
   int fx_cache_hits = 0, fx_cache_misses = 0;
   std::vector<std::string> internals;  // sorted, unique
+  CompilePhases phases;                // on the wire only; reports leave them out
 };
 
 struct PathResult {

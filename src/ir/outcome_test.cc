@@ -88,6 +88,23 @@ TEST(Outcome, CompileInfoRoundTripsAndIsAbsentForPathsThatDoNotCompile) {
   EXPECT_FALSE(PathResultFromJson(PathResultToJson(eager, false)).value().compile.present);
 }
 
+TEST(Outcome, CompilePhasesTravelOnTheWireOnlyAndBadOnesAreRejected) {
+  PathResult r{"inductor", OutcomeKind::kOk};
+  r.compile.present = true;
+  r.compile.phases.dynamo = 0.25;
+  r.compile.phases.cpp_compile = 1.5;
+  nlohmann::json wire = PathResultToJson(r, true);
+  auto back = PathResultFromJson(wire);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().compile.phases.dynamo, 0.25);
+  EXPECT_EQ(back.value().compile.phases.cpp_compile, 1.5);
+  EXPECT_FALSE(PathResultToJson(r, false)["compile"].contains("phases"));
+  wire["compile"]["phases"]["run"] = -1;  // from a hostile worker: an error naming the part
+  auto bad = PathResultFromJson(wire);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("\"run\""), std::string::npos) << bad.error();
+}
+
 TEST(Outcome, TheUnsupportedReasonTravelsOnTheWireOnlyAndBadOnesAreRejected) {
   PathResult r{"eager", OutcomeKind::kUnsupported};
   r.unsupported = UnsupportedReason::kNoGpu;

@@ -3,7 +3,8 @@
 # program's function with torch.compile once per backend and knob, and _mmdiff_call runs it and
 # gives ("ok", [tensors], info) or ("error", class, qualified type, message, info): the root cause
 # as root_cause() names it (src/ir/python/root_cause.py, run in __main__ before this text), and
-# info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose]).
+# info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose], {phase: seconds}):
+# where the call's time went (_mmdiff_phases), from torch's own compile timers.
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file.
@@ -54,26 +55,48 @@ def _mmdiff_internals(codes, inductor_delta):
     names.update("pattern:" + k for k, v in inductor_delta.items() if v and not k.startswith(skip))
     return sorted(names)
 
+def _mmdiff_phases(metrics, call_s):
+    # torch._dynamo.utils.compilation_time_metrics: seconds per timed function, nested (Dynamo's
+    # compile_inner holds the backend's compile, which holds Inductor's, which holds lowering, then
+    # code generation and loading the module, both of which may run the C++ compiler: with one
+    # compile thread it compiles each kernel where it is asked for). Split into parts that do
+    # not overlap.
+    t = lambda key: float(sum(metrics.get(key, ())))
+    dynamo, backend = t("_compile.compile_inner"), t("OutputGraph.call_user_compiler")
+    inductor, cpp = t("compile_fx_inner"), t("compile_file")
+    lowering = t("GraphLowering.run")
+    codegen_and_load = t("GraphLowering.codegen") + t("PyCodeCache.load_by_key_path")
+    return {"dynamo": max(dynamo - backend, 0.0), "aot_autograd": max(backend - inductor, 0.0),
+            "inductor_lowering": lowering,
+            "inductor_codegen": max(codegen_and_load - cpp, 0.0), "cpp_compile": cpp,
+            "inductor_other": max(inductor - lowering - codegen_and_load, 0.0),
+            "run": max(call_s - dynamo, 0.0)}
+
 def _mmdiff_call(fn, args, knob=""):
     # torch.compile is lazy: a knob must be in force during the first call, which compiles.
     import contextlib
     import torch._inductor.config
-    from torch._dynamo.utils import counters
+    import time
+    from torch._dynamo.utils import compilation_time_metrics, counters
     patch = torch._inductor.config.patch({knob: True}) if knob else contextlib.nullcontext()
     graphs = counters["stats"]["unique_graphs"]
     before = dict(counters["inductor"])
     del _mmdiff_codes[:]
+    compilation_time_metrics.clear()  # read only by compile-time reports; this call's alone
+    start = time.perf_counter()
     try:
         with patch:
             out = fn(*args)
         result = ("ok", list(out))
     except Exception as e:
         result = ("error",) + root_cause(e)
+    call_s = time.perf_counter() - start
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
     compiled = counters["stats"]["unique_graphs"] > graphs
     if compiled and _mmdiff_program.get("key") in _mmdiff_program["fns"]:
         _mmdiff_program["fns"][_mmdiff_program["key"]][1] += 1
     info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
-            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta))
+            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta),
+            _mmdiff_phases(compilation_time_metrics, call_s))
     return result + (info,)

@@ -55,8 +55,9 @@ class CallTest(unittest.TestCase):
                 raise RuntimeError("wrapped") from e
         result = NS["_mmdiff_call"](fn, args())
         self.assertEqual(result[:4], ("error", "KeyError", "somewhere.Missing", "'k'"))
-        compiled, reused, hits, misses, internals = result[4]
+        compiled, reused, hits, misses, internals, phases = result[4]
         self.assertEqual((compiled, hits, misses, internals), (False, 0, 0, []))
+        self.assertEqual(phases["dynamo"], 0.0)  # a plain function: nothing compiled
 
     def test_a_program_compiles_once_and_its_next_runs_reuse_it(self):
         key = "eager|"
@@ -85,6 +86,31 @@ class CallTest(unittest.TestCase):
         result = NS["_mmdiff_call"](fresh, args())
         self.assertEqual(result[2][:2], (True, False))
         self.assertTrue(torch.equal(result[1][0], torch.full((2, 4), 6.0)))
+
+    def test_a_call_says_where_its_time_went(self):
+        fn = NS["_mmdiff_function"](SOURCE.replace("mm(x0, x1)", "mm(x0, x1) + 1"), "aot_eager", "aot_eager|")
+        phases = NS["_mmdiff_call"](fn, args())[2][5]
+        self.assertEqual(sorted(phases), ["aot_autograd", "cpp_compile", "dynamo",
+                                          "inductor_codegen", "inductor_lowering",
+                                          "inductor_other", "run"])
+        self.assertGreater(phases["dynamo"], 0)  # Dynamo traced it, AOTAutograd compiled it
+        self.assertGreater(phases["aot_autograd"], 0)
+        self.assertEqual(phases["cpp_compile"], 0)  # no Inductor
+        again = NS["_mmdiff_call"](fn, args())[2][5]
+        self.assertEqual((again["dynamo"], again["aot_autograd"]), (0, 0))  # ran, compiled nothing
+        self.assertGreater(again["run"], 0)
+
+    def test_phases_do_not_overlap(self):
+        # The C++ compiler ran twice: once during code generation, once loading the module.
+        metrics = {"_compile.compile_inner": [3.0], "OutputGraph.call_user_compiler": [2.5],
+                   "compile_fx_inner": [2.0], "compile_file": [1.0, 0.5],
+                   "GraphLowering.run": [0.25], "GraphLowering.codegen": [1.125],
+                   "PyCodeCache.load_by_key_path": [0.5]}
+        phases = NS["_mmdiff_phases"](metrics, 3.25)
+        self.assertEqual(phases, {"dynamo": 0.5, "aot_autograd": 0.5, "inductor_lowering": 0.25,
+                                  "inductor_codegen": 0.125, "cpp_compile": 1.5,
+                                  "inductor_other": 0.125, "run": 0.25})
+        self.assertAlmostEqual(sum(phases.values()), 3.25)
 
     def test_a_knob_is_in_force_during_the_call_only(self):
         import torch._inductor.config as config
