@@ -129,12 +129,11 @@ std::string ProfileTable(const CampaignProfile& p, int64_t programs, double tota
     for (const auto& [name, t] : p.paths) {
       in_paths += t.seconds;
       row(2, name + " (" + std::to_string(t.runs) + " runs)", t.seconds);
-      if (!t.compiled) continue;
       double phased = 0;
-      for (const CompilePhaseField& f : CompilePhaseFields()) {
-        phased += t.phases.*f.seconds;
-        row(4, f.name, t.phases.*f.seconds);
-      }
+      for (const CompilePhaseField& f : CompilePhaseFields()) phased += t.phases.*f.seconds;
+      // TorchScript reports whether it compiled, but no stages.
+      if (!t.compiled || phased == 0) continue;
+      for (const CompilePhaseField& f : CompilePhaseFields()) row(4, f.name, t.phases.*f.seconds);
       row(4, "other (inputs in and out, the helpers)", std::max(t.seconds - phased, 0.0));
     }
     row(2, "the wire and the worker's loop", std::max(s - in_paths, 0.0));

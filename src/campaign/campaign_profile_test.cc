@@ -64,6 +64,9 @@ TEST(CampaignProfile, HostileJsonIsAnError) {
 TEST(CampaignProfile, TheTableSplitsTheRunsIntoPathsAndTheirPhases) {
   CampaignProfile p;
   p.AddRuns({Ran("eager", 1), Ran("inductor", 4, 2)});
+  PathResult torchscript = Ran("torchscript", 0);  // says whether it compiled, no stages
+  torchscript.compile.present = true;
+  p.AddRuns({torchscript});
   p.run_s = 6;  // 1 s beyond the paths' own: the wire
   p.generate_s = 1;
   std::string t = ProfileTable(p, 10, 10);
@@ -85,6 +88,9 @@ TEST(CampaignProfile, TheTableSplitsTheRunsIntoPathsAndTheirPhases) {
   EXPECT_TRUE(has("other (inputs in and out", {" 1.9 s", " 187.5 ms"})) << t;
   EXPECT_TRUE(has("the wire", {" 1.0 s"})) << t;
   EXPECT_TRUE(has("the rest", {" 3.0 s", " 30.0%"})) << t;
+  // Stages are listed once, under inductor, not under a path that reported none.
+  EXPECT_EQ(t.find("cpp_compile"), t.rfind("cpp_compile")) << t;
+  EXPECT_TRUE(has("torchscript (1 runs)", {" 0.0 s"})) << t;
 }
 
 }  // namespace
