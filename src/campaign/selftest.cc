@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "oracles/metamorphic.h"
 #include "src/gen/generator.h"
+#include "src/ir/static_types.h"
 #include "src/report/report.h"
 #include "src/report/run_case.h"
 
@@ -108,6 +110,25 @@ bool SameBits(const PathResult& ref, const PathResult& a, const PathResult& b) {
   return true;
 }
 
+// Eager's own defect, not the oracle's: an addmm-family op with alpha = 0 in float16 or bfloat16
+// may ignore beta or return uninitialised memory (catalogued for bfloat16 as
+// corpus/regression/eager-{addmv,baddbmm}-bfloat16-alpha0-ignores-beta.json; float16 too on CPUs
+// with AVX512-FP16, seen on 2026-11-26 on a Sapphire Rapids Xeon: baddbmm and addmv). The
+// false-alarm checks are about the oracle, so they leave such programs out, as they leave out
+// bfloat16 operands.
+bool EagersAlphaZeroDefect(const Program& p) {
+  std::map<std::string, StaticType> types = InferStaticTypes(p);
+  for (const Node& n : p.nodes) {
+    bool scaled = n.op == OpKind::kAddmm || n.op == OpKind::kAddmv || n.op == OpKind::kBaddbmm ||
+                  n.op == OpKind::kAddbmm;
+    auto t = types.find(n.name);
+    if (scaled && n.alpha == 0 && t != types.end() &&
+        (t->second.dtype == DType::kFloat16 || t->second.dtype == DType::kBFloat16))
+      return true;
+  }
+  return false;
+}
+
 // Runs `programs` valid programs through the reference, eager and `other`, half of them with
 // exact values, and fills one check for eager vs reference (when other is eager_1thread) and one
 // for eager vs other, per value mode.
@@ -121,9 +142,11 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
     FalseAlarmCheck vs_other{
         "eager vs " + std::string(other == "eager_1thread" ? "eager on 1 thread" : other),
         vs_ref.values};
-    for (int64_t i = 0; i < programs / 2; ++i) {
-      uint64_t s = seed + static_cast<uint64_t>(i) * 2 + (exact ? 1 : 0);
+    for (int64_t i = 0, drawn = 0; i < programs / 2; ++drawn) {
+      uint64_t s = seed + static_cast<uint64_t>(drawn) * 2 + (exact ? 1 : 0);
       GeneratedCase c = GenerateCaseFromSeed(s, policy);
+      if (EagersAlphaZeroDefect(c.program)) continue;
+      ++i;
       if (exact) {
         double rate = c.recipe.special;
         c.recipe = InputRecipe{"exact", c.recipe.seed};
@@ -176,9 +199,11 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
   policy.w_sdpa = policy.w_attention = 0;
   policy.w_int8 = policy.w_uint8 = policy.w_int32 = policy.w_int64 = 0;
   RelationCheck check{"eager"};
-  for (int64_t i = 0; i < programs; ++i) {
-    uint64_t s = seed + static_cast<uint64_t>(i);
+  for (int64_t i = 0, drawn = 0; i < programs; ++drawn) {
+    uint64_t s = seed + static_cast<uint64_t>(drawn);
     GeneratedCase c = GenerateCaseFromSeed(s, policy);
+    if (EagersAlphaZeroDefect(c.program)) continue;
+    ++i;
     for (const auto& v : MetamorphicVariants(c.program)) {
       ++check.programs;
       std::vector<PathResult> a = sup.Run(c.program, c.recipe, {"reference", "eager"});
