@@ -119,10 +119,8 @@ bool SameBits(const PathResult& ref, const PathResult& a, const PathResult& b) {
 bool EagersAlphaZeroDefect(const Program& p) {
   std::map<std::string, StaticType> types = InferStaticTypes(p);
   for (const Node& n : p.nodes) {
-    bool scaled = n.op == OpKind::kAddmm || n.op == OpKind::kAddmv || n.op == OpKind::kBaddbmm ||
-                  n.op == OpKind::kAddbmm;
     auto t = types.find(n.name);
-    if (scaled && n.alpha == 0 && t != types.end() &&
+    if (GetOpSpec(n.op).has_alpha_beta && n.alpha == 0 && t != types.end() &&
         (t->second.dtype == DType::kFloat16 || t->second.dtype == DType::kBFloat16))
       return true;
   }
