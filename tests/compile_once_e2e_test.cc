@@ -102,6 +102,33 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   EXPECT_EQ(s["checked_inputs"], 20);
 }
 
+// torch.compile's lower stages run beside inductor only on an input where it diverges (here none),
+// unless --controls always; the choice is kept for --resume.
+TEST(CompileOnceE2E, TheLowerStagesRunOnlyWhereInductorDivergesUnlessAlways) {
+  std::string dir = e2e::ScratchDir("controls");
+  std::string policy = ComputingPolicy(dir);
+  auto runs = [](const nlohmann::json& s, const char* path) {
+    const auto& paths = s["profile"]["paths"];
+    return paths.contains(path) ? paths[path]["runs"].get<int>() : 0;
+  };
+  for (const char* mode : {"divergence", "always"}) {
+    std::string out = dir + "/" + mode;
+    auto r = e2e::RunMmdiff(
+        "fuzz --cases 2 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor,aot_eager "
+        "--inputs-per-program 2 --policy " +
+        policy + " --controls " + mode + " --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    nlohmann::json s = ReadJson(out + "/summary.json");
+    ASSERT_EQ(s["diverging_cases"], 0) << r.output;
+    EXPECT_EQ(runs(s, "inductor"), 4) << s.dump();
+    EXPECT_EQ(runs(s, "aot_eager"), std::string(mode) == "always" ? 4 : 0) << s.dump();
+    EXPECT_EQ(s["resume"]["controls"], mode);
+    EXPECT_EQ(s["paths"], (nlohmann::json{"reference", "eager", "inductor", "aot_eager"}));
+  }
+  auto r = e2e::RunMmdiff("fuzz --cases 1 --controls sometimes --out " + dir + "/bad");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
 TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {
   std::string dir = e2e::ScratchDir("ablation");
   std::ofstream(dir + "/mm.json") << ProgramToJson(e2e::LegalMm()).dump();

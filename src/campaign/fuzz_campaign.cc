@@ -303,6 +303,10 @@ class Campaign {
       prof.AddRuns(results);
       return results;
     };
+    const StagePlan plan = PlanStages(paths, o_.controls);
+    // The inputs the compiled paths compiled for (the first; new sizes), which the deferred stages
+    // replay before the input where inductor diverges.
+    std::vector<std::pair<Program, InputRecipe>> compiled_for;
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
       generating = std::chrono::steady_clock::now();
       InputVariant in =
@@ -310,9 +314,11 @@ class Campaign {
       prof.generate_s += SecondsSince(generating);
       auto judging = std::chrono::steady_clock::now();
       double ran_s = prof.run_s + prof.worker_start_s;
-      c = RunAndJudge(run, in.program, in.recipe, paths);
+      c = AddControls(run, RunAndJudge(run, in.program, in.recipe, plan.first), plan, paths,
+                      compiled_for);
       prof.judge_s +=
           std::max(SecondsSince(judging) - (prof.run_s + prof.worker_start_s - ran_s), 0.0);
+      if (v == 0 || in.new_shapes) compiled_for.emplace_back(in.program, in.recipe);
       inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
       inputs.ignored_input_reruns += !c.rerun_zeroed.empty();
       if (v == 0) rejects = c.contract.rejects;
@@ -384,6 +390,7 @@ class Campaign {
       if (o_.reduce_budget > 0) {
         ReduceFindingOptions ro;
         ro.reduce.max_predicate_calls = o_.reduce_budget;
+        ro.controls = o_.controls;
         double until = Elapsed() + o_.reduce_time_s;
         ro.keep_going = [this, until] {
           return !g_stop && Elapsed() < o_.time_s && Elapsed() < until;

@@ -12,6 +12,7 @@
 
 #include "src/campaign/campaign_profile.h"
 #include "src/campaign/case_schedule.h"
+#include "src/campaign/stage_controls.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
 #include "src/report/known.h"
@@ -47,6 +48,9 @@ struct FuzzOptions {
   std::vector<std::string> known_paths;
   std::shared_ptr<const KnownCatalogue> known;
   bool reduce_known = false;
+  // When torch.compile's lower stages (compile_eager, aot_eager) run beside inductor
+  // (src/campaign/stage_controls.h).
+  ControlsMode controls = ControlsMode::kOnDivergence;
 };
 
 struct BucketStats {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "src/campaign/fuzz_campaign.h"
@@ -104,6 +105,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"reduce_time_s", o.reduce_time_s},
             {"known_paths", o.known_paths},
             {"reduce_known", o.reduce_known},
+            {"controls", ControlsModeName(o.controls)},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
 }
@@ -238,6 +240,13 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
         r.value("reduce_time_s", FuzzOptions{}.reduce_time_s);  // absent before it existed
     o.known_paths = r.at("known_paths").get<std::vector<std::string>>();
     o.reduce_known = r.at("reduce_known").get<bool>();
+    // Absent before it existed: those campaigns ran every stage on every input.
+    std::optional<ControlsMode> controls = ParseControlsMode(
+        r.value("controls", std::string(ControlsModeName(ControlsMode::kAlways))));
+    if (!controls)
+      return Status::Error("resume.controls must be \"divergence\" or \"always\", not " +
+                           r.at("controls").dump());
+    o.controls = *controls;
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();

@@ -7,6 +7,7 @@
 
 #include "src/campaign/ablation.h"
 #include "src/campaign/mitigations.h"
+#include "src/campaign/stage_controls.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
 
@@ -59,15 +60,25 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
           ? original.verdict.divergences[lead.divergence].classification
           : "";
   if (original.verdict.diverges()) {
-    // The last candidate that kept the bucket, as run: the reduced case needs no extra run.
+    // The last candidate that kept the bucket, as run.
     std::optional<CaseRun> last_kept;
+    const StagePlan plan = options.every_path
+                               ? StagePlan{paths, {}}
+                               : FindingPaths(original.verdict.divergences[lead.divergence], paths);
+    PathRunner run = [&sup](const Program& q, const InputRecipe& s,
+                            const std::vector<std::string>& ps) { return sup.Run(q, s, ps); };
     ReducePredicate same_bucket = [&](const Program& p, const InputRecipe& r) {
       if (options.keep_going && !options.keep_going()) {
         out.stopped_early = true;
         return false;
       }
-      CaseRun c = RunAndJudge(sup, p, r, paths);
-      // Kept when the candidate still shows the finding's root cause, whatever else it shows.
+      CaseRun c = RunAndJudge(run, p, r, plan.first);
+      // Kept when the candidate still shows the finding's root cause, whatever else it shows. The
+      // lower stages can only lower the signature, so they run where it is kept without them.
+      if (!plan.controls.empty() &&
+          !KeptFinding(CaseFindings(c), c.verdict, wanted, classification))
+        return false;
+      c = AddControls(run, std::move(c), plan, paths);
       auto findings = CaseFindings(c);
       const FindingKey* same = KeptFinding(findings, c.verdict, wanted, classification);
       if (!same) return false;
@@ -79,6 +90,19 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
     if (last_kept && last_kept->program == out.reduction.program &&
         last_kept->recipe == out.reduction.recipe) {
       out.run = std::move(*last_kept);
+      // The reduced case's report shows every path, as the original's does: what the others do
+      // with it (the paths that share the root cause, "also: aot_eager, inductor"; whether the
+      // compiled paths follow an eager finding) is part of the finding. One run more.
+      const StagePlan every = PlanStages(paths, options.controls);
+      if (plan.first.size() + plan.controls.size() < paths.size()) {
+        CaseRun full = AddControls(
+            run, RunAndJudge(run, out.run.program, out.run.recipe, every.first), every, paths);
+        auto findings = CaseFindings(full);
+        if (const FindingKey* same = KeptFinding(findings, full.verdict, wanted, classification)) {
+          full.finding = same->divergence;
+          out.run = std::move(full);
+        }
+      }
       out.signature = CaseFinding(out.run).signature;  // located at the op that is left
       if (options.try_mitigations) {
         out.run.mitigations = TryMitigations(sup, out.run);

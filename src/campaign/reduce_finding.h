@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "src/campaign/stage_controls.h"
 #include "src/exec/supervisor.h"
 #include "src/reduce/reduce.h"
 #include "src/report/report.h"
@@ -17,9 +18,15 @@
 namespace mmdiff {
 
 struct ReduceFindingOptions {
-  ReduceOptions reduce;         // budget of predicate calls (each one runs every path once), rounds
+  ReduceOptions reduce;         // budget of predicate calls (each one runs the paths once), rounds
   bool try_mitigations = true;  // rerun the reduced case with the inductor knobs (TryMitigations)
                                 // and on torch.compile's stages (RunAblation)
+  // Run every path on each candidate, instead of only those the finding is about (FindingPaths;
+  // the lower stages of torch.compile only where a candidate keeps the bucket without them).
+  bool every_path = false;
+  // When the reduced case runs on every path at the end (for its report), whether torch.compile's
+  // lower stages run only where inductor diverges (src/campaign/stage_controls.h).
+  ControlsMode controls = ControlsMode::kOnDivergence;
   // Asked before each candidate run; false ends the reduction where it is (e.g. the campaign's time
   // is up). Empty: always go on.
   std::function<bool()> keep_going;
@@ -36,11 +43,14 @@ struct ReducedFinding {
 };
 
 // Reduces `original` (a case already run through `paths` with `sup`, whose verdict diverges) for
-// its finding (original.finding): each candidate runs through the same paths and is kept when one
+// its finding (original.finding): each candidate runs through the paths of `paths` the finding is
+// about (options.every_path: all of them) and is kept when one
 // of its findings has the original finding's root cause, or its prefix (RootCausePrefix: an error
 // on an accepted program is located at all its ops, and removing the innocent ones is the point),
-// with the same classification (KeptFinding). Returns the original unchanged (reduction.steps_kept
-// == 0) when nothing smaller keeps the bucket, or when the original does not diverge.
+// with the same classification (KeptFinding). The reduced case then runs once on all of `paths`
+// for its report (kept unless that run loses the finding). Returns the original unchanged
+// (reduction.steps_kept == 0) when nothing smaller keeps the bucket, or when the original does not
+// diverge.
 ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
                              const std::vector<std::string>& paths,
                              const ReduceFindingOptions& options = {});

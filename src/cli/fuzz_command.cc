@@ -68,6 +68,7 @@ struct FuzzArgs {
   bool time_given = false, cases_given = false;
   std::vector<std::string> known;
   bool no_known = false, reduce_known = false;
+  std::string controls = "divergence";
   bool profile = false;
 };
 
@@ -220,6 +221,7 @@ int Fuzz(FuzzArgs a) {
     fo.reduce_time_s = a.reduce_time_s;
     fo.known_paths = KnownCataloguePaths(a.known, a.no_known);
     fo.reduce_known = a.reduce_known;
+    fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
   }
   if (Status s = CheckFuzzOptions(fo); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
@@ -359,7 +361,7 @@ const CommandRegistrar kFuzz{
       c->add_option(
            "--reduce-budget", args->reduce_budget,
            "Reduce each new bucket's case with at most this many candidate runs (each "
-           "runs every path) "
+           "runs the paths its finding is about) "
            "before writing it; the reduced case goes to findings/<root cause>/reduced/, and its "
            "signature names the folder (0: no reduction, folders named by the unreduced case)")
           ->check(CLI::NonNegativeNumber)
@@ -392,6 +394,15 @@ const CommandRegistrar kFuzz{
       c->add_flag("--reduce-known", args->reduce_known,
                   "Reduce and ablate known root causes too (they are skipped by default so that "
                   "the time goes to new ones)");
+      c->add_option("--controls", args->controls,
+                    "When torch.compile's lower stages (compile_eager: Dynamo alone; aot_eager: + "
+                    "AOTAutograd) run beside inductor: `divergence` runs them only on an input "
+                    "where inductor diverges, to say which stage it starts in (two compiles of "
+                    "each program saved; a divergence of the lower stages alone, with inductor "
+                    "right, is not looked for); `always` runs them on every input. Without "
+                    "inductor among the paths they always run")
+          ->check(CLI::IsMember({"divergence", "always"}))
+          ->capture_default_str();
       AddCommonOptions(c, args->common);
       return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
                               args->time_given = time_opt->count() > 0;

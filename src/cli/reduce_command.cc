@@ -34,7 +34,9 @@ constexpr const char* kFooter =
     "target). Each "
     "candidate (nodes dropped, sizes shrunk, dtypes, devices, layouts, attributes and values "
     "simplified) is run "
-    "through the same paths and kept when its bucket signature is the same. Output, in --out: "
+    "through those of the paths its finding is about (the reference, eager, the divergence's "
+    "paths; torch.compile's lower stages only where it keeps the bucket without them) and kept "
+    "when its bucket signature is the same. Output, in --out: "
     "report.json, "
     "program.json and repro.py of the reduced case, and reduction.json (sizes before and after, "
     "the steps kept).\n\n"
@@ -195,7 +197,8 @@ const CommandRegistrar kRegistrar{
           ->required();
       sub->add_option("--out", args->out_dir,
                       "Output folder (default: <the report's folder>/reduced)");
-      sub->add_option("--budget", args->budget, "Most candidate runs (each runs every path once)")
+      sub->add_option("--budget", args->budget,
+                      "Most candidate runs (each runs the paths its finding is about once)")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();
       sub->add_option("--paths", args->common.paths,
