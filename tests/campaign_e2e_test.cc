@@ -269,14 +269,30 @@ TEST(CampaignE2E, ACrashReductionStopsAtItsTimeLimit) {
 
 TEST(CampaignE2E, WorkersAreRecycledAndAnOutOfMemoryWorkerIsAFindingNotADeadCampaign) {
   std::string dir = e2e::ScratchDir("campaign-recycle");
-  // No reduction: its extra runs would go through the same workers.
+  // No reduction: its extra runs would go through the same workers. TorchScript compiles.
   auto r = e2e::RunMmdiff(
-      "fuzz --cases 20 --jobs 1 --recycle-after 5 --no-reduce --paths reference,eager --out " +
+      "fuzz --cases 20 --jobs 1 --recycle-after 5 --no-reduce --paths reference,eager,torchscript "
+      "--out " +
       dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = Summary(dir);
   EXPECT_EQ(s["worker_recycles"], 3);  // after programs 5, 10 and 15
   EXPECT_EQ(s["worker_restarts"], 0);
+  // Programs that compile nothing do not count; memory growth does (any run grows a fresh
+  // worker's resident memory by more than a megabyte).
+  for (const char* growth : {"0", "1"}) {
+    std::string out = dir + "-growth-" + growth;
+    r = e2e::RunMmdiff(
+        "fuzz --cases 7 --jobs 1 --recycle-after 5 --no-reduce --paths reference,eager "
+        "--recycle-growth-mb " +
+        std::string(growth) + " --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    s = Summary(out);
+    if (std::string(growth) == "0")
+      EXPECT_EQ(s["worker_recycles"], 0) << r.output;
+    else
+      EXPECT_GE(s["worker_recycles"].get<int>(), 1) << r.output;
+  }
 
   std::string oom = e2e::ScratchDir("campaign-oom");
   // No reduction either: each run of an out-of-memory case restarts the worker (seconds each).

@@ -60,6 +60,7 @@ struct FuzzArgs {
   std::string shard = "0/1";
   std::string resume;
   int64_t recycle_after = 1000;
+  int64_t recycle_growth_mb = 1024;
   int64_t memory_mb = -1;  // -1: a share of the machine's memory
   int64_t reduce_budget = 50;
   double reduce_time_s = 300;
@@ -257,6 +258,7 @@ int Fuzz(FuzzArgs a) {
                           .string();
     SupervisorOptions so = MakeSupervisorOptions(a.common, log);
     so.recycle_after = a.recycle_after;
+    so.recycle_growth_mb = a.recycle_growth_mb;
     so.memory_limit_mb = a.memory_mb >= 0 ? a.memory_mb : DefaultMemoryMb(fo.jobs);
     owned.push_back(std::make_unique<Supervisor>(so));
     workers.push_back(owned.back().get());
@@ -351,7 +353,15 @@ const CommandRegistrar kFuzz{
                     "its own options; "
                     "--time, --cases and --jobs given here replace its budget and job count");
       c->add_option("--recycle-after", args->recycle_after,
-                    "Replace each worker after this many programs, to contain leaks (0: never)")
+                    "Replace each worker after this many programs that ran a compiled path (what "
+                    "the compilers cache stays in the worker), to contain leaks (0: never)")
+          ->capture_default_str();
+      c->add_option("--recycle-growth-mb", args->recycle_growth_mb,
+                    "... or once its resident memory has grown by this many MB since it started "
+                    "(at most a quarter of --worker-memory-mb; 0: never): programs on the other "
+                    "paths alone leave little behind, and a worker start (importing torch) costs "
+                    "seconds")
+          ->check(CLI::NonNegativeNumber)
           ->capture_default_str();
       c->add_option(
           "--worker-memory-mb", args->memory_mb,

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -75,9 +76,29 @@ Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options))
 
 Supervisor::~Supervisor() { Stop(); }
 
+int64_t Supervisor::WorkerResidentBytes() const {
+  if (pid_ <= 0) return 0;
+  std::ifstream statm("/proc/" + std::to_string(pid_) + "/statm");
+  int64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
+}
+
+bool Supervisor::RecycleDue() const {
+  if (pid_ <= 0) return false;
+  if (options_.recycle_after > 0 && runs_since_start_ >= options_.recycle_after) return true;
+  if (options_.recycle_growth_mb <= 0 || resident_at_start_ <= 0) return false;
+  // Never more than a quarter of the memory limit: the growth must not run into it.
+  int64_t growth_mb = options_.memory_limit_mb > 0
+                          ? std::min(options_.recycle_growth_mb, options_.memory_limit_mb / 4)
+                          : options_.recycle_growth_mb;
+  return WorkerResidentBytes() - resident_at_start_ > (growth_mb << 20);
+}
+
 void Supervisor::FirstReply() {
   if (!awaiting_first_reply_) return;
   awaiting_first_reply_ = false;
+  resident_at_start_ = WorkerResidentBytes();
   ++starts_;
   start_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at_).count();
@@ -162,6 +183,7 @@ Status Supervisor::Start() {
   started_once_ = true;
   recycling_ = false;
   runs_since_start_ = 0;
+  resident_at_start_ = 0;
   awaiting_first_reply_ = true;
   return Status::Ok();
 }
@@ -257,8 +279,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     last_nodes_ = p.nodes;
     last_outputs_ = p.outputs;
   }
-  if (new_program && options_.recycle_after > 0 && pid_ > 0 &&
-      runs_since_start_ >= options_.recycle_after) {
+  if (new_program && RecycleDue()) {
     auto stopping = std::chrono::steady_clock::now();
     Stop();
     start_seconds_ +=
@@ -365,7 +386,11 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     }
     if (finished) break;
   }
-  if (new_program) ++runs_since_start_;
+  bool compiled = std::any_of(paths.begin(), paths.end(), [this](const std::string& path) {
+    const PathTraits* t = Traits(path);
+    return t && t->compiled;
+  });
+  if (new_program && compiled) ++runs_since_start_;
   for (auto& r : results)
     if (const PathTraits* t = Traits(r.path)) r.traits = *t;
   return results;
