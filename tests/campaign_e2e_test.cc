@@ -356,6 +356,15 @@ TEST(CampaignE2E, BadInputGetsAClearMessageAndExitCodeTwo) {
   r = e2e::RunMmdiff("fuzz --cases 1 --shard 2/2 --out " + dir + "/x");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("i/N"), std::string::npos) << r.output;
+  r = e2e::RunMmdiff("fuzz --cases 1 --recycle-growth-mb -1 --out " + dir + "/y");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  // A summary whose resume state names no known --controls mode is refused, not guessed.
+  nlohmann::json twice = Summary(dir + "/twice");
+  twice["resume"]["controls"] = "sometimes";
+  WriteFileAtomic(dir + "/twice/summary.json", twice.dump());
+  r = e2e::RunMmdiff("fuzz --resume " + dir + "/twice");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("resume.controls must be"), std::string::npos) << r.output;
 }
 
 }  // namespace

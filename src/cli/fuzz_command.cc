@@ -361,7 +361,7 @@ const CommandRegistrar kFuzz{
                     "(at most a quarter of --worker-memory-mb; 0: never): programs on the other "
                     "paths alone leave little behind, and a worker start (importing torch) costs "
                     "seconds")
-          ->check(CLI::NonNegativeNumber)
+          ->check(CLI::Range(int64_t{0}, int64_t{1} << 30))
           ->capture_default_str();
       c->add_option(
           "--worker-memory-mb", args->memory_mb,
