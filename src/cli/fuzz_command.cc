@@ -356,11 +356,13 @@ const CommandRegistrar kFuzz{
                     "Replace each worker after this many programs that ran a compiled path (what "
                     "the compilers cache stays in the worker), to contain leaks (0: never)")
           ->capture_default_str();
-      c->add_option("--recycle-growth-mb", args->recycle_growth_mb,
-                    "... or once its resident memory has grown by this many MB since it started "
-                    "(at most a quarter of --worker-memory-mb; 0: never): programs on the other "
-                    "paths alone leave little behind, and a worker start (importing torch) costs "
-                    "seconds")
+      c->add_option(
+           "--recycle-growth-mb", args->recycle_growth_mb,
+           "Also replace a worker once its resident memory has grown by this many MB since it "
+           "started "
+           "(at most a quarter of --worker-memory-mb; 0: never): programs on the other "
+           "paths alone leave little behind, and a worker start (importing torch) costs "
+           "seconds")
           ->check(CLI::Range(int64_t{0}, int64_t{1} << 30))
           ->capture_default_str();
       c->add_option(
