@@ -4,19 +4,11 @@
 #include <algorithm>
 
 #include "oracles/judge.h"
-#include "src/campaign/ablation.h"
+#include "src/report/root_cause.h"
 
 namespace mmdiff {
 
 namespace {
-
-// The rank of `path` on the ladder (compile_eager 0, aot_eager 1, inductor 2), -1 off it.
-int Rank(const std::string& path) {
-  const auto& ladder = AblationLadder();
-  for (size_t i = 0; i < ladder.size(); ++i)
-    if (ladder[i].path == path) return static_cast<int>(i);
-  return -1;
-}
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -24,8 +16,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
 
 // The highest ladder rank among the paths a divergence involves (-1: none).
 int HighestRank(const Divergence& d) {
-  int rank = Rank(d.blamed);
-  for (const auto& p : d.paths) rank = std::max(rank, Rank(p));
+  int rank = LadderRank(d.blamed);
+  for (const auto& p : d.paths) rank = std::max(rank, LadderRank(p));
   return rank;
 }
 
@@ -43,10 +35,10 @@ std::optional<ControlsMode> ParseControlsMode(const std::string& s) {
 
 StagePlan PlanStages(const std::vector<std::string>& paths, ControlsMode mode) {
   StagePlan plan;
-  const int top = static_cast<int>(AblationLadder().size()) - 1;
-  bool defer = mode == ControlsMode::kOnDivergence && Contains(paths, AblationLadder()[top].path);
+  const int top = static_cast<int>(CompileLadder().size()) - 1;
+  bool defer = mode == ControlsMode::kOnDivergence && Contains(paths, CompileLadder().back());
   for (const auto& p : paths) {
-    int rank = Rank(p);
+    int rank = LadderRank(p);
     (defer && rank >= 0 && rank < top ? plan.controls : plan.first).push_back(p);
   }
   return plan;
@@ -79,7 +71,7 @@ StagePlan FindingPaths(const Divergence& d, const std::vector<std::string>& path
   for (const auto& p : paths) {
     if (p == kReferencePath || p == kEagerPath || p == d.blamed || Contains(d.paths, p))
       plan.first.push_back(p);
-    else if (int rank = Rank(p); rank >= 0 && rank < top)
+    else if (int rank = LadderRank(p); rank >= 0 && rank < top)
       plan.controls.push_back(p);
   }
   return plan;

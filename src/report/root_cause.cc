@@ -9,19 +9,18 @@
 
 namespace mmdiff {
 
-namespace {
-
-// torch.compile's stages, lowest first: a divergence that already shows after Dynamo alone is
-// Dynamo's, whatever the later stages do with it.
-const std::vector<std::string>& Ladder() {
+const std::vector<std::string>& CompileLadder() {
   static const std::vector<std::string> kLadder = {"compile_eager", "aot_eager", "inductor"};
   return kLadder;
 }
+
 int LadderRank(const std::string& path) {
-  const auto& l = Ladder();
+  const auto& l = CompileLadder();
   auto it = std::find(l.begin(), l.end(), path);
   return it == l.end() ? -1 : static_cast<int>(it - l.begin());
 }
+
+namespace {
 
 const ValueType* TypeOf(const Expectation& contract, const std::string& value) {
   auto it = contract.types.find(value);

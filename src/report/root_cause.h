@@ -96,6 +96,12 @@ std::string RootCausePrefix(const std::string& signature);
 // same kind, path at fault and behaviour (the operands' devices may now be known).
 bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate);
 
+// torch.compile's stages, lowest first (compile_eager, aot_eager, inductor): a divergence that
+// already shows after Dynamo alone is Dynamo's, whatever the later stages do with it.
+const std::vector<std::string>& CompileLadder();
+// The rank of `path` on CompileLadder(), -1 off it.
+int LadderRank(const std::string& path);
+
 // The facts of divergence `i` of a judged case (whether the path at fault compiles: its result's
 // traits).
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
