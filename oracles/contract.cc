@@ -2,7 +2,10 @@
 #include "oracles/contract.h"
 
 #include <cmath>
+#include <cstdio>
+#include <utility>
 
+#include "mmdiff/build_info.h"
 #include "src/ir/op.h"
 #include "src/ir/static_types.h"
 
@@ -22,8 +25,10 @@ const ContractRule kSameDType{
     "dtype', 'self and mat2 must have the same dtype'; bmm_out_or_baddbmm_ 'expected scalar type'; "
     "dot 'expected both vectors to have same dtype'; addmv 'input tensors must have the same "
     "dtype'; "
-    "baddbmm 'Input dtypes must be the same'. "
-    "Observed on torch 2.11.0 and 2.15.0 CPU."};
+    "baddbmm 'Input dtypes must be the same'. The bmm kernels (and before 2.12 the mv ones) "
+    "dispatch on the first matrix's dtype first, so an unsupported one raises NotImplementedError "
+    "before the comparison, and addmv before 2.12 ignores its bias's dtype. Probed on every dtype "
+    "combination on torch 2.11.0 (cpu, cuda) and 2.15.0 (cpu): oracles/probes/."};
 const ContractRule kSupportedDType{
     "supported_dtype", "the matmul family on cpu", "a floating or integer dtype (not bool)",
     "NotImplementedError",
@@ -38,8 +43,9 @@ const ContractRule kCudaIntegers{"cuda_integer_matmul", "the matmul family on cu
                                  "a floating dtype: cuBLAS paths have no integer kernels",
                                  "NotImplementedError",
                                  "aten/src/ATen/native/cuda/Blas.cpp dispatches over floating "
-                                 "types: '\"addmm_cuda\" not implemented for "
-                                 "'Int'' (widely reported; not probed here: no GPU was available)"};
+                                 "types: '\"addmm_cuda\" not implemented for 'Int''; mm with K = 0 "
+                                 "returns before it. Probed on torch 2.11.0 on an H100 "
+                                 "(oracles/probes/eager-cuda-2.11.0.json)"};
 const ContractRule kDimRange{
     "dim_range", "transpose, permute, narrow",
     "dims within [-rank, rank); narrow's start within [-size, size]", "IndexError",
@@ -66,11 +72,12 @@ const ContractRule kSdpaDType{
     "found Int'. Probed on torch 2.15.0 cpu and meta."};
 const ContractRule kEmptyBmm{
     "empty_bmm_dtype", "bmm, baddbmm, matmul with a >= 3-D second operand (the bmm path)",
-    "when the product is empty (a batch, M, K or N of 0) the two matrices may differ in dtype; the "
-    "result takes the second matrix's dtype (baddbmm's bias must still match the first)",
+    "when the product is empty (a batch, M, K or N of 0) the two matrices may differ in dtype and "
+    "have any dtype (bool; integers on cuda); the result takes the second matrix's dtype "
+    "(baddbmm's bias must still match the first)",
     "-",
-    "bmm_out_or_baddbmm_ returns before its dtype check for empty inputs. Probed on torch 2.15.0 "
-    "cpu."};
+    "bmm_out_or_baddbmm_ returns before its dtype checks and dispatch for empty inputs. Probed on "
+    "torch 2.11.0 (cpu, cuda) and 2.15.0 (cpu)."};
 const ContractRule kSdpaArgs{
     "sdpa_args", "scaled_dot_product_attention",
     "no explicit attn_mask together with is_causal=True", "RuntimeError",
@@ -118,16 +125,38 @@ const std::vector<ContractRule>& ContractRules() {
 
 namespace {
 
+// Whether eager's kernel has no instantiation for the dtype: bool on cpu; on cuda every
+// non-floating dtype (cuBLAS has no integer kernels).
+bool Unsupported(DType d, Device device) {
+  return device == Device::kCuda ? !IsFloating(d) : d == DType::kBool;
+}
+
+// The function a matmul-family op reaches in eager: "bmm", "mv", "dot" or "mm" (mm, addmm,
+// addbmm, linear; matmul by its operands' ranks).
+std::string Reaches(const Node& n, const std::vector<ValueType>& args) {
+  switch (n.op) {
+    case OpKind::kBmm:
+    case OpKind::kBaddbmm:
+      return "bmm";
+    case OpKind::kMv:
+    case OpKind::kAddmv:
+      return "mv";
+    case OpKind::kDot:
+      return "dot";
+    case OpKind::kMatmul:
+      return MatmulReaches(args[0].shape, args[1].shape);
+    default:
+      return "mm";
+  }
+}
+
 // The result dtype of a bmm-path product of two matrices of different dtypes when the product is
 // empty (kEmptyBmm), when that applies and the shapes are legal.
 std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& args) {
-  bool bmm_path = n.op == OpKind::kBmm || n.op == OpKind::kBaddbmm ||
-                  (n.op == OpKind::kMatmul && args.size() == 2 && args[0].shape.size() >= 3 &&
-                   args[1].shape.size() >= 3);
-  if (!bmm_path) return std::nullopt;
+  if (!IsMatmulFamily(n.op) || args.size() < 2 || Reaches(n, args) != "bmm") return std::nullopt;
   size_t first = n.op == OpKind::kBaddbmm ? 1 : 0;
   const ValueType &a = args[first], &b = args[first + 1];
-  if (a.dtype == b.dtype || (first == 1 && args[0].dtype != a.dtype)) return std::nullopt;
+  if (first == 1 && args[0].dtype != a.dtype) return std::nullopt;
   std::vector<Shape> shapes;
   for (const auto& x : args) shapes.push_back(x.shape);
   auto shape = InferShape(n.op, shapes, n.ints);
@@ -136,9 +165,63 @@ std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& 
   return b.dtype;
 }
 
+// The dtype rules of the matmul family (not attention), in the order eager applies them; on
+// success `out.dtype` may be corrected. Probed on every dtype combination (oracles/probes/, checked
+// by contract_probe_test.cc): torch 2.11.0 cpu and cuda, 2.15.0 cpu.
+std::optional<std::pair<const ContractRule*, std::string>> MatmulDTypes(
+    const Node& n, const std::vector<ValueType>& args, TorchRelease torch, ValueType& out) {
+  auto mismatch = [&](size_t a, size_t b) {
+    return std::make_optional(
+        std::make_pair(&kSameDType, "operands of dtype " + std::string(DTypeName(args[a].dtype)) +
+                                        " and " + std::string(DTypeName(args[b].dtype))));
+  };
+  Device device = args[0].device;
+  const ContractRule& unsupported = device == Device::kCuda ? kCudaIntegers : kSupportedDType;
+  auto unsupported_dtype = [&](DType d) {
+    return std::make_optional(std::make_pair(
+        &unsupported, device == Device::kCuda
+                          ? "\"addmm_cuda\" not implemented for " + std::string(DTypeName(d))
+                          : "not implemented for " + std::string(DTypeName(d))));
+  };
+  std::string reach = Reaches(n, args);
+  size_t first = n.op == OpKind::kAddmv || n.op == OpKind::kBaddbmm ? 1 : 0;  // the first matrix
+  // An empty product (no result element, or K = 0) returns before the kernel's dispatch, so an
+  // unsupported dtype passes (dot excepted); the addmm family's empty sums then meet the
+  // int_scalar_empty rule. Seen on torch 2.11.0 and 2.15.0 cpu (bool), 2.11.0 cuda (mm, K = 0).
+  std::vector<Shape> shapes;
+  for (const auto& a : args) shapes.push_back(a.shape);
+  auto shape = InferShape(n.op, shapes, n.ints);
+  bool bias_first = n.op == OpKind::kAddmm || n.op == OpKind::kAddmv || n.op == OpKind::kBaddbmm ||
+                    n.op == OpKind::kAddbmm;
+  const Shape& matrix = args[bias_first ? 1 : 0].shape;
+  bool empty = reach != "dot" && shape.ok() &&
+               (Numel(shape.value()) == 0 || (!matrix.empty() && matrix.back() == 0));
+  // addbmm over no batch is beta * bias: the matrices' dtypes are never looked at.
+  if (n.op == OpKind::kAddbmm && !matrix.empty() && matrix[0] == 0) {
+    out.dtype = args[0].dtype;
+    return std::nullopt;
+  }
+  // The bmm kernels, and the mv ones before 2.12 (when addmv's meta function began to compare
+  // all three dtypes), dispatch on the first matrix's dtype before comparing dtypes, and addmv
+  // before 2.12 never compares its bias's.
+  if (reach == "bmm" || (reach == "mv" && torch < TorchRelease{2, 12})) {
+    if (n.op == OpKind::kBaddbmm && args[0].dtype != args[1].dtype) return mismatch(0, 1);
+    if (Unsupported(args[first].dtype, device) && !empty)
+      return unsupported_dtype(args[first].dtype);
+    for (size_t i = first + 1; i < args.size(); ++i)
+      if (args[i].dtype != args[first].dtype) return mismatch(first, i);
+    out.dtype = args[first].dtype;
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < args.size(); ++i)
+    if (args[i].dtype != args[0].dtype) return mismatch(0, i);
+  if (Unsupported(args[0].dtype, device) && !empty) return unsupported_dtype(args[0].dtype);
+  return std::nullopt;
+}
+
 // The rule a node breaks, if any, given its argument types; on success `out` is its result type.
 std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueType>& args,
-                                       ValueType& out) {
+                                       TorchRelease torch, ValueType& out) {
   std::string op_name(GetOpSpec(n.op).name);
   auto fail = [&](const ContractRule& rule, std::string message) {
     return std::optional<ContractViolation>(
@@ -166,15 +249,11 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     out.dtype = *dtype;
     matmul_family = false;
   }
-  for (size_t i = 0; i < same && matmul_family; ++i)
-    if (args[i].dtype != args[0].dtype)
-      return fail(n.op == OpKind::kSdpa ? kSdpaDType : kSameDType,
-                  "operands of dtype " + std::string(DTypeName(args[0].dtype)) + " and " +
-                      std::string(DTypeName(args[i].dtype)));
-  if (n.op == OpKind::kSoftmax) {
-    if (!IsFloating(out.dtype))
-      return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
-  } else if (n.op == OpKind::kSdpa) {
+  if (n.op == OpKind::kSdpa) {
+    for (size_t i = 1; i < same; ++i)
+      if (args[i].dtype != args[0].dtype)
+        return fail(kSdpaDType, "operands of dtype " + std::string(DTypeName(args[0].dtype)) +
+                                    " and " + std::string(DTypeName(args[i].dtype)));
     if (!IsFloating(args[0].dtype))
       return fail(kSdpaDType,
                   "expected a floating dtype, got " + std::string(DTypeName(args[0].dtype)));
@@ -186,11 +265,11 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
       if (n.is_causal)
         return fail(kSdpaArgs, "Explicit attn_mask should not be set when is_causal=True");
     }
-  } else if (matmul_family && args[0].dtype == DType::kBool) {
-    return fail(kSupportedDType, "not implemented for bool");
-  } else if (matmul_family && args[0].device == Device::kCuda && !IsFloating(args[0].dtype)) {
-    return fail(kCudaIntegers,
-                "\"addmm_cuda\" not implemented for " + std::string(DTypeName(args[0].dtype)));
+  } else if (n.op == OpKind::kSoftmax) {
+    if (!IsFloating(out.dtype))
+      return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
+  } else if (matmul_family) {
+    if (auto v = MatmulDTypes(n, args, torch, out)) return fail(*v->first, v->second);
   }
   std::vector<Shape> shapes;
   for (const auto& a : args) shapes.push_back(a.shape);
@@ -202,8 +281,9 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     return fail(dim ? kDimRange : IsView(n.op) ? kView : kShape, shape.error());
   }
   out.shape = shape.value();
-  if (GetOpSpec(n.op).has_alpha_beta && !IsFloating(args[0].dtype)) {
-    DType d = args[0].dtype;
+  // The scalars meet the result's dtype (an empty bmm's result takes the second matrix's).
+  if (GetOpSpec(n.op).has_alpha_beta && !IsFloating(out.dtype)) {
+    DType d = out.dtype;
     for (double s : {n.alpha, n.beta}) {
       // The float itself is range-checked (so -0.5 does not fit uint8), then truncated.
       bool fits =
@@ -223,14 +303,30 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
 
 }  // namespace
 
-Expectation Expect(const Program& p) {
+TorchRelease ParseTorchRelease(std::string_view version) {
+  TorchRelease r;
+  int major = 0, minor = 0;
+  std::string text(version);
+  if (std::sscanf(text.c_str(), "%d.%d", &major, &minor) == 2 && major > 0 && minor >= 0)
+    r = {major, minor};
+  return r;
+}
+
+TorchRelease BuildTorchRelease() {
+  static const TorchRelease kBuild = ParseTorchRelease(build_info::kTorchVersion);
+  return kBuild;
+}
+
+Expectation Expect(const Program& p) { return Expect(p, BuildTorchRelease()); }
+
+Expectation Expect(const Program& p, TorchRelease torch) {
   Expectation e;
   for (const auto& in : p.inputs) e.types[in.name] = {in.shape, in.dtype, in.device};
   for (const auto& n : p.nodes) {
     std::vector<ValueType> args;
     for (const auto& a : n.args) args.push_back(e.types.at(a));
     ValueType out;
-    if (auto v = Check(n, args, out)) {
+    if (auto v = Check(n, args, torch, out)) {
       e.rejects = true;
       e.violation = *v;
       return e;

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/ir/program.h"
@@ -33,7 +34,20 @@ struct Expectation {
   std::vector<ValueType> outputs;          // when !rejects
 };
 
+// A torch release (major, minor): the rules that changed between releases follow it.
+struct TorchRelease {
+  int major = 2, minor = 15;
+  auto operator<=>(const TorchRelease&) const = default;
+};
+// "2.11.0+cu130" -> {2, 11}; the newest release the contract knows ({2, 15}) when the text is not
+// a version (a build without torch).
+TorchRelease ParseTorchRelease(std::string_view version);
+// The release this build's worker runs (build_info::kTorchVersion).
+TorchRelease BuildTorchRelease();
+
+// What eager on `torch` must do with the program; the first overload asks BuildTorchRelease().
 Expectation Expect(const Program& p);
+Expectation Expect(const Program& p, TorchRelease torch);
 
 // One row of the rule table, for documentation and `mmdiff contract`.
 struct ContractRule {

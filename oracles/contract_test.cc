@@ -205,5 +205,28 @@ TEST(Contract, AddPromotesInsteadOfRejecting) {
   EXPECT_EQ(Expect(p).violation.rule, "shape");
 }
 
+TEST(Contract, ReleasesParseAndTheAddmvRuleFollowsThem) {
+  EXPECT_EQ(ParseTorchRelease("2.11.0+cu130"), (TorchRelease{2, 11}));
+  EXPECT_EQ(ParseTorchRelease("2.15.0"), (TorchRelease{2, 15}));
+  EXPECT_EQ(ParseTorchRelease(""), TorchRelease{});  // a build without torch: the newest
+  EXPECT_EQ(ParseTorchRelease("nightly"), TorchRelease{});
+  // addmv with a float64 bias and float32 operands: 2.11 ignores the bias's dtype (the result is
+  // float32), 2.12 on compares all three.
+  Program p;
+  p.inputs = {
+      {"b", {3}, DType::kFloat64}, {"m", {3, 4}, DType::kFloat32}, {"v", {4}, DType::kFloat32}};
+  p.nodes = {{"y", OpKind::kAddmv, {"b", "m", "v"}}};
+  p.outputs = {"y"};
+  Expectation old_rules = Expect(p, {2, 11});
+  ASSERT_FALSE(old_rules.rejects) << old_rules.violation.message;
+  EXPECT_EQ(old_rules.outputs[0].dtype, DType::kFloat32);
+  EXPECT_EQ(Expect(p, {2, 12}).violation.rule, "same_dtype");
+  // On cuda before 2.12 an integer matrix is refused before the dtypes are compared.
+  for (auto& in : p.inputs) in.device = Device::kCuda;
+  p.inputs[1].dtype = DType::kInt64;
+  EXPECT_EQ(Expect(p, {2, 11}).violation.error_class, "NotImplementedError");
+  EXPECT_EQ(Expect(p, {2, 15}).violation.error_class, "RuntimeError");
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -40,6 +40,18 @@ Result<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
   return out;
 }
 
+std::string MatmulReaches(const Shape& a, const Shape& b) {
+  size_t ra = a.size(), rb = b.size();
+  if (ra == 0 || rb == 0) return "?";  // matmul rejects scalars
+  if (ra == 1 && rb == 1) return "dot";
+  if (rb == 1) return "mv";  // 2-D, or >= 3-D folded into one matrix
+  if (rb == 2) return "mm";  // 1-D as a row, 2-D, or >= 3-D folded
+  if (ra >= 2) return "bmm";
+  // 1-D @ >= 3-D: should_fold transposes the batch into a matrix times a, which is a view only
+  // if a's size is 1 or b is empty.
+  return a[0] <= 1 || Numel(b) == 0 ? "mv" : "bmm";
+}
+
 Result<Shape> MatmulShape(const Shape& a, const Shape& b) {
   if (a.empty() || b.empty())
     return Status::Error("both arguments to matmul need to be at least 1D");

@@ -24,6 +24,22 @@ TEST(Shape, MatmulFollowsTorchRankRules) {
   EXPECT_EQ(MustMatmul({2, 1, 2, 3}, {4, 3, 6}), (Shape{2, 4, 2, 6}));  // batch broadcast
 }
 
+// What eager's matmul reaches, as scripts/contract-probe.py saw it on torch 2.11.0 (cuda, where
+// mm-path and bmm-path errors differ in class) and 2.15.0 (cpu, where their messages differ).
+TEST(Shape, MatmulReachesTheFunctionEagerDispatchesTo) {
+  EXPECT_EQ(MatmulReaches({4}, {4}), "dot");
+  EXPECT_EQ(MatmulReaches({3, 4}, {4}), "mv");
+  EXPECT_EQ(MatmulReaches({2, 3, 4}, {4}), "mv");  // folded
+  EXPECT_EQ(MatmulReaches({4}, {4, 5}), "mm");
+  EXPECT_EQ(MatmulReaches({3, 4}, {4, 5}), "mm");
+  EXPECT_EQ(MatmulReaches({2, 3, 4}, {4, 5}), "mm");  // folded
+  EXPECT_EQ(MatmulReaches({3, 4}, {2, 4, 5}), "bmm");
+  EXPECT_EQ(MatmulReaches({2, 3, 4}, {2, 4, 5}), "bmm");
+  EXPECT_EQ(MatmulReaches({4}, {2, 4, 5}), "bmm");  // the transposed batch is not one matrix
+  EXPECT_EQ(MatmulReaches({1}, {2, 1, 5}), "mv");   // ... unless the row has one element
+  EXPECT_EQ(MatmulReaches({4}, {2, 4, 0}), "mv");   // or the batch is empty: "addmv" errors
+}
+
 TEST(Shape, MatmulRejectsMismatchedInnerDimsAndScalars) {
   EXPECT_FALSE(MatmulShape({2, 3}, {4, 5}).ok());
   EXPECT_FALSE(MatmulShape({}, {3}).ok());

@@ -243,13 +243,9 @@ std::string OpCallName(const Program& p, const Expectation& contract, const std:
   const ValueType* a = TypeOf(contract, n->args[0]);
   const ValueType* b = TypeOf(contract, n->args[1]);
   if (!a || !b) return name;
-  size_t ra = a->shape.size(), rb = b->shape.size();
-  // aten/src/ATen/native/LinearAlgebra.cpp, _matmul_impl: which function the ranks reach.
-  const char* to = ra == 1 && rb == 1   ? "dot"
-                   : rb == 1            ? "mv"
-                   : ra == 1            ? "vm"
-                   : ra == 2 && rb == 2 ? "mm"
-                                        : "bmm";
+  std::string to = MatmulReaches(a->shape, b->shape);
+  // 1-D @ 2-D is mm of a row: named apart, since the row's dtype comes first.
+  if (to == "mm" && a->shape.size() == 1 && b->shape.size() == 2) to = "vm";
   return name + "[" + to + "]";
 }
 

@@ -158,17 +158,17 @@ TEST(RootCause, AFindingAtEagersNodeIsTheContractsFindingThereOnceTheContractRea
 }
 
 // Eager accepting the contract's violation and raising at a later node is the contract finding
-// of accepting it, whatever it raised later (seen on 2.15.0 in the program fuzzer: an empty
-// mixed-dtype matmul accepted, then an IndexError from a later op, signed apart from the same
-// matmul accepted alone).
+// of accepting it, whatever it raised later (seen on 2.15.0 in the program fuzzer, then with an
+// empty mixed-dtype matmul that the contract wrongly rejected: an IndexError from a later op was
+// signed apart from the same matmul accepted alone).
 TEST(RootCause, EagerPassingTheViolationAndRaisingLaterAcceptsTheViolation) {
   Program p;
-  p.inputs = {{"a", {1, 1}, DType::kFloat64}, {"b", {1, 1, 0}, DType::kFloat32}};
+  p.inputs = {{"a", {1, 1, 2}, DType::kFloat64}, {"b", {1, 2, 3}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kMatmul, {"a", "b"}}};
   p.outputs = {"v0"};
   CaseRun alone =
       MakeCaseRun(p, {"grid16", 1},
-                  {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat64, {1, 1, 0})});
+                  {Raises("reference", "RuntimeError"), Ok("eager", DType::kFloat64, {1, 1, 3})});
   Program later = p;
   later.nodes.push_back({"v1", OpKind::kTranspose, {"v0"}});
   later.nodes.back().ints = {0, 5};
