@@ -16,22 +16,40 @@ import torch._dynamo
 
 # Compile once, run many: the functions compiled for the current program, by backend and knob. A new
 # program resets dynamo once, so that the paths of one program (and its input variants) keep theirs.
-_mmdiff_program = {"source": None, "fns": {}}
+_mmdiff_program = {"source": None, "fns": {}, "files": []}
 _mmdiff_codes = []
+_mmdiff_files = [0]
+
+def _mmdiff_exec(source):
+    # Each function gets a file of its own, named in linecache so that inspect.getsourcefile finds
+    # it: torch 2.11's torch.compile runs a function without a source file (exec'd as "<string>")
+    # through one frame shared by all of them (external_utils.wrap_inline's inner), whose cache then
+    # holds an entry for every function compiled since the last reset, up to recompile_limit (8):
+    # past it, every compile of any function fails with "Dynamo recompile limit exceeded".
+    import linecache
+    _mmdiff_files[0] += 1
+    name = f"<mmdiff-{_mmdiff_files[0]}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    _mmdiff_program["files"].append(name)
+    ns = {"torch": torch}
+    exec(compile(source, name, "exec"), ns)
+    return ns["f"]
 
 def _mmdiff_function(source, backend, key):
     if source != _mmdiff_program["source"]:
+        import linecache
         torch._dynamo.reset()
-        _mmdiff_program["source"] = source
-        _mmdiff_program["fns"] = {}
+        for name in _mmdiff_program["files"]:
+            linecache.cache.pop(name, None)
+        _mmdiff_program.update(source=source, fns={}, files=[])
     fns = _mmdiff_program["fns"]
-    # Dynamo runs a function that hit its recompile limit in eager, silently: a function that has
-    # compiled a few times (new sizes, new dtypes in a reduction) is replaced by a fresh one.
-    _mmdiff_program["reused"] = key in fns and fns[key][1] < 4
+    # Dynamo fails (fullgraph=True) a function past its recompile limit (8 compiles) or past
+    # accumulated_recompile_limit (256 tries: a failed compile leaves nothing cached, so each call
+    # tries again): a function that has compiled a few times (new sizes, new dtypes in a
+    # reduction), or tried many times, is replaced by a fresh one.
+    _mmdiff_program["reused"] = key in fns and fns[key][1] < 4 and fns[key][2] < 64
     if not _mmdiff_program["reused"]:
-        ns = {"torch": torch}
-        exec(source, ns)
-        fns[key] = [torch.compile(ns["f"], backend=backend, fullgraph=True), 0]
+        fns[key] = [torch.compile(_mmdiff_exec(source), backend=backend, fullgraph=True), 0, 0]
     _mmdiff_program["key"] = key
     return fns[key][0]
 
@@ -93,8 +111,10 @@ def _mmdiff_call(fn, args, knob=""):
     call_s = time.perf_counter() - start
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
     compiled = counters["stats"]["unique_graphs"] > graphs
-    if compiled and _mmdiff_program.get("key") in _mmdiff_program["fns"]:
-        _mmdiff_program["fns"][_mmdiff_program["key"]][1] += 1
+    fn_state = _mmdiff_program["fns"].get(_mmdiff_program.get("key"))
+    if fn_state:  # compiles, and tries to compile
+        fn_state[1] += compiled
+        fn_state[2] += bool(compilation_time_metrics.get("_compile.compile_inner"))
     info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
             delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta),

@@ -76,6 +76,33 @@ class CallTest(unittest.TestCase):
         self.assertIsNot(NS["_mmdiff_function"](SOURCE, "eager", key), fn)
         self.assertFalse(NS["_mmdiff_program"]["reused"])
 
+    def test_each_function_has_a_source_file_of_its_own(self):
+        # torch 2.11 runs functions without a source file through one shared frame, whose cache
+        # filled after 8 of them: the ninth (an ablation's variants of one program) failed with
+        # "Dynamo recompile limit exceeded". Nine keys of one program must all compile and run.
+        import inspect
+        import linecache
+        first, second = NS["_mmdiff_exec"](SOURCE), NS["_mmdiff_exec"](SOURCE)
+        self.assertNotEqual(first.__code__.co_filename, second.__code__.co_filename)
+        self.assertEqual(inspect.getsource(second), SOURCE)
+        for i in range(9):
+            fn = NS["_mmdiff_function"](SOURCE, "eager", f"eager|knob{i}")
+            self.assertEqual(NS["_mmdiff_call"](fn, args())[0], "ok", i)
+        files = list(NS["_mmdiff_program"]["files"])
+        self.assertTrue(all(f in linecache.cache for f in files))
+        NS["_mmdiff_function"](SOURCE + "\n", "eager", "eager|")  # another program
+        self.assertFalse(any(f in linecache.cache for f in files))
+
+    def test_a_function_that_keeps_failing_to_compile_is_replaced(self):
+        # A failed compile leaves nothing cached, so each call tries again; Dynamo fails every
+        # try past 256 of one function.
+        bad = SOURCE.replace("torch.mm(x0, x1)", "torch.mm(x0, x0)")  # fails while tracing
+        fn = NS["_mmdiff_function"](bad, "eager", "eager|")
+        self.assertEqual(NS["_mmdiff_call"](fn, args())[0], "error")
+        self.assertEqual(NS["_mmdiff_program"]["fns"]["eager|"][1:], [0, 1])  # tried, no graph
+        NS["_mmdiff_program"]["fns"]["eager|"][2] = 64
+        self.assertIsNot(NS["_mmdiff_function"](bad, "eager", "eager|"), fn)
+
     def test_a_new_program_starts_afresh(self):
         fn = NS["_mmdiff_function"](SOURCE, "eager", "eager|")
         NS["_mmdiff_call"](fn, args())
