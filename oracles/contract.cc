@@ -150,26 +150,26 @@ std::string Reaches(const Node& n, const std::vector<ValueType>& args) {
   }
 }
 
-// The result dtype of a bmm-path product of two matrices of different dtypes when the product is
-// empty (kEmptyBmm), when that applies and the shapes are legal.
-std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& args) {
+// The result dtype of a bmm-path product when it is empty (kEmptyBmm: its matrices may then have
+// any dtypes), when that applies and the shapes are legal (`shape`: the node's, inferred).
+std::optional<DType> EmptyBmmDType(const Node& n, const std::vector<ValueType>& args,
+                                   const Result<Shape>& shape) {
   if (!IsMatmulFamily(n.op) || args.size() < 2 || Reaches(n, args) != "bmm") return std::nullopt;
   size_t first = n.op == OpKind::kBaddbmm ? 1 : 0;
   const ValueType &a = args[first], &b = args[first + 1];
   if (first == 1 && args[0].dtype != a.dtype) return std::nullopt;
-  std::vector<Shape> shapes;
-  for (const auto& x : args) shapes.push_back(x.shape);
-  auto shape = InferShape(n.op, shapes, n.ints);
   if (!shape.ok() || (Numel(a.shape) != 0 && Numel(b.shape) != 0 && Numel(shape.value()) != 0))
     return std::nullopt;
   return b.dtype;
 }
 
 // The dtype rules of the matmul family (not attention), in the order eager applies them; on
-// success `out.dtype` may be corrected. Probed on every dtype combination (oracles/probes/, checked
-// by contract_probe_test.cc): torch 2.11.0 cpu and cuda, 2.15.0 cpu.
+// success `out.dtype` may be corrected; `shape` is the node's, inferred. Probed on every dtype
+// combination (oracles/probes/, checked by contract_probe_test.cc): torch 2.11.0 cpu and
+// cuda, 2.15.0 cpu.
 std::optional<std::pair<const ContractRule*, std::string>> MatmulDTypes(
-    const Node& n, const std::vector<ValueType>& args, TorchRelease torch, ValueType& out) {
+    const Node& n, const std::vector<ValueType>& args, const Result<Shape>& shape,
+    TorchRelease torch, ValueType& out) {
   auto mismatch = [&](size_t a, size_t b) {
     return std::make_optional(
         std::make_pair(&kSameDType, "operands of dtype " + std::string(DTypeName(args[a].dtype)) +
@@ -188,9 +188,6 @@ std::optional<std::pair<const ContractRule*, std::string>> MatmulDTypes(
   // An empty product (no result element, or K = 0) returns before the kernel's dispatch, so an
   // unsupported dtype passes (dot excepted); the addmm family's empty sums then meet the
   // int_scalar_empty rule. Seen on torch 2.11.0 and 2.15.0 cpu (bool), 2.11.0 cuda (mm, K = 0).
-  std::vector<Shape> shapes;
-  for (const auto& a : args) shapes.push_back(a.shape);
-  auto shape = InferShape(n.op, shapes, n.ints);
   bool bias_first = n.op == OpKind::kAddmm || n.op == OpKind::kAddmv || n.op == OpKind::kBaddbmm ||
                     n.op == OpKind::kAddbmm;
   const Shape& matrix = args[bias_first ? 1 : 0].shape;
@@ -244,8 +241,13 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     if (args[i].device != args[0].device)
       return fail(kSameDevice, "operands on " + std::string(DeviceName(args[0].device)) + " and " +
                                    std::string(DeviceName(args[i].device)));
+  // The shape rules come after the dtype rules (eager's order); the dtype rules read the shape.
+  std::vector<Shape> shapes;
+  for (const auto& a : args) shapes.push_back(a.shape);
+  auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1])
+                                    : InferShape(n.op, shapes, n.ints, n.enable_gqa);
   bool matmul_family = IsMatmulFamily(n.op) || n.op == OpKind::kSdpa;
-  if (auto dtype = EmptyBmmDType(n, args)) {  // see kEmptyBmm
+  if (auto dtype = EmptyBmmDType(n, args, shape)) {  // see kEmptyBmm
     out.dtype = *dtype;
     matmul_family = false;
   }
@@ -269,12 +271,8 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     if (!IsFloating(out.dtype))
       return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
   } else if (matmul_family) {
-    if (auto v = MatmulDTypes(n, args, torch, out)) return fail(*v->first, v->second);
+    if (auto v = MatmulDTypes(n, args, shape, torch, out)) return fail(*v->first, v->second);
   }
-  std::vector<Shape> shapes;
-  for (const auto& a : args) shapes.push_back(a.shape);
-  auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1])
-                                    : InferShape(n.op, shapes, n.ints, n.enable_gqa);
   if (!shape.ok()) {
     bool dim = shape.error().rfind("Dimension out of range", 0) == 0 ||
                shape.error().rfind("start out of range", 0) == 0;

@@ -5,13 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "oracles/contract.h"
 #include "src/ir/op.h"
+#include "src/support/files.h"
 
 namespace mmdiff {
 namespace {
@@ -19,10 +18,9 @@ namespace {
 namespace fs = std::filesystem;
 
 nlohmann::json ReadProbe(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str());
+  auto text = ReadFile(file.string());
+  EXPECT_TRUE(text.ok()) << text.error();
+  return nlohmann::json::parse(text.ok() ? text.value() : "{}");
 }
 
 struct Mismatch {

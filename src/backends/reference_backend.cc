@@ -144,13 +144,14 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
     case OpKind::kMv:
     case OpKind::kDot:
       return Product(arg(0), arg(1), ArithFor(out), on_cuda);
-    case OpKind::kAddmv:  // before torch 2.12 the bias may differ: eager copies it into the result
+    case OpKind::kAddmm:
+    case OpKind::kAddmv:
+    case OpKind::kBaddbmm:
+      // A bias of another dtype than the result (addmv before torch 2.12, an empty baddbmm) is
+      // copied into the result first, as eager does.
       if (in[0] != out)
         return mmref::Addmm(mmref::Cast(arg(0), out, in[0]), arg(1), arg(2), alpha, beta,
                             ArithFor(out), stages);
-      return mmref::Addmm(arg(0), arg(1), arg(2), alpha, beta, ArithFor(out), stages);
-    case OpKind::kAddmm:
-    case OpKind::kBaddbmm:
       return mmref::Addmm(arg(0), arg(1), arg(2), alpha, beta, ArithFor(out), stages);
     case OpKind::kAddbmm: {
       // Eager on CPU adds the batches one at a time into the output, rounding to the output dtype
