@@ -16,21 +16,21 @@ import torch._dynamo
 
 # Compile once, run many: the functions compiled for the current program, by backend and knob. A new
 # program resets dynamo once, so that the paths of one program (and its input variants) keep theirs.
-_mmdiff_program = {"source": None, "fns": {}, "files": []}
+_mmdiff_program = {"source": None, "fns": {}, "files": set()}
 _mmdiff_codes = []
-_mmdiff_files = [0]
 
-def _mmdiff_exec(source):
-    # Each function gets a file of its own, named in linecache so that inspect.getsourcefile finds
-    # it: torch 2.11's torch.compile runs a function without a source file (exec'd as "<string>")
-    # through one frame shared by all of them (external_utils.wrap_inline's inner), whose cache then
-    # holds an entry for every function compiled since the last reset, up to recompile_limit (8):
-    # past it, every compile of any function fails with "Dynamo recompile limit exceeded".
+def _mmdiff_exec(source, key):
+    # The function's source is a file in linecache, so that inspect.getsourcefile finds it: torch
+    # 2.11's torch.compile runs a function without a source file (exec'd as "<string>") through one
+    # frame shared by all of them (external_utils.wrap_inline's inner), whose cache then holds an
+    # entry for every function compiled since the last reset, up to recompile_limit (8): past it,
+    # every compile of any function fails with "Dynamo recompile limit exceeded". One file per key:
+    # what Dynamo learns of a function by its file (which sizes are dynamic) stays the key's, also
+    # when the function is replaced.
     import linecache
-    _mmdiff_files[0] += 1
-    name = f"<mmdiff-{_mmdiff_files[0]}>"
+    name = f"<mmdiff {key}>"
     linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-    _mmdiff_program["files"].append(name)
+    _mmdiff_program["files"].add(name)
     ns = {"torch": torch}
     exec(compile(source, name, "exec"), ns)
     return ns["f"]
@@ -41,7 +41,7 @@ def _mmdiff_function(source, backend, key):
         torch._dynamo.reset()
         for name in _mmdiff_program["files"]:
             linecache.cache.pop(name, None)
-        _mmdiff_program.update(source=source, fns={}, files=[])
+        _mmdiff_program.update(source=source, fns={}, files=set())
     fns = _mmdiff_program["fns"]
     # Dynamo fails (fullgraph=True) a function past its recompile limit (8 compiles) or past
     # accumulated_recompile_limit (256 tries: a failed compile leaves nothing cached, so each call
@@ -49,7 +49,7 @@ def _mmdiff_function(source, backend, key):
     # reduction), or tried many times, is replaced by a fresh one.
     _mmdiff_program["reused"] = key in fns and fns[key][1] < 4 and fns[key][2] < 64
     if not _mmdiff_program["reused"]:
-        fns[key] = [torch.compile(_mmdiff_exec(source), backend=backend, fullgraph=True), 0, 0]
+        fns[key] = [torch.compile(_mmdiff_exec(source, key), backend=backend, fullgraph=True), 0, 0]
     _mmdiff_program["key"] = key
     return fns[key][0]
 

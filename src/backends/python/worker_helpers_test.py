@@ -82,16 +82,18 @@ class CallTest(unittest.TestCase):
         # "Dynamo recompile limit exceeded". Nine keys of one program must all compile and run.
         import inspect
         import linecache
-        first, second = NS["_mmdiff_exec"](SOURCE), NS["_mmdiff_exec"](SOURCE)
+        first, second = NS["_mmdiff_exec"](SOURCE, "a"), NS["_mmdiff_exec"](SOURCE, "b")
         self.assertNotEqual(first.__code__.co_filename, second.__code__.co_filename)
         self.assertEqual(inspect.getsource(second), SOURCE)
         for i in range(9):
             fn = NS["_mmdiff_function"](SOURCE, "eager", f"eager|knob{i}")
             self.assertEqual(NS["_mmdiff_call"](fn, args())[0], "ok", i)
-        files = list(NS["_mmdiff_program"]["files"])
+        files = [f"<mmdiff eager|knob{i}>" for i in range(9)]
         self.assertTrue(all(f in linecache.cache for f in files))
-        NS["_mmdiff_function"](SOURCE + "\n", "eager", "eager|")  # another program
+        other = SOURCE.replace("torch.mm(x0, x1)", "torch.mm(x0, x1) * 2")
+        NS["_mmdiff_function"](other, "eager", "eager|")  # another program drops the files
         self.assertFalse(any(f in linecache.cache for f in files))
+        self.assertEqual(linecache.getlines("<mmdiff eager|>"), other.splitlines(True))
 
     def test_a_function_that_keeps_failing_to_compile_is_replaced(self):
         # A failed compile leaves nothing cached, so each call tries again; Dynamo fails every
