@@ -2,7 +2,9 @@
 #include "kernels/reference_ops.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <thread>
 
@@ -353,18 +355,18 @@ bool NoErrors(const RefTensor& t, int64_t offset, int64_t count) {
 }
 
 double Quantum(const RefTensor& t, int64_t offset, int64_t count) {
-  double q = kInf;
+  // The lowest set bit of a finite double's significand, read off its bits: the significand
+  // (with the implicit leading bit of a normal number) times 2^(exponent - 1075) is the value.
+  int least = std::numeric_limits<int>::max();
   for (int64_t i = offset; i < offset + count; ++i) {
-    double v = t.val[i];
-    if (v == 0) continue;
-    int e;
-    double m = std::frexp(std::fabs(v), &e);  // v = m * 2^e, m in [0.5, 1)
-    int bits = 53;
-    while (bits > 0 && std::ldexp(m, bits - 1) == std::trunc(std::ldexp(m, bits - 1)))
-      --bits;  // shortest
-    q = std::min(q, std::ldexp(1.0, e - bits));
+    uint64_t bits = std::bit_cast<uint64_t>(t.val[i]);
+    uint64_t significand = bits & ((uint64_t{1} << 52) - 1);
+    int biased = static_cast<int>((bits >> 52) & 0x7ff);
+    if (biased != 0) significand |= uint64_t{1} << 52;
+    if (significand == 0) continue;  // a zero
+    least = std::min(least, std::max(biased, 1) - 1075 + std::countr_zero(significand));
   }
-  return q;
+  return least == std::numeric_limits<int>::max() ? kInf : std::ldexp(1.0, least);
 }
 
 void ApplyExactness(double quantum, const DotAcc& d, Arith arith, double& val, double& err,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace mmref {
@@ -32,6 +33,25 @@ TEST(ReferenceOps, MmMatchesNaiveLoops) {
       for (int k = 0; k < 5; ++k) s += a.val[i * 5 + k] * b.val[k * 4 + j];
       EXPECT_EQ(r.val[i * 4 + j], s);
     }
+}
+
+TEST(ReferenceOps, QuantumIsTheLeastPowerOfTwoEveryElementIsAMultipleOf) {
+  const double min_sub = std::numeric_limits<double>::denorm_min();
+  const double max = std::numeric_limits<double>::max();
+  EXPECT_EQ(Quantum(MakeExact({3}, {0.0, -0.0, 0.0})), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(Quantum(MakeExact({1}, {1.0})), 1.0);
+  EXPECT_EQ(Quantum(MakeExact({1}, {-12.0})), 4.0);
+  EXPECT_EQ(Quantum(MakeExact({2}, {0.75, 1024.0})), 0.25);
+  EXPECT_EQ(Quantum(MakeExact({1}, {1.0 + 0x1p-52})), 0x1p-52);
+  EXPECT_EQ(Quantum(MakeExact({1}, {max})), 0x1p971);  // 53 ones ending at 2^1023
+  EXPECT_EQ(Quantum(MakeExact({1}, {0x1p-1022})), 0x1p-1022);
+  EXPECT_EQ(Quantum(MakeExact({2}, {6 * min_sub, 0x1p-1000})), 2 * min_sub);  // subnormal
+  EXPECT_EQ(Quantum(MakeExact({1}, {min_sub})), min_sub);
+  // A window of the tensor: only [offset, offset + count) counts.
+  RefTensor t = MakeExact({4}, {0.125, 3.0, 6.0, 0.5});
+  EXPECT_EQ(Quantum(t, 1, 2), 1.0);
+  EXPECT_EQ(Quantum(t, 2, 2), 0.5);
+  EXPECT_EQ(Quantum(t), 0.125);
 }
 
 TEST(ReferenceOps, BatchedMatmulEqualsStackedMm) {
