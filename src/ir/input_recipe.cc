@@ -43,18 +43,24 @@ std::vector<double> RecipeValues(const InputRecipe& r, size_t index, int64_t num
   uint64_t base = SplitMix64(r.seed ^ (static_cast<uint64_t>(index) * 0xD1B54A32D192ED03ULL));
   std::vector<double> v(static_cast<size_t>(numel));
   if (std::binary_search(r.zeroed.begin(), r.zeroed.end(), static_cast<int>(index))) return v;
+  enum class Kind { kGrid16, kExact, kUniform, kNormal };
+  const Kind kind = r.kind == "grid16"    ? Kind::kGrid16
+                    : r.kind == "exact"   ? Kind::kExact
+                    : r.kind == "uniform" ? Kind::kUniform
+                                          : Kind::kNormal;
+  const bool floating = IsFloating(dtype);
   for (int64_t j = 0; j < numel; ++j) {
     double& out = v[static_cast<size_t>(j)];
     // Up to 16 draws per element: draw(k) = SplitMix64(base + 16 j + k).
     auto draw = [&](uint64_t k) { return SplitMix64(base + 16 * static_cast<uint64_t>(j) + k); };
-    if (!IsFloating(dtype)) {  // every kind: a negative value would not survive .to(uint8)
+    if (!floating) {  // every kind: a negative value would not survive .to(uint8)
       uint64_t x = draw(3) >> 11;
       out = dtype == DType::kBool    ? static_cast<double>(x % 2)
             : dtype == DType::kUInt8 ? static_cast<double>(x % 17)
                                      : static_cast<double>(static_cast<int64_t>(x % 17) - 8);
       continue;
     }
-    if (r.kind == "grid16") {
+    if (kind == Kind::kGrid16) {
       uint64_t u = SplitMix64(base + static_cast<uint64_t>(j));
       out = static_cast<double>(static_cast<int64_t>((u >> 11) % 65) - 32) / 16.0;
       continue;
@@ -63,7 +69,7 @@ std::vector<double> RecipeValues(const InputRecipe& r, size_t index, int64_t num
       out = SpecialValue(dtype, draw(1) >> 11, draw(2));
       continue;
     }
-    if (r.kind == "exact") {
+    if (kind == Kind::kExact) {
       uint64_t x = draw(4) >> 11;
       if (x % 2 == 0) {
         out = static_cast<double>(static_cast<int64_t>((x >> 1) % 9) - 4);
@@ -71,7 +77,7 @@ std::vector<double> RecipeValues(const InputRecipe& r, size_t index, int64_t num
         double sign = (x >> 1) % 2 ? -1.0 : 1.0;
         out = sign * std::ldexp(1.0, static_cast<int>((x >> 2) % 9) - 4);
       }
-    } else if (r.kind == "uniform") {
+    } else if (kind == Kind::kUniform) {
       out = r.lo + (r.hi - r.lo) * Unit(draw(4));
     } else {  // normal
       double s = 0;

@@ -3,20 +3,9 @@
 
 namespace mmdiff {
 
-namespace {
-constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
-}
-
-uint64_t SplitMix64(uint64_t x) {
-  uint64_t z = x + kGolden;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 uint64_t Rng::Next() {
   uint64_t out = SplitMix64(state_);
-  state_ += kGolden;
+  state_ += kSplitMixGolden;
   return out;
 }
 
