@@ -2,6 +2,9 @@
 // there).
 #include "src/ir/outcome.h"
 
+#include <bit>
+#include <cstring>
+
 namespace mmdiff {
 
 std::string_view OutcomeName(OutcomeKind k) {
@@ -21,6 +24,55 @@ std::string_view OutcomeName(OutcomeKind k) {
 }
 
 namespace {
+static_assert(std::endian::native == std::endian::little, "the wire's doubles are little-endian");
+
+// On the wire, values travel as MessagePack binaries (8 bytes per double, little-endian; one byte
+// per also-bit set): an element costs a copy, not a JSON node each way.
+nlohmann::json DoublesBinary(const std::vector<double>& v) {
+  nlohmann::json::binary_t::container_type b(v.size() * sizeof(double));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return nlohmann::json::binary(std::move(b));
+}
+
+// A binary as written above, or an array of numbers (a report's or an older peer's form).
+Result<std::vector<double>> ReadDoubles(const nlohmann::json& j, const char* what) {
+  if (j.is_binary()) {
+    const auto& b = j.get_binary();
+    if (b.size() % sizeof(double) != 0)
+      return Status::Error(std::string("path result: \"") + what +
+                           "\" is not a whole number of doubles");
+    std::vector<double> v(b.size() / sizeof(double));
+    if (!v.empty()) std::memcpy(v.data(), b.data(), b.size());
+    return v;
+  }
+  if (!j.is_array()) return Status::Error(std::string("path result: bad \"") + what + "\"");
+  std::vector<double> v;
+  v.reserve(j.size());
+  for (const auto& x : j) {
+    if (!x.is_number()) return Status::Error(std::string("path result: bad \"") + what + "\"");
+    v.push_back(x.get<double>());
+  }
+  return v;
+}
+
+Result<std::vector<uint8_t>> ReadAlso(const nlohmann::json& j) {
+  std::vector<uint8_t> out;
+  if (j.is_binary()) {
+    out.assign(j.get_binary().begin(), j.get_binary().end());
+  } else if (j.is_array()) {
+    for (const auto& x : j) {
+      if (!x.is_number_unsigned() || x.get<uint64_t>() > 7)
+        return Status::Error("path result: bad \"also\" bits");
+      out.push_back(static_cast<uint8_t>(x.get<uint64_t>()));
+    }
+  } else {
+    return Status::Error("path result: bad \"also\" bits");
+  }
+  for (uint8_t bits : out)
+    if (bits > 7) return Status::Error("path result: bad \"also\" bits");
+  return out;
+}
+
 Result<OutcomeKind> ParseOutcome(const std::string& s) {
   for (auto k : {OutcomeKind::kOk, OutcomeKind::kError, OutcomeKind::kCrash, OutcomeKind::kTimeout,
                  OutcomeKind::kUnsupported})
@@ -60,9 +112,9 @@ nlohmann::json PathResultToJson(const PathResult& r, bool wire) {
       nlohmann::json jt = {
           {"dtype", DTypeName(t.dtype)}, {"shape", t.shape}, {"device", DeviceName(t.device)}};
       if (wire) {
-        jt["data"] = t.data;
-        if (!t.bound.empty()) jt["bound"] = t.bound;
-        if (!t.also.empty()) jt["also"] = t.also;
+        jt["data"] = DoublesBinary(t.data);
+        if (!t.bound.empty()) jt["bound"] = DoublesBinary(t.bound);
+        if (!t.also.empty()) jt["also"] = nlohmann::json::binary(t.also);
       }
       j["outputs"].push_back(jt);
     }
@@ -120,16 +172,22 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
         t.dtype = *dt;
         t.device = *dev;
         t.shape = jt.at("shape").get<Shape>();
-        if (jt.contains("data")) t.data = jt.at("data").get<std::vector<double>>();
-        if (jt.contains("bound")) t.bound = jt.at("bound").get<std::vector<double>>();
+        if (jt.contains("data")) {
+          auto data = ReadDoubles(jt.at("data"), "data");
+          if (!data.ok()) return data.status();
+          t.data = std::move(data.value());
+        }
+        if (jt.contains("bound")) {
+          auto bound = ReadDoubles(jt.at("bound"), "bound");
+          if (!bound.ok()) return bound.status();
+          t.bound = std::move(bound.value());
+        }
         if (!t.bound.empty() && t.bound.size() != t.data.size())
           return Status::Error("path result: \"bound\" and \"data\" differ in size");
         if (jt.contains("also")) {
-          for (const auto& x : jt.at("also")) {
-            if (!x.is_number_unsigned() || x.get<uint64_t>() > 7)
-              return Status::Error("path result: bad \"also\" bits");
-            t.also.push_back(static_cast<uint8_t>(x.get<uint64_t>()));
-          }
+          auto also = ReadAlso(jt.at("also"));
+          if (!also.ok()) return also.status();
+          t.also = std::move(also.value());
           if (t.also.size() != t.data.size())
             return Status::Error("path result: \"also\" and \"data\" differ in size");
         }

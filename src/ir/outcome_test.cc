@@ -40,6 +40,44 @@ TEST(Outcome, TheReferencesAlsoBitsTravelAndBadOnesAreRejected) {
   EXPECT_FALSE(PathResultFromJson(bad).ok());
 }
 
+TEST(Outcome, OnTheWireValuesAreBinariesAndMalformedOnesAreRejected) {
+  PathResult r{"reference", OutcomeKind::kOk};
+  r.outputs.push_back({DType::kFloat32,
+                       {3},
+                       Device::kCpu,
+                       {1.5, -0.0, 1e300},
+                       {0, 0.25, INFINITY},
+                       {0, kAlsoNaN, 0}});
+  nlohmann::json j = PathResultToJson(r, true);
+  ASSERT_TRUE(j["outputs"][0]["data"].is_binary());
+  EXPECT_EQ(j["outputs"][0]["data"].get_binary().size(), 3 * sizeof(double));
+  auto back = PathResultFromJson(nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(j)));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().outputs[0].data, r.outputs[0].data);
+  EXPECT_TRUE(std::signbit(back.value().outputs[0].data[1]));
+  EXPECT_EQ(back.value().outputs[0].bound, r.outputs[0].bound);
+  EXPECT_EQ(back.value().outputs[0].also, r.outputs[0].also);
+  // An array of numbers is still read (a report's form).
+  nlohmann::json arrays = j;
+  arrays["outputs"][0]["data"] = {1.5, 0.0, 2.0};
+  arrays["outputs"][0]["also"] = {0u, 1u, 0u};
+  ASSERT_TRUE(PathResultFromJson(arrays).ok());
+  nlohmann::json bad = j;
+  bad["outputs"][0]["data"] = nlohmann::json::binary({1, 2, 3});  // not whole doubles
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  bad = j;
+  bad["outputs"][0]["bound"] = nlohmann::json::binary(nlohmann::json::binary_t::container_type(8));
+  EXPECT_FALSE(PathResultFromJson(bad).ok());  // one bound for three values
+  bad = j;
+  bad["outputs"][0]["also"] = nlohmann::json::binary({0, 8, 0});  // no such bit
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  bad = j;
+  bad["outputs"][0]["data"] = {1.0, "x", 2.0};
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+  bad["outputs"][0]["data"] = "values";
+  EXPECT_FALSE(PathResultFromJson(bad).ok());
+}
+
 TEST(Outcome, ErrorsAndCrashesCarryTheirDetails) {
   PathResult r{"inductor", OutcomeKind::kCrash};
   r.stage = "compile";
