@@ -45,6 +45,13 @@ std::string Rule(const Expectation& contract) {
   return contract.rejects ? " (" + contract.violation.rule + ")" : "";
 }
 
+// The position of the node named `name` in the program, or -1 (no such node, e.g. no name).
+int NodeIndex(const Program& p, const std::string& name) {
+  for (size_t i = 0; i < p.nodes.size(); ++i)
+    if (p.nodes[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
 std::string Other(const Divergence& d, const std::string& at_fault) {
   for (const auto& p : d.paths)
     if (p != at_fault && p != kReferencePath) return p;
@@ -122,6 +129,11 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
         h = "eager_meta accepts " + call + " that eager on cpu rejects" + Rule(contract);
       else if (meta && cpu && !meta->ok() && cpu->ok())
         h = "eager_meta raises " + ErrorClass(meta) + " on " + call + " that eager on cpu accepts";
+      else if (meta && cpu && !meta->ok() && NodeIndex(p, meta->node) > NodeIndex(p, cpu->node) &&
+               NodeIndex(p, cpu->node) >= 0)
+        // Meta got past the node eager on cpu rejects and failed further on: say so, and where.
+        h = "eager_meta accepts " + call + " where eager on cpu raises " + ErrorClass(cpu) +
+            ", then raises " + ErrorClass(meta) + " at " + OpCallName(p, contract, meta->node);
       else if (meta && cpu && !meta->ok())
         h = "eager_meta raises " + ErrorClass(meta) + " on " + call +
             " where eager on cpu raises " + ErrorClass(cpu);

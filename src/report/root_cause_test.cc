@@ -415,6 +415,40 @@ TEST(RootCause, ACompiledPathRaisingWhatEagerMetaRaisesFailsInTheMetaKernel) {
   EXPECT_EQ(findings[0].also, (std::vector<std::string>{"compile_eager", "inductor"}));
 }
 
+TEST(RootCause, MetaPassingTheNodeEagerRejectsIsNamedWithTheNodeItFailsAt) {
+  // bool mm: eager on cpu raises NotImplementedError at v0; eager on meta has no such check, gets
+  // past it and raises at v1, a float16 @ float32 mm. The headline says both, in that order.
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kBool},
+              {"b", {3, 4}, DType::kBool},
+              {"c", {2, 3}, DType::kFloat16},
+              {"d", {3, 4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}, {"v1", OpKind::kMm, {"c", "d"}}};
+  p.outputs = {"v0", "v1"};
+  auto at = [](PathResult r, const std::string& node) {
+    r.node = node;
+    return r;
+  };
+  std::vector<PathResult> rs = {at(Raises("reference", "NotImplementedError"), "v0"),
+                                at(Raises("eager", "NotImplementedError"), "v0"),
+                                at(Raises("eager_meta", "RuntimeError"), "v1")};
+  CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
+  ASSERT_EQ(c.verdict.divergences[findings[0].divergence].kind, DivergenceKind::kMeta);
+  EXPECT_EQ(MakeReport(WithFinding(c, findings[0]), RunContext())["headline"],
+            "eager_meta accepts mm(bool, bool) where eager on cpu raises NotImplementedError, then "
+            "raises RuntimeError at mm");
+  // Failing at the same node, the headline is as before.
+  rs[2].node = "v0";
+  c = MakeCaseRun(p, {"grid16", 1}, rs);
+  findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(MakeReport(WithFinding(c, findings[0]), RunContext())["headline"],
+            "eager_meta raises RuntimeError on mm(bool, bool) where eager on cpu raises "
+            "NotImplementedError");
+}
+
 TEST(RootCause, LinearIsAddmmWithABiasAndMmWithout) {
   Program lin;
   lin.inputs = {{"x", {4, 8}, DType::kFloat16}, {"w", {3, 8}, DType::kFloat32}};
