@@ -59,6 +59,8 @@ Result<std::vector<uint8_t>> ReadAlso(const nlohmann::json& j) {
   std::vector<uint8_t> out;
   if (j.is_binary()) {
     out.assign(j.get_binary().begin(), j.get_binary().end());
+    for (uint8_t bits : out)
+      if (bits > 7) return Status::Error("path result: bad \"also\" bits");
   } else if (j.is_array()) {
     for (const auto& x : j) {
       if (!x.is_number_unsigned() || x.get<uint64_t>() > 7)
@@ -68,8 +70,6 @@ Result<std::vector<uint8_t>> ReadAlso(const nlohmann::json& j) {
   } else {
     return Status::Error("path result: bad \"also\" bits");
   }
-  for (uint8_t bits : out)
-    if (bits > 7) return Status::Error("path result: bad \"also\" bits");
   return out;
 }
 
