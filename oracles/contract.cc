@@ -109,6 +109,13 @@ const ContractRule kScalarRange{"scalar_range", "the addmm family on integer dty
                                 "to type uint8_t without overflow'. "
                                 "Probed on torch 2.15.0 cpu (meta does not check)."};
 
+const ContractRule kGradDType{
+    "grad_dtype", "inputs with requires_grad",
+    "only floating inputs require gradients (integer and bool ones cannot)", "RuntimeError",
+    "torch/csrc/autograd/variable.h AutogradMeta::set_requires_grad: 'Only Tensors of floating "
+    "point and complex dtype can require gradients' (raised where the input is marked, before any "
+    "op runs; checked on torch 2.15.0 cpu and meta)"};
+
 ContractViolation Violation(const Node& n, const ContractRule& rule, std::string message) {
   return {n.name, rule.id, rule.error_class, std::move(message), rule.source};
 }
@@ -119,7 +126,7 @@ const std::vector<ContractRule>& ContractRules() {
   static const std::vector<ContractRule> kRules = {
       kSameDevice,     kSameDType,   kSupportedDType, kShape,        kDimRange,
       kView,           kSdpaDType,   kSdpaArgs,       kSoftmaxDType, kMetaCopy,
-      kIntScalarEmpty, kScalarRange, kEmptyBmm,       kCudaIntegers};
+      kIntScalarEmpty, kScalarRange, kEmptyBmm,       kCudaIntegers, kGradDType};
   return kRules;
 }
 
@@ -319,7 +326,17 @@ Expectation Expect(const Program& p) { return Expect(p, BuildTorchRelease()); }
 
 Expectation Expect(const Program& p, TorchRelease torch) {
   Expectation e;
-  for (const auto& in : p.inputs) e.types[in.name] = {in.shape, in.dtype, in.device};
+  for (const auto& in : p.inputs) {
+    if (in.requires_grad && !IsFloating(in.dtype)) {
+      e.rejects = true;
+      e.violation = {in.name, kGradDType.id, kGradDType.error_class,
+                     "input " + in.name + ": a " + std::string(DTypeName(in.dtype)) +
+                         " tensor cannot require gradients",
+                     kGradDType.source};
+      return e;
+    }
+    e.types[in.name] = {in.shape, in.dtype, in.device};
+  }
   for (const auto& n : p.nodes) {
     std::vector<ValueType> args;
     for (const auto& a : n.args) args.push_back(e.types.at(a));
@@ -332,6 +349,9 @@ Expectation Expect(const Program& p, TorchRelease torch) {
     e.types[n.name] = out;
   }
   for (const auto& o : p.outputs) e.outputs.push_back(e.types.at(o));
+  // A gradient has its input's dtype, shape and device.
+  for (size_t g : GradientInputs(p)) e.outputs.push_back(e.types.at(p.inputs[g].name));
+  for (size_t i = 0; i < e.outputs.size(); ++i) e.result_names.push_back(ResultName(p, i));
   return e;
 }
 

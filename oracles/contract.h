@@ -31,7 +31,10 @@ struct Expectation {
   bool rejects = false;
   ContractViolation violation;             // when rejects
   std::map<std::string, ValueType> types;  // every value defined before the violation
-  std::vector<ValueType> outputs;          // when !rejects
+  // when !rejects: the program's outputs, then (training programs) the gradients of its
+  // requires_grad inputs, each with its input's type; named as ResultName names them.
+  std::vector<ValueType> outputs;
+  std::vector<std::string> result_names;
 };
 
 // A torch release (major, minor): the rules that changed between releases follow it.

@@ -34,6 +34,23 @@ TEST(Contract, LegalProgramGetsResultTypes) {
   EXPECT_EQ(e.types.at("v0").dtype, DType::kBFloat16);
 }
 
+TEST(Contract, GradientsTakeTheirInputsTypesAndOnlyFloatingInputsRequireGrad) {
+  Program p = Matmul(DType::kFloat16, DType::kFloat16, {3, 4}, {4, 2});
+  p.inputs[1].requires_grad = true;
+  Expectation e = Expect(p);
+  ASSERT_FALSE(e.rejects) << e.violation.message;
+  ASSERT_EQ(e.outputs.size(), 2u);
+  EXPECT_EQ(e.outputs[1], (ValueType{{4, 2}, DType::kFloat16, Device::kCpu}));
+  EXPECT_EQ(e.result_names, (std::vector<std::string>{"v0", "grad(x1)"}));
+  Program ints = Matmul(DType::kInt32, DType::kInt32, {3, 4}, {4, 2});
+  ints.inputs[0].requires_grad = true;
+  Expectation r = Expect(ints);
+  ASSERT_TRUE(r.rejects);
+  EXPECT_EQ(r.violation.rule, "grad_dtype");
+  EXPECT_EQ(r.violation.node, "x0");
+  EXPECT_EQ(r.violation.error_class, "RuntimeError");
+}
+
 TEST(Contract, ShapeDeviceAndBoolRules) {
   Expectation shape = Expect(Matmul(DType::kFloat32, DType::kFloat32, {2, 3}, {4, 5}));
   ASSERT_TRUE(shape.rejects);

@@ -16,7 +16,8 @@ bool Judgeable(const PathResult* r) {
 
 std::string Describe(const PathResult& r) {
   if (r.kind == OutcomeKind::kError)
-    return r.path + " raises " + r.error_class + " (" + r.message + ")";
+    return r.path + " raises " + r.error_class + (r.backward ? " in backward" : "") + " (" +
+           r.message + ")";
   std::string s = r.path + " returns ";
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const auto& t = r.outputs[i];
@@ -26,9 +27,16 @@ std::string Describe(const PathResult& r) {
   return s;
 }
 
+// Whether the path ran the program's forward: it returned, or raised only in the backward pass.
+bool ForwardRan(const PathResult& r) {
+  return r.ok() || (r.kind == OutcomeKind::kError && r.backward);
+}
+
 // Whether a result matches what the contract expects (ok-ness, error class, types).
 bool MatchesContract(const Expectation& c, const PathResult& r) {
-  if (c.rejects) return r.kind == OutcomeKind::kError && r.error_class == c.violation.error_class;
+  // The contract's violations are the forward's: raising in backward is accepting the forward.
+  if (c.rejects)
+    return r.kind == OutcomeKind::kError && !r.backward && r.error_class == c.violation.error_class;
   if (r.kind != OutcomeKind::kOk || r.outputs.size() != c.outputs.size()) return false;
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const auto& t = r.outputs[i];
@@ -59,7 +67,15 @@ void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& 
                                ? "the contract says it must raise " + c.violation.error_class +
                                      " (" + c.violation.rule + ": " + c.violation.message + ")"
                                : "the contract says it must succeed";
-    add(DivergenceKind::kErrorBehaviour, Describe(a) + "; " + Describe(b) + "; " + contract);
+    // Both ran the forward and one raised in the backward pass: a finding of its own kind. One
+    // that raised in the forward where the other ran it differs in the forward's outcome.
+    bool both_ran = ForwardRan(a) && ForwardRan(b);
+    add(both_ran ? DivergenceKind::kBackwardError : DivergenceKind::kErrorBehaviour,
+        Describe(a) + "; " + Describe(b) + "; " + contract);
+    return;
+  }
+  if (!a.ok() && a.backward != b.backward) {  // one raises in the forward, the other in backward
+    add(DivergenceKind::kErrorBehaviour, Describe(a) + "; " + Describe(b));
     return;
   }
   if (!a.ok()) {
@@ -162,12 +178,20 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
   return out;
 }
 
-std::string ValueDetail(const std::string& path, const Divergence& w) {
+// "output 0" for a program output, "grad(x)" for a gradient.
+std::string ResultLabel(const Expectation& c, int output) {
+  // Value names are identifiers: only a gradient's name has a parenthesis.
+  if (output >= 0 && static_cast<size_t>(output) < c.result_names.size() &&
+      c.result_names[output].find('(') != std::string::npos)
+    return c.result_names[output];
+  return "output " + std::to_string(output);
+}
+
+std::string ValueDetail(const Expectation& c, const std::string& path, const Divergence& w) {
   char buf[256];
-  std::snprintf(
-      buf, sizeof(buf), "%s output %d element %lld: got %.9g, reference %.9g, allowed error %.3g",
-      path.c_str(), w.output, static_cast<long long>(w.element), w.got, w.expected, w.allowed);
-  return buf;
+  std::snprintf(buf, sizeof(buf), " element %lld: got %.9g, reference %.9g, allowed error %.3g",
+                static_cast<long long>(w.element), w.got, w.expected, w.allowed);
+  return path + " " + ResultLabel(c, w.output) + buf;
 }
 
 }  // namespace
@@ -210,7 +234,7 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
       Divergence d = ev.worst;
       d.paths = {kReferencePath, kEagerPath};
       d.blamed = kEagerPath;
-      d.detail = ValueDetail(kEagerPath, d);
+      d.detail = ValueDetail(contract, kEagerPath, d);
       v.divergences.push_back(d);
     }
   }
@@ -238,8 +262,9 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
       if (eager_values_ok && (!std::isfinite(d.got) || !std::isfinite(d.expected)))
         d.classification = "filable";
     }
-    d.detail = ValueDetail(r.path, d) + (eager_values_ok ? "; eager is within the bound"
-                                                         : "; eager is also outside the bound");
+    d.detail =
+        ValueDetail(contract, r.path, d) +
+        (eager_values_ok ? "; eager is within the bound" : "; eager is also outside the bound");
     v.divergences.push_back(d);
   }
   // The lead divergence first: a filable inductor error behaviour must not hide behind a meta

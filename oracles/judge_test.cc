@@ -211,6 +211,72 @@ namespace {
 
 // A verdict read back from a report file: an output index beyond int's range is not narrowed into
 // another (valid-looking) index.
+// A training program: mm(x0, x1) with x0 requiring grad; results v0, then grad(x0).
+Program Training() {
+  Program p = Legal();
+  p.inputs[0].requires_grad = true;
+  return p;
+}
+
+PathResult TrainingOk(const std::string& path, std::vector<double> grad,
+                      std::vector<double> bound = {}) {
+  PathResult r =
+      Ok(path, DType::kFloat32, {1, 1}, {2.0}, bound.empty() ? bound : std::vector<double>{0});
+  r.outputs.push_back({DType::kFloat32, {1, 2}, Device::kCpu, std::move(grad), std::move(bound)});
+  return r;
+}
+
+TEST(Judge, ABackwardThatRaisesInOnePathOnlyIsABackwardErrorBlamedOnIt) {
+  Expectation c = Expect(Training());
+  ASSERT_EQ(c.outputs.size(), 2u);  // the output, then the gradient with its input's type
+  EXPECT_EQ(c.outputs[1].shape, (Shape{1, 2}));
+  PathResult broken = Error("inductor", "RuntimeError");
+  broken.backward = true;
+  std::vector<PathResult> rs = {TrainingOk("reference", {1, 2}, {0, 0}),
+                                TrainingOk("eager", {1, 2}), broken};
+  Verdict v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kBackwardError);
+  EXPECT_EQ(v.divergences[0].blamed, "inductor");
+  EXPECT_NE(v.divergences[0].detail.find("in backward"), std::string::npos);
+  // The same error in the forward is an error-behaviour finding.
+  rs[2].backward = false;
+  EXPECT_EQ(Judge(c, rs).divergences.at(0).kind, DivergenceKind::kErrorBehaviour);
+}
+
+TEST(Judge, RaisingInBackwardWhereTheContractRejectsTheForwardIsAcceptingIt) {
+  // Eager runs the forward the contract rejects and fails only in backward; inductor rejects the
+  // forward as the contract says: eager is blamed, for the forward (not a backward finding).
+  Expectation c = Expect(SeedProgram());
+  PathResult eager = Error("eager", "RuntimeError");
+  eager.backward = true;
+  std::vector<PathResult> rs = {Error("reference", "RuntimeError"), eager,
+                                Error("inductor", "RuntimeError")};
+  Verdict v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 2u) << VerdictToJson(v).dump();
+  for (const Divergence& d : v.divergences) {
+    EXPECT_NE(d.kind, DivergenceKind::kBackwardError);
+    if (d.kind == DivergenceKind::kErrorBehaviour) {
+      EXPECT_EQ(d.blamed, "eager");
+    }
+  }
+}
+
+TEST(Judge, AGradientBeyondItsBoundIsAValueDivergenceThatNamesTheGradient) {
+  Expectation c = Expect(Training());
+  std::vector<PathResult> rs = {TrainingOk("reference", {1, 2}, {0, 0}),
+                                TrainingOk("eager", {1, 2}), TrainingOk("aot_eager", {1, 2.5})};
+  Verdict v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kValue);
+  EXPECT_EQ(v.divergences[0].blamed, "aot_eager");
+  EXPECT_EQ(v.divergences[0].output, 1);
+  EXPECT_NE(v.divergences[0].detail.find("grad(x0) element 1"), std::string::npos)
+      << v.divergences[0].detail;
+  rs[2] = TrainingOk("aot_eager", {1, 2});
+  EXPECT_FALSE(Judge(c, rs).diverges());
+}
+
 TEST(VerdictJson, OutputIndicesOutOfRangeAreNotTaken) {
   nlohmann::json j = {
       {"result", "diverge"},

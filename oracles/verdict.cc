@@ -12,6 +12,8 @@ std::string_view DivergenceKindName(DivergenceKind k) {
   switch (k) {
     case DivergenceKind::kErrorBehaviour:
       return "error_behaviour";
+    case DivergenceKind::kBackwardError:
+      return "backward_error";
     case DivergenceKind::kErrorClass:
       return "error_class";
     case DivergenceKind::kDType:
@@ -37,11 +39,11 @@ std::string_view DivergenceKindName(DivergenceKind k) {
 }
 
 std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name) {
-  for (DivergenceKind k :
-       {DivergenceKind::kErrorBehaviour, DivergenceKind::kErrorClass, DivergenceKind::kDType,
-        DivergenceKind::kShape, DivergenceKind::kDevice, DivergenceKind::kValue,
-        DivergenceKind::kContract, DivergenceKind::kMeta, DivergenceKind::kCrash,
-        DivergenceKind::kTimeout, DivergenceKind::kIgnoredInput})
+  for (DivergenceKind k : {DivergenceKind::kErrorBehaviour, DivergenceKind::kBackwardError,
+                           DivergenceKind::kErrorClass, DivergenceKind::kDType,
+                           DivergenceKind::kShape, DivergenceKind::kDevice, DivergenceKind::kValue,
+                           DivergenceKind::kContract, DivergenceKind::kMeta, DivergenceKind::kCrash,
+                           DivergenceKind::kTimeout, DivergenceKind::kIgnoredInput})
     if (DivergenceKindName(k) == name) return k;
   return std::nullopt;
 }
@@ -52,6 +54,7 @@ int DivergenceSeverity(DivergenceKind k) {
     case DivergenceKind::kTimeout:
       return 5;
     case DivergenceKind::kErrorBehaviour:
+    case DivergenceKind::kBackwardError:
       return 4;
     case DivergenceKind::kErrorClass:
       return 3;

@@ -14,8 +14,11 @@ namespace mmdiff {
 
 enum class DivergenceKind {
   kErrorBehaviour,  // one path raises, the other returns
-  kErrorClass,      // both raise, with different error classes
-  kDType,           // result dtype differs
+  // Training programs: both run the forward, and one raises in the backward pass where the other
+  // returns gradients (or raises in the forward instead).
+  kBackwardError,
+  kErrorClass,  // both raise, with different error classes
+  kDType,       // result dtype differs
   kShape,
   kDevice,
   kValue,     // a value beyond what correct floating-point arithmetic allows
@@ -33,7 +36,7 @@ std::optional<DivergenceKind> ParseDivergenceKind(std::string_view name);
 
 // How bad a divergence kind is for a user of torch, higher is worse:
 //   5 crash, timeout   (the process dies or hangs)
-//   4 error_behaviour  (one path raises, the other silently returns)
+//   4 error_behaviour, backward_error  (one path raises, the other silently returns)
 //   3 error_class      (both raise, with different exception classes)
 //   2 dtype, shape, device, meta  (a wrong result type, or fake tensors that mispredict eager)
 //   1 value, ignored_input  (a number beyond what correct floating point allows, or one that

@@ -66,6 +66,11 @@ class AotiBackend : public Backend {
     if (std::string meta = MetaUse(p); !meta.empty())
       return UnsupportedResult(UnsupportedReason::kDevice,
                                "aoti compiles programs for cpu and cuda only: " + meta);
+    // AOTInductor exports and runs a forward graph under torch.no_grad() (its documented use):
+    // there is no backward to compare.
+    if (Trains(p))
+      return UnsupportedResult(UnsupportedReason::kTraining,
+                               "aoti runs inference only: the program's inputs require grad");
     PathResult res;
     std::vector<at::Tensor> inputs;
     if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;

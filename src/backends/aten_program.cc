@@ -3,6 +3,8 @@
 
 #include <ATen/Parallel.h>
 #include <c10/util/Exception.h>
+#include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +70,8 @@ PathResult NoGpuResult() {
                            "program uses cuda and this machine has no GPU");
 }
 
-std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta) {
+std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta,
+                                   std::string* marking) {
   std::vector<at::Tensor> out;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const InputSpec& in = p.inputs[i];
@@ -77,9 +80,72 @@ std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool 
     if (in.layout == Layout::kTransposed) t = t.transpose(-1, -2).contiguous().transpose(-1, -2);
     out.push_back(
         t.to(ToScalarType(in.dtype)).to(on_meta ? at::Device(at::kMeta) : ToAtenDevice(in.device)));
+    // A leaf (also a transposed one: a view of a tensor without grad is a leaf). On a non-floating
+    // dtype this raises, as it does in Python: the contract's grad_dtype rule.
+    if (in.requires_grad) {
+      if (marking) *marking = in.name;
+      out.back().requires_grad_(true);
+      if (marking) marking->clear();
+    }
   }
   return out;
 }
+
+std::vector<at::Tensor> Cotangents(const Program& p, const InputRecipe& r,
+                                   const std::vector<at::Tensor>& outs) {
+  std::vector<at::Tensor> ws;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const at::Tensor& o = outs[i];
+    if (!o.defined() || !o.requires_grad() || !at::isFloatingType(o.scalar_type())) {
+      ws.emplace_back();
+      continue;
+    }
+    std::vector<double> values =
+        RecipeValues(r, CotangentIndex(p, i), o.numel(), FromScalarType(o.scalar_type()));
+    ws.push_back(
+        at::tensor(values, at::kDouble).reshape(o.sizes()).to(o.scalar_type()).to(o.device()));
+  }
+  return ws;
+}
+
+std::vector<at::Tensor> Gradients(const Program& p, const std::vector<at::Tensor>& inputs,
+                                  const std::vector<at::Tensor>& outs,
+                                  const std::vector<at::Tensor>& cotangents) {
+  std::vector<at::Tensor> used_outs, ws, leaves, grads;
+  for (size_t i = 0; i < outs.size() && i < cotangents.size(); ++i) {
+    if (!cotangents[i].defined()) continue;
+    used_outs.push_back(outs[i]);
+    ws.push_back(cotangents[i]);
+  }
+  for (size_t g : GradientInputs(p)) leaves.push_back(inputs.at(g));
+  if (!used_outs.empty())
+    grads = torch::autograd::grad(used_outs, leaves, ws, /*retain_graph=*/false,
+                                  /*create_graph=*/false, /*allow_unused=*/true);
+  grads.resize(leaves.size());
+  for (size_t i = 0; i < leaves.size(); ++i)
+    if (!grads[i].defined()) grads[i] = at::zeros_like(leaves[i]).detach();
+  return grads;
+}
+
+namespace {
+// kDropGradTerm: a @ b forward; backward dA = G·bᵀ, dB = a'ᵀ·G' with a's and G's last row left
+// out (same-rank matrices, M >= 2).
+struct DropGradTermMatmul : torch::autograd::Function<DropGradTermMatmul> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& a,
+                            const at::Tensor& b) {
+    ctx->save_for_backward({a, b});
+    return at::matmul(a, b);
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list g) {
+    auto saved = ctx->get_saved_variables();
+    const at::Tensor &a = saved[0], &b = saved[1];
+    int64_t kept = a.size(-2) - 1;
+    return {at::matmul(g[0], b.transpose(-1, -2)),
+            at::matmul(a.narrow(-2, 0, kept).transpose(-1, -2), g[0].narrow(-2, 0, kept))};
+  }
+};
+}  // namespace
 
 std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs,
                                 const AtenRunOptions& o, std::string* running) {
@@ -108,6 +174,11 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       for (auto& t : a) t = t.to(at::kHalf);
     at::Tensor r;
     bool matrices = plain_product && a[0].dim() >= 2 && a[1].dim() >= 2;
+    if (o.fault == PlantedFault::kDropGradTerm && matrices && a[0].dim() == a[1].dim() &&
+        a[0].size(-2) >= 2 && a[1].requires_grad()) {
+      env[n.name] = DropGradTermMatmul::apply(a[0], a[1]);
+      continue;
+    }
     if (o.fault == PlantedFault::kInfTimesZero && matrices) {
       // Every term a_ik * b_kj as its own element, those with a zero factor set to 0, then summed.
       at::Tensor terms = a[0].unsqueeze(-1) * a[1].unsqueeze(-3);
@@ -272,12 +343,14 @@ PathResult UnsupportedResult(UnsupportedReason reason, std::string why) {
 
 bool MakeInputsStage(const Program& p, const InputRecipe& r, StageReporter& stages,
                      std::vector<at::Tensor>& inputs, PathResult& error, bool on_meta) {
+  std::string marking;
   try {
     stages.Stage("inputs");
-    inputs = MakeInputs(p, r, on_meta);
+    inputs = MakeInputs(p, r, on_meta, &marking);
     return true;
   } catch (...) {
     RecordCurrentException(error);
+    error.node = marking;
     return false;
   }
 }
@@ -293,6 +366,21 @@ void RunOutputsStage(PathResult& res, StageReporter& stages, const char* stage,
   } catch (...) {
     res.outputs.clear();
     RecordCurrentException(res);
+  }
+}
+
+void RunBackwardStage(const Program& p, const InputRecipe& r, const std::vector<at::Tensor>& inputs,
+                      const std::vector<at::Tensor>& outs, PathResult& res, StageReporter& stages,
+                      void (*record)(PathResult&)) {
+  try {
+    stages.Stage("backward");
+    std::vector<at::Tensor> grads = Gradients(p, inputs, outs, Cotangents(p, r, outs));
+    stages.Stage("results");
+    for (const auto& g : grads) res.outputs.push_back(ToTensorValue(g));
+  } catch (...) {
+    res.outputs.clear();
+    record(res);
+    res.backward = true;
   }
 }
 
@@ -315,12 +403,14 @@ PathResult RunAtenPath(const Program& p, const InputRecipe& r, StageReporter& st
   std::vector<at::Tensor> in;
   if (!MakeInputsStage(p, r, stages, in, res, o.on_meta)) return res;
   std::string node;
+  std::vector<at::Tensor> outs;
   RunOutputsStage(res, stages, "run", [&] {
-    std::vector<at::Tensor> outs = RunAten(p, in, o, &node);
+    outs = RunAten(p, in, o, &node);
     node.clear();  // the nodes all ran: an error from here on is no node's
     return outs;
   });
   if (res.kind == OutcomeKind::kError) res.node = node;
+  if (res.ok() && Trains(p)) RunBackwardStage(p, r, in, outs, res, stages);
   return res;
 }
 

@@ -21,7 +21,10 @@ bool MissingGpu(const Program& p);
 PathResult NoGpuResult();
 
 // The program's inputs as ATen tensors (shape, dtype, device, layout), from the recipe's values.
-std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta = false);
+// Inputs with requires_grad are marked (leaves); `marking`, when given, names the input being
+// marked (the one that raised, when it throws: a non-floating one).
+std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool on_meta = false,
+                                   std::string* marking = nullptr);
 
 // Deliberately wrong paths for tests and `mmdiff selftest`; each is a plausible compiler bug.
 enum class PlantedFault {
@@ -36,6 +39,8 @@ enum class PlantedFault {
   kSpreadNan,     // matmul family: a NaN or an infinity in the result makes the next column NaN too
   kBiasTimesBeta,  // addmm family: beta * input + alpha * product as written, so beta = 0 turns a
                    // NaN or an infinity of input into NaN (Inductor's baddbmm, pytorch#96087)
+  kDropGradTerm,   // mm/bmm/matmul of same-rank matrices: the forward is right, but the second
+                   // operand's gradient Aᵀ·G leaves out A's last row (one term of every dB element)
 };
 
 struct AtenRunOptions {
@@ -50,8 +55,24 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
 
 TensorValue ToTensorValue(const at::Tensor& t);
 
+// Training programs (Trains(p), see program.h): the cotangent of each output that takes part in
+// the loss (floating, requires grad; undefined otherwise), made from the recipe with the output's
+// dtype, shape and device; and the gradients of the requires_grad inputs, in input order, zeros
+// where the loss does not depend on one.
+std::vector<at::Tensor> Cotangents(const Program& p, const InputRecipe& r,
+                                   const std::vector<at::Tensor>& outs);
+std::vector<at::Tensor> Gradients(const Program& p, const std::vector<at::Tensor>& inputs,
+                                  const std::vector<at::Tensor>& outs,
+                                  const std::vector<at::Tensor>& cotangents);
+
 // Maps the exception in flight (call inside a catch block) onto error fields of `r`.
 void RecordCurrentException(PathResult& r);
+
+// Reports "backward" and appends the gradients to res's outputs; an exception becomes res's error
+// outcome (by `record`, called inside the catch block) with res.backward set.
+void RunBackwardStage(const Program& p, const InputRecipe& r, const std::vector<at::Tensor>& inputs,
+                      const std::vector<at::Tensor>& outs, PathResult& res, StageReporter& stages,
+                      void (*record)(PathResult&) = RecordCurrentException);
 
 // An unsupported outcome: the reason, and why in words.
 PathResult UnsupportedResult(UnsupportedReason reason, std::string why);

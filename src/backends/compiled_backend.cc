@@ -4,6 +4,8 @@
 #include <Python.h>
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <algorithm>
+
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
 #include "src/backends/python_glue.h"
@@ -38,8 +40,9 @@ class CompiledBackend : public Backend {
     PyObject* call = PyDict_GetItemString(globals, "_mmdiff_call");
     stages.Stage("trace");
     // The same program (an input variant) gets the function compiled before, guards permitting.
-    py::Ref fn(PyObject_CallFunction(function, "sss", EmitFunction(p, "f").c_str(),
-                                     backend_.c_str(), (backend_ + "|" + knob_).c_str()));
+    py::Ref fn(PyObject_CallFunction(function, "sssi", EmitFunction(p, "f").c_str(),
+                                     backend_.c_str(), (backend_ + "|" + knob_).c_str(),
+                                     Dynamic() ? 1 : 0));
     if (!fn.get()) return Internal(res, "cannot build the function: " + py::TakeErrorText());
     py::Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -47,37 +50,111 @@ class CompiledBackend : public Backend {
                       THPVariable_Wrap(inputs[i]));  // steals
     // torch.compile is lazy: the first call traces, compiles and runs.
     stages.Stage("compile+run");
-    py::Ref knob(PyUnicode_FromString(knob_.c_str()));
+    // The config knob in force while it compiles ("dynamic" is torch.compile's argument instead).
+    py::Ref knob(PyUnicode_FromString(Dynamic() ? "" : knob_.c_str()));
     py::Ref out(PyObject_CallFunctionObjArgs(call, fn.get(), args.get(), knob.get(), nullptr));
-    if (!out.get() || !PyTuple_Check(out.get()))
-      return Internal(res, "helper failed: " + py::TakeErrorText());
-    std::string kind = py::StrOf(PyTuple_GetItem(out.get(), 0));
-    ReadCompileInfo(PyTuple_GetItem(out.get(), PyTuple_Size(out.get()) - 1), res.compile);
-    if (kind == "error") {
-      res.kind = OutcomeKind::kError;
-      res.error_class = py::StrOf(PyTuple_GetItem(out.get(), 1));
-      res.error_type = py::StrOf(PyTuple_GetItem(out.get(), 2));
-      res.message = py::StrOf(PyTuple_GetItem(out.get(), 3));
+    stages.Stage("results");
+    std::vector<at::Tensor> outs;
+    if (!ReadCall(out.get(), res, outs) || !res.ok() || !Trains(p)) return res;
+    // Training: the backward, compiled on its first call, into the gradients.
+    stages.Stage("backward");
+    std::vector<at::Tensor> ws;
+    try {
+      ws = Cotangents(p, recipe, outs);
+    } catch (...) {  // an output of a dtype mmdiff does not model
+      res.outputs.clear();
+      RecordCurrentException(res);
       return res;
     }
-    stages.Stage("results");
-    PyObject* list = PyTuple_GetItem(out.get(), 1);
+    py::Ref outs_list(TensorList(outs)), ws_list(TensorList(ws)), leaves(PyList_New(0));
+    for (size_t g : GradientInputs(p)) {
+      py::Ref leaf(THPVariable_Wrap(inputs[g]));
+      PyList_Append(leaves.get(), leaf.get());
+    }
+    PyObject* backward = PyDict_GetItemString(globals, "_mmdiff_backward");
+    py::Ref grads(PyObject_CallFunctionObjArgs(backward, outs_list.get(), ws_list.get(),
+                                               leaves.get(), knob.get(), nullptr));
+    PathResult forward = std::move(res);
+    res = PathResult{};
+    std::vector<at::Tensor> unused;
+    if (!ReadCall(grads.get(), res, unused)) return res;
+    MergeCompileInfo(forward.compile, res.compile);
+    if (res.kind == OutcomeKind::kError) {
+      res.backward = true;
+      return res;
+    }
+    forward.outputs.insert(forward.outputs.end(), res.outputs.begin(), res.outputs.end());
+    forward.compile = res.compile;
+    res = std::move(forward);
+    return res;
+  }
+
+ private:
+  // A helper's ("ok", [tensors], info) or ("error", class, type, message, info) into res (ok with
+  // the tensors as outputs, also kept in `tensors`, or the error); false with res an internal
+  // error when the reply is not of that form.
+  static bool ReadCall(PyObject* out, PathResult& res, std::vector<at::Tensor>& tensors) {
+    if (!out || !PyTuple_Check(out)) {
+      Internal(res, "helper failed: " + py::TakeErrorText());
+      return false;
+    }
+    std::string kind = py::StrOf(PyTuple_GetItem(out, 0));
+    ReadCompileInfo(PyTuple_GetItem(out, PyTuple_Size(out) - 1), res.compile);
+    if (kind == "error") {
+      res.kind = OutcomeKind::kError;
+      res.error_class = py::StrOf(PyTuple_GetItem(out, 1));
+      res.error_type = py::StrOf(PyTuple_GetItem(out, 2));
+      res.message = py::StrOf(PyTuple_GetItem(out, 3));
+      return true;
+    }
+    PyObject* list = PyTuple_GetItem(out, 1);
+    if (!list || !PyList_Check(list)) {
+      Internal(res, "helper returned no list");
+      return false;
+    }
     res.kind = OutcomeKind::kOk;
     try {
       for (Py_ssize_t i = 0; i < PyList_Size(list); ++i) {
         PyObject* item = PyList_GetItem(list, i);
-        if (!THPVariable_Check(item))
-          return Internal(res, "compiled function returned a non-tensor");
-        res.outputs.push_back(ToTensorValue(THPVariable_Unpack(item)));
+        if (!THPVariable_Check(item)) {
+          Internal(res, "compiled function returned a non-tensor");
+          return false;
+        }
+        tensors.push_back(THPVariable_Unpack(item));
+        res.outputs.push_back(ToTensorValue(tensors.back()));
       }
     } catch (...) {
       res.outputs.clear();
       RecordCurrentException(res);
     }
-    return res;
+    return true;
   }
 
- private:
+  // A list of tensors (None for undefined ones), a new reference.
+  static PyObject* TensorList(const std::vector<at::Tensor>& ts) {
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(ts.size()));
+    for (size_t i = 0; i < ts.size(); ++i) {
+      PyObject* item = ts[i].defined() ? THPVariable_Wrap(ts[i]) : Py_NewRef(Py_None);
+      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);  // steals
+    }
+    return list;
+  }
+
+  // The forward's compile info added into the backward's: one run of the path.
+  static void MergeCompileInfo(const CompileInfo& forward, CompileInfo& c) {
+    if (!forward.present) return;
+    c.present = true;
+    c.compiled |= forward.compiled;
+    c.reused = forward.reused;
+    c.fx_cache_hits += forward.fx_cache_hits;
+    c.fx_cache_misses += forward.fx_cache_misses;
+    c.internals.insert(c.internals.end(), forward.internals.begin(), forward.internals.end());
+    std::sort(c.internals.begin(), c.internals.end());
+    c.internals.erase(std::unique(c.internals.begin(), c.internals.end()), c.internals.end());
+    for (const CompilePhaseField& f : CompilePhaseFields())
+      c.phases.*f.seconds += forward.phases.*f.seconds;
+  }
+
   // A failure of mmdiff's own glue: surfaced as an error of a class no torch path raises.
   static PathResult& Internal(PathResult& r, const std::string& msg) {
     r.kind = OutcomeKind::kError;
@@ -106,6 +183,9 @@ class CompiledBackend : public Backend {
     }
     PyErr_Clear();
   }
+
+  // The variant compiled with torch.compile(dynamic=True) rather than with a config knob.
+  bool Dynamic() const { return knob_ == "dynamic"; }
 
   std::string backend_;
   std::string path_,

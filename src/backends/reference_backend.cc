@@ -11,6 +11,8 @@
 #include "kernels/cuda/cuda_reference.h"
 #endif
 #include "oracles/contract.h"
+#include "src/backends/reference_backward.h"
+#include "src/backends/reference_formats.h"
 
 namespace mmdiff {
 
@@ -20,37 +22,6 @@ static_assert(int{kAlsoPosInf} == int{mmref::kAlsoPosInf} &&
               "the reference's also bits travel as they are");
 
 namespace {
-
-mmref::Format ToFormat(DType d) {
-  switch (d) {
-    case DType::kFloat64:
-      return mmref::Format::kF64;
-    case DType::kFloat32:
-      return mmref::Format::kF32;
-    case DType::kFloat16:
-      return mmref::Format::kF16;
-    case DType::kBFloat16:
-      return mmref::Format::kBF16;
-    case DType::kInt8:
-      return mmref::Format::kI8;
-    case DType::kUInt8:
-      return mmref::Format::kU8;
-    case DType::kInt32:
-      return mmref::Format::kI32;
-    case DType::kInt64:
-      return mmref::Format::kI64;
-    case DType::kBool:
-      return mmref::Format::kBool;
-  }
-  return mmref::Format::kF64;
-}
-
-// How eager computes in dtype d: float64 in float64, narrower floats accumulate in float32,
-// integers in their own (wrapping) type.
-mmref::Arith ArithFor(mmref::Format out) {
-  if (mmref::IsInteger(out)) return {out, out};
-  return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
-}
 
 int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(rank) : d; }
 
@@ -210,6 +181,14 @@ class ReferenceBackend : public Backend {
       const mmref::RefTensor& t = env.at(p.outputs[i]);
       const ValueType& vt = e.outputs[i];
       res.outputs.push_back({vt.dtype, vt.shape, vt.device, t.val, t.err, t.also});
+    }
+    if (!Trains(p)) return res;
+    stages.Stage("backward");
+    std::vector<mmref::RefTensor> grads = ReferenceGradients(p, e, recipe, env);
+    for (size_t g = 0; g < grads.size(); ++g) {
+      const ValueType& vt = e.outputs[p.outputs.size() + g];
+      res.outputs.push_back({vt.dtype, vt.shape, vt.device, std::move(grads[g].val),
+                             std::move(grads[g].err), std::move(grads[g].also)});
     }
     return res;
   }

@@ -28,6 +28,9 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   v.push_back(MakeInductorVariant("inductor_max_autotune", "max_autotune"));
   v.push_back(MakeInductorVariant("inductor_freezing", "freezing"));
   v.push_back(MakeInductorVariant("inductor_cpp_wrapper", "cpp_wrapper"));
+  // torch.compile(dynamic=True): symbolic sizes from the first call, another graph and other
+  // kernels than the static-size compile (a compile option, not a config knob).
+  v.push_back(MakeInductorVariant("inductor_dynamic", "dynamic"));
   if (with_test_paths)
     for (auto& b : MakeTestBackends()) v.push_back(std::move(b));
   return v;

@@ -24,6 +24,7 @@ const std::vector<AblationStage>& InductorVariantStages() {
       {"inductor_max_autotune", "inductor, max_autotune=True"},
       {"inductor_freezing", "inductor, freezing=True"},
       {"inductor_cpp_wrapper", "inductor, cpp_wrapper=True"},
+      {"inductor_dynamic", "inductor, torch.compile(dynamic=True)"},
   };
   return kVariants;
 }

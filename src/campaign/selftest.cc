@@ -28,6 +28,12 @@ Program OneNode(std::vector<InputSpec> inputs, OpKind op) {
   return p;
 }
 
+// The program with every input requiring grad: a training program.
+Program Training(Program p) {
+  for (auto& in : p.inputs) in.requires_grad = true;
+  return p;
+}
+
 // The program with its addmm-family node's beta set to 0.
 Program IgnoringBias(Program p) {
   p.nodes.at(0).beta = 0.0;
@@ -84,6 +90,10 @@ std::vector<Planted> PlantedFaults() {
                              In("b", {1, 1}, DType::kFloat64)},
                             OpKind::kAddmm)),
        near_max_product},
+      {"planted_drop_grad_term", "mm's backward leaves one term out of each element of dB",
+       Training(OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)},
+                        OpKind::kMm)),
+       uniform},
   };
 }
 
@@ -196,6 +206,7 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
   policy.w_matmul = policy.w_mv = policy.w_dot = policy.w_addbmm = policy.w_linear = 0;
   policy.w_sdpa = policy.w_attention = 0;
   policy.w_int8 = policy.w_uint8 = policy.w_int32 = policy.w_int64 = 0;
+  policy.p_train = 0;  // relations between forward results
   RelationCheck check{"eager"};
   for (int64_t i = 0, drawn = 0; i < programs; ++drawn) {
     uint64_t s = seed + static_cast<uint64_t>(drawn);
@@ -226,7 +237,7 @@ GenPolicy SelftestPolicy(bool special) {
     p.w_grid16 = 0;  // grid16 never carries special values
     p.swarm = false;
   }
-  p.p_shape_violation = p.p_mixed_dtype = p.p_device_mismatch = 0;
+  p.p_shape_violation = p.p_mixed_dtype = p.p_device_mismatch = p.p_grad_violation = 0;
   p.w_bool = 0;
   p.p_meta = p.p_cuda = 0;
   p.w_bfloat16 = 0;

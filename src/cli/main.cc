@@ -100,9 +100,11 @@ int main(int argc, char** argv) {
                          "float32 in float16, one with a wrong result dtype, one that accepts a "
                          "dtype mismatch, one that turns NaN "
                          "into a number, one that counts inf * 0 as 0, one that spreads a NaN to "
-                         "the next column) must be caught and "
+                         "the next column, one whose mm backward drops a term of dB) must be "
+                         "caught and "
                          "blamed; eager vs reference, vs eager on one thread and vs aot_eager must "
-                         "raise no numeric finding over random valid programs (half of them with "
+                         "raise no numeric finding over random valid programs (a third of them "
+                         "training, gradients judged like outputs; half of them with "
                          "exact values, where one-op programs "
                          "must also agree bit for bit). Exit 0 when all holds, 1 otherwise");
   selftest->add_flag("--json", selftest_json, "Print JSON instead of a table");

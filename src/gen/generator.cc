@@ -57,7 +57,27 @@ class ProgramBuilder {
       if (!used.count(n.name) && n.op != OpKind::kCast && !IsView(n.op))
         prog_.outputs.push_back(n.name);
     if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
-    return {prog_, Recipe()};
+    GeneratedCase out{prog_, Recipe()};
+    Train(out.program);  // drawn last: the forward program and its values stay what they were
+    return out;
+  }
+
+  // A training program (p_train): each floating input requires grad with p_requires_grad (at least
+  // one does), and, deliberately, a non-floating one with p_grad_violation.
+  void Train(Program& p) {
+    if (!c_.Coin(p_.p_train)) return;
+    InputSpec* first = nullptr;
+    bool any = false;
+    for (auto& in : p.inputs) {
+      if (!IsFloating(in.dtype)) {
+        in.requires_grad = c_.Coin(p_.p_grad_violation);
+        continue;
+      }
+      if (!first) first = &in;
+      in.requires_grad = c_.Coin(p_.p_requires_grad);
+      any |= in.requires_grad;
+    }
+    if (!any && first) first->requires_grad = true;
   }
 
   // The value class of the inputs, drawn after the program.

@@ -46,6 +46,10 @@ struct GenPolicy {
   // p_large_k.
   double p_zero_dim = 0.02;
   double p_large_k = 0.04;
+  // Training (src/ir/program.h): a program trains with p_train; then each floating input requires
+  // grad with p_requires_grad (at least one does), and each non-floating one, deliberately (eager
+  // rejects it), with p_grad_violation.
+  double p_train = 0.33, p_requires_grad = 0.6, p_grad_violation = 0.02;
   // Attention: q is 4-D (B, H, L, E) with p_attention_4d, else 3-D (H, L, E); v's last dim Ev is E
   // with p_ev_equal_e (else drawn), and v is float32 whatever q's dtype with p_v_float32. sdpa gets
   // a mask (bool or additive) with p_mask, else is_causal with p_causal; 4-D sdpa groups query

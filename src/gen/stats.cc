@@ -27,6 +27,10 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     }
     if (in.shape.size() >= 3) f["layout"].insert("batched_operand");
   }
+  for (const auto& in : p.inputs)
+    if (in.requires_grad)
+      f["training"].insert(IsFloating(in.dtype) ? "requires_grad" : "grad_on_non_floating");
+  if (Trains(p)) f["training"].insert("backward");
   f["value_class"].insert(r.kind);
   if (r.special > 0) f["value_class"].insert("special_values");
   bool mixed = false;

@@ -98,6 +98,7 @@ nlohmann::json PathResultToJson(const PathResult& r, bool wire) {
     j["unsupported_reason"] = UnsupportedReasonName(r.unsupported);
   if (!r.stage.empty()) j["stage"] = r.stage;
   if (!r.node.empty()) j["node"] = r.node;
+  if (r.backward) j["backward"] = true;
   if (r.signal) j["signal"] = r.signal;
   if (r.compile.present)
     j["compile"] = {{"compiled", r.compile.compiled},
@@ -148,6 +149,9 @@ Result<PathResult> PathResultFromJson(const nlohmann::json& j) {
     }
     r.stage = j.value("stage", "");
     r.node = j.value("node", "");
+    r.backward = j.value("backward", false);
+    if (r.backward && r.kind != OutcomeKind::kError)
+      return Status::Error("path result: \"backward\" marks an error outcome only");
     r.signal = j.value("signal", 0);
     if (j.contains("compile")) {
       const auto& c = j.at("compile");

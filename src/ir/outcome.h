@@ -59,6 +59,8 @@ struct PathResult {
   // eager_meta, reference); empty otherwise. Eager may raise at another node than the contract's
   // first violation (it accepts a mixed cpu/meta op, then fails at a later, perhaps unused, one).
   std::string node;
+  // error: raised in the backward pass of a training program (Trains), after the forward ran.
+  bool backward = false;
   int signal = 0;  // crash: the signal that killed the worker
   std::vector<TensorValue> outputs;
   double seconds = 0;

@@ -21,6 +21,7 @@ const std::vector<std::pair<const char*, bool PathTraits::*>>& TraitFields() {
 constexpr UnsupportedReason kReasons[] = {
     UnsupportedReason::kNone,        UnsupportedReason::kNoGpu,       UnsupportedReason::kDevice,
     UnsupportedReason::kUnavailable, UnsupportedReason::kUnknownPath, UnsupportedReason::kRejected,
+    UnsupportedReason::kTraining,
 };
 
 }  // namespace
@@ -63,6 +64,8 @@ std::string_view UnsupportedReasonName(UnsupportedReason r) {
       return "unknown_path";
     case UnsupportedReason::kRejected:
       return "rejected";
+    case UnsupportedReason::kTraining:
+      return "training";
   }
   return "?";
 }

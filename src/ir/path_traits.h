@@ -44,8 +44,9 @@ enum class UnsupportedReason {
   kUnavailable,  // the path cannot run here (no Python, no TorchScript, no C++ compiler, ...)
   kUnknownPath,  // the worker has no path of that name
   kRejected,     // the worker rejected the program or its inputs
+  kTraining,     // the path runs no backward (aoti: inference only), and the program trains
 };
-// "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected".
+// "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected", "training".
 std::string_view UnsupportedReasonName(UnsupportedReason r);
 // The reason a name names; an error for any other text.
 Result<UnsupportedReason> ParseUnsupportedReason(std::string_view name);

@@ -27,6 +27,26 @@ const Node* Program::FindNode(const std::string& name) const {
   return nullptr;
 }
 
+bool Trains(const Program& p) {
+  for (const auto& i : p.inputs)
+    if (i.requires_grad) return true;
+  return false;
+}
+
+std::vector<size_t> GradientInputs(const Program& p) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < p.inputs.size(); ++i)
+    if (p.inputs[i].requires_grad) out.push_back(i);
+  return out;
+}
+
+std::string ResultName(const Program& p, size_t i) {
+  if (i < p.outputs.size()) return p.outputs[i];
+  std::vector<size_t> grads = GradientInputs(p);
+  size_t g = i - p.outputs.size();
+  return g < grads.size() ? "grad(" + p.inputs[grads[g]].name + ")" : "result " + std::to_string(i);
+}
+
 std::string Program::Summary() const {
   std::map<std::string, std::string> text;
   for (const auto& i : inputs) {
@@ -51,6 +71,9 @@ std::string Program::Summary() const {
     auto it = text.find(outputs[o]);
     out += it == text.end() ? outputs[o] : it->second;
   }
+  std::string grads;
+  for (size_t g : GradientInputs(*this)) grads += (grads.empty() ? "" : ", ") + inputs[g].name;
+  if (!grads.empty()) out += "; backward to " + grads;
   return out;
 }
 

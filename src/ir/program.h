@@ -24,6 +24,10 @@ struct InputSpec {
   DType dtype = DType::kFloat32;
   Device device = Device::kCpu;
   Layout layout = Layout::kContiguous;
+  // A training input: every path returns its gradient after the program's outputs (see
+  // GradientInputs). Eager rejects it on a non-floating dtype (a contract violation the generator
+  // may plant).
+  bool requires_grad = false;
   bool operator==(const InputSpec&) const = default;
 };
 
@@ -58,5 +62,20 @@ struct Program {
   // A one-line summary, e.g. "matmul(float16[2,4,8,8], float32[2,4,8,64])".
   std::string Summary() const;
 };
+
+// Training programs. Every path computes the scalar loss Σ_i (out_i · w_i).sum() over the floating
+// outputs that depend on a requires_grad input, with the cotangent w_i made by the input recipe as
+// input number inputs.size() + i (dtype, shape and device of out_i), and returns, after the
+// outputs, the gradient of each requires_grad input in input order (zeros where the loss does not
+// depend on it). In torch: torch.autograd.grad(outs, grad_inputs, grad_outputs=ws,
+// allow_unused=True), unused gradients as zeros.
+bool Trains(const Program& p);
+std::vector<size_t> GradientInputs(const Program& p);  // indices of the requires_grad inputs
+// The recipe index of output i's cotangent.
+inline size_t CotangentIndex(const Program& p, size_t output) { return p.inputs.size() + output; }
+// The name of result number i of a path (an output, or "grad(x)" for a gradient), for reports.
+std::string ResultName(const Program& p, size_t i);
+// True when result number i is a gradient, not a program output.
+inline bool IsGradientResult(const Program& p, size_t i) { return i >= p.outputs.size(); }
 
 }  // namespace mmdiff

@@ -22,6 +22,7 @@ json ProgramToJson(const Program& p) {
                            {"dtype", DTypeName(i.dtype)},
                            {"device", DeviceName(i.device)},
                            {"layout", LayoutName(i.layout)}});
+    if (i.requires_grad) j["inputs"].back()["requires_grad"] = true;
   }
   j["nodes"] = json::array();
   for (const auto& n : p.nodes) {
@@ -89,6 +90,11 @@ Result<InputSpec> InputFromJson(const json& j, size_t idx) {
     auto layout = GetParsed(j, "layout", where, ParseLayout, "layout");
     if (!layout.ok()) return layout.status();
     in.layout = layout.value();
+  }
+  if (j.contains("requires_grad")) {
+    if (!j["requires_grad"].is_boolean())
+      return Status::Error(where + ": \"requires_grad\" must be true or false");
+    in.requires_grad = j["requires_grad"].get<bool>();
   }
   return in;
 }

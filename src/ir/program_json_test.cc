@@ -30,6 +30,28 @@ TEST(ProgramJson, RoundTripIsLossless) {
   EXPECT_EQ(text.value().nodes[2].alpha, 0.1);
 }
 
+TEST(ProgramJson, RequiresGradIsWrittenOnlyWhereSetAndMustBeABoolean) {
+  Program p = SeedProgram();
+  p.inputs[1].requires_grad = true;
+  nlohmann::json j = ProgramToJson(p);
+  EXPECT_FALSE(j["inputs"][0].contains("requires_grad"));
+  EXPECT_EQ(j["inputs"][1]["requires_grad"], true);
+  auto back = ProgramFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), p);
+  EXPECT_TRUE(Trains(back.value()));
+  EXPECT_EQ(GradientInputs(back.value()), (std::vector<size_t>{1}));
+  EXPECT_EQ(ResultName(back.value(), 2), "grad(x1)");
+  EXPECT_EQ(ResultName(back.value(), 1), "v2");
+  EXPECT_NE(p.Summary().find("; backward to x1"), std::string::npos) << p.Summary();
+  j["inputs"][1]["requires_grad"] = "yes";
+  auto bad = ProgramFromJson(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("inputs[1] (x1): \"requires_grad\" must be true or false"),
+            std::string::npos)
+      << bad.error();
+}
+
 TEST(ProgramJson, ErrorsNameTheOffendingPart) {
   auto j = ProgramToJson(SeedProgram());
   j["nodes"][1]["dtype"] = "float17";

@@ -221,9 +221,15 @@ std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
     const auto& in = p.inputs[i];
     o << "        _mmdiff_input(RECIPE, " << i << ", " << PyShape(in.shape) << ", "
       << TorchDType(in.dtype) << ", " << PyStr(std::string(DeviceName(in.device))) << ", "
-      << (in.layout == Layout::kTransposed ? "True" : "False") << "),  # " << in.name << "\n";
+      << (in.layout == Layout::kTransposed ? "True" : "False")
+      << (in.requires_grad ? ", requires_grad=True" : "") << "),  # " << in.name << "\n";
   }
-  o << "    ]\n";
+  o << "    ]\n\n\n"
+    << "# Training: the inputs whose gradients every run returns after the outputs.\n"
+    << "GRAD_INPUTS = [";
+  std::vector<size_t> grads = GradientInputs(p);
+  for (size_t i = 0; i < grads.size(); ++i) o << (i ? ", " : "") << grads[i];
+  o << "]\n";
   return o.str();
 }
 
@@ -236,12 +242,16 @@ std::string PyResultType(const ReproOptions::ResultType& t) {
 }
 
 // Asserts that `outs` (a list of tensors) holds the reference value at the finding's element.
-std::string WorstCheck(const ReproOptions::Worst& w, const std::string& outs,
+std::string WorstCheck(const Program& p, const ReproOptions::Worst& w, const std::string& outs,
                        const std::string& who) {
   std::ostringstream o;
+  // A program output by its index, a gradient by its name ("grad(x)").
+  std::string label = IsGradientResult(p, static_cast<size_t>(w.output))
+                          ? ResultName(p, static_cast<size_t>(w.output))
+                          : "output " + std::to_string(w.output);
   o << "got = " << outs << "[" << w.output << "].reshape(-1)[" << w.element << "].double().item()\n"
     << "expected, allowed = " << PyNumber(w.expected) << ", " << PyNumber(w.allowed) << "\n"
-    << "print(\"" << who << " output " << w.output << " element " << w.element
+    << "print(\"" << who << " " << label << " element " << w.element
     << ": got\", got, \"reference\", expected, \"allowed error\", allowed)\n"
     << "same = (math.isnan(got) and math.isnan(expected)) or got == expected or abs(got - "
        "expected) <= allowed\n"
@@ -342,6 +352,14 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
             << " could not compile f here, which mmdiff's path compiled\",\n"
                "                      compile_error)\n";
         }
+        if (opt.backend == "torchscript" && Trains(p))
+          // As mmdiff runs a training program: after the graph executor's profiling runs, on the
+          // optimized graph (TorchScript's autodiff).
+          o << "for _ in range(torch._C._jit_get_num_profiled_runs() if compiled_f else 0):\n"
+               "    try:\n"
+               "        compiled_f(*inputs())  # a profiling run\n"
+               "    except Exception:\n"
+               "        pass  # the run below raises it again\n";
         o << "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
       } else {
         o << "compiled = outcome(" << compiled.callable << ")\n";
@@ -350,7 +368,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
         << "assert eager[:2] == compiled[:2], \"eager and " << compiled.name
         << " disagree (see above)\"\n";
       if (opt.worst.output >= 0) {
-        o << WorstCheck(opt.worst, "compiled[2]", compiled.name);
+        o << WorstCheck(p, opt.worst, "compiled[2]", compiled.name);
       } else if (opt.value_atol >= 0) {
         o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
              "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() "
@@ -362,7 +380,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
       o << "print(\"eager and compiled agree\")\n";
       break;
     case Check::kMetaVsCpu:
-      o << "meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))\n"
+      o << "meta = outcome(f, on_meta=True)\n"
            "show(\"on meta: \", meta)\n\n\n"
         << embedded::kReproMetaPy
         << "\n\n"
@@ -428,7 +446,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     }
     case Check::kEagerValue:
       o << "assert eager[0] == \"ok\", \"eager raised\"\n";
-      if (opt.worst.output >= 0) o << WorstCheck(opt.worst, "eager[2]", "eager");
+      if (opt.worst.output >= 0) o << WorstCheck(p, opt.worst, "eager[2]", "eager");
       o << "print(\"eager is within the rounding bound\")\n";
       break;
   }

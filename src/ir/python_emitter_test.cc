@@ -245,13 +245,27 @@ TEST(PythonEmitter, TorchScriptFromPythonKeepsTheFunctionalNamesPythonsResolverK
   EXPECT_EQ(repro.find("torch.linear("), std::string::npos) << repro;
 }
 
+TEST(PythonEmitter, ATrainingReproMarksItsInputsAndNamesTheGradientItChecks) {
+  Program p = Sample();
+  p.inputs[1].requires_grad = true;
+  ReproOptions o;
+  o.check = ReproOptions::Check::kCompiledVsEager;
+  o.worst = {1, 5, 1.0, 0.0};  // result 1: the gradient of x1 (after the one output)
+  std::string repro = EmitRepro(p, {"grid16", 1}, o);
+  EXPECT_NE(repro.find("torch.float32, \"cpu\", True, requires_grad=True),  # x1"),
+            std::string::npos)
+      << repro;
+  EXPECT_NE(repro.find("\nGRAD_INPUTS = [1]\n"), std::string::npos) << repro;
+  EXPECT_NE(repro.find("print(\"torch.compile grad(x1) element 5"), std::string::npos) << repro;
+  EXPECT_EQ(EmitRepro(Sample(), {"grid16", 1}, o).find("requires_grad=True"), std::string::npos);
+  EXPECT_NE(EmitRepro(Sample(), {"grid16", 1}, o).find("\nGRAD_INPUTS = []\n"), std::string::npos);
+}
+
 TEST(PythonEmitter, ReproChecksWhatTheFindingClaims) {
   ReproOptions o;
   o.check = ReproOptions::Check::kMetaVsCpu;
   std::string meta = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(meta.find("meta = outcome(lambda *args: f(*[a.to(\"meta\") for a in args]))"),
-            std::string::npos)
-      << meta;
+  EXPECT_NE(meta.find("meta = outcome(f, on_meta=True)"), std::string::npos) << meta;
   EXPECT_NE(meta.find("assert predicted(eager) == predicted(meta)"), std::string::npos);
   EXPECT_EQ(meta.find("torch.compile("), std::string::npos);
   o.check = ReproOptions::Check::kEagerVsContract;
@@ -484,8 +498,8 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
   EXPECT_LT(unknown.find("eager = outcome(f)\n"), unknown.find(compile_block));
 
   // Inputs are built outside the try that catches f's errors.
-  EXPECT_NE(unknown.find("    args = inputs()\n    try:\n        outs = fn(*args)\n"),
-            std::string::npos)
+  EXPECT_NE(unknown.find("    args = inputs()\n    if on_meta:"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("    try:\n        outs = list(fn(*args))\n"), std::string::npos)
       << unknown;
   EXPECT_NE(
       unknown.find("        reproducer_failed(\"the inputs cannot be built here\", error_of(e))\n"),

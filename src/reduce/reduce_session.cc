@@ -49,6 +49,7 @@ Complexity MeasureComplexity(const Program& p, const InputRecipe& r) {
     c[4] += DTypeRank(in.dtype);
     c[5] += in.device != Device::kCpu;
     c[6] += in.layout == Layout::kTransposed;
+    c[9] += in.requires_grad;
   }
   const Node defaults;
   for (const auto& n : p.nodes) {

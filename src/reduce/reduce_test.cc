@@ -147,6 +147,26 @@ TEST(Reduce, SimplifiesDTypesDevicesLayoutsAndAttributes) {
   EXPECT_EQ(r.program.nodes[0].beta, 1);
 }
 
+TEST(Reduce, DropsTheRequiresGradThePredicateDoesNotNeed) {
+  Program p;
+  p.inputs = {{"c", {3, 2}, DType::kFloat32},
+              {"a", {3, 4}, DType::kFloat32},
+              {"b", {4, 2}, DType::kFloat32}};
+  for (auto& in : p.inputs) in.requires_grad = true;
+  p.nodes = {reduce_test::MakeNode("v0", OpKind::kAddmm, {"c", "a", "b"})};
+  p.outputs = {"v0"};
+  ASSERT_TRUE(Verify(p).ok());
+  // Interesting while b's gradient is computed (a backward finding about dB).
+  auto b_trains = [](const Program& c, const InputRecipe&) {
+    const InputSpec* b = c.FindInput("b");
+    return b && b->requires_grad && !c.nodes.empty();
+  };
+  ReduceResult r = Reduce(p, {}, b_trains);
+  ASSERT_NE(r.program.FindInput("b"), nullptr);
+  EXPECT_EQ(GradientInputs(r.program).size(), 1u) << ProgramToJson(r.program).dump();
+  EXPECT_TRUE(r.program.FindInput("b")->requires_grad);
+}
+
 TEST(Reduce, KeepsWhatThePredicateNeedsInTheValues) {
   Program p;
   p.inputs = {{"a", {2, 2}, DType::kFloat32}, {"b", {2, 2}, DType::kFloat32}};

@@ -98,6 +98,17 @@ bool SimplifyDevices(ReduceSession& s) {
   return kept;
 }
 
+bool SimplifyGradients(ReduceSession& s) {
+  bool kept = false;
+  for (size_t i = 0; i < s.program().inputs.size() && !s.exhausted(); ++i) {
+    if (!s.program().inputs[i].requires_grad) continue;
+    Program candidate = s.program();
+    candidate.inputs[i].requires_grad = false;
+    kept |= s.Try(candidate, candidate.inputs[i].name + ": requires_grad -> false");
+  }
+  return kept;
+}
+
 bool SimplifyLayouts(ReduceSession& s) {
   bool kept = false;
   for (size_t i = 0; i < s.program().inputs.size() && !s.exhausted(); ++i) {

@@ -111,7 +111,8 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
                       Rule(contract)
                 : "eager on meta accepts " + call + " that the contract rejects" + Rule(contract);
         if (passed)
-          h += ", then raises " + ErrorClass(eager) + " at " + OpCallName(p, contract, eager->node);
+          h += ", then raises " + ErrorClass(eager) +
+               (eager->backward ? " in backward" : " at " + OpCallName(p, contract, eager->node));
       } else if (eager && !eager->ok() && !contract.rejects)
         h = "eager raises " + ErrorClass(eager) + " on " + call + " that the contract accepts";
       else if (eager && !eager->ok())
@@ -148,7 +149,25 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
                     d.expected, d.allowed);
       std::string who =
           at_fault.empty() ? d.paths.back() + " (eager is out of bound too)" : at_fault;
-      h = who + " computes " + call + " beyond the rounding bound (" + worst + ")";
+      // A gradient: "the backward of mm(float32, float32) for grad(x)".
+      bool grad = facts.behaviour == "grad_values";
+      std::string what = grad ? "the backward of " + call + " for " +
+                                    contract.result_names.at(static_cast<size_t>(d.output))
+                              : call;
+      h = who + " computes " + what + " beyond the rounding bound (" + worst + ")";
+      break;
+    }
+    case DivergenceKind::kBackwardError: {
+      std::string path = at_fault.empty() ? Other(d, kEagerPath) : at_fault;
+      std::string other = Other(d, path);
+      const PathResult* r = FindResult(results, path);
+      const PathResult* o = FindResult(results, other);
+      auto does = [](const PathResult* x) {
+        if (!x || x->ok()) return std::string("returns gradients");
+        return "raises " + x->error_class + (x->backward ? " in backward" : " in the forward");
+      };
+      h = path + " " + does(r) + " on " + call + " where " + other + " " + does(o);
+      if (at_fault.empty()) h += " (nobody blamed: neither follows the contract)";
       break;
     }
     case DivergenceKind::kIgnoredInput: {
@@ -167,12 +186,13 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       const PathResult* r = FindResult(results, path);
       const PathResult* o = FindResult(results, other);
       const bool dead = SkipsUnusedOp(p, contract, facts);
-      if (d.kind == DivergenceKind::kErrorBehaviour && r && r->ok())
+      if (d.kind == DivergenceKind::kErrorBehaviour && r && (r->ok() || r->backward))
         h = path + " accepts " + call + " that " + other + " rejects" +
             (contract.rejects && !EagerRaisedElsewhere(contract, facts)
                  ? Rule(contract)
                  : " with " + ErrorClass(o)) +
-            (dead ? ", whose result is unused (dead code eliminated with its error)" : "");
+            (dead ? ", whose result is unused (dead code eliminated with its error)" : "") +
+            (r->backward ? ", then raises " + ErrorClass(r) + " in backward" : "");
       else if (d.kind == DivergenceKind::kErrorClass && dead)
         h = path + " raises " + ErrorClass(r) + " where " + other + " raises " + ErrorClass(o) +
             " on " + call + ", whose result is unused (dead code eliminated with its error)";

@@ -76,6 +76,26 @@ std::string OtherPath(const Divergence& d) {
   return d.paths.empty() ? "?" : d.paths.back();
 }
 
+// Whether result number `output` is a gradient (see ResultName: only gradients' names have a
+// parenthesis).
+bool GradientResult(const Expectation& c, int output) {
+  return output >= 0 && static_cast<size_t>(output) < c.result_names.size() &&
+         c.result_names[output].find('(') != std::string::npos;
+}
+
+// The first compute node that reads `input`, through casts, views and device moves.
+const Node* ComputeNodeReading(const Program& p, const std::string& input) {
+  std::set<std::string> reach = {input};
+  for (const auto& n : p.nodes) {
+    bool reads = std::any_of(n.args.begin(), n.args.end(),
+                             [&](const std::string& a) { return reach.count(a) > 0; });
+    if (!reads) continue;
+    if (!IsView(n.op) && n.op != OpKind::kCast && n.op != OpKind::kToDevice) return &n;
+    reach.insert(n.name);
+  }
+  return nullptr;
+}
+
 // Facts before the ladder lowering.
 RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResult>& results,
                         const Divergence& d) {
@@ -122,12 +142,25 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
   std::string at_fault = d.blamed.empty() ? OtherPath(d) : d.blamed;
   f.path = d.blamed.empty() ? "?(" + at_fault + ")" : d.blamed;
   switch (d.kind) {
-    case DivergenceKind::kErrorBehaviour:
+    case DivergenceKind::kErrorBehaviour: {
+      // A path that raised only in the backward pass accepted the forward.
+      const PathResult* r = FindResult(results, at_fault);
+      f.behaviour = r && r->kind == OutcomeKind::kError && r->backward ? "accepts" : Behaviour(r);
+      break;
+    }
     case DivergenceKind::kErrorClass:
       f.behaviour = Behaviour(FindResult(results, at_fault));
       break;
+    case DivergenceKind::kBackwardError: {
+      const PathResult* r = FindResult(results, at_fault);
+      f.behaviour = r && r->kind == OutcomeKind::kError && r->backward
+                        ? "backward_raises:" + r->error_class
+                        : Behaviour(r);
+      break;
+    }
     case DivergenceKind::kValue:
-      f.behaviour = "values";
+      // A gradient beyond its bound is the backward's finding, apart from the forward's values.
+      f.behaviour = GradientResult(contract, d.output) ? "grad_values" : "values";
       break;
     case DivergenceKind::kIgnoredInput:
       f.behaviour = "reads_ignored";
@@ -221,8 +254,16 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
     const Node* n = IgnoringNode(p);
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
   }
+  // A gradient: the backward of the first compute op its input feeds (reduction narrows it).
+  if (GradientResult(contract, f.output)) {
+    std::vector<size_t> grads = GradientInputs(p);
+    size_t g = static_cast<size_t>(f.output) - p.outputs.size();
+    const Node* n = g < grads.size() ? ComputeNodeReading(p, p.inputs[grads[g]].name) : nullptr;
+    if (n) return {n};
+  }
   bool about_a_result = f.behaviour == "accepts" || f.behaviour == "returns" ||
-                        f.behaviour == "values" || f.behaviour == "result_type";
+                        f.behaviour == "values" || f.behaviour == "grad_values" ||
+                        f.behaviour == "result_type";
   if (!about_a_result) {
     std::vector<const Node*> out;
     for (const auto& n : p.nodes)
@@ -281,8 +322,8 @@ bool UnusedNode(const Program& p, const std::string& node) {
 }
 
 bool EagerPassedTheViolation(const Expectation& contract, const PathResult& eager) {
-  return contract.rejects && eager.kind == OutcomeKind::kError && !eager.node.empty() &&
-         eager.node != contract.violation.node;
+  return contract.rejects && eager.kind == OutcomeKind::kError &&
+         (eager.backward || (!eager.node.empty() && eager.node != contract.violation.node));
 }
 
 bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f) {
@@ -457,6 +498,9 @@ RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
       break;
     case DivergenceKind::kErrorClass:
       f.behaviour = "raises:?";
+      break;
+    case DivergenceKind::kBackwardError:
+      f.behaviour = "backward_raises:?";
       break;
     case DivergenceKind::kValue:
       f.behaviour = "values";

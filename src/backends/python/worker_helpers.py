@@ -4,7 +4,9 @@
 # gives ("ok", [tensors], info) or ("error", class, qualified type, message, info): the root cause
 # as root_cause() names it (src/ir/python/root_cause.py, run in __main__ before this text), and
 # info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose], {phase: seconds}):
-# where the call's time went (_mmdiff_phases), from torch's own compile timers.
+# where the call's time went (_mmdiff_phases), from torch's own compile timers. For a training
+# program _mmdiff_backward then takes the outputs' cotangents (made in C++ from the recipe) and
+# gives the gradients the same way, with the info of the backward's own compile.
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file.
@@ -35,7 +37,7 @@ def _mmdiff_exec(source, key):
     exec(compile(source, name, "exec"), ns)
     return ns["f"]
 
-def _mmdiff_function(source, backend, key):
+def _mmdiff_function(source, backend, key, dynamic=False):
     if source != _mmdiff_program["source"]:
         import linecache
         torch._dynamo.reset()
@@ -49,7 +51,10 @@ def _mmdiff_function(source, backend, key):
     # reduction), or tried many times, is replaced by a fresh one.
     _mmdiff_program["reused"] = key in fns and fns[key][1] < 4 and fns[key][2] < 64
     if not _mmdiff_program["reused"]:
-        fns[key] = [torch.compile(_mmdiff_exec(source, key), backend=backend, fullgraph=True), 0, 0]
+        # dynamic=True: every size symbolic from the first call (the default, None, compiles static
+        # sizes first and marks a size dynamic when a new one arrives).
+        fns[key] = [torch.compile(_mmdiff_exec(source, key), backend=backend, fullgraph=True,
+                                  dynamic=True if dynamic else None), 0, 0]
     _mmdiff_program["key"] = key
     return fns[key][0]
 
@@ -90,8 +95,9 @@ def _mmdiff_phases(metrics, call_s):
             "inductor_other": max(inductor - lowering - codegen_and_load, 0.0),
             "run": max(call_s - dynamo, 0.0)}
 
-def _mmdiff_call(fn, args, knob=""):
-    # torch.compile is lazy: a knob must be in force during the first call, which compiles.
+def _mmdiff_timed(run, knob=""):
+    # torch.compile is lazy: a knob must be in force during the first call, which compiles (and
+    # during the first backward, which compiles the backward graph).
     import contextlib
     import torch._inductor.config
     import time
@@ -104,8 +110,7 @@ def _mmdiff_call(fn, args, knob=""):
     start = time.perf_counter()
     try:
         with patch:
-            out = fn(*args)
-        result = ("ok", list(out))
+            result = ("ok", run())
     except Exception as e:
         result = ("error",) + root_cause(e)
     call_s = time.perf_counter() - start
@@ -120,3 +125,19 @@ def _mmdiff_call(fn, args, knob=""):
             delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta),
             _mmdiff_phases(compilation_time_metrics, call_s))
     return result + (info,)
+
+def _mmdiff_call(fn, args, knob=""):
+    return _mmdiff_timed(lambda: list(fn(*args)), knob)
+
+def _mmdiff_backward(outs, ws, leaves, knob=""):
+    # A training program's backward (src/ir/program.h): d loss / d out_i = w_i for the outputs with
+    # a cotangent (None for the others), the gradients of the leaves, zeros where unused. The
+    # compiled function's backward graph compiles here, on its first call.
+    def run():
+        used = [(o, w) for o, w in zip(outs, ws) if w is not None]
+        grads = [None] * len(leaves)
+        if used:
+            grads = torch.autograd.grad([o for o, _ in used], leaves, [w for _, w in used],
+                                        allow_unused=True)
+        return [g if g is not None else torch.zeros_like(a).detach() for g, a in zip(grads, leaves)]
+    return _mmdiff_timed(run, knob)

@@ -20,14 +20,22 @@ def make_inputs():
         _mmdiff_input(RECIPE, 0, (2, 3), torch.float32, "cpu", False),  # x0
         _mmdiff_input(RECIPE, 1, (3, 2), torch.float32, "cpu", True),  # x1
     ]
+
+
+GRAD_INPUTS = []
 """
 
 
-def repro_namespace(*more):
+def repro_namespace(*more, train=False):
     """repro.py's namespace up to its checks: imports, RECIPE, the input builder, REPRODUCER_FAILED,
-    the root-cause rule and the runner, then `more`."""
+    the root-cause rule and the runner, then `more`. train: both inputs require grad."""
     ns = run("repro_inputs.py", math=math, sys=sys, torch=torch, RECIPE=dict(RECIPE))
-    exec(MAKE_INPUTS, ns)
+    make_inputs = MAKE_INPUTS
+    if train:
+        make_inputs = (make_inputs.replace('"cpu", False),', '"cpu", False, requires_grad=True),')
+                       .replace('"cpu", True),', '"cpu", True, requires_grad=True),')
+                       .replace("GRAD_INPUTS = []", "GRAD_INPUTS = [0, 1]"))
+    exec(make_inputs, ns)
     ns["REPRODUCER_FAILED"] = 3
     return run_in(ns, "root_cause.py", "repro_outcome.py", *more)
 
@@ -104,6 +112,35 @@ class OutcomeTest(unittest.TestCase):
         self.assertEqual(result[:2], ("ok", [("torch.float32", (2, 2), "cpu"),
                                              ("torch.float64", (2, 3), "cpu")]))
         self.assertEqual(len(result[2]), 2)
+
+    def test_a_training_outcome_ends_with_the_gradients_of_the_recipes_cotangent(self):
+        ns = repro_namespace(train=True)
+        result = ns["outcome"](lambda a, b: (a @ b, a.double().sum(0)))
+        self.assertEqual(result[1][2:], [("torch.float32", (2, 3), "cpu"),
+                                         ("torch.float32", (3, 2), "cpu")])
+        a, b = ns["inputs"]()
+        w0 = ns["_mmdiff_cotangent"](ns["RECIPE"], 2, (a @ b))
+        w1 = ns["_mmdiff_cotangent"](ns["RECIPE"], 3, a.double().sum(0))
+        # d/da of sum((a @ b) * w0) + sum(a.sum(0) * w1) and d/db, by hand.
+        ga = (w0 @ b.detach().T) + w1.float().expand(2, 3)
+        gb = a.detach().T @ w0
+        torch.testing.assert_close(result[2][2], ga)
+        torch.testing.assert_close(result[2][3], gb)
+        # An input the loss does not reach gets zeros; an error in backward says so.
+        result = ns["outcome"](lambda a, b: (a * 2,))
+        self.assertTrue(torch.equal(result[2][2], torch.zeros(3, 2)))
+        def broken(a, b):
+            class Fail(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x.clone()
+                @staticmethod
+                def backward(ctx, g):
+                    raise ValueError("no backward")
+            return (Fail.apply(a),)
+        failed = ns["outcome"](broken)
+        self.assertEqual(failed[:2], ("error", "ValueError"))
+        self.assertTrue(failed[2].startswith("in backward: "), failed)
 
     def test_an_error_is_its_root_causes_builtin_class_and_message(self):
         def fn(a, b):

@@ -72,11 +72,18 @@ def _mmdiff_values(r, index, numel, dtype):
     return out
 
 
-def _mmdiff_input(r, index, shape, dtype, device, transposed):
+def _mmdiff_input(r, index, shape, dtype, device, transposed, requires_grad=False):
     numel = 1
     for d in shape:
         numel *= d
     t = torch.tensor(_mmdiff_values(r, index, numel, dtype), dtype=torch.float64).reshape(shape)
     if transposed:
         t = t.transpose(-1, -2).contiguous().transpose(-1, -2)
-    return t.to(dtype).to(device)
+    t = t.to(dtype).to(device)
+    return t.requires_grad_() if requires_grad else t  # a leaf; raises on a non-floating dtype
+
+
+def _mmdiff_cotangent(r, index, out):
+    """The fixed cotangent w of a result `out`: recipe values as input number `index`."""
+    values = _mmdiff_values(r, index, out.numel(), out.dtype)
+    return torch.tensor(values, dtype=torch.float64).reshape(out.shape).to(out.dtype).to(out.device)

@@ -28,13 +28,35 @@ def inputs():
         reproducer_failed("the inputs cannot be built here", error_of(e))
 
 
-def outcome(fn):
-    """('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message)."""
+def gradients(args, outs):
+    """loss.backward() for loss = sum over outputs i of (out_i * w_i).sum() (the floating outputs
+    that require grad; w_i the recipe's cotangent): then each GRAD_INPUTS input's .grad, zeros where
+    the loss does not reach it."""
+    used = [(o, _mmdiff_cotangent(RECIPE, len(args) + i, o)) for i, o in enumerate(outs)
+            if o.dtype.is_floating_point and o.requires_grad]
+    if used:  # d loss / d out_i = w_i: the same as loss.backward(), without adding across devices
+        torch.autograd.backward([o for o, _ in used], grad_tensors=[w for _, w in used])
+    leaves = [args[i] for i in GRAD_INPUTS]
+    return [a.grad if a.grad is not None else torch.zeros_like(a).detach() for a in leaves]
+
+
+def outcome(fn, on_meta=False):
+    """('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message).
+    A training program's tensors end with the gradients of GRAD_INPUTS; an error in the backward
+    pass has a message that starts with "in backward: "."""
     args = inputs()
+    if on_meta:  # the same inputs as leaves on meta (a .to("meta") of a leaf is not one)
+        args = [a.detach().to("meta").requires_grad_(a.requires_grad) for a in args]
     try:
-        outs = fn(*args)
+        outs = list(fn(*args))
     except Exception as e:
         return error_of(e)
+    if GRAD_INPUTS:
+        try:
+            outs += gradients(args, outs)
+        except Exception as e:
+            name, message = error_of(e)[1:]
+            return ("error", name, "in backward: " + message)
     return ("ok", [(str(t.dtype), tuple(t.shape), str(t.device)) for t in outs], outs)
 
 

@@ -16,5 +16,10 @@ def root_cause(e):
     while (root.__cause__ or root.__context__) is not None:
         root = root.__cause__ or root.__context__
     cls = next(c for c in type(root).__mro__ if c.__module__ == "builtins")
-    message = (str(root).strip().splitlines() or [""])[0]
+    lines = str(root).strip().splitlines() or [""]
+    message = lines[0]
+    # A TorchScript interpreter error opens with a banner and a TorchScript traceback; the
+    # operator's own error is its last line ("RuntimeError: expected m1 and m2 ...").
+    if message.startswith("The following operation failed in the TorchScript interpreter"):
+        message = lines[-1].strip()
     return (cls.__name__, f"{type(root).__module__}.{type(root).__qualname__}", message)

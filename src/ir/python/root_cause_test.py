@@ -115,6 +115,14 @@ class RootCauseTest(unittest.TestCase):
         self.assertEqual(root_cause(RuntimeError())[2], "")
         self.assertEqual(root_cause(RuntimeError("   \n  "))[2], "")
 
+    def test_a_torchscript_interpreter_error_is_its_operators_last_line(self):
+        text = ("The following operation failed in the TorchScript interpreter.\n"
+                "Traceback of TorchScript (most recent call last):\n"
+                "  File \"<string>\", line 50, in AD_matmul_bw_size\n"
+                "RuntimeError: expected m1 and m2 to have the same dtype  \n")
+        self.assertEqual(root_cause(RuntimeError(text))[2],
+                         "RuntimeError: expected m1 and m2 to have the same dtype")
+
     def test_a_type_whose_module_is_not_a_string_is_still_named(self):
         class Odd(ArithmeticError):
             __module__ = None

@@ -1,0 +1,132 @@
+// Tests for the backward building blocks: values against naive loops (matmul's gradients at every
+// rank, broadcast batches summed), and bounds that hold for a float32 backward but not for one
+// that leaves out a term.
+#include "kernels/backward_ops.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace mmref {
+namespace {
+
+RefTensor Random(std::vector<int64_t> shape, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  int64_t n = 1;
+  for (auto s : shape) n *= s;
+  std::vector<double> v(static_cast<size_t>(n));
+  for (auto& x : v) x = static_cast<float>(d(g));  // float32 values
+  return MakeExact(shape, v);
+}
+
+constexpr Arith kF32{Format::kF32, Format::kF32};
+
+// Row-major index helpers for the naive loops.
+double At(const RefTensor& t, std::vector<int64_t> idx) {
+  int64_t off = 0;
+  for (size_t d = 0; d < t.shape.size(); ++d) off = off * t.shape[d] + idx[d];
+  return t.val[static_cast<size_t>(off)];
+}
+
+TEST(BackwardOps, MmGradientsAreGTimesBTransposedAndATransposedTimesG) {
+  RefTensor a = Random({3, 5}, 1), b = Random({5, 4}, 2), g = Random({3, 4}, 3);
+  RefTensor da, db;
+  ProductBackward(a, b, g, 1.0, kF32, &da, &db);
+  ASSERT_EQ(da.shape, a.shape);
+  ASSERT_EQ(db.shape, b.shape);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t k = 0; k < 5; ++k) {
+      double s = 0;
+      for (int64_t j = 0; j < 4; ++j) s += At(g, {i, j}) * At(b, {k, j});
+      EXPECT_NEAR(At(da, {i, k}), s, 1e-12);
+    }
+  for (int64_t k = 0; k < 5; ++k)
+    for (int64_t j = 0; j < 4; ++j) {
+      double s = 0;
+      for (int64_t i = 0; i < 3; ++i) s += At(a, {i, k}) * At(g, {i, j});
+      EXPECT_NEAR(At(db, {k, j}), s, 1e-12);
+    }
+}
+
+TEST(BackwardOps, BroadcastBatchIsSummedIntoTheOperandThatWasBroadcast) {
+  // matmul([2, 3, 4], [4, 5]): b's gradient sums over the batch of 2.
+  RefTensor a = Random({2, 3, 4}, 4), b = Random({4, 5}, 5), g = Random({2, 3, 5}, 6);
+  RefTensor da, db;
+  ProductBackward(a, b, g, 0.5, kF32, &da, &db);
+  ASSERT_EQ(da.shape, a.shape);
+  ASSERT_EQ(db.shape, b.shape);
+  for (int64_t k = 0; k < 4; ++k)
+    for (int64_t j = 0; j < 5; ++j) {
+      double s = 0;
+      for (int64_t x = 0; x < 2; ++x)
+        for (int64_t i = 0; i < 3; ++i) s += At(a, {x, i, k}) * At(g, {x, i, j});
+      EXPECT_NEAR(At(db, {k, j}), 0.5 * s, 1e-12);
+      // A backward that drops one term (batch 1, row 2) is outside the bound.
+      double dropped = 0.5 * (s - At(a, {1, 2, k}) * At(g, {1, 2, j}));
+      size_t e = static_cast<size_t>(k * 5 + j);
+      if (std::fabs(At(a, {1, 2, k}) * At(g, {1, 2, j})) > 1e-3) {
+        EXPECT_GT(std::fabs(dropped - db.val[e]), db.err[e]);
+      }
+      EXPECT_GT(db.err[e], 0);
+    }
+  for (int64_t x = 0; x < 2; ++x)
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t k = 0; k < 4; ++k) {
+        double s = 0;
+        for (int64_t j = 0; j < 5; ++j) s += At(g, {x, i, j}) * At(b, {k, j});
+        EXPECT_NEAR(At(da, {x, i, k}), 0.5 * s, 1e-12);
+      }
+}
+
+TEST(BackwardOps, VectorOperandsKeepTheirShape) {
+  // dot: g is a scalar; mv: b is 1-D.
+  RefTensor a = Random({6}, 7), b = Random({6}, 8), g = MakeExact({}, {2.0});
+  RefTensor da, db;
+  ProductBackward(a, b, g, 1.0, kF32, &da, &db);
+  ASSERT_EQ(da.shape, a.shape);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(da.val[i], 2.0 * b.val[i]);
+    EXPECT_EQ(db.val[i], 2.0 * a.val[i]);
+  }
+  RefTensor m = Random({3, 6}, 9), gv = Random({3}, 10), dm, dv;
+  ProductBackward(m, b, gv, 1.0, kF32, &dm, &dv);
+  ASSERT_EQ(dm.shape, m.shape);
+  ASSERT_EQ(dv.shape, b.shape);
+  EXPECT_NEAR(dm.val[7], gv.val[1] * b.val[1], 1e-12);
+}
+
+TEST(BackwardOps, SumToSumsLeadingAndSizeOneDims) {
+  RefTensor g = Random({2, 3, 4}, 11);
+  RefTensor r = SumTo(g, {3, 1}, kF32);
+  ASSERT_EQ(r.shape, (std::vector<int64_t>{3, 1}));
+  for (int64_t i = 0; i < 3; ++i) {
+    double s = 0;
+    for (int64_t x = 0; x < 2; ++x)
+      for (int64_t j = 0; j < 4; ++j) s += At(g, {x, i, j});
+    EXPECT_NEAR(r.val[static_cast<size_t>(i)], s, 1e-12);
+  }
+  RefTensor same = SumTo(g, {2, 3, 4}, kF32);
+  EXPECT_EQ(same.val, g.val);
+}
+
+TEST(BackwardOps, SumTermsFollowsSpecialValues) {
+  RefTensor a = MakeExact({2}, {INFINITY, 1.0}), b = MakeExact({2}, {-INFINITY, 2.0});
+  RefTensor r = SumTerms({a, b}, kF32);
+  EXPECT_TRUE(std::isnan(r.val[0]));
+  EXPECT_EQ(r.val[1], 3.0);
+  RefTensor exact = SumTerms({MakeExact({1}, {0.5}), MakeExact({1}, {0.25})}, kF32);
+  EXPECT_EQ(exact.val[0], 0.75);
+  EXPECT_EQ(exact.err[0], 0.0);  // exact terms whose every sum is exact: bit for bit
+}
+
+TEST(BackwardOps, SliceBackwardPlacesTheCotangentAndZerosTheRest) {
+  RefTensor g = MakeExact({2, 2}, {1, 2, 3, 4});
+  RefTensor r = SliceBackward(g, {2, 5}, 1, 1, 2);  // x[:, 1:5:2]
+  EXPECT_EQ(r.val, (std::vector<double>{0, 1, 0, 2, 0, 0, 3, 0, 4, 0}));
+  for (double e : r.err) EXPECT_EQ(e, 0.0);
+}
+
+}  // namespace
+}  // namespace mmref

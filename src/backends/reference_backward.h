@@ -1,0 +1,24 @@
+// The reference engine's backward: the gradients of a training program's requires_grad inputs
+// (src/ir/program.h), from the forward's reference values, with per-element bounds.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels/ref_tensor.h"
+#include "oracles/contract.h"
+#include "src/ir/input_recipe.h"
+#include "src/ir/program.h"
+
+namespace mmdiff {
+
+// For a program the contract accepts, with `env` the reference value of every input and node:
+// the gradient of each requires_grad input, in input order (exact zeros where the loss does not
+// depend on it). Softmax and attention have no reference backward yet: what flows through them
+// is unjudged (bound +inf).
+std::vector<mmref::RefTensor> ReferenceGradients(
+    const Program& p, const Expectation& e, const InputRecipe& r,
+    const std::map<std::string, mmref::RefTensor>& env);
+
+}  // namespace mmdiff

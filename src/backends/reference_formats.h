@@ -1,0 +1,40 @@
+// How the reference engine names mmdiff's dtypes, and the arithmetic eager uses in each.
+#pragma once
+
+#include "kernels/reference_ops.h"
+#include "src/ir/dtype.h"
+
+namespace mmdiff {
+
+inline mmref::Format ToFormat(DType d) {
+  switch (d) {
+    case DType::kFloat64:
+      return mmref::Format::kF64;
+    case DType::kFloat32:
+      return mmref::Format::kF32;
+    case DType::kFloat16:
+      return mmref::Format::kF16;
+    case DType::kBFloat16:
+      return mmref::Format::kBF16;
+    case DType::kInt8:
+      return mmref::Format::kI8;
+    case DType::kUInt8:
+      return mmref::Format::kU8;
+    case DType::kInt32:
+      return mmref::Format::kI32;
+    case DType::kInt64:
+      return mmref::Format::kI64;
+    case DType::kBool:
+      return mmref::Format::kBool;
+  }
+  return mmref::Format::kF64;
+}
+
+// How eager computes in dtype d: float64 in float64, narrower floats accumulate in float32,
+// integers in their own (wrapping) type.
+inline mmref::Arith ArithFor(mmref::Format out) {
+  if (mmref::IsInteger(out)) return {out, out};
+  return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
+}
+
+}  // namespace mmdiff
