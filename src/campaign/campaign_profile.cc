@@ -48,6 +48,8 @@ void CampaignProfile::AddRuns(const std::vector<PathResult>& results) {
 CampaignProfile& CampaignProfile::operator+=(const CampaignProfile& o) {
   for (const Part& p : kParts) this->*p.seconds += o.*p.seconds;
   worker_starts += o.worker_starts;
+  training_programs += o.training_programs;
+  training_run_s += o.training_run_s;
   for (const auto& [name, t] : o.paths) {
     PathTime& mine = paths[name];
     mine.runs += t.runs;
@@ -62,6 +64,8 @@ nlohmann::json CampaignProfile::ToJson() const {
   nlohmann::json j = nlohmann::json::object();
   for (const Part& p : kParts) j[p.name] = this->*p.seconds;
   j["worker_starts"] = worker_starts;
+  j["training_programs"] = training_programs;
+  j["training_run_s"] = training_run_s;
   nlohmann::json ps = nlohmann::json::object();
   for (const auto& [name, t] : paths) {
     nlohmann::json pj = {{"runs", t.runs}, {"seconds", t.seconds}};
@@ -85,6 +89,18 @@ Result<CampaignProfile> CampaignProfile::FromJson(const nlohmann::json& j) {
   if (!starts || !starts->is_number_integer() || starts->get<int64_t>() < 0)
     return Status::Error("profile: worker_starts must be an integer >= 0");
   p.worker_starts = starts->get<int64_t>();
+  // Summaries written before mmdiff generated training programs have neither.
+  if (j.contains("training_programs")) {
+    const nlohmann::json& n = j.at("training_programs");
+    if (!n.is_number_integer() || n.get<int64_t>() < 0)
+      return Status::Error("profile: training_programs must be an integer >= 0");
+    p.training_programs = n.get<int64_t>();
+  }
+  if (j.contains("training_run_s")) {
+    auto s = Seconds(j.at("training_run_s"), "training_run_s");
+    if (!s.ok()) return s.status();
+    p.training_run_s = s.value();
+  }
   if (!j.contains("paths") || !j.at("paths").is_object())
     return Status::Error("profile: paths must be an object");
   for (const auto& [name, pj] : j.at("paths").items()) {
@@ -137,6 +153,9 @@ std::string ProfileTable(const CampaignProfile& p, int64_t programs, double tota
       row(4, "other (inputs in and out, the helpers)", std::max(t.seconds - phased, 0.0));
     }
     row(2, "the wire and the worker's loop", std::max(s - in_paths, 0.0));
+    if (p.training_programs > 0)
+      row(2, "of all runs: training programs' (" + std::to_string(p.training_programs) + ")",
+          p.training_run_s);
   }
   row(0, "the rest (campaign bookkeeping, idle jobs)", std::max(total_s - accounted, 0.0));
   return out;

@@ -34,6 +34,9 @@ struct CampaignProfile {
   int64_t worker_starts = 0;
   double worker_start_s = 0;
   std::map<std::string, PathTime> paths;  // the checked inputs' path runs, by path
+  // Training programs (inputs that require grad): how many, and their share of run_s.
+  int64_t training_programs = 0;
+  double training_run_s = 0;
 
   void AddRuns(const std::vector<PathResult>& results);
   CampaignProfile& operator+=(const CampaignProfile& o);

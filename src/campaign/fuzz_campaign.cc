@@ -290,6 +290,7 @@ class Campaign {
     auto generating = std::chrono::steady_clock::now();
     GeneratedCase gc = GenerateCaseFromSeed(case_seed, o_.policy);
     prof.generate_s += SecondsSince(generating);
+    prof.training_programs += Trains(gc.program);
     std::vector<std::string> paths = CasePaths(sup, o_.paths, case_seed, o_.policy);
     CaseRun c;
     InputStats inputs;
@@ -298,9 +299,11 @@ class Campaign {
     // The workers' runs are timed apart from judging; their results give the paths' own seconds.
     PathRunner run = [&](const Program& q, const InputRecipe& r,
                          const std::vector<std::string>& ps) {
+      const double ran_before = prof.run_s;
       std::vector<PathResult> results =
           Timed(sup, prof, &CampaignProfile::run_s, [&] { return sup.Run(q, r, ps); });
       prof.AddRuns(results);
+      if (Trains(q)) prof.training_run_s += prof.run_s - ran_before;
       return results;
     };
     const StagePlan plan = PlanStages(paths, o_.controls);

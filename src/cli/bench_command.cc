@@ -41,7 +41,15 @@ GenPolicy SmallPolicy() {
   p.p_mixed_dtype = p.p_transposed = p.p_view = p.p_zero_dim = p.p_large_k = 0;
   p.w_int8 = p.w_uint8 = p.w_int32 = p.w_int64 = p.w_bool = p.w_bfloat16 = 0;
   p.dims = {2, 3, 4, 5, 7, 8, 16};
+  p.p_train = 0;  // forward only; the training rows mark the same programs' inputs themselves
   return p;
+}
+
+// The same programs training: every floating input requires grad (forward, backward, gradients).
+std::vector<GeneratedCase> Training(std::vector<GeneratedCase> cases) {
+  for (auto& c : cases)
+    for (auto& in : c.program.inputs) in.requires_grad = IsFloating(in.dtype);
+  return cases;
 }
 
 double Now() {
@@ -116,6 +124,11 @@ int RunBench(const BenchArgs& a) {
   for (const char* path : {"reference", "eager", "eager_meta", "torchscript"})
     if (sup.Offers(path)) rates[path] = Rate(Time(sup, small, {path}));
   rates["reference+eager"] = Rate(Time(sup, small, {"reference", "eager"}));
+  // Training: the cost of gradients, on the same programs.
+  std::vector<GeneratedCase> small_training = Training(small);
+  for (const char* path : {"reference", "eager"})
+    rates[std::string(path) + " (training)"] = Rate(Time(sup, small_training, {path}));
+  rates["reference+eager (training)"] = Rate(Time(sup, small_training, {"reference", "eager"}));
   // Compiled paths: each program new, so each run compiles (the caller turns Inductor's FX graph
   // cache off for these figures).
   std::vector<GeneratedCase> fresh = make(a.seed + 500000, a.compiled_programs);
@@ -131,6 +144,12 @@ int RunBench(const BenchArgs& a) {
     for (auto& c : set) c = valid(c.recipe.seed ^ std::hash<std::string>{}(path));
     Timing t = Time(sup, set, {path});
     rates[std::string(path) + " (new compile)"] = Rate(t);
+    if (std::string(path) != "aoti") {  // aoti does not train; new seeds again: new compiles
+      std::vector<GeneratedCase> training = set;
+      for (auto& c : training) c = valid(c.recipe.seed ^ 0x7261696eULL);
+      rates[std::string(path) + " (new compile, training)"] =
+          Rate(Time(sup, Training(training), {path}));
+    }
     if (std::string(path) == "inductor") {
       for (size_t i = 0; i < set.size(); ++i) {
         nlohmann::json inputs = nlohmann::json::array();
