@@ -3,6 +3,7 @@
 #include "kernels/backward_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace mmref {
@@ -80,6 +81,46 @@ RefTensor SliceBackward(const RefTensor& g, const std::vector<int64_t>& in_shape
         if (g.Also(from)) r.SetAlso(to, g.Also(from));
       }
   return r;
+}
+
+RefTensor SoftmaxBackward(const RefTensor& y_in, const RefTensor& g_in, int64_t dim, Arith arith) {
+  const bool scalar = y_in.shape.empty();
+  RefTensor y = scalar ? Reshape(y_in, {1}) : y_in, g = scalar ? Reshape(g_in, {1}) : g_in;
+  const size_t rank = y.shape.size(), d = static_cast<size_t>(dim);
+  // The softmax dim last: rows of n.
+  std::vector<int64_t> order;
+  for (size_t i = 0; i < rank; ++i)
+    if (i != d) order.push_back(static_cast<int64_t>(i));
+  order.push_back(dim);
+  RefTensor yp = Permute(y, order), gp = Permute(g, order);
+  const int64_t n = y.shape[d], rows = n == 0 ? 0 : yp.numel() / n;
+  // Σ_j g_j y_j per row: [rows, 1, n] @ [rows, n, 1].
+  RefTensor s = Matmul(Reshape(gp, {rows, 1, n}), Reshape(yp, {rows, n, 1}), arith);
+  RefTensor r = yp;
+  const double u = UnitRoundoff(arith.out), tiny = MinSubnormal(arith.out),
+               big = MaxFinite(arith.out);
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t j = 0; j < n; ++j) {
+      const size_t i = static_cast<size_t>(row * n + j), si = static_cast<size_t>(row);
+      const double yv = yp.val[i], ye = yp.err[i], gv = gp.val[i], ge = gp.err[i];
+      const double sv = s.val[si], se = s.err[si];
+      const double t = gv - sv;
+      const double te = ge + se + u * (std::fabs(gv) + std::fabs(sv) + ge + se);
+      const double v = yv * t;
+      double e = std::fabs(yv) * te + std::fabs(t) * ye + ye * te;
+      e += u * (std::fabs(v) + e) + tiny;
+      bool known = std::isfinite(yv) && std::isfinite(gv) && std::isfinite(sv) &&
+                   std::isfinite(e) && !yp.Also(i) && !gp.Also(i) && !s.Also(si) &&
+                   std::fabs(v) + e <= big && std::fabs(gv) + std::fabs(sv) + te <= big;
+      r.val[i] = known ? v : std::numeric_limits<double>::quiet_NaN();
+      r.err[i] = known ? e : std::numeric_limits<double>::infinity();
+      if (!r.also.empty()) r.also[i] = 0;
+    }
+  std::vector<int64_t> inverse(rank);
+  for (size_t i = 0; i < rank; ++i)
+    inverse[static_cast<size_t>(order[i])] = static_cast<int64_t>(i);
+  RefTensor out = Permute(r, inverse);
+  return scalar ? Reshape(out, {}) : out;
 }
 
 RefTensor Unjudged(const std::vector<int64_t>& shape) {

@@ -32,6 +32,13 @@ RefTensor SliceBackward(const RefTensor& g, const std::vector<int64_t>& in_shape
 void ProductBackward(const RefTensor& a, const RefTensor& b, const RefTensor& g, double alpha,
                      Arith arith, RefTensor* da, RefTensor* db);
 
+// softmax's backward along `dim` from its output y and the cotangent g: y ⊙ (g − Σ_dim g ⊙ y),
+// rounded to arith.out. The subtraction's rounding is bounded relative to |g| + |Σ|, so that a
+// path computing y·g − y·Σ apart (or recomputing y within its bound) is covered too. An element
+// with a special value, an unbounded error or a possible overflow anywhere in its terms is
+// unjudged.
+RefTensor SoftmaxBackward(const RefTensor& y, const RefTensor& g, int64_t dim, Arith arith);
+
 // Every element unjudged (err +inf): the gradient through an op the reference has no backward for.
 RefTensor Unjudged(const std::vector<int64_t>& shape);
 

@@ -121,6 +121,38 @@ TEST(BackwardOps, SumTermsFollowsSpecialValues) {
   EXPECT_EQ(exact.err[0], 0.0);  // exact terms whose every sum is exact: bit for bit
 }
 
+TEST(BackwardOps, SoftmaxBackwardIsYTimesGMinusItsWeightedSum) {
+  // Rows of a softmax output (positive, each summing to 1) along dim 1 of [2, 3, 2].
+  RefTensor y =
+      MakeExact({2, 3, 2}, {0.2, 0.5, 0.3, 0.25, 0.5, 0.25, 0.1, 0.6, 0.6, 0.3, 0.3, 0.1});
+  RefTensor g = Random({2, 3, 2}, 13);
+  RefTensor dx = SoftmaxBackward(y, g, 1, kF32);
+  ASSERT_EQ(dx.shape, y.shape);
+  for (int64_t a = 0; a < 2; ++a)
+    for (int64_t c = 0; c < 2; ++c) {
+      double s = 0;
+      for (int64_t j = 0; j < 3; ++j) s += At(g, {a, j, c}) * At(y, {a, j, c});
+      for (int64_t j = 0; j < 3; ++j) {
+        size_t e = static_cast<size_t>((a * 3 + j) * 2 + c);
+        double want = At(y, {a, j, c}) * (At(g, {a, j, c}) - s);
+        EXPECT_NEAR(dx.val[e], want, 1e-12);
+        EXPECT_LE(std::fabs(static_cast<float>(want) - want), dx.err[e]);
+        // A backward that leaves one term out of the sum is outside the bound.
+        double dropped =
+            At(y, {a, j, c}) * (At(g, {a, j, c}) - (s - At(g, {a, 0, c}) * At(y, {a, 0, c})));
+        if (std::fabs(At(y, {a, j, c}) * At(g, {a, 0, c}) * At(y, {a, 0, c})) > 1e-3) {
+          EXPECT_GT(std::fabs(dropped - dx.val[e]), dx.err[e]);
+        }
+      }
+    }
+  RefTensor special = g;
+  special.val[0] = INFINITY;
+  RefTensor unjudged = SoftmaxBackward(y, special, 1, kF32);
+  EXPECT_TRUE(std::isinf(unjudged.err[0]));
+  EXPECT_TRUE(std::isinf(unjudged.err[2]));     // the same row: Σ is unknown
+  EXPECT_TRUE(std::isfinite(unjudged.err[1]));  // another row
+}
+
 TEST(BackwardOps, SliceBackwardPlacesTheCotangentAndZerosTheRest) {
   RefTensor g = MakeExact({2, 2}, {1, 2, 3, 4});
   RefTensor r = SliceBackward(g, {2, 5}, 1, 1, 2);  // x[:, 1:5:2]

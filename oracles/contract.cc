@@ -1,8 +1,10 @@
 // Contract rules for the matmul family, first version: dtype, device, dtype support and shape.
 #include "oracles/contract.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <utility>
 
 #include "mmdiff/build_info.h"
@@ -88,7 +90,9 @@ const ContractRule kSoftmaxDType{
     "aten/src/ATen/native/SoftMax.cpp dispatch: '\"softmax_lastdim_kernel_impl\" not "
     "implemented for 'Int''. Probed on torch 2.15.0 cpu (meta accepts)."};
 const ContractRule kMetaCopy{
-    "meta_copy_out", "to_device", "a meta tensor cannot move to a device with data",
+    "meta_copy_out", "to_device",
+    "a meta tensor cannot move to a device with data (nor, in a "
+    "training program, can the gradient of a value moved to meta move back in backward)",
     "NotImplementedError",
     "aten/src/ATen/native/Copy.cpp: 'Cannot copy out of meta tensor; no data!'"};
 const ContractRule kIntScalarEmpty{
@@ -347,6 +351,31 @@ Expectation Expect(const Program& p, TorchRelease torch) {
       return e;
     }
     e.types[n.name] = out;
+  }
+  // The backward of a move to meta copies the gradient out of meta, which has no data: a value
+  // that requires grad (a requires_grad input, or a floating value computed from one) moved from
+  // cpu or cuda to meta makes the backward raise (seen on 2.15.0: eager, inductor and TorchScript
+  // all raise NotImplementedError "Cannot copy out of meta tensor; no data!" in backward).
+  if (Trains(p)) {
+    std::set<std::string> tracked;
+    for (const auto& in : p.inputs)
+      if (in.requires_grad) tracked.insert(in.name);
+    for (const auto& n : p.nodes) {
+      bool from = std::any_of(n.args.begin(), n.args.end(),
+                              [&](const std::string& a) { return tracked.count(a) > 0; });
+      if (!from || !IsFloating(e.types.at(n.name).dtype)) continue;
+      tracked.insert(n.name);
+      const Device src = e.types.at(n.args[0]).device;
+      if (n.op == OpKind::kToDevice && *n.device == Device::kMeta && src != Device::kMeta) {
+        e.rejects = true;
+        e.violation = Violation(n, kMetaCopy,
+                                "backward: the gradient of a value moved from " +
+                                    std::string(DeviceName(src)) +
+                                    " to meta cannot be copied back out of meta");
+        e.violation.backward = true;
+        return e;
+      }
+    }
   }
   for (const auto& o : p.outputs) e.outputs.push_back(e.types.at(o));
   // A gradient has its input's dtype, shape and device.

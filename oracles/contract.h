@@ -25,6 +25,9 @@ struct ContractViolation {
   std::string error_class;  // Python class of eager's error: "RuntimeError", "NotImplementedError"
   std::string message;      // what is wrong, in mmdiff's words
   std::string source;       // where the rule comes from (ATen source or docs)
+  // A training program whose forward runs but whose backward eager must reject (at `node`, the op
+  // whose backward raises).
+  bool backward = false;
 };
 
 struct Expectation {

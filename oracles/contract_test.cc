@@ -51,6 +51,25 @@ TEST(Contract, GradientsTakeTheirInputsTypesAndOnlyFloatingInputsRequireGrad) {
   EXPECT_EQ(r.violation.error_class, "RuntimeError");
 }
 
+TEST(Contract, TheBackwardOfAMoveToMetaMustRaise) {
+  Program p = Matmul(DType::kFloat32, DType::kFloat32, {3, 4}, {4, 2});
+  p.inputs[1].device = Device::kMeta;
+  Node move{"m", OpKind::kToDevice, {"x0"}};
+  move.device = Device::kMeta;
+  p.nodes.insert(p.nodes.begin(), move);
+  p.nodes[1].args = {"m", "x1"};
+  EXPECT_FALSE(Expect(p).rejects);   // forward only: fine
+  p.inputs[1].requires_grad = true;  // the gradient of x1 never leaves meta: fine
+  EXPECT_FALSE(Expect(p).rejects);
+  p.inputs[0].requires_grad = true;  // x0's would have to be copied out of meta
+  Expectation e = Expect(p);
+  ASSERT_TRUE(e.rejects);
+  EXPECT_TRUE(e.violation.backward);
+  EXPECT_EQ(e.violation.rule, "meta_copy_out");
+  EXPECT_EQ(e.violation.node, "m");
+  EXPECT_EQ(e.violation.error_class, "NotImplementedError");
+}
+
 TEST(Contract, ShapeDeviceAndBoolRules) {
   Expectation shape = Expect(Matmul(DType::kFloat32, DType::kFloat32, {2, 3}, {4, 5}));
   ASSERT_TRUE(shape.rejects);

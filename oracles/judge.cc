@@ -34,9 +34,10 @@ bool ForwardRan(const PathResult& r) {
 
 // Whether a result matches what the contract expects (ok-ness, error class, types).
 bool MatchesContract(const Expectation& c, const PathResult& r) {
-  // The contract's violations are the forward's: raising in backward is accepting the forward.
+  // A violation of the forward must raise there: raising in backward is accepting the forward.
   if (c.rejects)
-    return r.kind == OutcomeKind::kError && !r.backward && r.error_class == c.violation.error_class;
+    return r.kind == OutcomeKind::kError && r.backward == c.violation.backward &&
+           r.error_class == c.violation.error_class;
   if (r.kind != OutcomeKind::kOk || r.outputs.size() != c.outputs.size()) return false;
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const auto& t = r.outputs[i];

@@ -85,6 +85,28 @@ TEST(TrainingE2E, ANonFloatingInputThatRequiresGradIsRejectedWhereEagerRejectsIt
   EXPECT_FALSE(run.verdict.diverges()) << VerdictToJson(run.verdict).dump(2);
 }
 
+TEST(TrainingE2E, ABackwardThatMustCopyOutOfMetaRaisesThereOnEveryPath) {
+  std::string dir = e2e::ScratchDir("training-meta");
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
+  Program p = e2e::LegalMm();
+  p.inputs[1].device = Device::kMeta;
+  Node move{"m", OpKind::kToDevice, {p.inputs[0].name}};
+  move.device = Device::kMeta;
+  p.nodes.insert(p.nodes.begin(), move);
+  p.nodes[1].args[0] = "m";
+  p.inputs[0].requires_grad = true;
+  // (Not inductor: it cannot compile some training programs on meta, a finding of its own, in
+  // corpus/regression/inductor-meta-training-mm-add-graph-order.json.)
+  CaseRun run = RunAndJudge(sup, p, InputRecipe{"uniform", 4},
+                            {"reference", "eager", "aot_eager", "compile_eager"});
+  for (const auto& r : run.results) {
+    EXPECT_EQ(r.kind, OutcomeKind::kError) << r.path;
+    EXPECT_TRUE(r.backward) << r.path << ": " << r.message;
+    EXPECT_EQ(r.error_class, "NotImplementedError") << r.path;
+  }
+  EXPECT_FALSE(run.verdict.diverges()) << VerdictToJson(run.verdict).dump(2);
+}
+
 TEST(TrainingE2E, APlantedBackwardFaultIsCaughtBlamedAndNamedByItsGradient) {
   std::string dir = e2e::ScratchDir("training-planted");
   Program p = e2e::LegalMm();

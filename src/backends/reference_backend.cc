@@ -157,6 +157,7 @@ class ReferenceBackend : public Backend {
       res.error_type = "contract:" + e.violation.rule;
       res.message = "node " + e.violation.node + ": " + e.violation.message;
       res.node = e.violation.node;
+      res.backward = e.violation.backward;
       return res;
     }
     stages.Stage("compute");

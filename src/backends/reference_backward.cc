@@ -155,7 +155,11 @@ class Backward {
         if (n.args.size() == 3) Bias(n.args[2], g, 1.0, out);
         return Product(n.args[0], n.args[1], mmref::TransposeLast2(Value(n.args[1])), g, 1.0, out,
                        true);
-      case OpKind::kSoftmax:
+      case OpKind::kSoftmax:  // in the result's dtype (dtype=: the input converted first)
+        return Give(x,
+                    mmref::SoftmaxBackward(Value(n.name), g, rank == 0 ? 0 : Wrap(n.ints[0], rank),
+                                           ArithFor(out)),
+                    out);
       case OpKind::kSdpa:  // no reference backward yet: unjudged
         for (const auto& a : n.args)
           if (tracked_.count(a)) grads_[a].push_back(mmref::Unjudged(ShapeOf(a)));

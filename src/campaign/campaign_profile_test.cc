@@ -23,6 +23,8 @@ TEST(CampaignProfile, SumsPathsAndPartsAndRoundTrips) {
   a.run_s = 4;
   a.worker_starts = 1;
   a.worker_start_s = 3;
+  a.training_programs = 2;
+  a.training_run_s = 1.5;
   EXPECT_EQ(a.paths["eager"].runs, 2);
   EXPECT_EQ(a.paths["eager"].seconds, 0.75);
   EXPECT_FALSE(a.paths["eager"].compiled);
@@ -35,11 +37,21 @@ TEST(CampaignProfile, SumsPathsAndPartsAndRoundTrips) {
   EXPECT_EQ(b.judge_s, 1);
   EXPECT_EQ(b.run_s, 4);
   EXPECT_EQ(b.worker_starts, 1);
+  EXPECT_EQ(b.training_programs, 2);
+  EXPECT_EQ(b.training_run_s, 1.5);
   EXPECT_EQ(b.paths.size(), 3u);
   auto back = CampaignProfile::FromJson(b.ToJson());
   ASSERT_TRUE(back.ok()) << back.error();
   EXPECT_EQ(back.value().ToJson(), b.ToJson());
   EXPECT_EQ(back.value().paths["inductor"].phases.run, 0.25);
+  EXPECT_NE(ProfileTable(b, 4, 10).find("training programs' (2)"), std::string::npos);
+  // A summary written before training programs has neither field.
+  nlohmann::json old = b.ToJson();
+  old.erase("training_programs");
+  old.erase("training_run_s");
+  auto before = CampaignProfile::FromJson(old);
+  ASSERT_TRUE(before.ok()) << before.error();
+  EXPECT_EQ(before.value().training_programs, 0);
 }
 
 TEST(CampaignProfile, HostileJsonIsAnError) {
@@ -55,6 +67,8 @@ TEST(CampaignProfile, HostileJsonIsAnError) {
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["judge_s"] = "1"; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j.erase("run_s"); }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["worker_starts"] = 1.5; }));
+  EXPECT_TRUE(bad([](nlohmann::json& j) { j["training_programs"] = -1; }));
+  EXPECT_TRUE(bad([](nlohmann::json& j) { j["training_run_s"] = "2"; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["paths"] = nlohmann::json::array(); }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["paths"]["inductor"]["runs"] = -2; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["paths"]["inductor"]["phases"]["run"] = "x"; }));
