@@ -13,7 +13,8 @@ int Severity(std::string_view kind) {
 }
 
 std::string_view SeverityLegend() {
-  return "severity 5: crash, timeout; 4: error_behaviour, backward_error; 3: error_class; 2: dtype, "
+  return "severity 5: crash, timeout; 4: error_behaviour, backward_error; 3: error_class; 2: "
+         "dtype, "
          "shape, device, meta; 1: value, ignored_input; 0: contract (and unknown kinds)";
 }
 
