@@ -28,7 +28,7 @@ std::string ComputingPolicy(const std::string& dir) {
       << R"({"max_ops": 1, "p_meta": 0, "p_cuda": 0, "p_move": 0, "p_device_mismatch": 0,
     "p_shape_violation": 0, "p_mixed_dtype": 0, "p_cast": 0, "p_zero_dim": 0, "p_large_k": 0, "p_special": 0,
     "w_int8": 0, "w_uint8": 0, "w_int32": 0, "w_int64": 0, "w_bool": 0, "w_bfloat16": 0, "w_float16": 0,
-    "w_sdpa": 0, "w_attention": 0})";
+    "w_sdpa": 0, "w_attention": 0, "p_train": 0})";
   return file;
 }
 
