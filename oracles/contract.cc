@@ -357,14 +357,9 @@ Expectation Expect(const Program& p, TorchRelease torch) {
   // cpu or cuda to meta makes the backward raise (seen on 2.15.0: eager, inductor and TorchScript
   // all raise NotImplementedError "Cannot copy out of meta tensor; no data!" in backward).
   if (Trains(p)) {
-    std::set<std::string> tracked;
-    for (const auto& in : p.inputs)
-      if (in.requires_grad) tracked.insert(in.name);
+    const std::set<std::string> tracked = GradTrackedValues(p, e.types);
     for (const auto& n : p.nodes) {
-      bool from = std::any_of(n.args.begin(), n.args.end(),
-                              [&](const std::string& a) { return tracked.count(a) > 0; });
-      if (!from || !IsFloating(e.types.at(n.name).dtype)) continue;
-      tracked.insert(n.name);
+      if (!tracked.count(n.name)) continue;
       const Device src = e.types.at(n.args[0]).device;
       if (n.op == OpKind::kToDevice && *n.device == Device::kMeta && src != Device::kMeta) {
         e.rejects = true;
@@ -381,7 +376,21 @@ Expectation Expect(const Program& p, TorchRelease torch) {
   // A gradient has its input's dtype, shape and device.
   for (size_t g : GradientInputs(p)) e.outputs.push_back(e.types.at(p.inputs[g].name));
   for (size_t i = 0; i < e.outputs.size(); ++i) e.result_names.push_back(ResultName(p, i));
+  e.first_gradient = p.outputs.size();
   return e;
+}
+
+std::set<std::string> GradTrackedValues(const Program& p,
+                                        const std::map<std::string, ValueType>& types) {
+  std::set<std::string> tracked;
+  for (const auto& in : p.inputs)
+    if (in.requires_grad) tracked.insert(in.name);
+  for (const auto& n : p.nodes) {
+    bool from = std::any_of(n.args.begin(), n.args.end(),
+                            [&](const std::string& a) { return tracked.count(a) > 0; });
+    if (from && IsFloating(types.at(n.name).dtype)) tracked.insert(n.name);
+  }
+  return tracked;
 }
 
 }  // namespace mmdiff

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,19 @@ struct Expectation {
   // requires_grad inputs, each with its input's type; named as ResultName names them.
   std::vector<ValueType> outputs;
   std::vector<std::string> result_names;
+  size_t first_gradient = 0;  // results from here on are gradients (= the program's output count)
 };
+
+// True when result number `result` of a path is a gradient, not a program output.
+inline bool IsGradient(const Expectation& c, int result) {
+  return result >= 0 && static_cast<size_t>(result) >= c.first_gradient &&
+         static_cast<size_t>(result) < c.result_names.size();
+}
+
+// The values that require grad in a training program: its requires_grad inputs, then every
+// floating value computed from one. `types` holds the type of every value it names.
+std::set<std::string> GradTrackedValues(const Program& p,
+                                        const std::map<std::string, ValueType>& types);
 
 // A torch release (major, minor): the rules that changed between releases follow it.
 struct TorchRelease {

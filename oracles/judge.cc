@@ -181,10 +181,7 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
 
 // "output 0" for a program output, "grad(x)" for a gradient.
 std::string ResultLabel(const Expectation& c, int output) {
-  // Value names are identifiers: only a gradient's name has a parenthesis.
-  if (output >= 0 && static_cast<size_t>(output) < c.result_names.size() &&
-      c.result_names[output].find('(') != std::string::npos)
-    return c.result_names[output];
+  if (IsGradient(c, output)) return c.result_names[output];
   return "output " + std::to_string(output);
 }
 

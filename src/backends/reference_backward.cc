@@ -21,16 +21,7 @@ class Backward {
  public:
   Backward(const Program& p, const Expectation& e,
            const std::map<std::string, mmref::RefTensor>& env)
-      : p_(p), e_(e), env_(env) {
-    // What requires grad: the marked inputs, then every floating value computed from one.
-    for (const auto& in : p.inputs)
-      if (in.requires_grad) tracked_.insert(in.name);
-    for (const auto& n : p.nodes) {
-      bool from = false;
-      for (const auto& a : n.args) from |= tracked_.count(a) > 0;
-      if (from && IsFloating(e.types.at(n.name).dtype)) tracked_.insert(n.name);
-    }
-  }
+      : p_(p), e_(e), env_(env), tracked_(GradTrackedValues(p, e.types)) {}
 
   std::vector<mmref::RefTensor> Run(const InputRecipe& r) {
     // d loss / d out_i = w_i, the recipe's cotangent in out_i's dtype.

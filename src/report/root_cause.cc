@@ -76,13 +76,6 @@ std::string OtherPath(const Divergence& d) {
   return d.paths.empty() ? "?" : d.paths.back();
 }
 
-// Whether result number `output` is a gradient (see ResultName: only gradients' names have a
-// parenthesis).
-bool GradientResult(const Expectation& c, int output) {
-  return output >= 0 && static_cast<size_t>(output) < c.result_names.size() &&
-         c.result_names[output].find('(') != std::string::npos;
-}
-
 // The first compute node that reads `input`, through casts, views and device moves.
 const Node* ComputeNodeReading(const Program& p, const std::string& input) {
   std::set<std::string> reach = {input};
@@ -161,7 +154,7 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
     }
     case DivergenceKind::kValue:
       // A gradient beyond its bound is the backward's finding, apart from the forward's values.
-      f.behaviour = GradientResult(contract, d.output) ? "grad_values" : "values";
+      f.behaviour = IsGradient(contract, d.output) ? "grad_values" : "values";
       break;
     case DivergenceKind::kIgnoredInput:
       f.behaviour = "reads_ignored";
@@ -256,7 +249,7 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
   }
   // A gradient: the backward of the first compute op its input feeds (reduction narrows it).
-  if (GradientResult(contract, f.output)) {
+  if (IsGradient(contract, f.output)) {
     std::vector<size_t> grads = GradientInputs(p);
     size_t g = static_cast<size_t>(f.output) - p.outputs.size();
     const Node* n = g < grads.size() ? ComputeNodeReading(p, p.inputs[grads[g]].name) : nullptr;
