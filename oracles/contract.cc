@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "mmdiff/build_info.h"
+#include "src/ir/autocast.h"
 #include "src/ir/op.h"
 #include "src/ir/static_types.h"
 
@@ -120,6 +121,17 @@ const ContractRule kGradDType{
     "point and complex dtype can require gradients' (raised where the input is marked, before any "
     "op runs; checked on torch 2.15.0 cpu and meta)"};
 
+const ContractRule kAutocastPromote{
+    "autocast_promote", "dot under a cuda autocast region",
+    "the floating arguments autocast promotes are the region's dtype or float32 (a float16 and a "
+    "bfloat16 argument cannot be promoted)",
+    "RuntimeError",
+    "aten/src/ATen/autocast_mode.h at::autocast::prioritize (CastPolicy::promote, "
+    "AT_FORALL_PROMOTE "
+    "lists dot): 'Unexpected floating ScalarType in at::autocast::prioritize' (torch 2.15.0 "
+    "header; "
+    "cuda only, not probed here: no GPU)"};
+
 ContractViolation Violation(const Node& n, const ContractRule& rule, std::string message) {
   return {n.name, rule.id, rule.error_class, std::move(message), rule.source};
 }
@@ -128,9 +140,9 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 
 const std::vector<ContractRule>& ContractRules() {
   static const std::vector<ContractRule> kRules = {
-      kSameDevice,     kSameDType,   kSupportedDType, kShape,        kDimRange,
-      kView,           kSdpaDType,   kSdpaArgs,       kSoftmaxDType, kMetaCopy,
-      kIntScalarEmpty, kScalarRange, kEmptyBmm,       kCudaIntegers, kGradDType};
+      kSameDevice, kSameDType,    kSupportedDType, kShape,          kDimRange,       kView,
+      kSdpaDType,  kSdpaArgs,     kSoftmaxDType,   kMetaCopy,       kIntScalarEmpty, kScalarRange,
+      kEmptyBmm,   kCudaIntegers, kGradDType,      kAutocastPromote};
   return kRules;
 }
 
@@ -341,7 +353,13 @@ Expectation Expect(const Program& p, TorchRelease torch) {
     }
     e.types[in.name] = {in.shape, in.dtype, in.device};
   }
-  for (const auto& n : p.nodes) {
+  // Under autocast, eager runs the program with autocast's casts made explicit (src/ir/autocast.h):
+  // the rules below judge the ops in the dtypes they run in.
+  AutocastLowering lowered;
+  const bool autocast = UsesAutocast(p);
+  if (autocast) lowered = LowerAutocast(p);
+  const Program& q = autocast ? lowered.program : p;
+  for (const auto& n : q.nodes) {
     std::vector<ValueType> args;
     for (const auto& a : n.args) args.push_back(e.types.at(a));
     ValueType out;
@@ -352,13 +370,19 @@ Expectation Expect(const Program& p, TorchRelease torch) {
     }
     e.types[n.name] = out;
   }
+  if (!lowered.error_node.empty()) {
+    e.rejects = true;
+    e.violation =
+        Violation(*p.FindNode(lowered.error_node), kAutocastPromote, "dot: " + lowered.error);
+    return e;
+  }
   // The backward of a move to meta copies the gradient out of meta, which has no data: a value
   // that requires grad (a requires_grad input, or a floating value computed from one) moved from
   // cpu or cuda to meta makes the backward raise (seen on 2.15.0: eager, inductor and TorchScript
   // all raise NotImplementedError "Cannot copy out of meta tensor; no data!" in backward).
   if (Trains(p)) {
-    const std::set<std::string> tracked = GradTrackedValues(p, e.types);
-    for (const auto& n : p.nodes) {
+    const std::set<std::string> tracked = GradTrackedValues(q, e.types);
+    for (const auto& n : q.nodes) {
       if (!tracked.count(n.name)) continue;
       const Device src = e.types.at(n.args[0]).device;
       if (n.op == OpKind::kToDevice && *n.device == Device::kMeta && src != Device::kMeta) {

@@ -70,6 +70,44 @@ TEST(Contract, TheBackwardOfAMoveToMetaMustRaise) {
   EXPECT_EQ(e.violation.error_class, "NotImplementedError");
 }
 
+TEST(Contract, UnderAutocastOpsAreJudgedInTheDtypesTheyRunIn) {
+  // float32 @ float16 in a cpu bfloat16 region: both become bfloat16, and so does the result.
+  Program p = Matmul(DType::kFloat32, DType::kFloat16, {3, 4}, {4, 2});
+  p.nodes[0].autocast = 0;
+  p.autocast = {{Device::kCpu, DType::kBFloat16, true, std::nullopt}};
+  Expectation e = Expect(p);
+  ASSERT_FALSE(e.rejects) << e.violation.message;
+  EXPECT_EQ(e.outputs[0].dtype, DType::kBFloat16);
+  // float64 is not cast: float64 @ bfloat16 is eager's mixed-dtype error.
+  p.inputs[1].dtype = DType::kFloat64;
+  e = Expect(p);
+  ASSERT_TRUE(e.rejects);
+  EXPECT_EQ(e.violation.rule, "same_dtype");
+  EXPECT_EQ(e.violation.node, p.nodes[0].name);
+  // A disabled region, or a cuda one, leaves the cpu mm alone: float32 @ float64 as written.
+  p.autocast[0].device = Device::kCuda;
+  EXPECT_EQ(Expect(p).violation.rule, "same_dtype");
+  p.inputs[1].dtype = DType::kFloat32;
+  EXPECT_EQ(Expect(p).outputs[0].dtype, DType::kFloat32);
+}
+
+TEST(Contract, AutocastsPromotionOverBothSixteenBitDtypesRaises) {
+  Program p = Matmul(DType::kFloat16, DType::kBFloat16, {4}, {4});
+  p.nodes[0].op = OpKind::kDot;
+  for (auto& in : p.inputs) in.device = Device::kCuda;
+  p.nodes[0].autocast = 0;
+  p.autocast = {{Device::kCuda, DType::kFloat16, true, std::nullopt}};
+  Expectation e = Expect(p);
+  ASSERT_TRUE(e.rejects);
+  EXPECT_EQ(e.violation.rule, "autocast_promote");
+  EXPECT_EQ(e.violation.error_class, "RuntimeError");
+  // With float32 instead of bfloat16 both run in float32.
+  p.inputs[1].dtype = DType::kFloat32;
+  e = Expect(p);
+  ASSERT_FALSE(e.rejects) << e.violation.message;
+  EXPECT_EQ(e.outputs[0].dtype, DType::kFloat32);
+}
+
 TEST(Contract, ShapeDeviceAndBoolRules) {
   Expectation shape = Expect(Matmul(DType::kFloat32, DType::kFloat32, {2, 3}, {4, 5}));
   ASSERT_TRUE(shape.rejects);

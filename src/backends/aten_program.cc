@@ -2,6 +2,7 @@
 #include "src/backends/aten_program.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 #include <c10/util/Exception.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+
+#include "src/ir/autocast.h"
 
 namespace mmdiff {
 
@@ -147,12 +150,44 @@ struct DropGradTermMatmul : torch::autograd::Function<DropGradTermMatmul> {
 };
 }  // namespace
 
+namespace {
+// The autocast state a node runs under (src/ir/autocast.h AutocastDType), set on this thread as
+// torch.autocast's __enter__ sets it (enabled flag and dtype per device type); the destructor
+// turns autocast off again and drops its cast cache, as leaving the outermost region does.
+class AutocastScope {
+ public:
+  AutocastScope() = default;
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+  void Enter(const Program& p, const Node& n) {
+    for (Device d : {Device::kCpu, Device::kCuda}) {
+      const c10::DeviceType type = d == Device::kCpu ? c10::DeviceType::CPU : c10::DeviceType::CUDA;
+      std::optional<DType> dtype = AutocastDType(p, n, d);
+      if (dtype) at::autocast::set_autocast_dtype(type, ToScalarType(*dtype));
+      at::autocast::set_autocast_enabled(type, dtype.has_value());
+      used_ |= dtype.has_value();
+    }
+  }
+  ~AutocastScope() {
+    if (!used_) return;
+    at::autocast::set_autocast_enabled(c10::DeviceType::CPU, false);
+    at::autocast::set_autocast_enabled(c10::DeviceType::CUDA, false);
+    at::autocast::clear_cache();
+  }
+
+ private:
+  bool used_ = false;
+};
+}  // namespace
+
 std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs,
                                 const AtenRunOptions& o, std::string* running) {
   std::map<std::string, at::Tensor> env;
   for (size_t i = 0; i < p.inputs.size(); ++i) env[p.inputs[i].name] = inputs[i];
+  AutocastScope autocast;
   for (const auto& n : p.nodes) {
     if (running) *running = n.name;
+    if (!p.autocast.empty() && o.fault != PlantedFault::kIgnoreAutocast) autocast.Enter(p, n);
     std::vector<at::Tensor> a;
     for (const auto& name : n.args) a.push_back(env.at(name));
     if (o.fault == PlantedFault::kPromote && IsMatmulFamily(n.op)) {

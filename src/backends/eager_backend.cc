@@ -3,6 +3,7 @@
 
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
+#include "src/ir/autocast.h"
 
 namespace mmdiff {
 
@@ -38,6 +39,11 @@ class EagerMetaBackend : public Backend {
     for (const auto& n : p.nodes)
       if (n.op == OpKind::kToDevice && *n.device != Device::kCpu)
         return Unsupported("the program moves values off cpu");
+    // Meta tensors have no autocast dispatch key: a region would change the cpu program's dtypes
+    // and not the meta one's.
+    if (UsesAutocast(p))
+      return UnsupportedResult(UnsupportedReason::kAutocast,
+                               "eager_meta cannot run autocast: meta tensors have no autocast");
     AtenRunOptions o;
     o.on_meta = true;
     return RunAtenPath(p, r, stages, o);

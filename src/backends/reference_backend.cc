@@ -13,6 +13,7 @@
 #include "oracles/contract.h"
 #include "src/backends/reference_backward.h"
 #include "src/backends/reference_formats.h"
+#include "src/ir/autocast.h"
 
 namespace mmdiff {
 
@@ -161,6 +162,11 @@ class ReferenceBackend : public Backend {
       return res;
     }
     stages.Stage("compute");
+    // Under autocast: the program with autocast's casts made explicit, as eager runs it, so that
+    // each op is computed and bounded in the precision it runs in.
+    const bool autocast = UsesAutocast(p);
+    const Program lowered = autocast ? LowerAutocast(p).program : Program{};
+    const Program& q = autocast ? lowered : p;
     std::map<std::string, mmref::RefTensor> env;
     for (size_t i = 0; i < p.inputs.size(); ++i) {
       const InputSpec& in = p.inputs[i];
@@ -171,7 +177,7 @@ class ReferenceBackend : public Backend {
       for (double& v : t.val) v = mmref::TorchConvertFromDouble(f, v);
       env[in.name] = std::move(t);
     }
-    for (const auto& n : p.nodes) {
+    for (const auto& n : q.nodes) {
       std::vector<mmref::Format> in;
       for (const auto& a : n.args) in.push_back(ToFormat(e.types.at(a).dtype));
       env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype),
@@ -185,7 +191,7 @@ class ReferenceBackend : public Backend {
     }
     if (!Trains(p)) return res;
     stages.Stage("backward");
-    std::vector<mmref::RefTensor> grads = ReferenceGradients(p, e, recipe, env);
+    std::vector<mmref::RefTensor> grads = ReferenceGradients(q, e, recipe, env);
     for (size_t g = 0; g < grads.size(); ++g) {
       const ValueType& vt = e.outputs[p.outputs.size() + g];
       res.outputs.push_back({vt.dtype, vt.shape, vt.device, std::move(grads[g].val),

@@ -12,6 +12,7 @@
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
 #include "src/backends/torchscript_message.h"
+#include "src/ir/autocast.h"
 #include "src/ir/python_emitter.h"
 
 namespace mmdiff {
@@ -84,6 +85,10 @@ class TorchScriptBackend : public Backend {
     if (std::string why = Unavailable(); !why.empty())
       return UnsupportedResult(UnsupportedReason::kUnavailable, why);
     if (MissingGpu(p)) return NoGpuResult();
+    // The native resolver of torch::jit::compile knows torch.<aten op> only, not torch.autocast.
+    if (UsesAutocast(p))
+      return UnsupportedResult(UnsupportedReason::kAutocast,
+                               "TorchScript compiled from C++ has no torch.autocast");
     // As for eager: meta kernels and decompositions torch registers from Python must be there.
     static const std::string python_problem = EnsurePython();
     PathResult res;

@@ -8,6 +8,7 @@
 
 #include "oracles/metamorphic.h"
 #include "src/gen/generator.h"
+#include "src/ir/autocast.h"
 #include "src/ir/static_types.h"
 #include "src/report/report.h"
 #include "src/report/run_case.h"
@@ -31,6 +32,13 @@ Program OneNode(std::vector<InputSpec> inputs, OpKind op) {
 // The program with every input requiring grad: a training program.
 Program Training(Program p) {
   for (auto& in : p.inputs) in.requires_grad = true;
+  return p;
+}
+
+// The program with every node in one cpu float16 autocast region.
+Program InAutocast(Program p) {
+  p.autocast = {{Device::kCpu, DType::kFloat16, true, std::nullopt}};
+  for (auto& n : p.nodes) n.autocast = 0;
   return p;
 }
 
@@ -94,6 +102,10 @@ std::vector<Planted> PlantedFaults() {
        Training(OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)},
                         OpKind::kMm)),
        uniform},
+      {"planted_ignore_autocast", "a float16 autocast region run in float32",
+       InAutocast(OneNode({In("a", {8, 16}, DType::kFloat32), In("b", {16, 8}, DType::kFloat32)},
+                          OpKind::kMm)),
+       uniform},
   };
 }
 
@@ -126,7 +138,9 @@ bool SameBits(const PathResult& ref, const PathResult& a, const PathResult& b) {
 // with AVX512-FP16, seen on 2026-11-26 on a Sapphire Rapids Xeon: baddbmm and addmv). The
 // false-alarm checks are about the oracle, so they leave such programs out, as they leave out
 // bfloat16 operands.
-bool EagersAlphaZeroDefect(const Program& p) {
+bool EagersAlphaZeroDefect(const Program& program) {
+  // Under autocast, in the dtypes the ops run in.
+  const Program p = LowerAutocast(program).program;
   std::map<std::string, StaticType> types = InferStaticTypes(p);
   for (const Node& n : p.nodes) {
     auto t = types.find(n.name);
@@ -241,6 +255,9 @@ GenPolicy SelftestPolicy(bool special) {
   p.w_bool = 0;
   p.p_meta = p.p_cuda = 0;
   p.w_bfloat16 = 0;
+  // bfloat16 stays out here too: autocast regions are float16, and nested ones switch it off.
+  p.p_autocast_bfloat16 = 0;
+  p.p_autocast_disabled = 1;
   p.p_mask_float32 = 0;
   return p;
 }

@@ -41,7 +41,8 @@ GenPolicy SmallPolicy() {
   p.p_mixed_dtype = p.p_transposed = p.p_view = p.p_zero_dim = p.p_large_k = 0;
   p.w_int8 = p.w_uint8 = p.w_int32 = p.w_int64 = p.w_bool = p.w_bfloat16 = 0;
   p.dims = {2, 3, 4, 5, 7, 8, 16};
-  p.p_train = 0;  // forward only; the training rows mark the same programs' inputs themselves
+  p.p_train = 0;     // forward only; the training rows mark the same programs' inputs themselves
+  p.p_autocast = 0;  // eager_meta and torchscript cannot run autocast regions: plain programs
   return p;
 }
 

@@ -58,8 +58,27 @@ class ProgramBuilder {
         prog_.outputs.push_back(n.name);
     if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
     GeneratedCase out{prog_, Recipe()};
-    Train(out.program);  // drawn last: the forward program and its values stay what they were
+    Train(out.program);  // drawn after the program: the forward and its values stay what they were
+    Autocast(out.program);
     return out;
+  }
+
+  // An autocast region around a run of nodes (p_autocast), perhaps with a nested one around a
+  // shorter run inside it that switches autocast off or to the other 16-bit dtype.
+  void Autocast(Program& p) {
+    if (p.nodes.empty() || !c_.Coin(p_.p_autocast)) return;
+    const Device type = device_ == Device::kCuda ? Device::kCuda : Device::kCpu;
+    const DType dtype = c_.Coin(p_.p_autocast_bfloat16) ? DType::kBFloat16 : DType::kFloat16;
+    const int64_t last = static_cast<int64_t>(p.nodes.size()) - 1;
+    const int64_t begin = c_.Int(0, last), end = c_.Int(begin, last);
+    p.autocast.push_back({type, dtype, true, std::nullopt});
+    for (int64_t i = begin; i <= end; ++i) p.nodes[i].autocast = 0;
+    if (!c_.Coin(p_.p_autocast_nested)) return;
+    const bool off = c_.Coin(p_.p_autocast_disabled);
+    const DType other = dtype == DType::kBFloat16 ? DType::kFloat16 : DType::kBFloat16;
+    p.autocast.push_back({type, off ? dtype : other, !off, 0});
+    const int64_t inner_begin = c_.Int(begin, end), inner_end = c_.Int(inner_begin, end);
+    for (int64_t i = inner_begin; i <= inner_end; ++i) p.nodes[i].autocast = 1;
   }
 
   // A training program (p_train): each floating input requires grad with p_requires_grad (at least

@@ -17,8 +17,8 @@ namespace mmdiff {
 
 // Bumped whenever the same (policy, seed) would produce a different program.
 // 2: more ops; 3: devices; 4: views; 5: glue; 6: attention, integers, moves, value classes, sizes;
-// 7: training (inputs that require grad)
-inline constexpr int kGeneratorVersion = 7;
+// 7: training (inputs that require grad); 8: autocast regions
+inline constexpr int kGeneratorVersion = 8;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -203,6 +203,19 @@ std::vector<std::string> Append(Program& p, Program extra) {
     RenameEverywhere(extra, n.name, fresh);
     n.name = fresh;
   }
+  // extra's autocast regions follow p's, renumbered (or are dropped where they would not fit).
+  const size_t offset = p.autocast.size();
+  const bool fits = offset + extra.autocast.size() <= kMaxAutocastRegions;
+  for (auto& r : extra.autocast) {
+    if (r.parent) *r.parent += offset;
+    if (fits) p.autocast.push_back(r);
+  }
+  for (auto& n : extra.nodes) {
+    if (n.autocast && fits)
+      *n.autocast += offset;
+    else
+      n.autocast.reset();
+  }
   p.inputs.insert(p.inputs.end(), extra.inputs.begin(), extra.inputs.end());
   p.nodes.insert(p.nodes.end(), extra.nodes.begin(), extra.nodes.end());
   p.outputs.insert(p.outputs.end(), extra.outputs.begin(), extra.outputs.end());

@@ -50,6 +50,13 @@ struct GenPolicy {
   // grad with p_requires_grad (at least one does), and each non-floating one, deliberately (eager
   // rejects it), with p_grad_violation.
   double p_train = 0.33, p_requires_grad = 0.6, p_grad_violation = 0.02;
+  // Autocast (src/ir/autocast.h): a program gets an autocast region around a run of its nodes with
+  // p_autocast, of the program's device type (cpu for meta programs, where it changes nothing), in
+  // bfloat16 with p_autocast_bfloat16 (else float16); inside it, a nested region around a shorter
+  // run with p_autocast_nested, which switches autocast off with p_autocast_disabled (else it
+  // switches to the other 16-bit dtype). Drawn after everything else.
+  double p_autocast = 0.25, p_autocast_bfloat16 = 0.5, p_autocast_nested = 0.3;
+  double p_autocast_disabled = 0.5;
   // Attention: q is 4-D (B, H, L, E) with p_attention_4d, else 3-D (H, L, E); v's last dim Ev is E
   // with p_ev_equal_e (else drawn), and v is float32 whatever q's dtype with p_v_float32. sdpa gets
   // a mask (bool or additive) with p_mask, else is_causal with p_causal; 4-D sdpa groups query

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "src/gen/generator.h"
+#include "src/ir/autocast.h"
 #include "src/ir/static_types.h"
 
 namespace mmdiff {
@@ -31,6 +32,24 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     if (in.requires_grad)
       f["training"].insert(IsFloating(in.dtype) ? "requires_grad" : "grad_on_non_floating");
   if (Trains(p)) f["training"].insert("backward");
+  for (const auto& r : p.autocast) {
+    f["autocast"].insert(
+        std::string(r.parent ? "nested_" : "region_") +
+        (r.enabled ? std::string(DeviceName(r.device)) + "_" + std::string(DTypeName(r.dtype))
+                   : "disabled"));
+  }
+  // Ops autocast changes, and a cast-inside-the-region interplay: an explicit cast whose result
+  // an autocast op then casts again.
+  if (UsesAutocast(p)) {
+    AutocastLowering l = LowerAutocast(p);
+    if (!l.error_node.empty()) f["autocast"].insert("autocast_error");
+    for (const auto& n : l.program.nodes)
+      if (n.op == OpKind::kCast && !p.FindNode(n.name)) {
+        f["autocast"].insert("autocast_cast");
+        if (const Node* src = p.FindNode(n.args[0]); src && src->op == OpKind::kCast)
+          f["autocast"].insert("explicit_cast_recast");
+      }
+  }
   f["value_class"].insert(r.kind);
   if (r.special > 0) f["value_class"].insert("special_values");
   bool mixed = false;

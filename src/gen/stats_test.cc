@@ -42,6 +42,10 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
   for (const char* a : {"bool_mask", "additive_mask", "is_causal", "scale", "enable_gqa",
                         "softmax_dtype_float32", "softmax_same_dtype"})
     EXPECT_GT(w["attention"][a], 0) << a;
+  for (const char* a :
+       {"region_cpu_bfloat16", "region_cpu_float16", "region_cuda_bfloat16", "nested_disabled",
+        "nested_cpu_float16", "autocast_cast", "explicit_cast_recast"})
+    EXPECT_GT(w["autocast"][a], 0) << a;
   EXPECT_GT(w["program"]["shape_violation"], 0);
   EXPECT_GT(w["program"]["several_outputs"], 0);
   EXPECT_GT(w["program"]["12_nodes"], 0);

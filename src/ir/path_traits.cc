@@ -21,7 +21,7 @@ const std::vector<std::pair<const char*, bool PathTraits::*>>& TraitFields() {
 constexpr UnsupportedReason kReasons[] = {
     UnsupportedReason::kNone,        UnsupportedReason::kNoGpu,       UnsupportedReason::kDevice,
     UnsupportedReason::kUnavailable, UnsupportedReason::kUnknownPath, UnsupportedReason::kRejected,
-    UnsupportedReason::kTraining,
+    UnsupportedReason::kTraining,    UnsupportedReason::kAutocast,
 };
 
 }  // namespace
@@ -66,6 +66,8 @@ std::string_view UnsupportedReasonName(UnsupportedReason r) {
       return "rejected";
     case UnsupportedReason::kTraining:
       return "training";
+    case UnsupportedReason::kAutocast:
+      return "autocast";
   }
   return "?";
 }

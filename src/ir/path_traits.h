@@ -45,8 +45,10 @@ enum class UnsupportedReason {
   kUnknownPath,  // the worker has no path of that name
   kRejected,     // the worker rejected the program or its inputs
   kTraining,     // the path runs no backward (aoti: inference only), and the program trains
+  kAutocast,     // the path cannot run an autocast region (TorchScript compiled from C++ has no
+                 // torch.autocast; meta tensors have no autocast), and the program has one
 };
-// "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected", "training".
+// "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected", "training", "autocast".
 std::string_view UnsupportedReasonName(UnsupportedReason r);
 // The reason a name names; an error for any other text.
 Result<UnsupportedReason> ParseUnsupportedReason(std::string_view name);

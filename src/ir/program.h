@@ -48,13 +48,27 @@ struct Node {
   bool is_causal = false;
   std::optional<double> scale;
   bool enable_gqa = false;
+  // The innermost autocast region the node runs in (an index into Program::autocast).
+  std::optional<size_t> autocast;
   bool operator==(const Node&) const = default;
+};
+
+// An autocast region: its nodes run as under `with torch.autocast(device_type=device,
+// dtype=dtype, enabled=enabled)`, inside the parent region's `with` (see src/ir/autocast.h for
+// what that does to each op).
+struct AutocastRegion {
+  Device device = Device::kCpu;    // the device type: cpu or cuda
+  DType dtype = DType::kBFloat16;  // float16 or bfloat16
+  bool enabled = true;
+  std::optional<size_t> parent;  // the enclosing region, an earlier index
+  bool operator==(const AutocastRegion&) const = default;
 };
 
 struct Program {
   std::vector<InputSpec> inputs;
   std::vector<Node> nodes;
   std::vector<std::string> outputs;
+  std::vector<AutocastRegion> autocast;
   bool operator==(const Program&) const = default;
 
   const InputSpec* FindInput(const std::string& name) const;

@@ -41,9 +41,20 @@ json ProgramToJson(const Program& p) {
       jn["enable_gqa"] = n.enable_gqa;
       if (n.scale) jn["scale"] = *n.scale;
     }
+    if (n.autocast) jn["autocast"] = *n.autocast;
     j["nodes"].push_back(jn);
   }
   j["outputs"] = p.outputs;
+  if (!p.autocast.empty()) {
+    j["autocast"] = json::array();
+    for (const auto& r : p.autocast) {
+      json jr = {{"device_type", DeviceName(r.device)},
+                 {"dtype", DTypeName(r.dtype)},
+                 {"enabled", r.enabled}};
+      if (r.parent) jr["parent"] = *r.parent;
+      j["autocast"].push_back(jr);
+    }
+  }
   return j;
 }
 
@@ -97,6 +108,34 @@ Result<InputSpec> InputFromJson(const json& j, size_t idx) {
     in.requires_grad = j["requires_grad"].get<bool>();
   }
   return in;
+}
+
+// A region index: a non-negative integer (the verifier checks that it names a region).
+Result<std::optional<size_t>> GetRegionIndex(const json& j, const char* key,
+                                             const std::string& where) {
+  if (!j.contains(key)) return std::optional<size_t>();
+  if (!j[key].is_number_unsigned() || j[key].get<uint64_t>() > kMaxAutocastRegions)
+    return Status::Error(where + ": \"" + key + "\" must be an autocast region's index");
+  return std::optional<size_t>(j[key].get<uint64_t>());
+}
+
+Result<AutocastRegion> RegionFromJson(const json& j, size_t idx) {
+  std::string where = "autocast[" + std::to_string(idx) + "]";
+  if (!j.is_object()) return Status::Error(where + ": a region must be an object");
+  AutocastRegion r;
+  auto device = GetParsed(j, "device_type", where, ParseDevice, "device type");
+  if (!device.ok()) return device.status();
+  r.device = device.value();
+  auto dtype = GetParsed(j, "dtype", where, ParseDType, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  r.dtype = dtype.value();
+  if (!j.contains("enabled") || !j["enabled"].is_boolean())
+    return Status::Error(where + ": \"enabled\" must be true or false");
+  r.enabled = j["enabled"].get<bool>();
+  auto parent = GetRegionIndex(j, "parent", where);
+  if (!parent.ok()) return parent.status();
+  r.parent = parent.value();
+  return r;
 }
 
 Result<Node> NodeFromJson(const json& j, size_t idx) {
@@ -154,6 +193,9 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
     if (!device.ok()) return device.status();
     n.device = device.value();
   }
+  auto region = GetRegionIndex(j, "autocast", where);
+  if (!region.ok()) return region.status();
+  n.autocast = region.value();
   return n;
 }
 
@@ -188,6 +230,18 @@ Result<Program> ProgramFromJsonUnguarded(const json& j) {
   for (const auto& o : j["outputs"]) {
     if (!o.is_string()) return Status::Error("program: outputs must be value names");
     p.outputs.push_back(o.get<std::string>());
+  }
+  if (j.contains("autocast")) {
+    if (!j["autocast"].is_array())
+      return Status::Error("program: field \"autocast\" must be an array of regions");
+    if (j["autocast"].size() > kMaxAutocastRegions)
+      return Status::Error("program: more than " + std::to_string(kMaxAutocastRegions) +
+                           " autocast regions");
+    for (size_t i = 0; i < j["autocast"].size(); ++i) {
+      auto r = RegionFromJson(j["autocast"][i], i);
+      if (!r.ok()) return r.status();
+      p.autocast.push_back(r.value());
+    }
   }
   return p;
 }

@@ -14,6 +14,7 @@
 #include "mmdiff/python/repro_meta.h"
 #include "mmdiff/python/repro_outcome.h"
 #include "mmdiff/python/root_cause.h"
+#include "src/ir/autocast.h"
 
 namespace mmdiff {
 
@@ -139,9 +140,21 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
   o << "def " << name << "(";
   for (size_t i = 0; i < p.inputs.size(); ++i) o << (i ? ", " : "") << p.inputs[i].name;
   o << "):\n";
+  std::vector<size_t> open;  // the autocast regions whose `with` blocks are open, outermost first
   for (const auto& n : p.nodes) {
     const OpSpec& spec = GetOpSpec(n.op);
-    o << "    " << n.name << " = ";
+    const std::vector<size_t> path = RegionPath(p, n.autocast);
+    size_t keep = 0;
+    while (keep < open.size() && keep < path.size() && open[keep] == path[keep]) ++keep;
+    open.resize(keep);
+    for (size_t i = keep; i < path.size(); ++i) {
+      const AutocastRegion& r = p.autocast[path[i]];
+      o << std::string(4 * (open.size() + 1), ' ') << "with torch.autocast("
+        << PyStr(std::string(DeviceName(r.device))) << ", dtype=" << TorchDType(r.dtype)
+        << (r.enabled ? "" : ", enabled=False") << "):\n";
+      open.push_back(path[i]);
+    }
+    o << std::string(4 * (open.size() + 1), ' ') << n.name << " = ";
     if (n.op == OpKind::kCast) {
       bool method =
           n.method_spelling && CastMethodName(*n.dtype) && !(ts && *n.dtype == DType::kBFloat16);

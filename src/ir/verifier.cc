@@ -247,6 +247,23 @@ Status Verify(const Program& p) {
   if (p.outputs.size() > kMaxOutputs)
     return Status::Error("program has " + std::to_string(p.outputs.size()) +
                          " outputs; the limit is " + std::to_string(kMaxOutputs));
+  if (p.autocast.size() > kMaxAutocastRegions)
+    return Status::Error("program has " + std::to_string(p.autocast.size()) +
+                         " autocast regions; the limit is " + std::to_string(kMaxAutocastRegions));
+  for (size_t i = 0; i < p.autocast.size(); ++i) {
+    const AutocastRegion& r = p.autocast[i];
+    const std::string where = "autocast[" + std::to_string(i) + "]";
+    if (r.device == Device::kMeta)
+      return Status::Error(where + ": device_type must be cpu or cuda");
+    if (r.dtype != DType::kFloat16 && r.dtype != DType::kBFloat16)
+      return Status::Error(where + ": dtype must be float16 or bfloat16");
+    if (r.parent && *r.parent >= i)
+      return Status::Error(where + ": its parent must be an earlier region");
+  }
+  for (const auto& n : p.nodes)
+    if (n.autocast && *n.autocast >= p.autocast.size())
+      return Status::Error("node " + Quoted(n.name) + ": autocast region " +
+                           std::to_string(*n.autocast) + " is not defined");
   std::set<std::string> defined;
   const auto types = InferStaticTypes(p);
   int64_t total_elements = 0;

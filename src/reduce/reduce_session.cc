@@ -55,9 +55,11 @@ Complexity MeasureComplexity(const Program& p, const InputRecipe& r) {
   for (const auto& n : p.nodes) {
     if (n.dtype) c[4] += DTypeRank(*n.dtype) + (n.op == OpKind::kSoftmax ? 1 : 0);
     c[5] += n.device && *n.device != Device::kCpu;
+    c[10] += n.autocast.has_value();
     c[7] += (n.alpha != defaults.alpha) + (n.beta != defaults.beta) + n.method_spelling +
             n.is_causal + n.scale.has_value() + n.enable_gqa;
   }
+  c[10] += static_cast<int64_t>(p.autocast.size());
   const InputRecipe plain;
   c[8] = RecipeKindRank(r.kind) + (r.special > 0) + (r.seed != 0) + (r.lo != plain.lo) +
          (r.hi != plain.hi) + (r.mean != plain.mean) + (r.std != plain.std);

@@ -167,6 +167,37 @@ TEST(Reduce, DropsTheRequiresGradThePredicateDoesNotNeed) {
   EXPECT_TRUE(r.program.FindInput("b")->requires_grad);
 }
 
+TEST(Reduce, DropsTheAutocastRegionsThePredicateDoesNotNeed) {
+  Program p;
+  p.inputs = {{"a", {3, 4}, DType::kFloat32}, {"b", {4, 4}, DType::kFloat32}};
+  p.nodes = {reduce_test::MakeNode("v0", OpKind::kMm, {"a", "b"}),
+             reduce_test::MakeNode("v1", OpKind::kMm, {"v0", "b"})};
+  p.nodes[0].autocast = 1;
+  p.nodes[1].autocast = 0;
+  p.outputs = {"v1"};
+  p.autocast = {{Device::kCpu, DType::kBFloat16, true, std::nullopt},
+                {Device::kCpu, DType::kFloat16, true, 0}};
+  ASSERT_TRUE(Verify(p).ok());
+  // Interesting while v0 runs in some autocast region: the nested one is not needed, nor v1's.
+  auto v0_autocast = [](const Program& c, const InputRecipe&) {
+    const Node* v0 = c.FindNode("v0");
+    return v0 && v0->autocast.has_value();
+  };
+  ReduceResult r = Reduce(p, {}, v0_autocast);
+  ASSERT_TRUE(Verify(r.program).ok()) << Verify(r.program).message();
+  ASSERT_EQ(r.program.autocast.size(), 1u) << ProgramToJson(r.program).dump();
+  EXPECT_EQ(r.program.autocast[0].dtype, DType::kBFloat16);
+  EXPECT_EQ(r.program.FindNode("v0")->autocast, 0u);
+  for (const auto& n : r.program.nodes) {
+    if (n.name == "v0") continue;
+    EXPECT_FALSE(n.autocast) << n.name;
+  }
+  // Not needed at all: no regions left.
+  ReduceResult none = Reduce(
+      p, {}, [](const Program& c, const InputRecipe&) { return c.FindNode("v0") != nullptr; });
+  EXPECT_TRUE(none.program.autocast.empty());
+}
+
 TEST(Reduce, KeepsWhatThePredicateNeedsInTheValues) {
   Program p;
   p.inputs = {{"a", {2, 2}, DType::kFloat32}, {"b", {2, 2}, DType::kFloat32}};

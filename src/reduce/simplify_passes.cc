@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/ir/autocast.h"
 #include "src/reduce/program_edits.h"
 
 namespace mmdiff {
@@ -105,6 +106,45 @@ bool SimplifyGradients(ReduceSession& s) {
     Program candidate = s.program();
     candidate.inputs[i].requires_grad = false;
     kept |= s.Try(candidate, candidate.inputs[i].name + ": requires_grad -> false");
+  }
+  return kept;
+}
+
+namespace {
+// The program without the regions no node runs in and no used region encloses (renumbered).
+Program DropUnusedRegions(Program p) {
+  std::vector<bool> used(p.autocast.size(), false);
+  for (const auto& n : p.nodes)
+    for (size_t r : RegionPath(p, n.autocast)) used[r] = true;
+  std::vector<size_t> index(p.autocast.size(), 0);
+  std::vector<AutocastRegion> kept;
+  for (size_t r = 0; r < p.autocast.size(); ++r) {
+    if (!used[r]) continue;
+    index[r] = kept.size();
+    AutocastRegion region = p.autocast[r];
+    if (region.parent) region.parent = index[*region.parent];  // used: its parent is too
+    kept.push_back(region);
+  }
+  for (auto& n : p.nodes)
+    if (n.autocast) n.autocast = index[*n.autocast];
+  p.autocast = std::move(kept);
+  return p;
+}
+}  // namespace
+
+bool SimplifyAutocast(ReduceSession& s) {
+  if (s.program().autocast.empty()) return false;
+  Program none = s.program();
+  none.autocast.clear();
+  for (auto& n : none.nodes) n.autocast.reset();
+  if (s.Try(none, "autocast regions dropped")) return true;
+  bool kept = false;
+  for (size_t i = 0; i < s.program().nodes.size() && !s.exhausted(); ++i) {
+    const Node& n = s.program().nodes[i];
+    if (!n.autocast) continue;
+    Program candidate = s.program();
+    candidate.nodes[i].autocast = candidate.autocast[*n.autocast].parent;
+    kept |= s.Try(DropUnusedRegions(candidate), n.name + ": one autocast region out");
   }
   return kept;
 }

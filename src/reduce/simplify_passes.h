@@ -1,7 +1,7 @@
 // The simplifying passes that keep the program's structure: dtypes (toward float32, in DTypeRank
-// order), devices (toward cpu), training (toward none), layouts (toward contiguous), op attributes
-// (toward their defaults) and input values (toward the exact value class, no special values, seed
-// 0). Each returns true when it kept at least one step.
+// order), devices (toward cpu), training and autocast (toward none), layouts (toward contiguous),
+// op attributes (toward their defaults) and input values (toward the exact value class, no special
+// values, seed 0). Each returns true when it kept at least one step.
 #pragma once
 
 #include "src/reduce/reduce_session.h"
@@ -16,6 +16,9 @@ bool SimplifyDevices(ReduceSession& s);
 // Inputs that require grad: not (a forward finding loses its backward; a backward one keeps the
 // inputs whose gradients show it).
 bool SimplifyGradients(ReduceSession& s);
+// Autocast: no regions at all, else each node one region out (to its region's parent), regions
+// no node runs in dropped.
+bool SimplifyAutocast(ReduceSession& s);
 // Transposed inputs: to contiguous.
 bool SimplifyLayouts(ReduceSession& s);
 // alpha and beta to 1, the plain .to() spelling of casts, sdpa's is_causal, scale and enable_gqa

@@ -78,7 +78,7 @@ std::string FindingOpCall(const Program& p, const Expectation& contract, const R
     call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?")
                                                          : std::string(DTypeName(t->second.dtype)));
   }
-  return call + ")";
+  return call + ")" + AutocastNote(p, contract, n->name);
 }
 
 std::string FindingHeadline(const Program& p, const Expectation& contract,

@@ -28,10 +28,10 @@ const std::map<std::string, PathTraits>& Recorded() {
          {"inductor_emulate_precision_casts", "inductor_fallback_random", "inductor_max_autotune",
           "inductor_freezing", "inductor_cpp_wrapper", "inductor_dynamic"})
       m[v] = variant;
-    for (const char* p :
-         {"planted_promote", "planted_drop_k", "planted_half_accumulate", "planted_wrong_dtype",
-          "planted_nan_to_number", "planted_inf_times_zero", "planted_spread_nan",
-          "planted_bias_times_beta", "planted_drop_grad_term", "eager_1thread"})
+    for (const char* p : {"planted_promote", "planted_drop_k", "planted_half_accumulate",
+                          "planted_wrong_dtype", "planted_nan_to_number", "planted_inf_times_zero",
+                          "planted_spread_nan", "planted_bias_times_beta", "planted_drop_grad_term",
+                          "planted_ignore_autocast", "eager_1thread"})
       m[p] = planted;
     for (const char* c : {"crash_segv", "crash_abort", "crash_sigkill", "oom", "hang"})
       m[c] = crasher;

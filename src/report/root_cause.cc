@@ -6,6 +6,7 @@
 
 #include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
+#include "src/ir/autocast.h"
 
 namespace mmdiff {
 
@@ -270,6 +271,17 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
   return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
 }
 
+std::string AutocastNote(const Program& p, const Expectation& contract, const std::string& node) {
+  const Node* n = p.FindNode(node);
+  if (!n || !n->autocast || n->args.empty()) return "";
+  const ValueType* first = TypeOf(contract, n->args[0]);
+  if (!first) return "";
+  std::optional<DType> dtype = AutocastDType(p, *n, first->device);
+  if (!dtype || AutocastPolicyOf(n->op, first->device) == AutocastPolicy::kNone) return "";
+  return " under autocast(" + std::string(DeviceName(first->device)) + ", " +
+         std::string(DTypeName(*dtype)) + ")";
+}
+
 std::string OpCallName(const Program& p, const Expectation& contract, const std::string& node) {
   const Node* n = p.FindNode(node);
   if (!n) return "?";
@@ -393,6 +405,11 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   // (the fix for pytorch#177630 covered bmm but not mm).
   if (f.kind == DivergenceKind::kErrorClass && contract.rejects && f.compiled) return s;
   std::vector<const Node*> nodes = FindingNodes(p, contract, f);
+  // Under autocast the op runs in the region's dtype, whatever its operands': a root cause of its
+  // own beside the same op outside a region.
+  bool autocast = false;
+  for (const Node* n : nodes) autocast |= !AutocastNote(p, contract, n->name).empty();
+  if (autocast) s += "|autocast";
   if (nodes.size() == 1)
     return s + "|op=" + OpFamily(p, contract, nodes[0]->name) +
            "|devices=" + Devices(p, contract, nodes[0]);

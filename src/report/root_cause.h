@@ -56,6 +56,9 @@ bool UnusedNode(const Program& p, const std::string& node);
 // kind (accepts, raises another class) and the blame.
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f);
 
+// " under autocast(cpu, bfloat16)" where autocast changes what node `node` runs (it is in an
+// enabled region of its device type and on that device's autocast lists), else "".
+std::string AutocastNote(const Program& p, const Expectation& contract, const std::string& node);
 // How a headline names a node's op: its op name, and for matmul the ATen function its operand
 // ranks dispatch to (matmul[dot], matmul[mv], matmul[vm], matmul[mm], matmul[bmm]). "?" when the
 // node is unknown.
