@@ -12,7 +12,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// k or v with its heads (dim rank-3) repeated to `heads` (repeat_interleave), for enable_gqa.
+}  // namespace
+
 RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
   size_t rank = t.shape.size();
   if (rank < 3 || t.shape[rank - 3] == heads || t.shape[rank - 3] == 0) return t;
@@ -34,8 +35,6 @@ RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
       }
   return r;
 }
-
-}  // namespace
 
 SoftmaxRounding SoftmaxRoundingFor(Arith arith) {
   return SoftmaxRounding{UnitRoundoff(arith.acc), UnitRoundoff(arith.out), MinSubnormal(arith.acc),
@@ -64,8 +63,9 @@ RefTensor Softmax(const RefTensor& in, int64_t dim, Arith arith) {
   return r;
 }
 
-RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, const RefTensor& v,
-                                    const AttentionArgs& args, Arith arith, const Stages& stages) {
+AttentionStages AttentionProbabilities(const RefTensor& q, const RefTensor& k, const RefTensor& v,
+                                       const AttentionArgs& args, Arith arith,
+                                       const Stages& stages) {
   auto matmul = stages.matmul ? stages.matmul : Matmul;
   auto softmax = stages.softmax ? stages.softmax : Softmax;
   int64_t e = q.shape.back();
@@ -148,7 +148,15 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
       probs.err[row * s + j] = 0;
     }
   }
-  RefTensor out = matmul(probs, WithoutAlso(vv), arith);
+  return {qs, ks, vv, probs, root, scale < 0 ? -root : root};
+}
+
+RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, const RefTensor& v,
+                                    const AttentionArgs& args, Arith arith, const Stages& stages) {
+  auto matmul = stages.matmul ? stages.matmul : Matmul;
+  const AttentionStages a = AttentionProbabilities(q, k, v, args, arith, stages);
+  const int64_t e = q.shape.back(), s = a.probs.shape.empty() ? 0 : a.probs.shape.back();
+  RefTensor out = matmul(a.probs, WithoutAlso(a.vv), arith);
   // A special value of v: the kernels may skip a masked key's product (0) or compute it (0 * inf).
   for (size_t i = 0; i < out.val.size(); ++i)
     if (!std::isfinite(out.val[i]) || out.Also(i)) out.err[i] = kInf;

@@ -38,4 +38,19 @@ RefTensor ScaledDotProductAttention(const RefTensor& q, const RefTensor& k, cons
                                     const AttentionArgs& args, Arith arith,
                                     const Stages& stages = {});
 
+// The stages of ScaledDotProductAttention up to the attention weights, for its backward: q and k
+// scaled by sqrt(|scale|) (k by its sign too) as the math kernel scales them, k (scaled) and v with
+// their heads repeated under enable_gqa, and the weights P = softmax(qs ksᵀ + mask) (masked and
+// special rows as the forward treats them).
+struct AttentionStages {
+  RefTensor qs, ks, vv, probs;
+  double q_factor = 1, k_factor = 1;  // qs = q * q_factor, ks = k * k_factor
+};
+AttentionStages AttentionProbabilities(const RefTensor& q, const RefTensor& k, const RefTensor& v,
+                                       const AttentionArgs& args, Arith arith,
+                                       const Stages& stages = {});
+
+// k or v with its heads (dim rank-3) repeated to `heads` (repeat_interleave), for enable_gqa.
+RefTensor RepeatHeads(const RefTensor& t, int64_t heads);
+
 }  // namespace mmref

@@ -69,6 +69,32 @@ TEST(TrainingE2E, GradientsAgreeOnEveryPathThatTrainsAndAotiSaysWhyNot) {
   EXPECT_NE(aoti[0].message.find("inference only"), std::string::npos) << aoti[0].message;
 }
 
+TEST(TrainingE2E, AttentionGradientsAreJudgedAndAgreeOnEveryPath) {
+  // Grouped-query sdpa (four query heads on two key/value heads) with an additive mask that
+  // requires grad too: dq, dk, dv and dmask from the reference's attention backward.
+  std::string dir = e2e::ScratchDir("training-sdpa");
+  Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
+  Program p;
+  p.inputs = {Trained("q", {1, 4, 3, 8}, DType::kFloat32),
+              Trained("k", {1, 2, 5, 8}, DType::kFloat32),
+              Trained("v", {1, 2, 5, 4}, DType::kFloat32), Trained("m", {3, 5}, DType::kFloat32)};
+  Node sdpa{"v0", OpKind::kSdpa, {"q", "k", "v", "m"}};
+  sdpa.enable_gqa = true;
+  p.nodes = {sdpa};
+  p.outputs = {"v0"};
+  for (const InputRecipe& r : {InputRecipe{"uniform", 31}, InputRecipe{"normal", 32}}) {
+    CaseRun run = RunAndJudge(sup, p, r, {"reference", "eager", "inductor", "aot_eager"});
+    for (const auto& res : run.results) {
+      ASSERT_TRUE(res.ok()) << res.path << ": " << res.message;
+      ASSERT_EQ(res.outputs.size(), 5u) << res.path;
+    }
+    EXPECT_FALSE(run.verdict.diverges()) << VerdictToJson(run.verdict).dump(2);
+    const PathResult* ref = FindResult(run.results, "reference");
+    for (size_t o = 1; o < 5; ++o)
+      for (double b : ref->outputs[o].bound) EXPECT_TRUE(std::isfinite(b)) << o;
+  }
+}
+
 TEST(TrainingE2E, ANonFloatingInputThatRequiresGradIsRejectedWhereEagerRejectsIt) {
   std::string dir = e2e::ScratchDir("training-int");
   Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));

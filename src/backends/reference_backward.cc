@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "kernels/attention_backward.h"
 #include "kernels/backward_ops.h"
 #include "src/backends/reference_formats.h"
 
@@ -151,10 +152,25 @@ class Backward {
                     mmref::SoftmaxBackward(Value(n.name), g, rank == 0 ? 0 : Wrap(n.ints[0], rank),
                                            ArithFor(out)),
                     out);
-      case OpKind::kSdpa:  // no reference backward yet: unjudged
-        for (const auto& a : n.args)
-          if (tracked_.count(a)) grads_[a].push_back(mmref::Unjudged(ShapeOf(a)));
+      case OpKind::kSdpa: {  // from its definition (kernels/attention_backward.h)
+        mmref::AttentionArgs args;
+        const bool masked = n.args.size() == 4;
+        if (masked) {
+          args.mask = &Value(n.args[3]);
+          args.mask_is_bool = Fmt(n.args[3]) == mmref::Format::kBool;
+        }
+        args.is_causal = n.is_causal;
+        args.scale = n.scale;
+        args.enable_gqa = n.enable_gqa;
+        mmref::AttentionGrads d = mmref::ScaledDotProductAttentionBackward(
+            Value(n.args[0]), Value(n.args[1]), Value(n.args[2]), g, args, ArithFor(out));
+        if (tracked_.count(n.args[0])) Give(n.args[0], std::move(d.dq), out);
+        if (tracked_.count(n.args[1])) Give(n.args[1], std::move(d.dk), out);
+        if (tracked_.count(n.args[2])) Give(n.args[2], std::move(d.dv), out);
+        if (masked && !args.mask_is_bool && tracked_.count(n.args[3]))
+          Give(n.args[3], std::move(d.dmask), out);
         return;
+      }
     }
   }
 

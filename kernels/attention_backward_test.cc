@@ -1,0 +1,122 @@
+// Tests for attention's backward: gradients against central differences of the reference forward
+// (float64, so the differences are accurate), with causal, additive-mask and grouped-query cases;
+// finite bounds that a backward leaving out a term breaks; and degenerate inputs unjudged.
+#include "kernels/attention_backward.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace mmref {
+namespace {
+
+constexpr Arith kF64{Format::kF64, Format::kF64};
+constexpr Arith kF32{Format::kF32, Format::kF32};
+
+RefTensor Random(std::vector<int64_t> shape, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  int64_t n = 1;
+  for (auto s : shape) n *= s;
+  std::vector<double> v(static_cast<size_t>(n));
+  for (auto& x : v) x = static_cast<float>(d(g));
+  return MakeExact(shape, v);
+}
+
+// Σ out ⊙ g of the forward, for central differences.
+double Loss(const RefTensor& q, const RefTensor& k, const RefTensor& v, const RefTensor& g,
+            const AttentionArgs& args) {
+  RefTensor out = ScaledDotProductAttention(q, k, v, args, kF64);
+  double s = 0;
+  for (size_t i = 0; i < out.val.size(); ++i) s += out.val[i] * g.val[i];
+  return s;
+}
+
+// Each gradient element against (L(x + h) − L(x − h)) / 2h, perturbing copies of the operands.
+void ExpectMatchesDifferences(RefTensor q, RefTensor k, RefTensor v, const RefTensor& g,
+                              AttentionArgs args) {
+  RefTensor mask = args.mask ? *args.mask : RefTensor{};
+  if (args.mask) args.mask = &mask;
+  AttentionGrads d = ScaledDotProductAttentionBackward(q, k, v, g, args, kF64);
+  ASSERT_EQ(d.dq.shape, q.shape);
+  ASSERT_EQ(d.dk.shape, k.shape);
+  ASSERT_EQ(d.dv.shape, v.shape);
+  const double h = 1e-6;
+  auto check = [&](RefTensor& x, const RefTensor& dx, const char* what) {
+    for (size_t i = 0; i < x.val.size(); ++i) {
+      const double keep = x.val[i];
+      x.val[i] = keep + h;
+      const double up = Loss(q, k, v, g, args);
+      x.val[i] = keep - h;
+      const double down = Loss(q, k, v, g, args);
+      x.val[i] = keep;
+      EXPECT_NEAR(dx.val[i], (up - down) / (2 * h), 1e-6) << what << " " << i;
+      EXPECT_TRUE(std::isfinite(dx.err[i])) << what << " " << i;
+    }
+  };
+  check(q, d.dq, "dq");
+  check(k, d.dk, "dk");
+  check(v, d.dv, "dv");
+  if (args.mask && !args.mask_is_bool) {
+    ASSERT_EQ(d.dmask.shape, mask.shape);
+    check(mask, d.dmask, "dmask");
+  }
+}
+
+TEST(AttentionBackward, MatchesCentralDifferencesPlainCausalMaskedAndGrouped) {
+  RefTensor q = Random({2, 3, 4}, 1), k = Random({2, 5, 4}, 2), v = Random({2, 5, 3}, 3);
+  RefTensor g = Random({2, 3, 3}, 4);
+  ExpectMatchesDifferences(q, k, v, g, {});
+  AttentionArgs causal;
+  causal.is_causal = true;
+  causal.scale = 0.7;
+  ExpectMatchesDifferences(q, k, v, g, causal);
+  RefTensor mask = Random({3, 5}, 5);
+  AttentionArgs additive;
+  additive.mask = &mask;
+  ExpectMatchesDifferences(q, k, v, g, additive);
+  // Four query heads share two key/value heads.
+  RefTensor q4 = Random({1, 4, 3, 2}, 6), k2 = Random({1, 2, 5, 2}, 7), v2 = Random({1, 2, 5, 3}, 8);
+  RefTensor g4 = Random({1, 4, 3, 3}, 9);
+  AttentionArgs gqa;
+  gqa.enable_gqa = true;
+  ExpectMatchesDifferences(q4, k2, v2, g4, gqa);
+}
+
+TEST(AttentionBackward, BoundsHoldForFloat32AndADroppedTermBreaksThem) {
+  RefTensor q = Random({3, 8}, 11), k = Random({6, 8}, 12), v = Random({6, 4}, 13);
+  RefTensor g = Random({3, 4}, 14);
+  AttentionGrads exact = ScaledDotProductAttentionBackward(q, k, v, g, {}, kF64);
+  AttentionGrads f32 = ScaledDotProductAttentionBackward(q, k, v, g, {}, kF32);
+  for (size_t i = 0; i < f32.dv.val.size(); ++i) {
+    EXPECT_GT(f32.dv.err[i], 0);
+    EXPECT_LT(f32.dv.err[i], 1e-4);
+    EXPECT_NEAR(f32.dv.val[i], exact.dv.val[i], 1e-12);
+  }
+  // dv[j] = Σ_i P[i][j] g[i]: leaving out query row 0's term is far outside the bound.
+  AttentionStages a = AttentionProbabilities(q, k, v, {}, kF64);
+  for (int64_t j = 0; j < 6; ++j)
+    for (int64_t c = 0; c < 4; ++c) {
+      size_t e = static_cast<size_t>(j * 4 + c);
+      double term = a.probs.val[static_cast<size_t>(j)] * g.val[static_cast<size_t>(c)];
+      if (std::fabs(term) > 1e-3) {
+        EXPECT_GT(std::fabs(f32.dv.val[e] - term - exact.dv.val[e]), f32.dv.err[e]);
+      }
+    }
+}
+
+TEST(AttentionBackward, SpecialValuesAndEmptyKeysLeaveEveryGradientUnjudged) {
+  RefTensor q = Random({2, 4}, 21), k = Random({3, 4}, 22), v = Random({3, 2}, 23);
+  RefTensor g = Random({2, 2}, 24);
+  g.val[1] = NAN;
+  AttentionGrads d = ScaledDotProductAttentionBackward(q, k, v, g, {}, kF32);
+  for (double e : d.dq.err) EXPECT_TRUE(std::isinf(e));
+  for (double e : d.dv.err) EXPECT_TRUE(std::isinf(e));
+  RefTensor none = MakeExact({0, 4}, {}), vnone = MakeExact({0, 2}, {});
+  d = ScaledDotProductAttentionBackward(q, none, vnone, Random({2, 2}, 25), {}, kF32);
+  for (double e : d.dq.err) EXPECT_TRUE(std::isinf(e));
+}
+
+}  // namespace
+}  // namespace mmref
