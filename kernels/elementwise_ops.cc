@@ -230,4 +230,18 @@ RefTensor Cast(const RefTensor& a, Format to, Format from) {
   return r;
 }
 
+RefTensor CastMaybeSkipped(const RefTensor& a, Format to, Format from) {
+  RefTensor r = Cast(a, to, from);
+  for (size_t i = 0; i < r.val.size(); ++i) {
+    const double x = a.val[i];
+    if (!std::isfinite(x) || std::isinf(r.err[i])) continue;  // a special value: itself either way
+    if (std::fabs(x) + a.err[i] > MaxFinite(to) || !std::isfinite(r.val[i]) || r.Also(i)) {
+      r.err[i] = kInf;
+      continue;
+    }
+    r.err[i] = std::max(r.err[i], std::fabs(x - r.val[i]) + a.err[i]);
+  }
+  return r;
+}
+
 }  // namespace mmref

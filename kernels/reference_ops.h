@@ -110,5 +110,9 @@ RefTensor Scale(const RefTensor& a, double s, Format out);
 // integers (out-of-range floats are undefined behaviour: the element's bound becomes infinite);
 // integers wrap.
 RefTensor Cast(const RefTensor& a, Format to, Format from = Format::kF64);
+// A cast a compiler may fuse into its consumer without rounding (the casts torch.autocast inserts
+// before an op): Cast's value, bounded so that the unrounded value is allowed too; an element that
+// overflows `to` (or may) is unjudged.
+RefTensor CastMaybeSkipped(const RefTensor& a, Format to, Format from = Format::kF64);
 
 }  // namespace mmref

@@ -408,3 +408,24 @@ TEST(ReferenceBound, MixedPrecisionInputsCarryTheirErrorIntoTheProduct) {
 
 }  // namespace
 }  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(CastMaybeSkipped, AllowsTheUnroundedValueAndLeavesOverflowUnjudged) {
+  const double x = 1.0 + 1.0 / 512;  // exact in float32, between two bfloat16 neighbours
+  RefTensor a = MakeExact({4}, {x, 70000.0, std::nan(""), 3.0});
+  RefTensor strict = Cast(a, Format::kBF16, Format::kF32);
+  RefTensor loose = CastMaybeSkipped(a, Format::kBF16, Format::kF32);
+  EXPECT_EQ(loose.val[0], strict.val[0]);
+  EXPECT_EQ(strict.err[0], 0);  // an exact input rounds one way
+  EXPECT_GE(loose.err[0], std::fabs(x - loose.val[0]));
+  EXPECT_GT(loose.err[0], 0);
+  EXPECT_TRUE(std::isnan(loose.val[2]));
+  EXPECT_EQ(loose.err[3], 0);  // representable: nothing to skip
+  RefTensor half = CastMaybeSkipped(a, Format::kF16, Format::kF32);
+  EXPECT_TRUE(std::isinf(half.err[1]));  // 70000 overflows float16: inf or 70000, unjudged
+}
+
+}  // namespace
+}  // namespace mmref

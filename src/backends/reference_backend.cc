@@ -180,8 +180,15 @@ class ReferenceBackend : public Backend {
     for (const auto& n : q.nodes) {
       std::vector<mmref::Format> in;
       for (const auto& a : n.args) in.push_back(ToFormat(e.types.at(a).dtype));
-      env[n.name] = Evaluate(n, env, in, ToFormat(e.types.at(n.name).dtype),
-                             e.types.at(n.name).shape, e.types.at(n.name).device == Device::kCuda);
+      const mmref::Format out = ToFormat(e.types.at(n.name).dtype);
+      // A cast autocast inserted: a compiler may fuse it into the op and skip its rounding (the op
+      // then runs more precisely than autocast asks, which autocast allows).
+      if (autocast && n.op == OpKind::kCast && !p.FindNode(n.name)) {
+        env[n.name] = mmref::CastMaybeSkipped(env.at(n.args[0]), out, in[0]);
+        continue;
+      }
+      env[n.name] = Evaluate(n, env, in, out, e.types.at(n.name).shape,
+                             e.types.at(n.name).device == Device::kCuda);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {

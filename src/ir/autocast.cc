@@ -34,8 +34,8 @@ AutocastPolicy AutocastPolicyOf(OpKind op, Device device) {
 std::vector<size_t> RegionPath(const Program& p, std::optional<size_t> region) {
   std::vector<size_t> path;
   // Parents are earlier regions (the verifier checks it); the bound keeps a bad program finite.
-  for (std::optional<size_t> r = region; r && *r < p.autocast.size() && path.size() <= p.autocast.size();
-       r = p.autocast[*r].parent)
+  for (std::optional<size_t> r = region;
+       r && *r < p.autocast.size() && path.size() <= p.autocast.size(); r = p.autocast[*r].parent)
     path.insert(path.begin(), *r);
   return path;
 }

@@ -11,10 +11,10 @@ namespace mmdiff {
 
 // What autocast does to an op (torch's CastPolicy, aten/src/ATen/autocast_mode.h).
 enum class AutocastPolicy {
-  kNone,            // not in the device's lists: runs as written
-  kLowerPrecision,  // lower_precision_fp: eligible arguments cast to the region's dtype
-  kFloat32OptDtype, // fp32_set_opt_dtype: dtype=float32 unless given (first argument eligible)
-  kPromote,         // promote: eligible arguments cast to the widest among them
+  kNone,             // not in the device's lists: runs as written
+  kLowerPrecision,   // lower_precision_fp: eligible arguments cast to the region's dtype
+  kFloat32OptDtype,  // fp32_set_opt_dtype: dtype=float32 unless given (first argument eligible)
+  kPromote,          // promote: eligible arguments cast to the widest among them
 };
 
 // The policy of `op` when its tensors are on `device` (a region's device type), as torch 2.15.0

@@ -30,8 +30,8 @@ TEST(Autocast, PoliciesFollowTorchsCpuAndCudaLists) {
   EXPECT_EQ(AutocastPolicyOf(OpKind::kSoftmax, Device::kCuda), AutocastPolicy::kFloat32OptDtype);
   EXPECT_EQ(AutocastPolicyOf(OpKind::kDot, Device::kCpu), AutocastPolicy::kNone);
   EXPECT_EQ(AutocastPolicyOf(OpKind::kDot, Device::kCuda), AutocastPolicy::kPromote);
-  for (OpKind k : {OpKind::kCast, OpKind::kAdd, OpKind::kMulScalar, OpKind::kTranspose,
-                   OpKind::kToDevice})
+  for (OpKind k :
+       {OpKind::kCast, OpKind::kAdd, OpKind::kMulScalar, OpKind::kTranspose, OpKind::kToDevice})
     EXPECT_EQ(AutocastPolicyOf(k, Device::kCuda), AutocastPolicy::kNone);
 }
 
@@ -63,8 +63,10 @@ TEST(Autocast, LoweringCastsEligibleArgumentsOnly) {
               {"c", {3, 4}, DType::kFloat64},
               {"d", {3, 4}, DType::kInt32},
               {"e", {2, 3}, DType::kBFloat16}};
-  p.nodes = {At({"v0", OpKind::kMm, {"a", "b"}}, 0), At({"v1", OpKind::kMm, {"a", "c"}}, 0),
-             At({"v2", OpKind::kMm, {"e", "d"}}, 0), At({"v3", OpKind::kMv, {"a", "a"}}, 0),
+  p.nodes = {At({"v0", OpKind::kMm, {"a", "b"}}, 0),
+             At({"v1", OpKind::kMm, {"a", "c"}}, 0),
+             At({"v2", OpKind::kMm, {"e", "d"}}, 0),
+             At({"v3", OpKind::kMv, {"a", "a"}}, 0),
              {"v4", OpKind::kMm, {"a", "b"}}};
   p.outputs = {"v0", "v4"};
   p.autocast = {{Device::kCpu, DType::kBFloat16, true, std::nullopt}};
@@ -78,8 +80,8 @@ TEST(Autocast, LoweringCastsEligibleArgumentsOnly) {
   }
   // float32 and float16 become bfloat16; float64 and int32 are not eligible; bfloat16 already is;
   // mv is not on the CPU list; v4 is outside the region.
-  EXPECT_EQ(names, (std::vector<std::string>{"v0_ac0", "v0_ac1", "v0", "v1_ac0", "v1", "v2", "v3",
-                                             "v4"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"v0_ac0", "v0_ac1", "v0", "v1_ac0", "v1", "v2", "v3", "v4"}));
   EXPECT_EQ(l.program.nodes[0].op, OpKind::kCast);
   EXPECT_EQ(l.program.nodes[0].dtype, DType::kBFloat16);
   EXPECT_EQ(l.program.nodes[2].args, (std::vector<std::string>{"v0_ac0", "v0_ac1"}));
@@ -102,7 +104,7 @@ TEST(Autocast, LoweringOnCudaSetsSoftmaxDtypePromotesDotAndNamesFreshCasts) {
   AutocastLowering l = LowerAutocast(p);
   ASSERT_TRUE(l.error_node.empty()) << l.error;
   ASSERT_EQ(l.program.nodes.size(), 5u);
-  EXPECT_EQ(l.program.nodes[0].name, "v0_ac0_");  // "v0_ac0" is taken
+  EXPECT_EQ(l.program.nodes[0].name, "v0_ac0_");         // "v0_ac0" is taken
   EXPECT_EQ(l.program.nodes[0].dtype, DType::kFloat32);  // float32 wins the promotion
   EXPECT_EQ(l.program.nodes[2].dtype, DType::kFloat32);  // softmax runs in float32
   EXPECT_EQ(l.program.nodes[3].dtype, DType::kFloat16);  // a given dtype is kept
@@ -158,8 +160,10 @@ TEST(Autocast, RegionsRoundTripThroughJsonAndBadOnesAreRejected) {
 TEST(Autocast, TheEmitterNestsWithBlocks) {
   Program p;
   p.inputs = {{"a", {2, 2}}};
-  p.nodes = {At({"v0", OpKind::kMm, {"a", "a"}}, 0), At({"v1", OpKind::kMm, {"v0", "a"}}, 1),
-             At({"v2", OpKind::kMm, {"v1", "a"}}, 0), {"v3", OpKind::kMm, {"v2", "a"}},
+  p.nodes = {At({"v0", OpKind::kMm, {"a", "a"}}, 0),
+             At({"v1", OpKind::kMm, {"v0", "a"}}, 1),
+             At({"v2", OpKind::kMm, {"v1", "a"}}, 0),
+             {"v3", OpKind::kMm, {"v2", "a"}},
              At({"v4", OpKind::kMm, {"v3", "a"}}, 0)};
   p.outputs = {"v4"};
   p.autocast = {{Device::kCpu, DType::kBFloat16, true, std::nullopt},
@@ -175,6 +179,9 @@ TEST(Autocast, TheEmitterNestsWithBlocks) {
             "    with torch.autocast(\"cpu\", dtype=torch.bfloat16):\n"
             "        v4 = torch.mm(v3, a)\n"
             "    return (v4,)\n");
+  // TorchScript has no torch.autocast: its dialects leave the regions out.
+  for (FunctionDialect d : {FunctionDialect::kTorchScript, FunctionDialect::kTorchScriptFromPython})
+    EXPECT_EQ(EmitFunction(p, "f", d).find("autocast"), std::string::npos);
 }
 
 }  // namespace

@@ -143,7 +143,9 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
   std::vector<size_t> open;  // the autocast regions whose `with` blocks are open, outermost first
   for (const auto& n : p.nodes) {
     const OpSpec& spec = GetOpSpec(n.op);
-    const std::vector<size_t> path = RegionPath(p, n.autocast);
+    // TorchScript has no torch.autocast (torch::jit::compile's resolver): its dialects leave the
+    // regions out, and the torchscript path runs only programs where they change nothing.
+    const std::vector<size_t> path = ts ? std::vector<size_t>{} : RegionPath(p, n.autocast);
     size_t keep = 0;
     while (keep < open.size() && keep < path.size() && open[keep] == path[keep]) ++keep;
     open.resize(keep);

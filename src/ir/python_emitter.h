@@ -20,6 +20,8 @@ namespace mmdiff {
 // kTorchScriptFromPython: the TorchScript spelling compiled from Python (torch.jit.CompilationUnit,
 // as repro.py does), whose resolver looks names up in Python's torch, where torch.linear does not
 // exist: the torch.nn.functional calls keep their Python names (they compile to the same aten ops).
+// Autocast regions are `with torch.autocast(...)` blocks in kPython and left out of the TorchScript
+// dialects (the torchscript path refuses programs where a region changes what runs: UsesAutocast).
 enum class FunctionDialect { kPython, kTorchScript, kTorchScriptFromPython };
 
 // "def <name>(x0, x1):\n    v0 = torch.matmul(x0, x1)\n    return (v0,)\n" — the exact function

@@ -29,6 +29,16 @@ void KnownCatalogue::Add(KnownCause k) {
 
 const KnownCause* KnownCatalogue::Find(const std::string& signature) const {
   auto it = by_signature_.find(signature);
+  if (it != by_signature_.end()) return &it->second;
+  // An entry records a raising path's divergence kind, not its error class ("raises:?"): a case's
+  // "raises:RuntimeError" is that entry too.
+  const std::string tag = "|raises:";
+  size_t at = signature.find(tag);
+  if (at == std::string::npos) return nullptr;
+  size_t end = signature.find('|', at + tag.size());
+  std::string any = signature.substr(0, at + tag.size()) + "?" +
+                    (end == std::string::npos ? "" : signature.substr(end));
+  it = by_signature_.find(any);
   return it == by_signature_.end() ? nullptr : &it->second;
 }
 
@@ -41,12 +51,18 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
     for (const auto& d : x.divergences) {
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
-      std::string sig = RootCauseSignature(
-          e.program, contract,
-          ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed)));
-      if (std::none_of(out.begin(), out.end(),
-                       [&](const KnownCause& k) { return k.signature == sig; }))
-        out.push_back({sig, e.title, e.upstream, path});
+      RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
+      std::vector<std::string> sigs = {RootCauseSignature(e.program, contract, facts)};
+      // An entry records a value divergence's kind, not which result it was in: in a training
+      // program it may be a gradient's (signed grad_values), so it names both.
+      if (*kind == DivergenceKind::kValue && Trains(e.program)) {
+        facts.behaviour = "grad_values";
+        sigs.push_back(RootCauseSignature(e.program, contract, facts));
+      }
+      for (const auto& sig : sigs)
+        if (std::none_of(out.begin(), out.end(),
+                         [&](const KnownCause& k) { return k.signature == sig; }))
+          out.push_back({sig, e.title, e.upstream, path});
     }
   return out;
 }

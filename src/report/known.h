@@ -28,6 +28,8 @@ class KnownCatalogue {
  public:
   // The first entry read for a signature wins (files are read in sorted order).
   void Add(KnownCause k);
+  // The entry of `signature`; else, for a raising path's signature ("|raises:<Class>|"), the entry
+  // recorded without the class ("|raises:?|": entries keep kinds, not classes).
   const KnownCause* Find(const std::string& signature) const;
   size_t size() const { return by_signature_.size(); }
   const std::vector<std::string>& sources() const { return sources_; }

@@ -64,6 +64,52 @@ TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
             nullptr);
 }
 
+TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
+  Program p;
+  p.inputs = {{"a", {2, 3, 4}, DType::kBFloat16}, {"b", {2, 4, 5}, DType::kBFloat16}};
+  p.inputs[0].requires_grad = true;
+  p.nodes = {{"v0", OpKind::kBmm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  nlohmann::json entry = {{"format", "mmdiff.regression"},
+                          {"version", 1},
+                          {"title", "eager's bfloat16 bmm NaN in backward"},
+                          {"program", ProgramToJson(p)},
+                          {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
+                          {"paths", {"reference", "eager"}},
+                          {"expected",
+                           {{{"torch", ">=2.11.0"},
+                             {"verdict", "diverge"},
+                             {"divergences", {{{"kind", "value"}, {"blamed", "eager"}}}}}}}};
+  Scratch s;
+  s.Write("entry.json", entry.dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
+  EXPECT_NE(cat.value().Find("value|path=eager|values|op=bmm|devices=cpu,cpu"), nullptr);
+  // A forward-only entry names the forward only.
+  p.inputs[0].requires_grad = false;
+  entry["program"] = ProgramToJson(p);
+  s.Write("entry.json", entry.dump());
+  cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
+}
+
+TEST(KnownCatalogue, ARaisingPathsFindingIsKnownWhateverItsErrorClass) {
+  KnownCatalogue cat;
+  cat.Add({"error_behaviour|path=inductor|raises:?|ops=mm,add|devices=meta,meta", "graph order", "",
+           "entry.json"});
+  const KnownCause* k =
+      cat.Find("error_behaviour|path=inductor|raises:RuntimeError|ops=mm,add|devices=meta,meta");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->title, "graph order");
+  EXPECT_EQ(cat.Find("error_behaviour|path=inductor|raises:RuntimeError|ops=mm|devices=meta,meta"),
+            nullptr);
+  EXPECT_EQ(cat.Find("error_behaviour|path=aot_eager|raises:RuntimeError|ops=mm,add|devices=meta,"
+                     "meta"),
+            nullptr);
+}
+
 TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
   Scratch s;
   CaseRun c = MakeCaseRun(Seed(), {"grid16", 3}, SeedResults());

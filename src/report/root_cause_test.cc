@@ -552,6 +552,33 @@ TEST(RootCause, WhetherThePathAtFaultCompilesIsItsTraitNotItsName) {
           .compiled);
 }
 
+TEST(RootCause, ACompiledPathsFindingUnderAutocastIsARootCauseOfItsOwnAndEagersIsNot) {
+  // mm(float32, float32) in a cpu bfloat16 region: eager and the reference give bfloat16.
+  Program p;
+  p.inputs = {{"a", {4, 8}, DType::kFloat32}, {"b", {8, 3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.nodes[0].autocast = 0;
+  p.outputs = {"v0"};
+  p.autocast = {{Device::kCpu, DType::kBFloat16, true, std::nullopt}};
+  auto run = [&](const std::string& path, bool compiled) {
+    PathResult other = Ok(path, DType::kFloat32, {4, 3});
+    other.traits = PathTraits{.compiled = compiled};
+    return MakeCaseRun(
+        p, {"grid16", 1},
+        {Ok("reference", DType::kBFloat16, {4, 3}), Ok("eager", DType::kBFloat16, {4, 3}), other});
+  };
+  CaseRun compiled = run("inductor", true), plain = run("planted", false);
+  ASSERT_EQ(Signatures(compiled).size(), 1u);
+  EXPECT_NE(Signatures(compiled)[0].find("|autocast|op=mm"), std::string::npos)
+      << Signatures(compiled)[0];
+  ASSERT_EQ(Signatures(plain).size(), 1u);
+  EXPECT_EQ(Signatures(plain)[0].find("autocast"), std::string::npos) << Signatures(plain)[0];
+  // Either way the headline says where the dtype came from.
+  EXPECT_NE(Headline(compiled).find("mm(float32, float32) under autocast(cpu, bfloat16)"),
+            std::string::npos)
+      << Headline(compiled);
+}
+
 TEST(RootCause, AnAcceptedProgramIsLocatedAtTheOpBehindItsDivergingOutput) {
   // mm, then a cast: inductor's float16 result where eager's is float32 is the mm's.
   Program p;
