@@ -45,8 +45,8 @@ TEST(AutocastE2E, EveryPathGivesEagersDtypesAndThePathsWithoutAutocastSayWhy) {
   Supervisor sup(e2e::WorkerOptions(dir + "/worker.log"));
   Program p = AutocastProgram();
   ASSERT_TRUE(Verify(p).ok()) << Verify(p).message();
-  const std::vector<std::string> paths = {"reference",     "eager",     "inductor", "aot_eager",
-                                          "compile_eager", "inductor_dynamic"};
+  const std::vector<std::string> paths = {"reference", "eager",         "inductor",
+                                          "aot_eager", "compile_eager", "inductor_dynamic"};
   for (const InputRecipe& r : {InputRecipe{"uniform", 21}, InputRecipe{"exact", 22}}) {
     CaseRun run = RunAndJudge(sup, p, r, paths);
     ASSERT_EQ(run.results.size(), paths.size());
@@ -86,8 +86,7 @@ TEST(AutocastE2E, APlantedPathThatIgnoresTheRegionIsCaughtBlamedAndHeadlinedUnde
                           "/program.json --test-paths --paths reference,eager,"
                           "planted_ignore_autocast");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("dtype [blamed: planted_ignore_autocast"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("dtype [blamed: planted_ignore_autocast"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("under autocast(cpu, float16)"), std::string::npos) << r.output;
 }
 

@@ -53,6 +53,15 @@ std::vector<GeneratedCase> Training(std::vector<GeneratedCase> cases) {
   return cases;
 }
 
+// The same programs under autocast: every node in one cpu float16 region.
+std::vector<GeneratedCase> UnderAutocast(std::vector<GeneratedCase> cases) {
+  for (auto& c : cases) {
+    c.program.autocast = {{Device::kCpu, DType::kFloat16, true, std::nullopt}};
+    for (auto& n : c.program.nodes) n.autocast = 0;
+  }
+  return cases;
+}
+
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -130,6 +139,11 @@ int RunBench(const BenchArgs& a) {
   for (const char* path : {"reference", "eager"})
     rates[std::string(path) + " (training)"] = Rate(Time(sup, small_training, {path}));
   rates["reference+eager (training)"] = Rate(Time(sup, small_training, {"reference", "eager"}));
+  // Autocast: the cost of a region (eager sets autocast's state per op; the reference runs the
+  // lowered program), on the same programs.
+  std::vector<GeneratedCase> small_autocast = UnderAutocast(small);
+  for (const char* path : {"reference", "eager"})
+    rates[std::string(path) + " (autocast)"] = Rate(Time(sup, small_autocast, {path}));
   // Compiled paths: each program new, so each run compiles (the caller turns Inductor's FX graph
   // cache off for these figures).
   std::vector<GeneratedCase> fresh = make(a.seed + 500000, a.compiled_programs);
@@ -150,6 +164,10 @@ int RunBench(const BenchArgs& a) {
       for (auto& c : training) c = valid(c.recipe.seed ^ 0x7261696eULL);
       rates[std::string(path) + " (new compile, training)"] =
           Rate(Time(sup, Training(training), {path}));
+      std::vector<GeneratedCase> autocast = set;
+      for (auto& c : autocast) c = valid(c.recipe.seed ^ 0x6175746fULL);
+      rates[std::string(path) + " (new compile, autocast)"] =
+          Rate(Time(sup, UnderAutocast(autocast), {path}));
     }
     if (std::string(path) == "inductor") {
       for (size_t i = 0; i < set.size(); ++i) {

@@ -42,8 +42,8 @@ int main(int argc, char** argv) {
   bool stats_json = false;
   gen->add_option("--stats", stats,
                   "Instead of a program: how often each op, dtype, dtype pairing, device, layout "
-                  "feature and value "
-                  "class appears in this many programs (seeds from --seed on)");
+                  "feature, value class, training feature and autocast region appears in this "
+                  "many programs (seeds from --seed on)");
   gen->add_flag("--json", stats_json, "With --stats: print JSON");
   bool gen_case = false, gen_values = false;
   gen->add_flag("--case", gen_case,

@@ -186,6 +186,24 @@ std::optional<std::string> MoveDevice(Program& p, ChoiceSource& c, const GenPoli
   return detail;
 }
 
+std::optional<std::string> Autocast(Program& p, ChoiceSource& c, const GenPolicy& policy) {
+  if (p.nodes.empty()) return std::nullopt;
+  Node& n = p.nodes[static_cast<size_t>(c.Int(0, static_cast<int64_t>(p.nodes.size()) - 1))];
+  if (n.autocast) {
+    n.autocast = p.autocast[*n.autocast].parent;
+    return n.name + " one autocast region out";
+  }
+  if (p.autocast.size() >= kMaxAutocastRegions) return std::nullopt;
+  AutocastRegion r;
+  r.device =
+      !p.inputs.empty() && p.inputs[0].device == Device::kCuda ? Device::kCuda : Device::kCpu;
+  r.dtype = c.Coin(policy.p_autocast_bfloat16) ? DType::kBFloat16 : DType::kFloat16;
+  n.autocast = p.autocast.size();
+  p.autocast.push_back(r);
+  return n.name + " into autocast(" + std::string(DeviceName(r.device)) + ", " +
+         std::string(DTypeName(r.dtype)) + ")";
+}
+
 // Appends the program `extra` to `p` under fresh names; returns the renamed extra inputs in order.
 std::vector<std::string> Append(Program& p, Program extra) {
   std::set<std::string> taken = Names(p);
@@ -277,9 +295,9 @@ std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPoli
 }  // namespace
 
 std::string_view MutationName(MutationKind k) {
-  static constexpr std::array<std::string_view, 9> kNames = {
+  static constexpr std::array<std::string_view, 10> kNames = {
       "change_dtype", "insert_cast", "remove_cast", "flip_layout", "perturb_dim",
-      "swap_op",      "add_node",    "remove_node", "move_device"};
+      "swap_op",      "add_node",    "remove_node", "move_device", "autocast"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -323,9 +341,9 @@ Program Legalize(Program p) {
 }
 
 Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy) {
-  static const std::array<Attempt, 9> kAttempts = {ChangeDType, InsertCast, RemoveCast,
-                                                   FlipLayout,  PerturbDim, SwapOp,
-                                                   AddNode,     RemoveNode, MoveDevice};
+  static const std::array<Attempt, 10> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout,
+                                                    PerturbDim,  SwapOp,     AddNode,    RemoveNode,
+                                                    MoveDevice,  Autocast};
   size_t first = static_cast<size_t>(choices.Int(0, static_cast<int64_t>(kAttempts.size()) - 1));
   for (size_t k = 0; k < kAttempts.size(); ++k) {
     size_t which = (first + k) % kAttempts.size();

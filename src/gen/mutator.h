@@ -22,6 +22,8 @@ enum class MutationKind {
   kAddNode,     // a freshly generated op appended, possibly consuming an existing value
   kRemoveNode,  // a node dropped, its uses rewired to a value of the same shape when one exists
   kMoveDevice,  // a .to(device) in front of one argument of a node, to another device
+  kAutocast,    // a node into a fresh autocast region of its program's device type, or one region
+                // out of the one it is in
 };
 std::string_view MutationName(MutationKind k);
 

@@ -30,7 +30,7 @@ TEST(Mutator, MutateThenFixAlwaysVerifiesAndEveryKindHappens) {
       p = m.program;
     }
   }
-  for (int k = 0; k < 9; ++k)
+  for (int k = 0; k < 10; ++k)
     EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k)))
         << MutationName(static_cast<MutationKind>(k));
 }
@@ -91,6 +91,30 @@ TEST(Mutator, MoveDeviceInsertsAToDeviceNode) {
     targets.insert(*m.program.nodes.front().device);
   }
   EXPECT_EQ(targets.size(), 3u);  // cpu, meta and cuda
+}
+
+TEST(Mutator, AutocastPutsANodeIntoARegionAndTakesItOut) {
+  Program p;
+  p.inputs = {{"a", {2, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "a"}}};
+  p.outputs = {"v0"};
+  bool in = false, out = false;
+  for (uint64_t seed = 0; seed < 300 && !(in && out); ++seed) {
+    SeededChoices c(seed);
+    Mutation m = Mutate(p, c, GenPolicy{});
+    if (m.kind != MutationKind::kAutocast) continue;
+    ASSERT_TRUE(Verify(m.program).ok()) << m.detail;
+    ASSERT_EQ(m.program.nodes[0].autocast, 0u) << m.detail;
+    EXPECT_EQ(m.program.autocast[0].device, Device::kCpu);
+    in = true;
+    SeededChoices again(seed);
+    Mutation back = Mutate(m.program, again, GenPolicy{});
+    if (back.kind != MutationKind::kAutocast) continue;
+    EXPECT_FALSE(back.program.nodes[0].autocast) << back.detail;
+    out = true;
+  }
+  EXPECT_TRUE(in);
+  EXPECT_TRUE(out);
 }
 
 TEST(Mutator, CrossOverKeepsBothOutputsAndVerifies) {
