@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "kernels/backward_ops.h"
 
@@ -52,6 +53,40 @@ AttentionGrads AllUnjudged(const RefTensor& q, const RefTensor& k, const RefTens
   return r;
 }
 
+// The fused kernels (flash attention's backward) take softmax's Σ_j P_j dP_j of each row as
+// rowsum(g ⊙ O) from the forward output O stored in arith.out, and the math kernel rounds P: with
+// P near one-hot, dS = P ⊙ (dP − Σ) is a difference of nearly equal terms (seen on 2.15.0 cpu: a
+// float16 dq of 9.2e-5 where float64 on the same rounded operands gives 0.0046, every path
+// agreeing). Each dS element gets (P + its bound) times its row's difference between those sums:
+// Σ_c |g_c| (bound of O_c + O_c rounded) + Σ_j |dP_j| (bound of P_j).
+void AllowRowsumFromOutput(const AttentionStages& a, const RefTensor& g, const RefTensor& dp,
+                           Arith arith, RefTensor& ds) {
+  const RefTensor o = Matmul(a.probs, WithoutAlso(a.vv), arith);
+  const int64_t s = ds.shape.empty() ? 1 : ds.shape.back();
+  const int64_t ev = o.shape.empty() ? 1 : o.shape.back();
+  const int64_t rows = s > 0 ? static_cast<int64_t>(ds.val.size()) / s : 0;
+  if (static_cast<int64_t>(o.val.size()) != rows * ev || g.val.size() != o.val.size()) {
+    for (double& e : ds.err) e = std::numeric_limits<double>::infinity();
+    return;
+  }
+  const double u = UnitRoundoff(arith.out);
+  for (int64_t r = 0; r < rows; ++r) {
+    double slack = 0;
+    for (int64_t c = 0; c < ev; ++c) {
+      const size_t i = static_cast<size_t>(r * ev + c);
+      slack += std::fabs(g.val[i]) * (o.err[i] + u * std::fabs(o.val[i]));
+    }
+    for (int64_t j = 0; j < s; ++j) {
+      const size_t i = static_cast<size_t>(r * s + j);
+      slack += std::fabs(dp.val[i]) * a.probs.err[i];
+    }
+    for (int64_t j = 0; j < s; ++j) {
+      const size_t i = static_cast<size_t>(r * s + j);
+      ds.err[i] += (std::fabs(a.probs.val[i]) + a.probs.err[i]) * slack;
+    }
+  }
+}
+
 }  // namespace
 
 AttentionGrads ScaledDotProductAttentionBackward(const RefTensor& q, const RefTensor& k,
@@ -68,8 +103,9 @@ AttentionGrads ScaledDotProductAttentionBackward(const RefTensor& q, const RefTe
       return AllUnjudged(q, k, v, args);
   RefTensor dp, dvv, dqs, dkst;
   ProductBackward(a.probs, a.vv, g, 1.0, arith, &dp, &dvv);
-  const RefTensor ds = SoftmaxBackward(a.probs, dp, static_cast<int64_t>(a.probs.shape.size()) - 1,
-                                       arith);
+  RefTensor ds =
+      SoftmaxBackward(a.probs, dp, static_cast<int64_t>(a.probs.shape.size()) - 1, arith);
+  AllowRowsumFromOutput(a, g, dp, arith, ds);
   ProductBackward(a.qs, TransposeLast2(a.ks), ds, 1.0, arith, &dqs, &dkst);
   AttentionGrads r;
   r.dq = Scale(dqs, a.q_factor, arith.out);

@@ -77,7 +77,8 @@ TEST(AttentionBackward, MatchesCentralDifferencesPlainCausalMaskedAndGrouped) {
   additive.mask = &mask;
   ExpectMatchesDifferences(q, k, v, g, additive);
   // Four query heads share two key/value heads.
-  RefTensor q4 = Random({1, 4, 3, 2}, 6), k2 = Random({1, 2, 5, 2}, 7), v2 = Random({1, 2, 5, 3}, 8);
+  RefTensor q4 = Random({1, 4, 3, 2}, 6), k2 = Random({1, 2, 5, 2}, 7),
+            v2 = Random({1, 2, 5, 3}, 8);
   RefTensor g4 = Random({1, 4, 3, 3}, 9);
   AttentionArgs gqa;
   gqa.enable_gqa = true;
@@ -116,6 +117,36 @@ TEST(AttentionBackward, SpecialValuesAndEmptyKeysLeaveEveryGradientUnjudged) {
   RefTensor none = MakeExact({0, 4}, {}), vnone = MakeExact({0, 2}, {});
   d = ScaledDotProductAttentionBackward(q, none, vnone, Random({2, 2}, 25), {}, kF32);
   for (double e : d.dq.err) EXPECT_TRUE(std::isinf(e));
+}
+
+}  // namespace
+}  // namespace mmref
+
+namespace mmref {
+namespace {
+
+TEST(AttentionBackward, AFloat16RowsumFromTheRoundedOutputIsWithinTheBound) {
+  // Seen on torch 2.15.0 cpu under a float16 autocast region: one query row whose weights are
+  // nearly one-hot; every path's float16 dq element was 9.21487808e-05 where float64 on the same
+  // rounded operands gives 0.0046 (flash attention's backward takes Σ P dP as rowsum(g ⊙ O)
+  // from the float16 output O).
+  RefTensor q = MakeExact({1, 5}, {-16, -8, -1, 8, 4});
+  RefTensor k = MakeExact(
+      {4, 5}, {0, 1, 4, 4, 8, 1, -3, -2, 3, 1, -1, 0, -16, -0.0625, 0, -3, -2, 4, -0.125, -2});
+  RefTensor v = MakeExact(
+      {4, 5}, {-1, 0, 4, 16, -4, -4, 1, -2, 3, 2, 0.125, -0.25, 0.125, -2, -3, 0, 16, 2, -0.5, 8});
+  RefTensor mask = MakeExact({1, 4}, {1, 0, 1, 0});
+  RefTensor g = MakeExact({1, 5}, {0, 1, 3, 0.25, 4});
+  AttentionArgs args;
+  args.mask = &mask;
+  args.mask_is_bool = true;
+  constexpr Arith kF16{Format::kF16, Format::kF16};
+  AttentionGrads d = ScaledDotProductAttentionBackward(q, k, v, g, args, kF16);
+  EXPECT_NEAR(d.dq.val[4], 0.0046184945676043115, 1e-4);
+  EXPECT_LE(std::fabs(9.21487808e-05 - d.dq.val[4]), d.dq.err[4]);
+  // The same computation in float64 has no such slack.
+  AttentionGrads exact = ScaledDotProductAttentionBackward(q, k, v, g, args, kF64);
+  EXPECT_GT(std::fabs(9.21487808e-05 - exact.dq.val[4]), exact.dq.err[4]);
 }
 
 }  // namespace
