@@ -59,7 +59,8 @@ std::vector<uint8_t> FlatAlso(const PathResult& r) {
 
 std::vector<MetamorphicVariant> MetamorphicVariants(const Program& p) {
   std::vector<MetamorphicVariant> out;
-  if (p.nodes.size() != 1 || p.outputs.size() != 1) return out;
+  // The rewrites are plain programs: under autocast they would compute in other dtypes.
+  if (p.nodes.size() != 1 || p.outputs.size() != 1 || !p.autocast.empty()) return out;
   const Node& n = p.nodes[0];
   auto types = InferStaticTypes(p);
   std::vector<DType> dtypes;

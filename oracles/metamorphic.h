@@ -18,7 +18,7 @@ struct MetamorphicVariant {
 };
 
 // Variants of a one-node program of mm, bmm, addmm, addmv or baddbmm on floating operands of one
-// dtype; none for anything else.
+// dtype, without autocast regions; none for anything else.
 std::vector<MetamorphicVariant> MetamorphicVariants(const Program& p);
 
 struct MetamorphicCheck {

@@ -73,6 +73,14 @@ PathResult Values(std::vector<double> v, std::vector<double> bound = {}) {
   return r;
 }
 
+TEST(Metamorphic, AProgramWithAnAutocastRegionHasNoVariants) {
+  Program p = One(OpKind::kMm, {{"a", {3, 4}, DType::kFloat32}, {"b", {4, 5}, DType::kFloat32}});
+  ASSERT_FALSE(MetamorphicVariants(p).empty());
+  p.autocast = {{Device::kCpu, DType::kFloat16, true, std::nullopt}};
+  p.nodes[0].autocast = 0;
+  EXPECT_TRUE(MetamorphicVariants(p).empty());
+}
+
 TEST(Metamorphic, CheckAllowsBothBoundsAndNoMore) {
   PathResult ref = Values({1.0, 2.0}, {1e-3, 1e-3});
   EXPECT_TRUE(CheckMetamorphic("r", Values({1.0, 2.0}), Values({1.0015, 2.0}), ref, ref).holds);

@@ -215,6 +215,8 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
   GenPolicy policy = SelftestPolicy();
   policy.max_ops = 1;
   policy.p_cast = policy.p_view = policy.p_glue = policy.p_move = 0;
+  // The rewrites (oracles/metamorphic.h) build plain programs: an autocast region would be lost.
+  policy.p_autocast = 0;
   policy.p_zero_dim =
       0;  // eager's addmv with a 0-d bias and K = 0 returns a 0-d tensor (a real bug)
   policy.w_matmul = policy.w_mv = policy.w_dot = policy.w_addbmm = policy.w_linear = 0;
