@@ -6,23 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
+
+#include "kernels/random_tensor_test_util.h"
 
 namespace mmref {
 namespace {
 
 constexpr Arith kF64{Format::kF64, Format::kF64};
 constexpr Arith kF32{Format::kF32, Format::kF32};
-
-RefTensor Random(std::vector<int64_t> shape, uint64_t seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> d(-1, 1);
-  int64_t n = 1;
-  for (auto s : shape) n *= s;
-  std::vector<double> v(static_cast<size_t>(n));
-  for (auto& x : v) x = static_cast<float>(d(g));
-  return MakeExact(shape, v);
-}
 
 // Σ out ⊙ g of the forward, for central differences.
 double Loss(const RefTensor& q, const RefTensor& k, const RefTensor& v, const RefTensor& g,
@@ -65,29 +56,31 @@ void ExpectMatchesDifferences(RefTensor q, RefTensor k, RefTensor v, const RefTe
 }
 
 TEST(AttentionBackward, MatchesCentralDifferencesPlainCausalMaskedAndGrouped) {
-  RefTensor q = Random({2, 3, 4}, 1), k = Random({2, 5, 4}, 2), v = Random({2, 5, 3}, 3);
-  RefTensor g = Random({2, 3, 3}, 4);
+  RefTensor q = RandomFloat32Tensor({2, 3, 4}, 1), k = RandomFloat32Tensor({2, 5, 4}, 2),
+            v = RandomFloat32Tensor({2, 5, 3}, 3);
+  RefTensor g = RandomFloat32Tensor({2, 3, 3}, 4);
   ExpectMatchesDifferences(q, k, v, g, {});
   AttentionArgs causal;
   causal.is_causal = true;
   causal.scale = 0.7;
   ExpectMatchesDifferences(q, k, v, g, causal);
-  RefTensor mask = Random({3, 5}, 5);
+  RefTensor mask = RandomFloat32Tensor({3, 5}, 5);
   AttentionArgs additive;
   additive.mask = &mask;
   ExpectMatchesDifferences(q, k, v, g, additive);
   // Four query heads share two key/value heads.
-  RefTensor q4 = Random({1, 4, 3, 2}, 6), k2 = Random({1, 2, 5, 2}, 7),
-            v2 = Random({1, 2, 5, 3}, 8);
-  RefTensor g4 = Random({1, 4, 3, 3}, 9);
+  RefTensor q4 = RandomFloat32Tensor({1, 4, 3, 2}, 6), k2 = RandomFloat32Tensor({1, 2, 5, 2}, 7),
+            v2 = RandomFloat32Tensor({1, 2, 5, 3}, 8);
+  RefTensor g4 = RandomFloat32Tensor({1, 4, 3, 3}, 9);
   AttentionArgs gqa;
   gqa.enable_gqa = true;
   ExpectMatchesDifferences(q4, k2, v2, g4, gqa);
 }
 
 TEST(AttentionBackward, BoundsHoldForFloat32AndADroppedTermBreaksThem) {
-  RefTensor q = Random({3, 8}, 11), k = Random({6, 8}, 12), v = Random({6, 4}, 13);
-  RefTensor g = Random({3, 4}, 14);
+  RefTensor q = RandomFloat32Tensor({3, 8}, 11), k = RandomFloat32Tensor({6, 8}, 12),
+            v = RandomFloat32Tensor({6, 4}, 13);
+  RefTensor g = RandomFloat32Tensor({3, 4}, 14);
   AttentionGrads exact = ScaledDotProductAttentionBackward(q, k, v, g, {}, kF64);
   AttentionGrads f32 = ScaledDotProductAttentionBackward(q, k, v, g, {}, kF32);
   for (size_t i = 0; i < f32.dv.val.size(); ++i) {
@@ -108,14 +101,15 @@ TEST(AttentionBackward, BoundsHoldForFloat32AndADroppedTermBreaksThem) {
 }
 
 TEST(AttentionBackward, SpecialValuesAndEmptyKeysLeaveEveryGradientUnjudged) {
-  RefTensor q = Random({2, 4}, 21), k = Random({3, 4}, 22), v = Random({3, 2}, 23);
-  RefTensor g = Random({2, 2}, 24);
+  RefTensor q = RandomFloat32Tensor({2, 4}, 21), k = RandomFloat32Tensor({3, 4}, 22),
+            v = RandomFloat32Tensor({3, 2}, 23);
+  RefTensor g = RandomFloat32Tensor({2, 2}, 24);
   g.val[1] = NAN;
   AttentionGrads d = ScaledDotProductAttentionBackward(q, k, v, g, {}, kF32);
   for (double e : d.dq.err) EXPECT_TRUE(std::isinf(e));
   for (double e : d.dv.err) EXPECT_TRUE(std::isinf(e));
   RefTensor none = MakeExact({0, 4}, {}), vnone = MakeExact({0, 2}, {});
-  d = ScaledDotProductAttentionBackward(q, none, vnone, Random({2, 2}, 25), {}, kF32);
+  d = ScaledDotProductAttentionBackward(q, none, vnone, RandomFloat32Tensor({2, 2}, 25), {}, kF32);
   for (double e : d.dq.err) EXPECT_TRUE(std::isinf(e));
 }
 

@@ -6,20 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
+
+#include "kernels/random_tensor_test_util.h"
 
 namespace mmref {
 namespace {
-
-RefTensor Random(std::vector<int64_t> shape, uint64_t seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> d(-1, 1);
-  int64_t n = 1;
-  for (auto s : shape) n *= s;
-  std::vector<double> v(static_cast<size_t>(n));
-  for (auto& x : v) x = static_cast<float>(d(g));  // float32 values
-  return MakeExact(shape, v);
-}
 
 constexpr Arith kF32{Format::kF32, Format::kF32};
 
@@ -31,7 +22,8 @@ double At(const RefTensor& t, std::vector<int64_t> idx) {
 }
 
 TEST(BackwardOps, MmGradientsAreGTimesBTransposedAndATransposedTimesG) {
-  RefTensor a = Random({3, 5}, 1), b = Random({5, 4}, 2), g = Random({3, 4}, 3);
+  RefTensor a = RandomFloat32Tensor({3, 5}, 1), b = RandomFloat32Tensor({5, 4}, 2),
+            g = RandomFloat32Tensor({3, 4}, 3);
   RefTensor da, db;
   ProductBackward(a, b, g, 1.0, kF32, &da, &db);
   ASSERT_EQ(da.shape, a.shape);
@@ -52,7 +44,8 @@ TEST(BackwardOps, MmGradientsAreGTimesBTransposedAndATransposedTimesG) {
 
 TEST(BackwardOps, BroadcastBatchIsSummedIntoTheOperandThatWasBroadcast) {
   // matmul([2, 3, 4], [4, 5]): b's gradient sums over the batch of 2.
-  RefTensor a = Random({2, 3, 4}, 4), b = Random({4, 5}, 5), g = Random({2, 3, 5}, 6);
+  RefTensor a = RandomFloat32Tensor({2, 3, 4}, 4), b = RandomFloat32Tensor({4, 5}, 5),
+            g = RandomFloat32Tensor({2, 3, 5}, 6);
   RefTensor da, db;
   ProductBackward(a, b, g, 0.5, kF32, &da, &db);
   ASSERT_EQ(da.shape, a.shape);
@@ -82,7 +75,8 @@ TEST(BackwardOps, BroadcastBatchIsSummedIntoTheOperandThatWasBroadcast) {
 
 TEST(BackwardOps, VectorOperandsKeepTheirShape) {
   // dot: g is a scalar; mv: b is 1-D.
-  RefTensor a = Random({6}, 7), b = Random({6}, 8), g = MakeExact({}, {2.0});
+  RefTensor a = RandomFloat32Tensor({6}, 7), b = RandomFloat32Tensor({6}, 8),
+            g = MakeExact({}, {2.0});
   RefTensor da, db;
   ProductBackward(a, b, g, 1.0, kF32, &da, &db);
   ASSERT_EQ(da.shape, a.shape);
@@ -90,7 +84,7 @@ TEST(BackwardOps, VectorOperandsKeepTheirShape) {
     EXPECT_EQ(da.val[i], 2.0 * b.val[i]);
     EXPECT_EQ(db.val[i], 2.0 * a.val[i]);
   }
-  RefTensor m = Random({3, 6}, 9), gv = Random({3}, 10), dm, dv;
+  RefTensor m = RandomFloat32Tensor({3, 6}, 9), gv = RandomFloat32Tensor({3}, 10), dm, dv;
   ProductBackward(m, b, gv, 1.0, kF32, &dm, &dv);
   ASSERT_EQ(dm.shape, m.shape);
   ASSERT_EQ(dv.shape, b.shape);
@@ -98,7 +92,7 @@ TEST(BackwardOps, VectorOperandsKeepTheirShape) {
 }
 
 TEST(BackwardOps, SumToSumsLeadingAndSizeOneDims) {
-  RefTensor g = Random({2, 3, 4}, 11);
+  RefTensor g = RandomFloat32Tensor({2, 3, 4}, 11);
   RefTensor r = SumTo(g, {3, 1}, kF32);
   ASSERT_EQ(r.shape, (std::vector<int64_t>{3, 1}));
   for (int64_t i = 0; i < 3; ++i) {
@@ -125,7 +119,7 @@ TEST(BackwardOps, SoftmaxBackwardIsYTimesGMinusItsWeightedSum) {
   // Rows of a softmax output (positive, each summing to 1) along dim 1 of [2, 3, 2].
   RefTensor y =
       MakeExact({2, 3, 2}, {0.2, 0.5, 0.3, 0.25, 0.5, 0.25, 0.1, 0.6, 0.6, 0.3, 0.3, 0.1});
-  RefTensor g = Random({2, 3, 2}, 13);
+  RefTensor g = RandomFloat32Tensor({2, 3, 2}, 13);
   RefTensor dx = SoftmaxBackward(y, g, 1, kF32);
   ASSERT_EQ(dx.shape, y.shape);
   for (int64_t a = 0; a < 2; ++a)
