@@ -74,6 +74,18 @@ TEST(CampaignSignalE2E, SigtermToTheProcessGroupFinishesTheCasesUnderWayAndExits
   ExpectCleanlyInterrupted(dir);
 }
 
+// A scheduler that stops a job (Slurm's proctrack/linuxproc or cgroup on scancel, requeue or
+// preemption) signals every process of it, the workers too: they leave stopping to the campaign.
+TEST(CampaignSignalE2E, SigtermToEveryProcessAsASchedulerSendsItFinishesTheCasesUnderWay) {
+  std::string dir = e2e::ScratchDir("signal-everyone");
+  auto r = e2e::RunShell("(" + StartAndWaitForCases("--time 600 --jobs 2 " + kPlanted, dir) +
+                         "workers=$(pgrep -P $pid); [ -n \"$workers\" ] || echo no-workers; "
+                         "kill -TERM $pid $workers; wait $pid; echo rc=$?)");
+  EXPECT_EQ(r.output.find("no-workers"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rc=0"), std::string::npos) << r.output;
+  ExpectCleanlyInterrupted(dir);
+}
+
 TEST(CampaignSignalE2E, ASecondSignalStopsAtOnce) {
   std::string dir = e2e::ScratchDir("signal-twice");
   // Every case hangs in the test path `hang` until --timeout (300 s): after the first signal the

@@ -23,9 +23,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // Ctrl-C in the terminal reaches the whole process group: the supervisor decides when a worker
-  // stops, so an interrupted campaign does not record the interruption as a crash.
+  // Ctrl-C in the terminal reaches the whole process group, and a scheduler that stops a job (Slurm
+  // with proctrack/linuxproc or cgroup, on preemption, requeue or scancel) sends SIGTERM to every
+  // process of it: the supervisor decides when a worker stops, so an interrupted campaign does not
+  // record the interruption as a crash. (SIGKILL still ends a worker: the supervisor's, and the
+  // death signal when the supervisor dies.)
   signal(SIGINT, SIG_IGN);
+  signal(SIGTERM, SIG_IGN);
   // The protocol gets private close-on-exec descriptors; fd 1 becomes stderr so that anything
   // torch or Python prints cannot corrupt frames, and compiler subprocesses cannot hold the pipes.
   int in_fd = fcntl(0, F_DUPFD_CLOEXEC, 3);

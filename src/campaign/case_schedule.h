@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,14 @@ struct Shard {
 
 // "i/N" with 0 <= i < N.
 Result<Shard> ParseShard(const std::string& text);
+
+// `--shard auto`: the shard of a task of a scheduler's job array, from the environment (`env` looks
+// a variable up; null: unset). A Slurm array task (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _STEP, _COUNT)
+// is shard (id - min) / step of count; the array must be a range (--array=0-7, 1-15:2, 0-99%10).
+// A Kubernetes Indexed Job's pod is shard JOB_COMPLETION_INDEX of MMDIFF_SHARD_COUNT (Kubernetes
+// does not export the completion count: the manifest sets it). Slurm's variables win when both are
+// there. An error says which variable is missing or inconsistent.
+Result<Shard> ShardFromEnvironment(const std::function<const char*(const char*)>& env);
 std::string ShardText(const Shard& s);
 
 // Hands out the shard's case indices in increasing order, below max_cases (-1: no limit), skipping

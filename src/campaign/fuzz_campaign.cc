@@ -285,6 +285,7 @@ class Campaign {
   // A case is one program checked on up to inputs_per_program inputs in a row (compile once, run
   // many), until one diverges: that input is the case's finding.
   void RunCase(Supervisor& sup, int64_t index) {
+    const bool stop_before = g_stop;
     uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
     CampaignProfile prof;
     auto generating = std::chrono::steady_clock::now();
@@ -330,8 +331,17 @@ class Campaign {
     std::unique_lock<std::mutex> lock(mu_);
     // One divergence, one finding: each of the case's root causes is bucketed on its own, and the
     // case may be the example of several buckets.
+    std::vector<FindingKey> findings = CaseFindings(c);
+    // A stop that came while the case ran may have reached its paths' own processes (a scheduler
+    // signals every process of a job: Inductor's compile workers, the C++ compiler), so a finding
+    // of that case is not trusted: the case stays undone, and --resume runs it again.
+    if (g_stop && !stop_before && !findings.empty()) {
+      spdlog::info("case {} (seed {}) diverged while the campaign was stopping: left to --resume",
+                   index, case_seed);
+      return;
+    }
     std::vector<BucketStats*> buckets;
-    for (const FindingKey& k : CaseFindings(c)) {
+    for (const FindingKey& k : findings) {
       BucketStats* b = Finding(sup, WithFinding(c, k), k, index, case_seed, lock);
       if (!b) return;  // the output folder failed: error_ is set
       buckets.push_back(b);

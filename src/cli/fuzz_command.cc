@@ -1,12 +1,15 @@
 // `mmdiff fuzz`: a campaign on parallel workers, resumable, shardable.
+#include <fcntl.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -66,7 +69,8 @@ struct FuzzArgs {
   double reduce_time_s = 300;
   bool no_reduce = false;
   int inputs_per_program = 0;  // 0: the policy's
-  bool time_given = false, cases_given = false;
+  bool time_given = false, cases_given = false, shard_given = false;
+  std::string inductor_cache;  // "": in the campaign's folder
   std::vector<std::string> known;
   bool no_known = false, reduce_known = false;
   std::string controls = "divergence";
@@ -159,9 +163,20 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
   std::printf("summary: %s/summary.json\n", o.out_dir.c_str());
 }
 
+// --shard: "i/N", or "auto" for the task's place in a Slurm job array or Kubernetes Indexed Job.
+Result<Shard> ShardOption(const std::string& text) {
+  if (text != "auto") return ParseShard(text);
+  return ShardFromEnvironment([](const char* name) { return std::getenv(name); });
+}
+
 int Fuzz(FuzzArgs a) {
   FuzzOptions fo;
   FuzzSummary start;
+  auto shard = ShardOption(a.shard);
+  if (!shard.ok()) {
+    std::cerr << "mmdiff fuzz: " << shard.error() << "\n";
+    return kExitUsage;
+  }
   if (!a.resume.empty()) {
     // Everything comes from the campaign's summary; --time/--cases replace its budget.
     fs::path summary = fs::path(a.resume) / "summary.json";
@@ -179,6 +194,12 @@ int Fuzz(FuzzArgs a) {
       std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": " << s.message() << "\n";
       return kExitUsage;
     }
+    // A task that resumes its shard after a requeue says which shard it is: it must be this one.
+    if (a.shard_given && ShardText(shard.value()) != ShardText(fo.shard)) {
+      std::cerr << "mmdiff fuzz --resume: " << a.resume << " holds shard " << ShardText(fo.shard)
+                << ", not shard " << ShardText(shard.value()) << " (--shard " << a.shard << ")\n";
+      return kExitUsage;
+    }
     ++start.resumes;
     fo.out_dir = a.resume;
     a.common.test_paths = fo.test_paths;
@@ -192,11 +213,6 @@ int Fuzz(FuzzArgs a) {
     auto policy = LoadPolicy(a.common.policy_file);
     if (!policy.ok()) {
       std::cerr << "mmdiff fuzz: " << policy.error() << "\n";
-      return kExitUsage;
-    }
-    auto shard = ParseShard(a.shard);
-    if (!shard.ok()) {
-      std::cerr << "mmdiff fuzz: " << shard.error() << "\n";
       return kExitUsage;
     }
     if (fs::exists(fs::path(a.out_dir) / "summary.json")) {
@@ -224,6 +240,7 @@ int Fuzz(FuzzArgs a) {
     fo.reduce_known = a.reduce_known;
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
   }
+  if (!a.inductor_cache.empty()) fo.inductor_cache_dir = fs::absolute(a.inductor_cache).string();
   if (Status s = CheckFuzzOptions(fo); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
     return kExitUsage;
@@ -241,8 +258,21 @@ int Fuzz(FuzzArgs a) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
     return kExitEnvironment;
   }
+  // One campaign process per folder: a task resubmitted while its first copy still runs (or two
+  // resumes by hand) would otherwise write the same summary and findings. The lock goes with the
+  // process, however it ends.
+  int lock_fd =
+      open((fs::path(fo.out_dir) / ".fuzz.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    std::cerr << "mmdiff fuzz: " << fo.out_dir
+              << (lock_fd < 0 ? ": cannot create its lock file"
+                              : " is in use by another `mmdiff fuzz` (its lock is held)")
+              << "\n";
+    return lock_fd < 0 ? kExitEnvironment : kExitUsage;
+  }
   // Inductor's caches live in the campaign's folder (the workers inherit the variable): compiled
   // graphs are shared by the jobs and survive worker recycling and --resume.
+  // --inductor-cache puts them elsewhere (node-local disk on a cluster; an absolute path).
   setenv("TORCHINDUCTOR_CACHE_DIR", (fs::absolute(fo.out_dir) / fo.inductor_cache_dir).c_str(), 1);
   // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
   // exit normally. A second one stops at once: complete findings are already on disk (and the
@@ -346,8 +376,19 @@ const CommandRegistrar kFuzz{
       c->add_option("-j,--jobs", args->jobs,
                     "Parallel workers, at most 256 (default: the number of cores)")
           ->check(CLI::Range(1, kMaxJobs));
-      c->add_option("--shard", args->shard, "Run shard i of N: the case indices i, i+N, i+2N, ...")
-          ->capture_default_str();
+      auto* shard_opt =
+          c->add_option("--shard", args->shard,
+                        "Run shard i of N: the case indices i, i+N, i+2N, ...; `auto`: the "
+                        "shard of this task of a Slurm job array (SLURM_ARRAY_TASK_ID among "
+                        "SLURM_ARRAY_TASK_COUNT, from the array's first index) or of a Kubernetes "
+                        "Indexed Job (JOB_COMPLETION_INDEX of MMDIFF_SHARD_COUNT). With --resume: "
+                        "the shard the folder must hold")
+              ->capture_default_str();
+      c->add_option("--inductor-cache", args->inductor_cache,
+                    "Inductor's cache folder (TORCHINDUCTOR_CACHE_DIR of the workers); default: "
+                    "inductor-cache/ in the campaign's folder, shared by its jobs and kept across "
+                    "--resume. On a cluster, node-local disk (`mmdiff cluster submit` does that); "
+                    "also with --resume");
       c->add_option("--resume", args->resume,
                     "Continue the campaign in this folder after an interruption or kill -9, with "
                     "its own options; "
@@ -416,9 +457,10 @@ const CommandRegistrar kFuzz{
           ->check(CLI::IsMember({"divergence", "always"}))
           ->capture_default_str();
       AddCommonOptions(c, args->common);
-      return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt] {
+      return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt, shard_opt] {
                               args->time_given = time_opt->count() > 0;
                               args->cases_given = cases_opt->count() > 0;
+                              args->shard_given = shard_opt->count() > 0;
                               return Fuzz(*args);
                             }));
     }};
