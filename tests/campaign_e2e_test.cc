@@ -24,18 +24,8 @@ const std::string kCampaign =
 
 nlohmann::json Summary(const std::string& dir) { return e2e::CampaignSummary(dir); }
 
-struct Bucket {
-  int64_t count;
-  uint64_t first_seed;
-  std::vector<uint64_t> examples;
-  bool operator==(const Bucket&) const = default;
-};
-
-std::map<std::string, Bucket> Buckets(const nlohmann::json& summary) {
-  std::map<std::string, Bucket> out;
-  for (const auto& b : summary["buckets"])
-    out[b["hash"]] = {b["count"], b["first_seed"], b["example_seeds"]};
-  return out;
+std::map<std::string, e2e::CampaignBucket> Buckets(const nlohmann::json& summary) {
+  return e2e::CampaignBuckets(summary);
 }
 
 // Every listed bucket has a complete folder, and nothing else is in findings/.
@@ -68,22 +58,9 @@ TEST(CampaignE2E, TwoShardsMergeIntoTheSingleCampaignAndJobsDoNotChangeIt) {
   auto single = Buckets(Summary(one));
   ASSERT_GE(single.size(), 3u);
   EXPECT_EQ(Buckets(Summary(two)), single);
-  std::map<std::string, Bucket> merged;
+  // Merging: counts add up, the first seed and the examples are the smallest of both.
   int64_t cases = 0;
-  for (const auto& dir : {s0, s1}) {
-    nlohmann::json s = Summary(dir);
-    cases += s["cases"].get<int64_t>();
-    for (const auto& [hash, b] : Buckets(s)) {
-      auto [it, fresh] = merged.try_emplace(hash, b);
-      if (fresh) continue;
-      // Merging: counts add up, the first seed and the examples are the smallest of both.
-      std::vector<uint64_t> ex = it->second.examples;
-      ex.insert(ex.end(), b.examples.begin(), b.examples.end());
-      std::sort(ex.begin(), ex.end());
-      ex.resize(std::min<size_t>(ex.size(), 5));
-      it->second = {it->second.count + b.count, std::min(it->second.first_seed, b.first_seed), ex};
-    }
-  }
+  auto merged = e2e::MergedShardBuckets({s0, s1}, &cases);
   EXPECT_EQ(cases, 240);
   EXPECT_EQ(merged, single);
   // The same case is each bucket's report, whichever shard holds it.

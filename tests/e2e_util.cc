@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -31,6 +32,37 @@ nlohmann::json CampaignSummary(const std::string& dir) {
   auto s = ReadFile(dir + "/summary.json");
   if (!s.ok()) return nullptr;
   return nlohmann::json::parse(s.value(), nullptr, false);
+}
+
+std::map<std::string, CampaignBucket> CampaignBuckets(const nlohmann::json& summary) {
+  std::map<std::string, CampaignBucket> out;
+  for (const auto& b : summary["buckets"])
+    out[b["hash"]] = {b["count"], b["first_seed"], b["example_seeds"]};
+  return out;
+}
+
+std::map<std::string, CampaignBucket> MergedShardBuckets(const std::vector<std::string>& dirs,
+                                                         int64_t* cases) {
+  std::map<std::string, CampaignBucket> merged;
+  *cases = 0;
+  for (const auto& dir : dirs) {
+    nlohmann::json s = CampaignSummary(dir);
+    if (!s.is_object()) {
+      ADD_FAILURE() << "no summary.json in " << dir;
+      continue;
+    }
+    *cases += s["cases"].get<int64_t>();
+    for (const auto& [hash, b] : CampaignBuckets(s)) {
+      auto [it, fresh] = merged.try_emplace(hash, b);
+      if (fresh) continue;
+      std::vector<uint64_t> ex = it->second.examples;
+      ex.insert(ex.end(), b.examples.begin(), b.examples.end());
+      std::sort(ex.begin(), ex.end());
+      ex.resize(std::min<size_t>(ex.size(), 5));
+      it->second = {it->second.count + b.count, std::min(it->second.first_seed, b.first_seed), ex};
+    }
+  }
+  return merged;
 }
 
 CommandResult RunMmdiff(const std::string& args) {

@@ -1,6 +1,7 @@
 // Helpers for end-to-end tests: run the real CLI, make scratch folders, small programs.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -23,6 +24,18 @@ CommandResult RunShell(const std::string& command);
 std::string ScratchDir(const std::string& name);
 // A campaign folder's summary.json, or null when it is missing or not JSON.
 nlohmann::json CampaignSummary(const std::string& dir);
+// A bucket as a campaign's summary counts it.
+struct CampaignBucket {
+  int64_t count;
+  uint64_t first_seed;
+  std::vector<uint64_t> examples;
+  bool operator==(const CampaignBucket&) const = default;
+};
+std::map<std::string, CampaignBucket> CampaignBuckets(const nlohmann::json& summary);
+// The buckets of shards' summaries merged as `mmdiff triage` merges them: counts add up, the first
+// seed and the (at most five) example seeds are the smallest of all. `cases`: their cases, summed.
+std::map<std::string, CampaignBucket> MergedShardBuckets(const std::vector<std::string>& dirs,
+                                                         int64_t* cases);
 std::string WorkerBinary();
 // Options for a Supervisor of the real worker (no test paths) with its stderr in `log`.
 SupervisorOptions WorkerOptions(const std::string& log);
