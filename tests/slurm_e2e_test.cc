@@ -63,10 +63,22 @@ class PrivateCluster {
   e2e::CommandResult Run(const std::string& command) const {
     return e2e::RunShell("SLURM_CONF=" + dir_ + "/slurm.conf " + command);
   }
-  // Whether squeue lists none of these jobs (pending, running or completing).
-  bool Ended(const std::string& jobs) const {
-    auto r = Run("squeue -h -o %i -j " + jobs);
+  // Whether squeue lists no job (pending, running or completing): the campaign's tasks and its
+  // triage job, also one that the triage job submitted again.
+  bool Idle() const {
+    auto r = Run("squeue -h -o %i");
     return r.exit_code == 0 && r.output.find_first_not_of(" \n") == std::string::npos;
+  }
+  // Slurm holds a requeued job for two minutes before it may start again: the tests lift the hold
+  // of array task `task` ("<array>_<i>") once it is pending for it and its last run's batch step
+  // has gone (a job started again while its old step still ends fails at once).
+  void LiftRequeueHold(const std::string& task) const {
+    auto r = Run("squeue -h -t PD -o '%A %r' -j " + task);
+    size_t space = r.output.find(' ');
+    if (r.output.find("BeginTime") == std::string::npos || space == std::string::npos) return;
+    std::string job = r.output.substr(0, space);
+    if (Run("pgrep -f 'slurmstepd: \\[" + job + "\\.batch\\]'").exit_code == 0) return;
+    Run("scontrol update JobId=" + task + " StartTime=now");
   }
   std::string Logs() const {
     return Run("tail -n 30 " + dir_ + "/log/slurmctld.log " + dir_ + "/log/slurmd.log").output;
@@ -90,9 +102,9 @@ Submitted JobIds(const std::string& output) {
   return s;
 }
 
-std::vector<std::string> ShardDirs(const std::string& out) {
+std::vector<std::string> ShardDirs(const std::string& out, int64_t tasks = kTasks) {
   std::vector<std::string> dirs;
-  for (int64_t i = 0; i < kTasks; ++i) dirs.push_back(out + "/shard-" + std::to_string(i));
+  for (int64_t i = 0; i < tasks; ++i) dirs.push_back(out + "/shard-" + std::to_string(i));
   return dirs;
 }
 
@@ -114,8 +126,9 @@ std::map<std::string, e2e::CampaignBucket> OneMachine() {
 // Every task and the triage job have ended; each shard spent its budget without a worker dying or
 // a crash finding, and the merged shards are the one-machine campaign.
 void ExpectTheOneMachineCampaign(const PrivateCluster& cluster, const std::string& out,
-                                 const std::map<std::string, e2e::CampaignBucket>& one_machine) {
-  for (const std::string& dir : ShardDirs(out)) {
+                                 const std::map<std::string, e2e::CampaignBucket>& one_machine,
+                                 int64_t tasks = kTasks) {
+  for (const std::string& dir : ShardDirs(out, tasks)) {
     nlohmann::json s = e2e::CampaignSummary(dir);
     ASSERT_TRUE(s.is_object()) << dir;
     EXPECT_EQ(s["worker_restarts"], 0) << dir << ": a worker died of a signal meant for the task";
@@ -124,12 +137,14 @@ void ExpectTheOneMachineCampaign(const PrivateCluster& cluster, const std::strin
           << "a crash finding: " << b["headline"];
   }
   int64_t cases = 0;
-  auto merged = e2e::MergedShardBuckets(ShardDirs(out), &cases);
+  auto merged = e2e::MergedShardBuckets(ShardDirs(out, tasks), &cases);
   EXPECT_EQ(cases, kCases);
   EXPECT_EQ(merged, one_machine);
   auto status = cluster.Run(kMmdiff + " cluster status " + out);
   EXPECT_EQ(status.exit_code, 0) << status.output;
-  EXPECT_NE(status.output.find("3 shards, 3 complete; 300 cases checked"), std::string::npos)
+  const std::string n = std::to_string(tasks);
+  EXPECT_NE(status.output.find(n + " shards, " + n + " complete; 300 cases checked"),
+            std::string::npos)
       << status.output;
   // The (last) triage job merged them: its totals are the one machine's.
   int64_t diverging = 0;
@@ -175,18 +190,12 @@ TEST(SlurmE2E, ARequeuedTaskResumesItsShardAndTheShardsMergeIntoTheOneMachineCam
       << "the task finished before the requeue: the test proves nothing";
   auto requeue = cluster.Run("scontrol requeue " + jobs.array + "_" + victim);
   ASSERT_EQ(requeue.exit_code, 0) << requeue.output;
-  // Slurm holds a requeued job for two minutes before it may start again; the test starts it as
-  // soon as it is pending.
   ASSERT_TRUE(WaitFor(
       [&] {
-        return cluster.Run("squeue -h -t PD -o %i -j " + jobs.array + "_" + victim)
-                   .output.find(jobs.array) != std::string::npos;
+        cluster.LiftRequeueHold(jobs.array + "_" + victim);
+        return cluster.Idle();
       },
-      120))
-      << cluster.Logs();
-  auto now = cluster.Run("scontrol update JobId=" + jobs.array + "_" + victim + " StartTime=now");
-  ASSERT_EQ(now.exit_code, 0) << now.output;
-  ASSERT_TRUE(WaitFor([&] { return cluster.Ended(jobs.array + "," + jobs.triage); }, 900))
+      900))
       << cluster.Logs();
   nlohmann::json resumed = e2e::CampaignSummary(out + "/shard-" + victim);
   ASSERT_TRUE(resumed.is_object());
@@ -214,8 +223,7 @@ TEST(SlurmE2E, AnArrayCancelledHalfwayAndResubmittedGivesTheOneMachineCampaign) 
   ASSERT_TRUE(WaitFor([&] { return total() > 0; }, 300)) << cluster.Logs();
   ASSERT_EQ(cluster.Run("scancel " + first.array).exit_code, 0);
   // The triage job runs after the cancelled tasks (afterany) on what they left.
-  ASSERT_TRUE(WaitFor([&] { return cluster.Ended(first.array + "," + first.triage); }, 300))
-      << cluster.Logs();
+  ASSERT_TRUE(WaitFor([&] { return cluster.Idle(); }, 300)) << cluster.Logs();
   ASSERT_LT(total(), kCases) << "the campaign finished before the cancel: the test proves nothing";
   auto partial = cluster.Run(kMmdiff + " cluster status " + out);
   EXPECT_EQ(partial.exit_code, 1) << partial.output;
@@ -223,9 +231,41 @@ TEST(SlurmE2E, AnArrayCancelledHalfwayAndResubmittedGivesTheOneMachineCampaign) 
   ASSERT_EQ(again.exit_code, 0) << again.output;
   Submitted second = JobIds(again.output);
   ASSERT_FALSE(second.array.empty() || second.triage.empty()) << again.output;
-  ASSERT_TRUE(WaitFor([&] { return cluster.Ended(second.array + "," + second.triage); }, 900))
-      << cluster.Logs();
+  ASSERT_TRUE(WaitFor([&] { return cluster.Idle(); }, 900)) << cluster.Logs();
   ExpectTheOneMachineCampaign(cluster, out, one_machine);
+}
+
+// Slurm's warning before the time limit (USR1 to the batch shell, --warning seconds ahead): the
+// campaign stops after the cases under way, and the task requeues itself and resumes its shard
+// until the budget is spent. A two-minute limit with a 115-second warning warns most runs 5 to 35
+// seconds after they start (Slurm looks at time limits every 30 s), leaving the case under way a
+// minute and a half.
+TEST(SlurmE2E, ATaskWarnedBeforeItsTimeLimitRequeuesItselfAndLosesNothing) {
+  auto one_machine = OneMachine();
+  START_CLUSTER_OR_SKIP(cluster);
+  std::string out = e2e::ScratchDir("slurm-time-limit");
+  auto sub = cluster.Run(kMmdiff + " cluster submit --tasks 1 --time-limit 2 --warning 115 --out " +
+                         out + " -- " + kCampaign);
+  ASSERT_EQ(sub.exit_code, 0) << sub.output;
+  Submitted jobs = JobIds(sub.output);
+  ASSERT_FALSE(jobs.array.empty() || jobs.triage.empty()) << sub.output;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        cluster.LiftRequeueHold(jobs.array + "_0");
+        return cluster.Idle();
+      },
+      1200))
+      << cluster.Logs();
+  auto log = ReadFile(out + "/slurm/task-0.log");
+  ASSERT_TRUE(log.ok());
+  EXPECT_NE(log.value().find("requeueing this task to resume it"), std::string::npos)
+      << log.value();
+  EXPECT_EQ(log.value().find("DUE TO TIME LIMIT"), std::string::npos)
+      << "the time limit killed a run before the warning stopped it: " << log.value();
+  nlohmann::json s = e2e::CampaignSummary(out + "/shard-0");
+  ASSERT_TRUE(s.is_object());
+  EXPECT_GE(s["resumes"].get<int64_t>(), 1);
+  ExpectTheOneMachineCampaign(cluster, out, one_machine, 1);
 }
 
 }  // namespace

@@ -134,12 +134,15 @@ std::string SlurmTaskScript(const SlurmCampaign& c) {
        "while kill -0 \"$pid\" 2>/dev/null; do wait \"$pid\"; done\n"
        "wait \"$pid\"\n"
        "rc=$?\n";
+  // The task waits to be killed by its requeue rather than end first, so that its end is the
+  // requeue's and not one that the triage job's afterany dependency counts.
   s += "if [ \"$rc\" = 0 ] && [ \"$warned\" = 1 ] && [ \"${SLURM_RESTART_COUNT:-0}\" -lt " +
        std::to_string(kMaxSelfRequeues) +
        " ] && ! \"$mmdiff\" cluster status \"$shard\" >/dev/null 2>&1; then\n"
        "  echo \"[mmdiff] $(date -u +%FT%TZ) the time limit is near and the shard's budget is "
        "not spent: requeueing this task to resume it\"\n"
-       "  scontrol requeue \"$SLURM_JOB_ID\"\n"
+       "  trap - TERM\n"
+       "  scontrol requeue \"$SLURM_JOB_ID\" && sleep 600\n"
        "fi\n"
        "exit \"$rc\"\n";
   return s;
@@ -149,7 +152,8 @@ std::string SlurmTriageScript(const SlurmCampaign& c) {
   std::string s =
       "#!/bin/bash\n"
       "# Written by `mmdiff cluster submit`: once every task of the campaign's array has ended\n"
-      "# (--dependency=afterany), shows the shards' progress and merges them into $out/triage/.\n";
+      "# (--dependency=afterany), shows the shards' progress and merges them into $out/triage/.\n"
+      "# Its argument: the array's job id.\n";
   Directive(s, "--job-name", c.job_name + "-triage");
   Directive(s, "--output", c.out_dir + "/slurm/triage.log");
   Directive(s, "--open-mode", "append");
@@ -157,6 +161,19 @@ std::string SlurmTriageScript(const SlurmCampaign& c) {
   Directive(s, "--account", c.account);
   Directive(s, "--qos", c.qos);
   s += Header(c);
+  // A guard: should the dependency let this job start while a task of the array is queued again
+  // (a requeue passes through a terminal state), it submits itself again with the same dependency
+  // instead of merging half a campaign.
+  s += "array=${1:-}\n"
+       "if [ -n \"$array\" ] && [ -n \"$(squeue -h -o %i -j \"$array\" 2>/dev/null)\" ]; then\n"
+       "  again=$(sbatch --parsable --dependency=afterany:\"$array\" --kill-on-invalid-dep=yes "
+       "\"$out/slurm/triage.sbatch\" \"$array\") || exit 1\n"
+       "  echo \"[mmdiff] $(date -u +%FT%TZ) tasks of array job $array are queued again: triage "
+       "waits for them as job $again\"\n"
+       "  echo \"$(date -u +%FT%TZ) triage job $again (resubmitted by triage job $SLURM_JOB_ID)\" "
+       ">>\"$out/slurm/submissions.log\"\n"
+       "  exit 0\n"
+       "fi\n";
   s += "echo \"[mmdiff] $(date -u +%FT%TZ) triage of $out (job $SLURM_JOB_ID)\"\n"
        "\"$mmdiff\" cluster status \"$out\"\n"
        "status=$?\n"

@@ -39,7 +39,7 @@ std::string ShellQuote(const std::string& text);
 
 // The array job's batch script (OUT/slurm/task.sbatch) and the triage job's
 // (OUT/slurm/triage.sbatch); both are plain sbatch scripts that `sbatch` takes again by hand.
-// Submit the triage job with --dependency=afterany:<array job id>.
+// Submit the triage job with --dependency=afterany:<array job id> and that id as its argument.
 std::string SlurmTaskScript(const SlurmCampaign& c);
 std::string SlurmTriageScript(const SlurmCampaign& c);
 

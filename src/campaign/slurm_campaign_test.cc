@@ -89,6 +89,10 @@ TEST(SlurmCampaign, TheTaskScriptIsBashWithTheCampaignsDirectivesAndQuotedOption
   EXPECT_NE(t.find("\"$mmdiff\" triage \"$out\" --out \"$out/triage\""), std::string::npos) << t;
   EXPECT_NE(t.find("#SBATCH --partition=gpu\n"), std::string::npos) << t;
   EXPECT_EQ(t.find("--gres"), std::string::npos) << "triage needs no GPU";
+  // A triage job started while a requeued task is queued again waits for it, as a new job.
+  EXPECT_NE(t.find("squeue -h -o %i -j \"$array\""), std::string::npos) << t;
+  EXPECT_NE(t.find("sbatch --parsable --dependency=afterany:\"$array\""), std::string::npos) << t;
+  EXPECT_LT(t.find("sbatch --parsable"), t.find("\"$mmdiff\" triage")) << t;
 }
 
 TEST(SlurmCampaign, ValuesThatCannotGoIntoADirectiveAreRefused) {

@@ -88,10 +88,12 @@ int RunCapture(const std::vector<std::string>& argv, std::string* out) {
 }
 
 // `sbatch --parsable [options] script` -> the job id; prints why on failure.
-Result<int64_t> Sbatch(std::vector<std::string> options, const std::string& script) {
+Result<int64_t> Sbatch(std::vector<std::string> options, const std::string& script,
+                       const std::string& argument = "") {
   std::vector<std::string> argv = {"sbatch", "--parsable"};
   argv.insert(argv.end(), options.begin(), options.end());
   argv.push_back(script);
+  if (!argument.empty()) argv.push_back(argument);
   std::string out;
   int code = RunCapture(argv, &out);
   if (code == 127) return Status::Error("cannot run sbatch (not on PATH: is this a Slurm node?)");
@@ -141,7 +143,7 @@ int SubmitScripts(const std::string& out, int64_t tasks) {
   }
   std::string after = std::to_string(array.value());
   auto triage = Sbatch({"--dependency=afterany:" + after, "--kill-on-invalid-dep=yes"},
-                       slurm + "/triage.sbatch");
+                       slurm + "/triage.sbatch", after);
   if (!triage.ok()) {
     std::cerr << "mmdiff cluster: the array job " << after << " is submitted, but not its triage "
               << "job: " << triage.error() << "\n(run `mmdiff triage " << out << " --out " << out
@@ -178,7 +180,8 @@ int Submit(SubmitArgs a) {
     return kExitUsage;
   }
   const fs::path slurm = fs::path(c.out_dir) / "slurm";
-  if (fs::exists(slurm / "task.sbatch") || fs::exists(fs::path(c.out_dir) / "shard-0")) {
+  if (fs::exists(slurm / "task.sbatch") || fs::exists(fs::path(c.out_dir) / "shard-0") ||
+      fs::exists(fs::path(c.out_dir) / "summary.json")) {
     std::cerr << "mmdiff cluster submit: " << c.out_dir
               << " already holds a campaign; resume it with `mmdiff cluster resubmit " << c.out_dir
               << "` or choose another --out\n";
@@ -197,6 +200,11 @@ int Submit(SubmitArgs a) {
     }
     chmod(path.c_str(), 0755);
   }
+  if (std::none_of(c.fuzz_args.begin(), c.fuzz_args.end(), [](const std::string& arg) {
+        return arg.rfind("--time", 0) == 0 || arg.rfind("--cases", 0) == 0;
+      }))
+    std::cerr << "mmdiff cluster submit: note: no --time or --cases among the fuzz options: each "
+                 "task runs fuzz's default budget (60 s)\n";
   if (a.dry_run) {
     std::cout << "wrote " << (slurm / "task.sbatch").string() << " and "
               << (slurm / "triage.sbatch").string()
