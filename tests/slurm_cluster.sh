@@ -58,7 +58,9 @@ SlurmdPort=${ports[1]}
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge/socket
+# cred_expire: how long a requeued job waits before it may start again (default 120 s: the old
+# run's credential must expire first); 10 s is plenty on one host.
+AuthInfo=socket=$dir/munge/socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
@@ -113,8 +115,23 @@ running() {
   [ -n "$state" ] && [ "$state" != Z ]
 }
 
+# PIDs of the cluster's daemons that still run (from their pid files).
+daemons() {
+  local pidfile pid
+  for pidfile in "$1/slurmd.pid" "$1/slurmctld.pid" "$1/munge/munged.pid"; do
+    [ -f "$pidfile" ] && pid=$(cat "$pidfile") && running "$pid" && echo "$pid"
+  done
+}
+
+signal_all() {  # DIR SIGNAL: the daemons, then every process started with the cluster's conf
+  local pids
+  pids="$(daemons "$1") $(cluster_processes "$1")"
+  [ -n "${pids// /}" ] && kill -"$2" $pids 2>/dev/null
+  return 0
+}
+
 stop() {
-  local dir=$1 pids pidfile
+  local dir=$1
   # (Not exported: this script's own processes must not look like the cluster's.)
   if [ -f "$dir/slurm.conf" ] && SLURM_CONF="$dir/slurm.conf" scancel --quiet --full \
     --user="$(id -un)" >/dev/null 2>&1; then
@@ -124,24 +141,12 @@ stop() {
       sleep 0.2
     done
   fi
-  for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
-    [ -f "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null
-  done
-  pids=$(cluster_processes "$dir")
-  [ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+  signal_all "$dir" TERM
   for _ in $(seq 50); do
-    local alive=0
-    for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
-      [ -f "$pidfile" ] && running "$(cat "$pidfile")" && alive=1
-    done
-    [ "$alive" = 0 ] && [ -z "$(cluster_processes "$dir")" ] && return 0
+    [ -z "$(daemons "$dir")" ] && [ -z "$(cluster_processes "$dir")" ] && return 0
     sleep 0.2
   done
-  for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
-    [ -f "$pidfile" ] && kill -KILL "$(cat "$pidfile")" 2>/dev/null
-  done
-  pids=$(cluster_processes "$dir")
-  [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+  signal_all "$dir" KILL
   return 0
 }
 

@@ -13,10 +13,6 @@ namespace mmdiff {
 
 namespace {
 
-// A task requeues itself before its time limit at most this often: a limit too short for a worker
-// to start would otherwise requeue it for ever.
-constexpr int kMaxSelfRequeues = 20;
-
 // Whether `text` can stand in a #SBATCH line as one word: sbatch splits those lines at whitespace
 // and takes quotes itself, and a newline would start a line of its own.
 bool SbatchWord(const std::string& text) {
@@ -125,6 +121,11 @@ std::string SlurmTaskScript(const SlurmCampaign& c) {
   // The warning goes to this shell alone (B:); the campaign gets SIGTERM, finishes the cases under
   // way and writes its summary. A SIGTERM from Slurm (preemption, requeue, scancel) reaches every
   // process of the job anyway; passing it on is harmless (one request).
+  // The shard's cases so far (`cluster status`'s total): a run that adds none is not requeued, or
+  // a time limit too short for a worker to start would requeue the task for ever.
+  s += "checked() { \"$mmdiff\" cluster status \"$shard\" 2>/dev/null | sed -n "
+       "'s/.* \\([0-9]*\\) cases checked$/\\1/p'; }\n"
+       "before=$(checked)\n";
   s += "warned=0 pid=\n"
        "trap 'warned=1; [ -n \"$pid\" ] && kill -TERM \"$pid\" 2>/dev/null' USR1\n"
        "trap '[ -n \"$pid\" ] && kill -TERM \"$pid\" 2>/dev/null' TERM\n"
@@ -136,13 +137,19 @@ std::string SlurmTaskScript(const SlurmCampaign& c) {
        "rc=$?\n";
   // The task waits to be killed by its requeue rather than end first, so that its end is the
   // requeue's and not one that the triage job's afterany dependency counts.
-  s += "if [ \"$rc\" = 0 ] && [ \"$warned\" = 1 ] && [ \"${SLURM_RESTART_COUNT:-0}\" -lt " +
-       std::to_string(kMaxSelfRequeues) +
-       " ] && ! \"$mmdiff\" cluster status \"$shard\" >/dev/null 2>&1; then\n"
-       "  echo \"[mmdiff] $(date -u +%FT%TZ) the time limit is near and the shard's budget is "
+  s += "if [ \"$rc\" = 0 ] && [ \"$warned\" = 1 ] && ! \"$mmdiff\" cluster status \"$shard\" "
+       ">/dev/null 2>&1; then\n"
+       "  if [ \"$(checked)\" -gt \"${before:-0}\" ] 2>/dev/null; then\n"
+       "    echo \"[mmdiff] $(date -u +%FT%TZ) the time limit is near and the shard's budget is "
        "not spent: requeueing this task to resume it\"\n"
-       "  trap - TERM\n"
-       "  scontrol requeue \"$SLURM_JOB_ID\" && sleep 600\n"
+       "    trap - TERM\n"
+       "    scontrol requeue \"$SLURM_JOB_ID\" && sleep 600\n"
+       "    echo \"[mmdiff] the requeue failed: \\`mmdiff cluster resubmit $out\\` resumes\"\n"
+       "  else\n"
+       "    echo \"[mmdiff] $(date -u +%FT%TZ) the time limit is near and this run checked no "
+       "case: not requeued (give the tasks a longer --time-limit or a shorter --warning; "
+       "\\`mmdiff cluster resubmit $out\\` resumes)\"\n"
+       "  fi\n"
        "fi\n"
        "exit \"$rc\"\n";
   return s;

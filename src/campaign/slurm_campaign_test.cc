@@ -73,7 +73,8 @@ TEST(SlurmCampaign, TheTaskScriptIsBashWithTheCampaignsDirectivesAndQuotedOption
         "#SBATCH --gres=gpu:1\n", "#SBATCH --time=8:00:00\n", "#SBATCH --cpus-per-task=8\n",
         "#SBATCH --constraint=h100\n", "mmdiff='/opt/mmdiff/build/mmdiff'\n",
         "'--policy' 'my policy'\\''s.json' --shard auto --out \"$shard\"",
-        "set -- fuzz --resume \"$shard\" --shard auto", "scontrol requeue \"$SLURM_JOB_ID\""})
+        "set -- fuzz --resume \"$shard\" --shard auto", "scontrol requeue \"$SLURM_JOB_ID\"",
+        "this run checked no case: not requeued"})
     EXPECT_NE(s.find(line), std::string::npos) << line << "\n" << s;
   // No directive for what was not given.
   EXPECT_EQ(s.find("--mem"), std::string::npos);
