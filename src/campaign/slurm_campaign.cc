@@ -1,13 +1,12 @@
 // Batch scripts of a campaign on Slurm, and its shards' progress.
 #include "src/campaign/slurm_campaign.h"
 
-#include <cmath>
 #include <cstdio>
-#include <limits>
 
 #include "src/campaign/case_schedule.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/support/json_limits.h"
+#include "src/support/utf8.h"
 
 namespace mmdiff {
 
@@ -247,7 +246,7 @@ std::string ShardProgressTable(const std::vector<ShardProgress>& shards) {
     std::snprintf(line, sizeof line, "%-9s %-17s %9.0fs %8lld %8lld  ", p.shard.c_str(),
                   count.c_str(), p.elapsed_s, static_cast<long long>(p.buckets),
                   static_cast<long long>(p.resumes));
-    out += line + state + "  " + p.dir + "\n";
+    out += line + state + "  " + TerminalLine(p.dir) + "\n";  // a folder name: any bytes
     cases += p.cases;
     done += p.complete;
   }

@@ -21,6 +21,7 @@
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 #include "src/support/files.h"
+#include "src/support/utf8.h"
 
 namespace mmdiff::cli {
 namespace {
@@ -172,7 +173,8 @@ int Submit(SubmitArgs a) {
     return kExitEnvironment;
   }
   if (Status s = CheckSlurmCampaign(c); !s.ok()) {
-    std::cerr << "mmdiff cluster submit: " << s.message() << "\n";
+    // The message quotes the refused value, control characters and all.
+    std::cerr << "mmdiff cluster submit: " << TerminalLine(s.message()) << "\n";
     return kExitUsage;
   }
   if (Status s = CheckFuzzArgs(c.fuzz_args); !s.ok()) {
