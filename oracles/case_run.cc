@@ -6,11 +6,12 @@
 
 namespace mmdiff {
 
-CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
+CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
+                  TorchRelease torch) {
   CaseRun c;
   c.program = p;
   c.recipe = r;
-  c.contract = Expect(p);
+  c.contract = Expect(p, torch);
   c.results = std::move(results);
   c.verdict = Judge(c.contract, c.results);
   return c;

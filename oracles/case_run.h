@@ -68,8 +68,10 @@ struct CaseRun {
   std::vector<int> rerun_zeroed;
 };
 
-// The case's contract and the verdict on its paths' results (finding 0, nothing rerun).
-CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
+// The case's contract and the verdict on its paths' results (finding 0, nothing rerun); the
+// contract of `torch` (`mmdiff releases` judges other releases' results with their own).
+CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
+                  TorchRelease torch = BuildTorchRelease());
 
 // The rerun a judged case needs: its ignored inputs that hold a NaN or an infinity
 // (IgnoredSpecialInputs), replaced by zeros, on the paths that returned, except the reference.

@@ -56,8 +56,9 @@ std::vector<std::string> AblationTable(const std::optional<Ablation>& ablation) 
 
 }  // namespace
 
-CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results) {
-  CaseRun c = JudgeCase(p, r, std::move(results));
+CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
+                    TorchRelease torch) {
+  CaseRun c = JudgeCase(p, r, std::move(results), torch);
   c.finding = LeadFinding(c);  // until told otherwise
   return c;
 }

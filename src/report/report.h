@@ -38,7 +38,8 @@ struct RunContext {
 
 // The paths and verdict judged for a program (JudgeCase in oracles/case_run.h): runs nothing. The
 // run is about its lead finding (the first of CaseFindings).
-CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results);
+CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
+                    TorchRelease torch = BuildTorchRelease());
 // The lead finding of a judged case: the first of CaseFindings (0 when it has none).
 size_t LeadFinding(const CaseRun& c);
 

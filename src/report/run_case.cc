@@ -6,8 +6,8 @@
 namespace mmdiff {
 
 CaseRun JudgeRun(const PathRunner& run, const Program& p, const InputRecipe& r,
-                 std::vector<PathResult> results) {
-  CaseRun c = MakeCaseRun(p, r, std::move(results));
+                 std::vector<PathResult> results, TorchRelease torch) {
+  CaseRun c = MakeCaseRun(p, r, std::move(results), torch);
   std::optional<ZeroedRerun> plan = PlanZeroedRerun(c);
   if (!plan) return c;
   if (AddZeroedRerun(c, plan->zeroed, run(p, WithZeroed(r, plan->zeroed), plan->paths)))

@@ -18,11 +18,12 @@ namespace mmdiff {
 using PathRunner = std::function<std::vector<PathResult>(const Program&, const InputRecipe&,
                                                          const std::vector<std::string>&)>;
 
-// Judges `results` (what `run` returned for the case on its paths): MakeCaseRun, then the rerun
-// with ignored inputs zeroed, only where IgnoredSpecialInputs is not empty. It runs the paths that
-// returned, except the reference; its results are not kept, only what changed.
+// Judges `results` (what `run` returned for the case on its paths) against the contract of
+// `torch`: MakeCaseRun, then the rerun with ignored inputs zeroed, only where IgnoredSpecialInputs
+// is not empty. It runs the paths that returned, except the reference; its results are not kept,
+// only what changed.
 CaseRun JudgeRun(const PathRunner& run, const Program& p, const InputRecipe& r,
-                 std::vector<PathResult> results);
+                 std::vector<PathResult> results, TorchRelease torch = BuildTorchRelease());
 // Runs the case on `paths` and judges it (JudgeRun). The rerun (only where IgnoredSpecialInputs is
 // not empty) runs the paths that returned, except the reference; its results are not kept, only
 // what changed.

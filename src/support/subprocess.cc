@@ -1,0 +1,78 @@
+// RunProcess: fork, exec, and a polled wait with a deadline.
+#include "src/support/subprocess.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace mmdiff {
+
+ProcessResult RunProcess(const ProcessOptions& o) {
+  ProcessResult res;
+  if (o.argv.empty()) {
+    res.error = "no program to run";
+    return res;
+  }
+  int out = o.output.empty()
+                ? fcntl(2, F_DUPFD_CLOEXEC, 3)
+                : open(o.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (out < 0) {
+    res.error = "cannot open " + o.output + ": " + std::strerror(errno);
+    return res;
+  }
+  std::vector<char*> args;
+  for (const auto& a : o.argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    res.error = std::string("fork: ") + std::strerror(errno);
+    close(out);
+    return res;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    int in = open("/dev/null", O_RDONLY);
+    if (in >= 0) dup2(in, 0);
+    dup2(out, 1);
+    dup2(out, 2);
+    for (const auto& e : o.env) putenv(const_cast<char*>(e.c_str()));
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(out);
+  setpgid(pid, pid);  // also here: no race with the child's own call
+  res.started = true;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration<double>(o.timeout_s > 0 ? o.timeout_s : 1e9);
+  int status = 0;
+  for (;;) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) {
+      res.error = std::string("waitpid: ") + std::strerror(errno);
+      kill(-pid, SIGKILL);
+      return res;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      res.timed_out = true;
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(-pid, SIGKILL);  // whatever it left behind in its group
+  if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+  return res;
+}
+
+}  // namespace mmdiff

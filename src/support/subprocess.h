@@ -1,0 +1,30 @@
+// Running another program to its end, with a time limit: `mmdiff releases` runs its generated
+// runners in other torch releases' venvs this way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mmdiff {
+
+struct ProcessOptions {
+  std::vector<std::string> argv;  // argv[0] is searched on PATH
+  std::vector<std::string> env;   // "NAME=value" set in the child on top of ours
+  // The child's stdout and stderr go to this file (created 0600); "": both to our stderr.
+  std::string output;
+  double timeout_s = 0;  // > 0: the child's process group is killed after this long
+};
+
+struct ProcessResult {
+  bool started = false;
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it (SIGKILL after a time-out)
+  bool timed_out = false;
+  std::string error;  // why it did not start
+};
+
+// Runs o.argv in a process group of its own, stdin from /dev/null, and waits for it; anything left
+// in its group when it ends (or times out) is killed.
+ProcessResult RunProcess(const ProcessOptions& o);
+
+}  // namespace mmdiff

@@ -1,0 +1,55 @@
+// Tests for running a program with a time limit.
+#include "src/support/subprocess.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "src/support/files.h"
+
+namespace mmdiff {
+namespace {
+
+TEST(Subprocess, ExitCodeOutputAndEnvironment) {
+  PrivateTempDir tmp("mmdiff-subprocess-test");
+  ASSERT_TRUE(tmp.ok());
+  ProcessOptions o;
+  o.argv = {"sh", "-c", "echo \"out $MMDIFF_TEST_VALUE\"; echo err >&2; exit 7"};
+  o.env = {"MMDIFF_TEST_VALUE=42"};
+  o.output = tmp.File("log");
+  ProcessResult r = RunProcess(o);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(ReadFile(tmp.File("log")).value(), "out 42\nerr\n");
+}
+
+TEST(Subprocess, ATimeOutKillsTheWholeGroup) {
+  PrivateTempDir tmp("mmdiff-subprocess-test");
+  ASSERT_TRUE(tmp.ok());
+  ProcessOptions o;
+  // A child that leaves a grandchild behind, which would write the file if it lived.
+  o.argv = {"sh", "-c", "(sleep 3; echo late > " + tmp.File("late") + ") & sleep 600"};
+  o.timeout_s = 0.5;
+  ProcessResult r = RunProcess(o);
+  ASSERT_TRUE(r.started);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.signal, SIGKILL);
+  // Wait past the grandchild's sleep: the group was killed, so nothing is written.
+  ProcessOptions wait;
+  wait.argv = {"sleep", "4"};
+  RunProcess(wait);
+  EXPECT_FALSE(ReadFile(tmp.File("late")).ok());
+}
+
+TEST(Subprocess, AMissingProgramExits127AndNoArgvIsAnError) {
+  ProcessOptions o;
+  o.argv = {"/nonexistent/mmdiff-no-such-program"};
+  ProcessResult r = RunProcess(o);
+  EXPECT_TRUE(r.started);
+  EXPECT_EQ(r.exit_code, 127);
+  EXPECT_FALSE(RunProcess(ProcessOptions{}).started);
+}
+
+}  // namespace
+}  // namespace mmdiff
