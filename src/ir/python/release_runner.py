@@ -1,0 +1,136 @@
+# The runner `mmdiff releases` generates per finding (EmitReleaseRunner in release_runner.cc): it
+# runs the finding's Python paths in another torch release's venv, with no mmdiff build there, and
+# writes each path's result as one JSON line that mmdiff reads back as a PathResult
+# (src/releases/runner_output.cc) and judges against this build's reference. Eager runs f as a
+# whole; the line of f that raised names the node, as mmdiff's eager path (node by node) does.
+# Runs after PATHS, TS_SOURCE, the input builder, f, REPRODUCER_FAILED, root_cause() and repro.py's
+# runner (repro_outcome.py: inputs(), gradients()); needs sys and torch imported.
+#
+# Output file (sys.argv[1]), one JSON object per line, flushed as it goes so that a run that dies
+# still tells which paths finished: {"torch": version, "python": version} first, then per path
+# {"path", "outcome": "ok"|"error"|"unsupported" (the release lacks what the path needs), "seconds", "error_class", "error_type", "message", "node",
+# "backward", "outputs": [{"dtype", "shape", "device", "data": float64 little-endian, hex}]}.
+#
+# The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
+# for readers of this file. The text must stay standalone: it imports nothing of mmdiff's.
+
+# ---- embedded from here on (cmake/embed_python.cmake) ----
+import json
+import linecache
+import platform
+import re
+import struct
+import time
+
+
+def _rr_node(e):
+    """The node whose line of f raised (innermost frame of f), or ""."""
+    node = ""
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is f.__code__:
+            line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            m = re.match(r"\s*(\w+)\s*=", line)
+            node = m.group(1) if m else ""
+        tb = tb.tb_next
+    return node
+
+
+def _rr_tensor(t):
+    d = {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
+         "device": t.device.type}
+    if t.device.type != "meta":
+        flat = t.detach().to("cpu", torch.float64).contiguous().reshape(-1).tolist()
+        d["data"] = struct.pack(f"<{len(flat)}d", *flat).hex()
+    return d
+
+
+def _rr_error(e, by_node, backward=False):
+    cls, typ, message = root_cause(e)
+    return {"outcome": "error", "error_class": cls, "error_type": typ, "message": message,
+            "node": _rr_node(e) if by_node and not backward else "", "backward": backward}
+
+
+def _rr_result(fn, on_meta=False, by_node=False):
+    args = inputs()  # exits REPRODUCER_FAILED when they cannot be built here
+    if on_meta:  # the same inputs as leaves on meta
+        args = [a.detach().to("meta").requires_grad_(a.requires_grad) for a in args]
+    try:
+        outs = list(fn(*args))
+    except Exception as e:
+        return _rr_error(e, by_node)
+    if GRAD_INPUTS:
+        try:
+            outs += gradients(args, outs)
+        except Exception as e:
+            return _rr_error(e, by_node, backward=True)
+    return {"outcome": "ok", "outputs": [_rr_tensor(t) for t in outs]}
+
+
+def _rr_compiled(build):
+    """build() compiles f ahead of the run: its failure is the path's error, as in mmdiff."""
+    try:
+        compiled = build()
+    except Exception as e:
+        return None, _rr_error(e, False)
+    return compiled, None
+
+
+def _rr_missing(path):
+    """What this release lacks to run the path as mmdiff does, or "" when it has everything."""
+    needs = {"inductor": ["compile"], "aot_eager": ["compile"], "compile_eager": ["compile"],
+             "torchscript": ["jit.CompilationUnit"],
+             "aoti": ["export.export", "_inductor.aoti_compile_and_package",
+                      "_inductor.aoti_load_package"]}.get(path, [])
+    for name in needs:
+        owner = torch
+        for part in name.split("."):
+            owner = getattr(owner, part, None)
+        if owner is None:
+            return f"torch {torch.__version__} has no torch.{name}"
+    return ""
+
+
+def _rr_path(path):
+    missing = _rr_missing(path)
+    if missing:
+        return {"outcome": "unsupported", "message": missing}
+    if path == "eager":
+        return _rr_result(f, by_node=True)
+    if path == "eager_meta":
+        return _rr_result(f, on_meta=True, by_node=True)
+    if path in ("inductor", "aot_eager", "compile_eager"):
+        torch._dynamo.reset()
+        backend = "eager" if path == "compile_eager" else path
+        return _rr_result(torch.compile(f, backend=backend, fullgraph=True))
+    if path == "torchscript":
+        compiled, error = _rr_compiled(lambda: torch.jit.CompilationUnit(TS_SOURCE).f)
+        if error:
+            return error
+        if GRAD_INPUTS:  # as mmdiff runs training: after the profiling runs (autodiff's graph)
+            for _ in range(torch._C._jit_get_num_profiled_runs()):
+                try:
+                    compiled(*inputs())
+                except Exception:
+                    pass  # the run below raises it again
+        return _rr_result(compiled)
+    if path == "aoti":
+        compiled, error = _rr_compiled(lambda: aoti(f, inputs()))
+        return error or _rr_result(compiled)
+    raise ValueError(f"no Python path named {path}")
+
+
+def _rr_main(out_path):
+    with open(out_path, "w") as out:
+        def write(obj):
+            out.write(json.dumps(obj) + "\n")
+            out.flush()
+        write({"torch": torch.__version__, "python": platform.python_version()})
+        for path in PATHS:
+            start = time.perf_counter()
+            result = _rr_path(path)
+            result.update(path=path, seconds=time.perf_counter() - start)
+            write(result)
+
+
+_rr_main(sys.argv[1])

@@ -1,0 +1,41 @@
+// Tests for the runner `mmdiff releases` generates (its Python runs in the ReleasesE2E tests).
+#include "src/ir/release_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace mmdiff {
+namespace {
+
+Program Mm() {
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat16}, {"b", {3, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  return p;
+}
+
+TEST(ReleaseRunner, RunsOnlyThePythonPaths) {
+  for (const char* p :
+       {"eager", "eager_meta", "inductor", "aot_eager", "compile_eager", "torchscript", "aoti"})
+    EXPECT_TRUE(ReleaseRunnerRuns(p)) << p;
+  for (const char* p : {"reference", "planted_promote", "inductor_emulate_precision_casts", ""})
+    EXPECT_FALSE(ReleaseRunnerRuns(p)) << p;
+}
+
+TEST(ReleaseRunner, TheScriptNamesItsPathsAndCarriesWhatThoseNeed) {
+  std::string plain =
+      EmitReleaseRunner(Mm(), {"grid16", 7}, {"reference", "eager", "inductor", "planted_promote"});
+  EXPECT_NE(plain.find("PATHS = [\"eager\", \"inductor\"]\n"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("def f(a, b):"), std::string::npos);
+  EXPECT_NE(plain.find("def make_inputs():"), std::string::npos);
+  EXPECT_NE(plain.find("def root_cause(e):"), std::string::npos);
+  EXPECT_NE(plain.find("_rr_main(sys.argv[1])"), std::string::npos);
+  EXPECT_EQ(plain.find("TS_SOURCE = "), std::string::npos);  // no torchscript asked for
+  EXPECT_EQ(plain.find("def aoti("), std::string::npos);
+  std::string compiled = EmitReleaseRunner(Mm(), {"grid16", 7}, {"torchscript", "aoti"});
+  EXPECT_NE(compiled.find("TS_SOURCE = \"\"\"\ndef f(a, b):"), std::string::npos) << compiled;
+  EXPECT_NE(compiled.find("def aoti("), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff
