@@ -16,6 +16,7 @@ BY_FORMAT = {
     "mmdiff.program": "program",
     "mmdiff.regression": "regression-entry",
     "mmdiff.fuzz-summary": "fuzz-summary",
+    "mmdiff.releases": "releases",
 }
 
 

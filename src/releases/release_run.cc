@@ -1,0 +1,176 @@
+// Running a case's Python paths in another release's venv.
+#include "src/releases/release_run.h"
+
+#include <algorithm>
+
+#include "oracles/judge.h"
+#include "src/ir/autocast.h"
+#include "src/ir/python_emitter.h"
+#include "src/ir/release_runner.h"
+#include "src/releases/runner_output.h"
+#include "src/support/files.h"
+#include "src/support/subprocess.h"
+#include "src/support/utf8.h"
+
+namespace mmdiff {
+
+namespace {
+
+PathResult Unsupported(const std::string& path, UnsupportedReason why, const std::string& message) {
+  PathResult r;
+  r.path = path;
+  r.kind = OutcomeKind::kUnsupported;
+  r.unsupported = why;
+  r.message = message;
+  return r;
+}
+
+bool UsesDevice(const Program& p, Device d) {
+  for (const auto& in : p.inputs)
+    if (in.device == d) return true;
+  for (const auto& n : p.nodes)
+    if (n.op == OpKind::kToDevice && n.device == d) return true;
+  return false;
+}
+
+// The last line the runner printed that says something, for a "cannot run" reason.
+std::string LastLogLine(const std::string& log) {
+  auto text = ReadFile(log, 1 << 20);
+  if (!text.ok()) return "";
+  std::string s = text.value();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  size_t nl = s.rfind('\n');
+  std::string line = nl == std::string::npos ? s : s.substr(nl + 1);
+  return TerminalLine(line.size() > 300 ? line.substr(0, 300) + "..." : line);
+}
+
+}  // namespace
+
+std::optional<PathResult> NotRunnableInRelease(const Program& p, const std::string& path,
+                                               bool has_gpu) {
+  if (path == kReferencePath) return std::nullopt;
+  if (!ReleaseRunnerRuns(path))
+    return Unsupported(path, UnsupportedReason::kUnavailable,
+                       path +
+                           " is not run in other releases: mmdiff releases runs the reference "
+                           "and the Python paths (eager, eager_meta, inductor, aot_eager, "
+                           "compile_eager, torchscript, aoti)");
+  if (UsesDevice(p, Device::kCuda) && !has_gpu)
+    return Unsupported(path, UnsupportedReason::kNoGpu,
+                       "program uses cuda and this machine has no GPU");
+  if (path == "eager_meta") {
+    if (UsesDevice(p, Device::kCuda) || UsesDevice(p, Device::kMeta))
+      return Unsupported(path, UnsupportedReason::kDevice,
+                         "eager_meta runs cpu programs only: the program uses another device");
+    if (UsesAutocast(p))
+      return Unsupported(path, UnsupportedReason::kAutocast,
+                         "eager_meta cannot run autocast: meta tensors have no autocast");
+  }
+  if (path == "aoti") {
+    if (UsesDevice(p, Device::kMeta))
+      return Unsupported(path, UnsupportedReason::kDevice,
+                         "aoti compiles programs for cpu and cuda only");
+    if (Trains(p))
+      return Unsupported(path, UnsupportedReason::kTraining,
+                         "aoti runs inference only: the program's inputs require grad");
+  }
+  if (path == "torchscript" && UsesAutocast(p))
+    return Unsupported(path, UnsupportedReason::kAutocast,
+                       "TorchScript compiled from C++ has no torch.autocast");
+  return std::nullopt;
+}
+
+ReleaseRunner::ReleaseRunner(ReleaseVenv venv, ReleaseRunSettings settings, ReferenceFn reference,
+                             std::string tag)
+    : venv_(std::move(venv)),
+      settings_(std::move(settings)),
+      reference_(std::move(reference)),
+      tag_(std::move(tag)),
+      torch_(venv_.torch) {}
+
+std::vector<PathResult> ReleaseRunner::operator()(const Program& p, const InputRecipe& r,
+                                                  const std::vector<std::string>& paths) {
+  std::vector<PathResult> results(paths.size());
+  std::vector<std::string> runner_paths;
+  std::vector<size_t> runner_slots;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (paths[i] == kReferencePath) {
+      results[i] = reference_(p, r);
+    } else if (auto no = NotRunnableInRelease(p, paths[i], settings_.has_gpu)) {
+      results[i] = std::move(*no);
+    } else {
+      runner_paths.push_back(paths[i]);
+      runner_slots.push_back(i);
+    }
+  }
+  if (!runner_paths.empty()) {
+    const std::string base =
+        settings_.work_dir + "/" + tag_ + "-" + venv_.torch + "-" + std::to_string(++runs_);
+    const std::string script = base + ".py", out = base + ".jsonl", log = base + ".log";
+    if (Status s = WriteFileAtomic(script, EmitReleaseRunner(p, r, runner_paths)); !s.ok()) {
+      failure_ = s.message();
+      return results;
+    }
+    ProcessOptions o;
+    o.argv = {venv_.python, script, out};
+    o.env = {"TORCHINDUCTOR_COMPILE_THREADS=1", "PYTHONDONTWRITEBYTECODE=1",
+             "TORCHINDUCTOR_CACHE_DIR=" + settings_.work_dir + "/inductor-" + venv_.torch,
+             "TRITON_CACHE_DIR=" + settings_.work_dir + "/triton-" + venv_.torch};
+    o.output = log;
+    o.timeout_s = settings_.timeout_s;
+    ProcessResult pr = RunProcess(o);
+    if (!pr.started) {
+      failure_ = "cannot start " + venv_.python + ": " + pr.error;
+      return results;
+    }
+    auto text = ReadFile(out, size_t{1} << 30);
+    Result<RunnerOutput> parsed = text.ok() ? ParseRunnerOutput(text.value(), runner_paths)
+                                            : Result<RunnerOutput>(text.status());
+    if (!parsed.ok() || (pr.exit_code != 0 && !pr.timed_out && pr.signal == 0)) {
+      if (pr.exit_code == kReproFailedExitCode)
+        failure_ =
+            "the case's inputs cannot be built in torch " + venv_.torch + ": " + LastLogLine(log);
+      else if (pr.exit_code != 0 && !pr.timed_out && pr.signal == 0)
+        failure_ = "the runner failed in torch " + venv_.torch + " (exit " +
+                   std::to_string(pr.exit_code) + "): " + LastLogLine(log);
+      else
+        failure_ = "the runner's output is unreadable: " + parsed.status().message();
+      return results;
+    }
+    torch_ = parsed.value().torch;
+    std::vector<PathResult>& got = parsed.value().results;
+    for (size_t k = 0; k < runner_paths.size(); ++k) {
+      PathResult& slot = results[runner_slots[k]];
+      if (k < got.size()) {
+        // A path this release cannot run (it lacks the API): nothing to compare it with.
+        if (got[k].kind == OutcomeKind::kUnsupported && failure_.empty())
+          failure_ = runner_paths[k] + " cannot run in torch " + torch_ + ": " + got[k].message;
+        slot = std::move(got[k]);
+      } else if (k == got.size() && pr.timed_out) {
+        slot.path = runner_paths[k];
+        slot.kind = OutcomeKind::kTimeout;
+        slot.message = "ran past " + std::to_string(static_cast<int>(settings_.timeout_s)) +
+                       " s in torch " + torch_;
+        slot.stage = "run";
+      } else if (k == got.size() && pr.signal != 0) {
+        slot.path = runner_paths[k];
+        slot.kind = OutcomeKind::kCrash;
+        slot.signal = pr.signal;
+        slot.message = "the runner died of signal " + std::to_string(pr.signal) + " in torch " +
+                       torch_ + ": " + LastLogLine(log);
+        slot.stage = "run";
+      } else {
+        slot = Unsupported(runner_paths[k], UnsupportedReason::kUnavailable,
+                           "not run: the runner ended at " + runner_paths[got.size()]);
+      }
+    }
+  }
+  for (auto& res : results) {
+    auto it = std::find_if(settings_.paths.begin(), settings_.paths.end(),
+                           [&](const PathInfo& i) { return i.name == res.path; });
+    if (it != settings_.paths.end()) res.traits = it->traits;
+  }
+  return results;
+}
+
+}  // namespace mmdiff

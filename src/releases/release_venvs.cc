@@ -1,0 +1,89 @@
+// Finding the torch venvs scripts/setup made.
+#include "src/releases/release_venvs.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+namespace mmdiff {
+
+namespace fs = std::filesystem;
+
+std::string VenvCacheDir() {
+  if (const char* c = std::getenv("MMDIFF_CACHE"); c && *c) return c;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/mmdiff";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.cache/mmdiff";
+}
+
+bool ValidTorchVersion(const std::string& v) {
+  static const std::regex kVersion(R"(\d{1,4}\.\d{1,4}(\.\d{1,4})?)");
+  return std::regex_match(v, kVersion);
+}
+
+int CompareTorchVersions(const std::string& a, const std::string& b) {
+  auto numbers = [](const std::string& v) {
+    std::vector<long> out;
+    std::stringstream in(v.substr(0, v.find('+')));
+    for (std::string part; std::getline(in, part, '.');) out.push_back(std::atol(part.c_str()));
+    out.resize(std::max<size_t>(out.size(), 3), 0);
+    return out;
+  };
+  std::vector<long> x = numbers(a), y = numbers(b);
+  x.resize(std::max(x.size(), y.size()), 0);
+  y.resize(x.size(), 0);
+  return x < y ? -1 : (x == y ? 0 : 1);
+}
+
+std::string PythonMajorMinor(const std::string& version) {
+  size_t first = version.find('.');
+  if (first == std::string::npos) return version;
+  size_t second = version.find('.', first + 1);
+  return version.substr(0, second);
+}
+
+namespace {
+std::string VenvDir(const std::string& cache, const std::string& torch,
+                    const std::string& python_mm) {
+  return cache + "/venv-torch-" + torch + "-py" + python_mm;
+}
+bool Complete(const std::string& dir) {
+  std::error_code ec;
+  return fs::exists(dir + "/.mmdiff-complete", ec) && fs::exists(dir + "/bin/python", ec);
+}
+}  // namespace
+
+Result<ReleaseVenv> FindReleaseVenv(const std::string& cache, const std::string& torch,
+                                    const std::string& python_mm) {
+  if (!ValidTorchVersion(torch))
+    return Status::Error("'" + torch + "' is not a torch release such as 2.11.0");
+  std::string dir = VenvDir(cache, torch, python_mm);
+  if (!Complete(dir))
+    return Status::Error("torch " + torch + " is not set up here (no complete " + dir +
+                         "): `MMDIFF_TORCH=" + torch +
+                         " scripts/setup --venv-only` creates it, or add --setup");
+  return ReleaseVenv{torch, dir + "/bin/python"};
+}
+
+std::vector<ReleaseVenv> FindReleaseVenvs(const std::string& cache, const std::string& python_mm) {
+  std::vector<ReleaseVenv> out;
+  std::error_code ec;
+  const std::string prefix = "venv-torch-", suffix = "-py" + python_mm;
+  for (fs::directory_iterator it(cache, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    std::string torch = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (!ValidTorchVersion(torch) || !Complete(it->path().string())) continue;
+    out.push_back({torch, it->path().string() + "/bin/python"});
+  }
+  std::sort(out.begin(), out.end(), [](const ReleaseVenv& a, const ReleaseVenv& b) {
+    return CompareTorchVersions(a.torch, b.torch) > 0;
+  });
+  return out;
+}
+
+}  // namespace mmdiff

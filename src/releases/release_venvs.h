@@ -1,0 +1,39 @@
+// The torch releases this machine can run findings in: the venvs scripts/setup creates in its cache
+// (venv-torch-<version>-py<python>/, complete once it holds .mmdiff-complete), one per release.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+struct ReleaseVenv {
+  std::string torch;   // the release as set up, e.g. "2.11.0"
+  std::string python;  // the venv's interpreter
+};
+
+// scripts/setup's cache: $MMDIFF_CACHE, else $XDG_CACHE_HOME/mmdiff, else $HOME/.cache/mmdiff.
+std::string VenvCacheDir();
+
+// True for "2.11", "2.11.0": digits and dots, two or three numbers (what pip and scripts/setup
+// take, and nothing that could reach a shell or a path).
+bool ValidTorchVersion(const std::string& v);
+
+// <0, 0, >0 as release a is older, the same or newer than b, number by number ("2.9.0" < "2.11.0");
+// a local suffix ("+cu130") is ignored, a missing number counts as 0.
+int CompareTorchVersions(const std::string& a, const std::string& b);
+
+// "3.11.2" -> "3.11": the Python a venv must have for its torch to match this build's worker.
+std::string PythonMajorMinor(const std::string& version);
+
+// The venv of `torch` for Python `python_mm` in `cache`, if it is complete; else an error saying
+// so and how to create it.
+Result<ReleaseVenv> FindReleaseVenv(const std::string& cache, const std::string& torch,
+                                    const std::string& python_mm);
+
+// Every complete venv in `cache` for Python `python_mm`, newest release first.
+std::vector<ReleaseVenv> FindReleaseVenvs(const std::string& cache, const std::string& python_mm);
+
+}  // namespace mmdiff

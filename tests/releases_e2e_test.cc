@@ -1,0 +1,132 @@
+// `mmdiff releases` on the real binaries and the torch venvs set up here: the regression corpus
+// across releases gives each entry's expected verdict per release, a fresh report is present in
+// this build's release, and bad arguments are clear errors.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "mmdiff/build_info.h"
+#include "src/releases/release_venvs.h"
+#include "src/support/files.h"
+#include "tests/e2e_util.h"
+#include "tests/schema_check.h"
+
+namespace mmdiff {
+namespace {
+
+std::string Py() { return PythonMajorMinor(build_info::kPythonVersion); }
+
+bool VenvSetUp(const std::string& torch) {
+  return FindReleaseVenv(VenvCacheDir(), torch, Py()).ok();
+}
+
+nlohmann::json ReadJson(const std::string& file) {
+  auto text = ReadFile(file);
+  return text.ok() ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
+}
+
+TEST(ReleasesE2E, TheRegressionCorpusGivesEachEntrysExpectedVerdictInEachRelease) {
+  if (!VenvSetUp("2.11.0") || !VenvSetUp("2.15.0"))
+    GTEST_SKIP() << "needs the torch 2.11.0 and 2.15.0 venvs in " << VenvCacheDir()
+                 << " (scripts/test sets up 2.11.0 with `MMDIFF_TORCH=2.11.0 scripts/setup "
+                    "--venv-only`)";
+  const bool with_212 = VenvSetUp("2.12.0");
+  std::string dir = e2e::ScratchDir("releases-corpus");
+  auto r = e2e::RunMmdiff("releases " + std::string(MMDIFF_SOURCE_DIR) +
+                          "/corpus/regression --torch 2.11.0,2.15.0" + (with_212 ? ",2.12.0" : "") +
+                          " --json " + dir + "/releases.json");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json t = ReadJson(dir + "/releases.json");
+  ASSERT_TRUE(t.is_object()) << r.output;
+  auto schema = e2e::ValidateJson({dir + "/releases.json"});
+  EXPECT_EQ(schema.exit_code, 0) << schema.output;
+  ASSERT_EQ(t["releases"].size(), with_212 ? 3u : 2u);
+  EXPECT_EQ(t["releases"][0]["release"], "2.15.0");  // newest first
+  int checked = 0, seed_bug = 0;
+  for (const auto& f : t["findings"]) {
+    const std::string file = f["file"];
+    for (const auto& c : f["cells"]) {
+      EXPECT_NE(c["state"], "cannot-run") << file << " in " << c["release"] << ": " << c["detail"];
+      if (!c.contains("expected") || !c["expected"]["applies"].get<bool>()) continue;
+      EXPECT_TRUE(c["expected"]["matches"].get<bool>())
+          << file << " in " << c["release"] << ": expected " << c["expected"]["verdict"]
+          << ", observed " << c["observed"] << ": " << c["expected"]["difference"];
+      ++checked;
+    }
+    if (file.find("pytorch-177630") != std::string::npos) {
+      ++seed_bug;
+      EXPECT_EQ(f["history"]["summary"], with_212 ? "present in 2.11.0, fixed in 2.12.0"
+                                                  : "present in 2.11.0, absent in 2.15.0")
+          << file;
+      EXPECT_EQ(f["history"]["label"], "fixed") << file;
+    }
+  }
+  EXPECT_EQ(seed_bug, 2);
+  EXPECT_GE(checked, 2 * static_cast<int>(t["findings"].size()) - 4) << r.output;
+  EXPECT_NE(r.output.find("present in 2.11.0"), std::string::npos) << r.output;
+}
+
+TEST(ReleasesE2E, AFreshReportIsPresentInThisBuildsReleaseUnderItsBucket) {
+  if (!VenvSetUp("2.15.0")) GTEST_SKIP() << "needs the torch 2.15.0 venv in " << VenvCacheDir();
+  std::string dir = e2e::ScratchDir("releases-report");
+  // K = 1 float16 @ float32 mm: eager raises, inductor promotes (on every release tried).
+  auto run = e2e::RunMmdiff("run " + std::string(MMDIFF_SOURCE_DIR) +
+                            "/corpus/regression/inductor-mm-k1-float16-float32.json --paths "
+                            "reference,eager,inductor --out " +
+                            dir + "/finding");
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  auto r = e2e::RunMmdiff("releases " + dir + "/finding --torch 2.15.0 --json " + dir + "/t.json");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json t = ReadJson(dir + "/t.json");
+  nlohmann::json report = ReadJson(dir + "/finding/report.json");
+  ASSERT_TRUE(t.is_object() && report.is_object()) << r.output;
+  ASSERT_EQ(t["findings"].size(), 1u);
+  const auto& f = t["findings"][0];
+  EXPECT_EQ(f["kind"], "report");
+  EXPECT_EQ(f["bucket"], report["bucket"]["hash"]);
+  EXPECT_EQ(f["cells"][0]["state"], "present") << f.dump(2);
+  EXPECT_NE(
+      f["cells"][0]["buckets"].get<std::string>().find(report["bucket"]["hash"].get<std::string>()),
+      std::string::npos);
+  EXPECT_EQ(f["history"]["summary"], "present in 2.15.0");
+  EXPECT_NE(r.output.find("finding  "), std::string::npos) << r.output;
+  // Its row is recorded next to the report, where triage shows it.
+  auto schema = e2e::ValidateJson({dir + "/t.json", dir + "/finding/releases.json"});
+  EXPECT_EQ(schema.exit_code, 0) << schema.output;
+  auto triage = e2e::RunMmdiff("triage " + dir + "/finding --out " + dir + "/triage");
+  EXPECT_EQ(triage.exit_code, 0) << triage.output;
+  auto md = ReadFile(dir + "/triage/triage.md");
+  ASSERT_TRUE(md.ok()) << triage.output;
+  EXPECT_NE(md.value().find("releases: present in 2.15.0"), std::string::npos) << md.value();
+}
+
+TEST(ReleasesE2E, BadArgumentsAndMissingReleasesAreClearErrors) {
+  std::string dir = e2e::ScratchDir("releases-bad");
+  std::string entry =
+      std::string(MMDIFF_SOURCE_DIR) + "/corpus/regression/inductor-mm-k1-float16-float32.json";
+  auto missing = e2e::RunMmdiff("releases " + dir + "/nothing");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("no such file or folder"), std::string::npos) << missing.output;
+  auto empty = e2e::RunMmdiff("releases " + dir);
+  EXPECT_EQ(empty.exit_code, 2) << empty.output;
+  EXPECT_NE(empty.output.find("holds no report.json"), std::string::npos) << empty.output;
+  std::ofstream(dir + "/summary.json") << R"({"format": "mmdiff.fuzz-summary", "version": 2})";
+  auto other = e2e::RunMmdiff("releases " + dir + "/summary.json");
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("neither a regression entry nor a report"), std::string::npos)
+      << other.output;
+  auto injected = e2e::RunMmdiff("releases " + entry + " --torch '2.11.0;touch " + dir + "/x'");
+  EXPECT_EQ(injected.exit_code, 2) << injected.output;
+  EXPECT_FALSE(std::ifstream(dir + "/x").good());
+  auto absent = e2e::RunMmdiff("releases " + entry + " --torch 1.99.0");
+  EXPECT_EQ(absent.exit_code, 3) << absent.output;
+  EXPECT_NE(absent.output.find("MMDIFF_TORCH=1.99.0 scripts/setup --venv-only"), std::string::npos)
+      << absent.output;
+  auto nowhere = e2e::RunShell("MMDIFF_CACHE=" + dir + "/empty-cache " +
+                               std::string(MMDIFF_BUILD_DIR) + "/mmdiff releases " + entry);
+  EXPECT_EQ(nowhere.exit_code, 3) << nowhere.output;
+  EXPECT_NE(nowhere.output.find("no torch venv is set up"), std::string::npos) << nowhere.output;
+}
+
+}  // namespace
+}  // namespace mmdiff
