@@ -139,6 +139,7 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
   if (facts && !b.from_report) FillFromFacts(b, *facts);
   AddRootCauses(b, facts ? facts->root_causes : std::vector<std::string>{signature});
   b.reduced_root_cause |= facts && facts->reduced_root_cause;
+  if (facts && facts->releases && !b.releases) b.releases = facts->releases;
   b.count += s.count;
   if (b.sightings.empty() ||
       Earlier(s.first_found_s, s.first_seed, b.first_found_s, b.first_seed)) {
@@ -195,6 +196,7 @@ void MergeByRootCause(TriageData& d) {
       }
       for (auto& s : o.sightings) h.sightings.push_back(std::move(s));
       h.reduced_root_cause |= o.reduced_root_cause;
+      if (!h.releases) h.releases = o.releases;
       h.merged_hashes.push_back(other);
       h.merged_hashes.insert(h.merged_hashes.end(), o.merged_hashes.begin(), o.merged_hashes.end());
       d.buckets.erase(other);

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "src/releases/release_history.h"
+
 namespace mmdiff::triage {
 
 // How a bucket is filed, in rank order: filable first, precision-only last.
@@ -54,6 +56,9 @@ struct ReportFacts {
   std::vector<ErrorSample> errors;
   int unplotted_errors = 0;  // value divergences with a non-finite or zero error, or no known K
   std::optional<uint64_t> input_seed;
+  // The finding across torch releases, from `mmdiff releases` (releases.json next to the report);
+  // none when it has not been run there.
+  std::optional<ReleaseHistory> releases;
 };
 
 // One campaign's (or one loose report's) view of a bucket.
@@ -88,7 +93,10 @@ struct TriageBucket {
   // Buckets of the same single root cause merged into this one (MergeByRootCause): typically
   // campaign buckets whose cases differed until reduction.
   std::vector<std::string> merged_hashes;
-  bool reduced_root_cause = false;  // root_causes were signed by a report's reduced case
+  bool reduced_root_cause = false;         // root_causes were signed by a report's reduced case
+  std::optional<ReleaseHistory> releases;  // the first of its reports' that has one
+  // Present in the newest release run, absent in an older one (`mmdiff releases`).
+  bool IsRegression() const { return releases && releases->label == ReleaseLabel::kRegression; }
 
   // The campaigns that saw it, without repeats, in the order they were read.
   std::vector<std::string> Campaigns() const;

@@ -122,6 +122,7 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
     h << "<td class=\"headline\" title=\"" << HtmlEscape(b.headline) << "\">"
       << HtmlEscape(Clip(b.headline, 300));
     if (!b.summary.empty()) h << "<br><code>" << HtmlEscape(Clip(b.summary, 200)) << "</code>";
+    if (b.releases) h << "<br>releases: " << HtmlEscape(b.releases->summary);
     h << "</td><td>";
     if (examples.empty()) h << "-";
     for (size_t e = 0; e < examples.size(); ++e)
@@ -147,7 +148,8 @@ void OneLineList(std::ostringstream& h, const std::string& title, const std::str
     auto examples = b->Examples(1);
     h << "<li><code>" << HtmlEscape(b->hash) << "</code> [" << b->count << " x] "
       << HtmlEscape(Clip(what, 300)) << (upstream.empty() ? "" : " (" + HtmlEscape(upstream) + ")")
-      << " " << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir)
+      << (b->releases ? "; releases: " + HtmlEscape(b->releases->summary) : "") << " "
+      << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir)
       << "</li>\n";
   }
   h << "</ul>\n";

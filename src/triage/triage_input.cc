@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "src/releases/release_table.h"
 #include "src/support/files.h"
+#include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
 #include "src/triage/report_facts.h"
 
@@ -188,6 +190,17 @@ class Loader {
         d_.skipped.push_back(
             {reduced.string(), (rf.ok() ? std::string("no root cause") : rf.error()) +
                                    " (the bucket is signed by its unreduced case)"});
+    }
+    // What `mmdiff releases` found across torch releases, when it has been run on this finding.
+    fs::path releases = fs::path(shown).parent_path() / "releases.json";
+    if (fs::is_regular_file(releases, ec)) {
+      auto hj = ReadJson(releases.string());
+      auto h = hj.ok() ? GuardJson("releases.json", [&] { return FirstFindingHistory(hj.value()); })
+                       : Result<ReleaseHistory>(hj.status());
+      if (h.ok())
+        facts.value().releases = h.value();
+      else
+        d_.skipped.push_back({releases.string(), h.error() + " (the releases line is left out)"});
     }
     d_.unplotted_errors += facts.value().unplotted_errors;
     d_.errors.insert(d_.errors.end(), facts.value().errors.begin(), facts.value().errors.end());

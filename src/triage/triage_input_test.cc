@@ -84,6 +84,36 @@ TEST(TriageInput, ALooseReportCountsOnceWithItsInputSeed) {
   EXPECT_TRUE(c.Examples(3)[0]->repro_path.empty());  // no repro.py next to it
 }
 
+TEST(TriageInput, AFindingsReleasesJsonGivesItsBucketTheHistoryAndABadOneIsSkipped) {
+  auto root = TempDir("releases");
+  WriteCampaign(root / "c", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 1.0, 1}},
+                             {"bbbb", {Report("bbbb", {TestDivergence{}}), 4, 2.0, 2}}});
+  nlohmann::json history = {{"label", "regression"},
+                            {"summary", "new in 2.15.0"},
+                            {"first_present", "2.15.0"},
+                            {"last_present", "2.15.0"},
+                            {"fixed_in", ""},
+                            {"new_in", "2.15.0"}};
+  WriteText(
+      root / "c" / "findings" / "aaaa" / "releases.json",
+      nlohmann::json(
+          {{"format", "mmdiff.releases"}, {"version", 1}, {"findings", {{{"history", history}}}}})
+          .dump());
+  WriteText(root / "c" / "findings" / "bbbb" / "releases.json",
+            R"({"format": "mmdiff.releases", "version": 2, "findings": []})");
+  auto d = LoadTriageInputs({(root / "c").string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  const TriageBucket& a = d.value().buckets.at("aaaa");
+  ASSERT_TRUE(a.releases.has_value());
+  EXPECT_EQ(a.releases->summary, "new in 2.15.0");
+  EXPECT_TRUE(a.IsRegression());
+  EXPECT_FALSE(d.value().buckets.at("bbbb").releases.has_value());
+  ASSERT_EQ(d.value().skipped.size(), 1u);
+  EXPECT_NE(d.value().skipped[0].reason.find("releases format version 2 is not supported"),
+            std::string::npos)
+      << d.value().skipped[0].reason;
+}
+
 TEST(TriageInput, BadReportsAreSkippedAndListedNotFatal) {
   auto root = TempDir("bad-among-good");
   WriteCampaign(root / "c", {{"aaaa", {Report("aaaa", {TestDivergence{}}), 3, 1.0, 1}},

@@ -94,6 +94,8 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
         md << "- also campaign buckets " << MarkdownCell(Join(b.merged_hashes, ", "))
            << ": the same root cause\n";
       if (!b.summary.empty()) md << "- program: " << MarkdownCell(b.summary) << "\n";
+      if (b.releases)
+        md << "- releases: " << MarkdownCell(b.releases->summary) << " (`mmdiff releases`)\n";
       if (!b.from_report)
         md << "- no report.json could be read: kind, blame and class come from the summary's "
               "headline\n";
@@ -113,7 +115,8 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
   }
   auto one_line = [&](const TriageBucket& b, const std::string& what) {
     auto examples = b.Examples(1);
-    md << "- `" << b.hash << "` [" << b.count << " x] " << MarkdownCell(what) << " ("
+    md << "- `" << b.hash << "` [" << b.count << " x] " << MarkdownCell(what)
+       << (b.releases ? "; releases: " + MarkdownCell(b.releases->summary) : "") << " ("
        << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir)
        << ")\n";
   };

@@ -106,6 +106,19 @@ TEST(TriageOutputs, MarkdownTableIsRankedAndEscaped) {
   EXPECT_NE(md.find("[repro.py]("), std::string::npos);
 }
 
+TEST(TriageOutputs, TheReleasesLineIsShownWhereItIsKnown) {
+  TriageData d = TwoCampaigns("releases");
+  d.buckets.at("e000").releases =
+      ReleaseHistory{ReleaseLabel::kFixed, "present in 2.11.0, fixed in 2.12.0 <b>"};
+  std::string md = TriageMarkdown(d, RankBuckets(d), "/tmp/out", 3);
+  std::string html = TriageHtml(d, RankBuckets(d), "/tmp/out");
+  EXPECT_EQ(
+      Count(md, "- releases: present in 2.11.0, fixed in 2.12.0 &lt;b&gt; (`mmdiff releases`)"), 1u)
+      << md;
+  EXPECT_EQ(Count(md, "- releases:"), 1u);  // v000 was not run across releases
+  EXPECT_EQ(Count(html, "releases: present in 2.11.0, fixed in 2.12.0 &lt;b&gt;"), 1u);
+}
+
 TEST(TriageOutputs, HtmlPageIsSelfContainedAndEscaped) {
   TriageData d = TwoCampaigns("html");
   std::string html = TriageHtml(d, RankBuckets(d), "/tmp/out");

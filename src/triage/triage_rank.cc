@@ -21,6 +21,8 @@ std::string_view SeverityLegend() {
 bool RanksBefore(const TriageBucket& a, const TriageBucket& b) {
   if (a.IsNew() != b.IsNew()) return a.IsNew();
   if (a.cls != b.cls) return static_cast<int>(a.cls) < static_cast<int>(b.cls);
+  // A regression (new in a recent release) before a long-standing behaviour of its class.
+  if (a.IsRegression() != b.IsRegression()) return a.IsRegression();
   if (a.count != b.count) return a.count > b.count;
   if (a.severity != b.severity) return a.severity > b.severity;
   return a.hash < b.hash;

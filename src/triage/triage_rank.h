@@ -16,8 +16,10 @@ int Severity(std::string_view kind);
 std::string_view SeverityLegend();
 
 // The triage order: new root causes first (TriageBucket::IsNew), then the known and baseline ones;
-// within each, filable, then unclassified, then precision-only buckets; within a class by
-// count (descending), then severity (descending), then hash (ascending) so that ties are stable.
+// within each, filable, then unclassified, then precision-only buckets; within a class the
+// regressions (`mmdiff releases`: present in the newest release run, absent in an older one)
+// first, then by count (descending), then severity (descending), then hash (ascending) so that
+// ties are stable.
 bool RanksBefore(const TriageBucket& a, const TriageBucket& b);
 std::vector<const TriageBucket*> RankBuckets(const TriageData& d);
 

@@ -49,5 +49,21 @@ TEST(TriageRank, FilableFirstPrecisionOnlyLastThenCountSeverityHash) {
   EXPECT_EQ(order, (std::vector<std::string>{"f2", "f3", "f1", "u2", "u3", "u1", "p1"}));
 }
 
+TEST(TriageRank, ARegressionRanksAboveLongStandingBehavioursOfItsClassOnly) {
+  auto with = [](TriageBucket b, ReleaseLabel label) {
+    b.releases = ReleaseHistory{label, std::string(ReleaseLabelName(label))};
+    return b;
+  };
+  auto order = Order({
+      with(B("old", BucketClass::kFilable, 90, "error_behaviour"), ReleaseLabel::kLongStanding),
+      B("unknown", BucketClass::kFilable, 50, "error_behaviour"),  // not run across releases
+      with(B("new", BucketClass::kFilable, 2, "error_behaviour"), ReleaseLabel::kRegression),
+      with(B("fixed", BucketClass::kFilable, 70, "error_behaviour"), ReleaseLabel::kFixed),
+      // A regression of a lower class stays below every filable bucket.
+      with(B("meta", BucketClass::kUnclassified, 500, "meta"), ReleaseLabel::kRegression),
+  });
+  EXPECT_EQ(order, (std::vector<std::string>{"new", "old", "fixed", "unknown", "meta"}));
+}
+
 }  // namespace
 }  // namespace mmdiff::triage
