@@ -127,4 +127,20 @@ std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& giv
                                                    : std::vector<std::string>{};
 }
 
+int CheckOutputFile(const char* command, const char* flag, const std::string& file) {
+  if (file.empty()) return kExitOk;
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    std::cerr << "mmdiff " << command << ": " << flag << " " << file
+              << " is a folder; give a file name\n";
+    return kExitUsage;
+  }
+  std::filesystem::path parent = std::filesystem::path(file).parent_path();
+  if (Status s = MakeWritableDir(parent.empty() ? "." : parent.string()); !s.ok()) {
+    std::cerr << "mmdiff " << command << ": " << flag << ": " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  return kExitOk;
+}
+
 }  // namespace mmdiff::cli

@@ -33,5 +33,9 @@ SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::strin
 int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
                 std::vector<std::string>& paths);
 void AddCommonOptions(CLI::App* app, CommonOptions& o);
+// Before minutes of running: an output file option (`flag` FILE) that names a folder is bad usage
+// (kExitUsage), one whose folder cannot be made or written an environment problem
+// (kExitEnvironment); both said on stderr as `command`'s. kExitOk for "" (not asked for).
+int CheckOutputFile(const char* command, const char* flag, const std::string& file);
 
 }  // namespace mmdiff::cli

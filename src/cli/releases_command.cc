@@ -185,18 +185,7 @@ int RunReleases(const ReleasesArgs& a) {
     }
     findings.push_back(std::move(finding.value()));
   }
-  if (!a.json.empty()) {
-    std::error_code ec;
-    fs::path parent = fs::path(a.json).parent_path();
-    if (fs::is_directory(a.json, ec)) {
-      std::cerr << "mmdiff releases: --json " << a.json << " is a folder; give a file name\n";
-      return kExitUsage;
-    }
-    if (Status s = MakeWritableDir(parent.empty() ? "." : parent.string()); !s.ok()) {
-      std::cerr << "mmdiff releases: --json: " << s.message() << "\n";
-      return kExitEnvironment;
-    }
-  }
+  if (int code = CheckOutputFile("releases", "--json", a.json); code != kExitOk) return code;
   const std::string cache = VenvCacheDir(), py = PythonMajorMinor(build_info::kPythonVersion);
   auto venvs = ResolveReleases(a, cache, py);
   if (!venvs.ok()) {

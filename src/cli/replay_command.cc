@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -19,8 +18,6 @@
 
 namespace mmdiff::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr const char* kDescription =
     "Replay regression entries (corpus/regression/*.json) on the installed torch: run each entry's "
@@ -90,19 +87,7 @@ int RunReplay(const ReplayArgs& a) {
   // Test-only paths as for the fuzzer, when its environment says so.
   const char* fuzz_test_paths = std::getenv("MMDIFF_FUZZ_TEST_PATHS");
   bool test_paths = a.test_paths || (fuzz_test_paths && std::string(fuzz_test_paths) == "1");
-  if (!a.junit.empty()) {
-    // Before minutes of running: a --junit file that cannot be written is an environment problem.
-    std::error_code ec;
-    if (fs::is_directory(a.junit, ec)) {
-      std::cerr << "mmdiff replay: --junit " << a.junit << " is a folder; give a file name\n";
-      return kExitUsage;
-    }
-    fs::path parent = fs::path(a.junit).parent_path();
-    if (Status s = MakeWritableDir(parent.empty() ? "." : parent.string()); !s.ok()) {
-      std::cerr << "mmdiff replay: --junit: " << s.message() << "\n";
-      return kExitEnvironment;
-    }
-  }
+  if (int code = CheckOutputFile("replay", "--junit", a.junit); code != kExitOk) return code;
   std::vector<ReplayRow> rows;
   std::vector<std::string> files = CollectReplayFiles(a.inputs, rows);
   std::string torch = build_info::kTorchVersion;
