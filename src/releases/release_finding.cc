@@ -79,7 +79,15 @@ Result<std::vector<std::string>> CollectReleaseFiles(const std::vector<std::stri
                            "regression entries");
     files.insert(files.end(), here.begin(), here.end());
   }
-  return files;
+  // A file named twice (a folder and a report in it) runs once.
+  std::vector<std::string> once;
+  std::set<std::string> seen;
+  for (const auto& f : files) {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(f, ec);
+    if (seen.insert(ec ? f : canonical.string()).second) once.push_back(f);
+  }
+  return once;
 }
 
 Result<ReleaseFinding> LoadReleaseFinding(const std::string& file) {
@@ -112,6 +120,23 @@ Result<ReleaseFinding> LoadReleaseFinding(const std::string& file) {
   return f;
 }
 
+void PickEntryFinding(ReleaseFinding& f, const std::vector<std::string>& releases) {
+  if (!f.regression) return;
+  f.finding.reset();
+  for (const auto& r : releases) {
+    auto x = ExpectationFor(*f.regression, r);
+    if (x && x->diverges) {
+      f.finding = x;
+      return;
+    }
+  }
+  for (const auto& x : f.regression->expected)
+    if (x.diverges) {
+      f.finding = x;
+      return;
+    }
+}
+
 void ClassifyReleaseRun(const ReleaseFinding& f, const CaseRun& run, ReleaseCell& cell) {
   cell.observed = DescribeVerdict(run.verdict);
   cell.diverges = run.verdict.diverges();
@@ -134,8 +159,7 @@ void ClassifyReleaseRun(const ReleaseFinding& f, const CaseRun& run, ReleaseCell
   }
   bool present = false;
   if (f.regression) {
-    for (const auto& x : f.regression->expected)
-      present |= x.diverges && CompareWithExpectation(run.verdict, x).empty();
+    present = f.finding && CompareWithExpectation(run.verdict, *f.finding).empty();
   } else {
     present = std::find(hashes.begin(), hashes.end(), f.bucket) != hashes.end();
   }

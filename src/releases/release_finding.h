@@ -23,7 +23,15 @@ struct ReleaseFinding {
   std::vector<std::string> paths;
   std::string bucket;                         // a report's bucket hash
   std::optional<RegressionEntry> regression;  // set for an entry
+  // An entry's finding: the diverging expectation of the newest release run that it expects a
+  // divergence in (PickEntryFinding); an entry may expect other divergences in other releases.
+  std::optional<VersionExpectation> finding;
 };
+
+// Sets f.finding for an entry: the expectation that covers the newest of `releases` (newest first)
+// and diverges, else the first diverging expectation of the entry; none when it expects only
+// agreement.
+void PickEntryFinding(ReleaseFinding& f, const std::vector<std::string>& releases);
 
 // The files the arguments name: a file as given; of a folder, its report.json, the report.json of
 // each finding in it (findings/*/, shard-*/findings/*/: a campaign's), and its *.json files that
@@ -35,7 +43,7 @@ Result<std::vector<std::string>> CollectReleaseFiles(const std::vector<std::stri
 Result<ReleaseFinding> LoadReleaseFinding(const std::string& file);
 
 // How a release's judged run relates to the finding: present (a report: its bucket is among the
-// run's findings; an entry: the run matches one of its diverging expectations), other (it diverges
+// run's findings; an entry: the run matches its finding, PickEntryFinding), other (it diverges
 // otherwise), or agree. Fills the cell's state, observed verdict, buckets and detail.
 void ClassifyReleaseRun(const ReleaseFinding& f, const CaseRun& run, ReleaseCell& cell);
 

@@ -59,10 +59,13 @@ std::string UnmetCpuFlags(const ReleaseFinding& f) {
 
 }  // namespace
 
-ReleasesTable RunAcrossReleases(const std::vector<ReleaseFinding>& findings,
+ReleasesTable RunAcrossReleases(std::vector<ReleaseFinding> findings,
                                 const std::vector<PathResult>& references,
                                 const ReleasesRunOptions& o) {
   ReleasesTable t;
+  std::vector<std::string> releases;
+  for (const auto& v : o.venvs) releases.push_back(v.torch);
+  for (auto& f : findings) PickEntryFinding(f, releases);
   for (const auto& v : o.venvs) t.releases.push_back({v.torch, ""});
   for (const auto& f : findings) {
     ReleaseRow row;

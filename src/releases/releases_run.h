@@ -23,7 +23,8 @@ struct ReleasesRunOptions {
 };
 
 // The table for `findings`; references[i] is this build's reference result of findings[i]'s case.
-ReleasesTable RunAcrossReleases(const std::vector<ReleaseFinding>& findings,
+// An entry's finding is picked for these releases (PickEntryFinding).
+ReleasesTable RunAcrossReleases(std::vector<ReleaseFinding> findings,
                                 const std::vector<PathResult>& references,
                                 const ReleasesRunOptions& o);
 

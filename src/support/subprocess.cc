@@ -2,6 +2,7 @@
 #include "src/support/subprocess.h"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@ ProcessResult RunProcess(const ProcessOptions& o) {
   std::vector<char*> args;
   for (const auto& a : o.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     res.error = std::string("fork: ") + std::strerror(errno);
@@ -38,6 +40,9 @@ ProcessResult RunProcess(const ProcessOptions& o) {
   }
   if (pid == 0) {
     setpgid(0, 0);
+    // Its own group keeps a terminal's ^C from it; it must not outlive us either (^C, a kill).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // we died before the line above
     int in = open("/dev/null", O_RDONLY);
     if (in >= 0) dup2(in, 0);
     dup2(out, 1);

@@ -24,7 +24,8 @@ struct ProcessResult {
 };
 
 // Runs o.argv in a process group of its own, stdin from /dev/null, and waits for it; anything left
-// in its group when it ends (or times out) is killed.
+// in its group when it ends (or times out) is killed, and the child is killed if the thread that
+// started it dies (PR_SET_PDEATHSIG: ^C or a kill of mmdiff leaves no runner behind).
 ProcessResult RunProcess(const ProcessOptions& o);
 
 }  // namespace mmdiff
