@@ -88,7 +88,8 @@ int RunTriageCommand(triage::TriageOptions o, size_t top) {
     // Hashes and headlines come from report files: text, not terminal commands.
     std::cout << "  " << i + 1 << ". " << TerminalLine(b.hash) << "  "
               << triage::BucketClassName(b.cls) << "  x" << b.count << "  "
-              << TerminalLine(triage::Clip(b.headline, 110)) << "\n";
+              << TerminalLine(triage::Clip(b.headline, 110))
+              << (b.releases ? "  [" + TerminalLine(b.releases->summary) + "]" : "") << "\n";
   }
   if (ranked.size() > top) std::cout << "  ... " << ranked.size() - top << " more in triage.md\n";
   for (const auto* list : {&groups.known, &groups.baseline})

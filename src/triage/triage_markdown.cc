@@ -36,9 +36,9 @@ std::string RankingExplanation() {
          "Buckets are ranked filable first (a divergence PyTorch's rule for compiler accuracy "
          "reports "
          "calls filable), then unclassified ones, then precision-only ones (every divergence "
-         "precision-only); within a class by count (diverging cases, summed over campaigns), then "
-         "by "
-         "severity (" +
+         "precision-only); within a class regressions first (a finding `mmdiff releases` found in "
+         "the newest torch release it ran and not in an older one: its releases.json), then by "
+         "count (diverging cases, summed over campaigns), then by severity (" +
          std::string(SeverityLegend()) + "), then by bucket hash.";
 }
 
