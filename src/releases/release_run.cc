@@ -126,17 +126,26 @@ std::vector<PathResult> ReleaseRunner::operator()(const Program& p, const InputR
     auto text = ReadFile(out, size_t{1} << 30);
     Result<RunnerOutput> parsed = text.ok() ? ParseRunnerOutput(text.value(), runner_paths)
                                             : Result<RunnerOutput>(text.status());
-    if (!parsed.ok() || (pr.exit_code != 0 && !pr.timed_out && pr.signal == 0)) {
-      if (pr.exit_code == kReproFailedExitCode)
-        failure_ =
-            "the case's inputs cannot be built in torch " + venv_.torch + ": " + LastLogLine(log);
-      else if (pr.exit_code != 0 && !pr.timed_out && pr.signal == 0)
-        failure_ = "the runner failed in torch " + venv_.torch + " (exit " +
-                   std::to_string(pr.exit_code) + "): " + LastLogLine(log);
-      else
-        failure_ = "the runner's output is unreadable: " + parsed.status().message();
-      return results;
+    const bool died = pr.timed_out || pr.signal != 0;
+    if (pr.exit_code == kReproFailedExitCode) {
+      failure_ =
+          "the case's inputs cannot be built in torch " + venv_.torch + ": " + LastLogLine(log);
+    } else if (!died && pr.exit_code != 0) {
+      failure_ = "the runner failed in torch " + venv_.torch + " (exit " +
+                 std::to_string(pr.exit_code) + "): " + LastLogLine(log);
+    } else if (died && !parsed.ok()) {  // before it ran a path: torch itself, not a finding
+      failure_ =
+          "the runner " +
+          (pr.timed_out ? "ran past " + std::to_string(static_cast<int>(settings_.timeout_s)) + " s"
+                        : "died of signal " + std::to_string(pr.signal)) +
+          " in torch " + venv_.torch + " before it ran a path: " + LastLogLine(log);
+    } else if (!parsed.ok()) {
+      failure_ = "the runner's output is unreadable: " + parsed.status().message();
+    } else if (!died && parsed.value().results.size() < runner_paths.size()) {
+      failure_ = "the runner ended without the result of " +
+                 runner_paths[parsed.value().results.size()] + ": " + LastLogLine(log);
     }
+    if (!failure_.empty()) return results;
     torch_ = parsed.value().torch;
     std::vector<PathResult>& got = parsed.value().results;
     for (size_t k = 0; k < runner_paths.size(); ++k) {
