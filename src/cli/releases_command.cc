@@ -29,8 +29,9 @@ constexpr const char* kDescription =
     "Run findings in several torch releases: each report (a finding's report.json, or every "
     "finding of a campaign folder) or regression entry (a file, or corpus/regression/) through "
     "its paths in each release, and print a table release x finding -> present (the finding: the "
-    "report's bucket, one of the entry's expected divergences), other (the paths diverge "
-    "otherwise), agree, or - (cannot run, with the reason), and each finding's history: "
+    "report's bucket, the divergence the entry expects in the newest release run), other (the "
+    "paths diverge otherwise), agree, or - (cannot run, with the reason), and each finding's "
+    "history: "
     "\"present in 2.11.0-2.15.0\", \"new in 2.14.1\", \"present in 2.11.0, fixed in 2.12.0\" (the "
     "next release was run), \"present in 2.11.0, absent in 2.15.0\" (the release that fixed it "
     "was not run). No mmdiff build per release is needed: the reference runs in this build, and "
@@ -166,6 +167,10 @@ Result<std::vector<ReleaseVenv>> ResolveReleases(const ReleasesArgs& a, const st
 }
 
 int RunReleases(const ReleasesArgs& a) {
+  if (a.force && !a.update) {
+    std::cerr << "mmdiff releases: --force goes with --update (it writes the rewritten entries)\n";
+    return kExitUsage;
+  }
   for (const auto& v : SplitPathList(a.torch))
     if (!ValidTorchVersion(v)) {
       std::cerr << "mmdiff releases: --torch: '" << v << "' is not a release such as 2.11.0\n";
