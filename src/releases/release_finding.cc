@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "src/releases/release_venvs.h"
 #include "src/replay/replay.h"
 #include "src/report/report.h"
 #include "src/support/files.h"
@@ -116,6 +117,8 @@ Result<ReleaseFinding> LoadReleaseFinding(const std::string& file) {
   f.recipe = c.value().recipe;
   f.paths = c.value().paths;
   f.bucket = c.value().bucket_hash;
+  if (j.value().contains("versions") && j.value()["versions"].is_object())
+    f.found_in = StringField(j.value()["versions"], "torch");
   if (f.bucket.empty()) return Status::Error(file + ": the report names no bucket hash");
   return f;
 }
@@ -179,6 +182,18 @@ std::optional<ExpectedInRelease> CompareWithEntry(const ReleaseFinding& f, const
   out.matches = out.difference.empty();
   out.applies = MissingCpuFlags(*x).empty();
   return out;
+}
+
+// A report's release (the one it was found in) when that release ran the case and did not find
+// it; "" otherwise.
+std::string NotReproducedWhereFound(const ReleaseFinding& f,
+                                    const std::vector<ReleaseCell>& cells) {
+  if (f.regression || f.found_in.empty()) return "";
+  for (const auto& c : cells)
+    if (CompareTorchVersions(c.release, f.found_in) == 0 && c.state != ReleaseState::kCannotRun &&
+        c.state != ReleaseState::kPresent)
+      return c.release;
+  return "";
 }
 
 }  // namespace mmdiff

@@ -22,6 +22,7 @@ struct ReleaseFinding {
   InputRecipe recipe;
   std::vector<std::string> paths;
   std::string bucket;                         // a report's bucket hash
+  std::string found_in;                       // a report's torch version ("" when not said)
   std::optional<RegressionEntry> regression;  // set for an entry
   // An entry's finding: the diverging expectation of the newest release run that it expects a
   // divergence in (PickEntryFinding); an entry may expect other divergences in other releases.
@@ -61,5 +62,9 @@ struct ExpectedInRelease {
 };
 std::optional<ExpectedInRelease> CompareWithEntry(const ReleaseFinding& f, const std::string& torch,
                                                   const Verdict& observed);
+
+// A report's release (the one it was found in) when that release ran its case and did not find it
+// (the finding depends on what ran before it in the campaign); "" otherwise.
+std::string NotReproducedWhereFound(const ReleaseFinding& f, const std::vector<ReleaseCell>& cells);
 
 }  // namespace mmdiff

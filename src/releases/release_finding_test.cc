@@ -92,5 +92,23 @@ TEST(ReleaseFinding, AReportIsPresentWhereItsBucketIs) {
   EXPECT_EQ(cell.state, ReleaseState::kPresent);
 }
 
+TEST(ReleaseFinding, AReportNotReproducedInTheReleaseItWasFoundInSaysSo) {
+  ReleaseFinding f;
+  f.found_in = "2.15.0+cu132";
+  std::vector<ReleaseCell> cells(2);
+  cells[0].release = "2.15.0";
+  cells[0].state = ReleaseState::kAgree;
+  cells[1].release = "2.11.0";
+  cells[1].state = ReleaseState::kPresent;
+  EXPECT_EQ(NotReproducedWhereFound(f, cells), "2.15.0");
+  cells[0].state = ReleaseState::kPresent;
+  EXPECT_EQ(NotReproducedWhereFound(f, cells), "");
+  cells[0].state = ReleaseState::kCannotRun;  // nothing was compared there
+  EXPECT_EQ(NotReproducedWhereFound(f, cells), "");
+  f.found_in = "";
+  cells[0].state = ReleaseState::kAgree;
+  EXPECT_EQ(NotReproducedWhereFound(f, cells), "");
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -72,8 +72,12 @@ std::string FormatReleasesTable(const ReleasesTable& t) {
       text += i + 1 < l.size() ? Pad(l[i], width[i]) + "  " : l[i];
     o << text << "\n";
   }
-  // What a cell alone does not say.
+  // What a cell alone does not say: which finding a report's row is, ...
   std::ostringstream notes;
+  for (const auto& r : t.rows)
+    if (!r.entry && !r.title.empty())
+      notes << "  " << TerminalLine(RowName(r)) << ": " << TerminalLine(r.title) << "\n";
+  // ... and what happened in a release where it is not simply there or gone.
   for (const auto& r : t.rows) {
     for (size_t i = 0; i < r.cells.size(); ++i) {
       const ReleaseCell& c = r.cells[i];

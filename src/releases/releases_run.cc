@@ -107,6 +107,9 @@ ReleasesTable RunAcrossReleases(std::vector<ReleaseFinding> findings,
     row.history = SummarizeReleases(row.cells);
     if (std::string flags = UnmetCpuFlags(findings[i]); !flags.empty())
       row.history.summary += " (its divergence needs a CPU with " + flags + "; this one lacks it)";
+    if (std::string home = NotReproducedWhereFound(findings[i], row.cells); !home.empty())
+      row.history.summary += " (not reproduced alone in " + home +
+                             ", where it was found: it may depend on what ran before it there)";
     for (size_t v = 0; v < row.cells.size(); ++v)
       if (t.releases[v].torch.empty() && row.cells[v].state != ReleaseState::kCannotRun)
         t.releases[v].torch = row.cells[v].torch;
