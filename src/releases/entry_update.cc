@@ -92,9 +92,9 @@ EntryUpdate PlanEntryUpdate(const std::string& file_text, const RegressionEntry&
   for (const auto* c : ran) releases.push_back(c->release);
   for (const auto& x : entry.expected)
     for (const auto& b : Bounds(x.torch)) releases.push_back(b);
-  std::stable_sort(
-      releases.begin(), releases.end(),
-      [](const std::string& a, const std::string& b) { return CompareTorchVersions(a, b) < 0; });
+  std::sort(releases.begin(), releases.end(), [](const std::string& a, const std::string& b) {
+    return CompareTorchVersions(a, b) < 0;
+  });
   releases.erase(std::unique(releases.begin(), releases.end(),
                              [](const std::string& a, const std::string& b) {
                                return CompareTorchVersions(a, b) == 0;

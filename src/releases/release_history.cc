@@ -53,7 +53,7 @@ bool NextRelease(const std::string& a, const std::string& b) {
 }
 
 ReleaseHistory SummarizeReleases(std::vector<ReleaseCell> cells) {
-  std::stable_sort(cells.begin(), cells.end(), [](const ReleaseCell& x, const ReleaseCell& y) {
+  std::sort(cells.begin(), cells.end(), [](const ReleaseCell& x, const ReleaseCell& y) {
     return CompareTorchVersions(x.release, y.release) < 0;
   });
   ReleaseHistory h;
