@@ -1,6 +1,5 @@
 // `mmdiff releases REPORT|ENTRY|DIR...`: runs findings in several torch releases and says since
 // when each is there, whether it is still there, and where it was fixed.
-#include <unistd.h>
 
 #include <algorithm>
 #include <ctime>
