@@ -38,4 +38,28 @@ bool AddZeroedRerun(CaseRun& c, const std::vector<int>& zeroed, std::vector<Path
   return true;
 }
 
+StandaloneStatus StandaloneStatusOf(const StandaloneRecord& r) {
+  const bool repro_ran = r.repro_exit >= 0;
+  if (r.worker_runs == 0 && !repro_ran) return StandaloneStatus::kNotChecked;
+  if ((r.worker_runs > 0 && r.worker_hits == 0) || (repro_ran && r.repro_hits == 0))
+    return StandaloneStatus::kNotReproduced;
+  return r.worker_hits + r.repro_hits == r.worker_runs + r.repro_attempts
+             ? StandaloneStatus::kReproduced
+             : StandaloneStatus::kFlaky;
+}
+
+const char* StandaloneStatusName(StandaloneStatus s) {
+  switch (s) {
+    case StandaloneStatus::kReproduced:
+      return "reproduced";
+    case StandaloneStatus::kFlaky:
+      return "flaky";
+    case StandaloneStatus::kNotReproduced:
+      return "not_reproduced";
+    case StandaloneStatus::kNotChecked:
+      return "not_checked";
+  }
+  return "not_checked";
+}
+
 }  // namespace mmdiff

@@ -14,6 +14,7 @@
 
 #include "oracles/contract.h"
 #include "oracles/verdict.h"
+#include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
@@ -47,9 +48,33 @@ struct Mitigation {
   bool operator==(const Mitigation&) const = default;
 };
 
+// A finding run again on its own before a campaign lists it as a new root cause
+// (src/campaign/standalone_check.h): its case with its calls before in a fresh worker, and its
+// repro.py in a fresh Python.
+struct StandaloneRecord {
+  int worker_runs = 0, worker_hits = 0;    // reruns in a fresh worker, and those that showed it
+  int repro_attempts = 0, repro_hits = 0;  // repro.py's attempts (one run: it stops at a hit)
+  int repro_exit = -1;                     // repro.py's exit status; -1: not run
+  std::string detail;                      // what was tried and what each gave, in words
+  bool operator==(const StandaloneRecord&) const = default;
+};
+
+enum class StandaloneStatus {
+  kReproduced,     // every rerun and repro.py attempt showed the finding
+  kFlaky,          // some did, some did not: it shows only some of the time
+  kNotReproduced,  // the reruns never showed it, or repro.py did not (or could not run here)
+  kNotChecked,     // nothing was run (the campaign stopped first)
+};
+StandaloneStatus StandaloneStatusOf(const StandaloneRecord& r);
+// "reproduced", "flaky", "not_reproduced", "not_checked".
+const char* StandaloneStatusName(StandaloneStatus s);
+
 struct CaseRun {
   Program program;
   InputRecipe recipe;
+  // The calls the compiled paths made before this one, from a fresh start (the first compile, new
+  // sizes): part of the case, replayed wherever it runs again (src/report/run_case.h).
+  std::vector<PriorCall> before;
   Expectation contract;
   std::vector<PathResult> results;
   Verdict verdict;
@@ -58,6 +83,8 @@ struct CaseRun {
   std::optional<std::vector<Mitigation>> mitigations;
   // The case rerun on torch.compile's stages; none when not run.
   std::optional<Ablation> ablation;
+  // The finding run again on its own (a campaign's new findings); none when not run.
+  std::optional<StandaloneRecord> standalone;
   // The divergence this run's report is about (a case yields one finding per root cause): its
   // headline, bucket and repro. An index into verdict.divergences.
   size_t finding = 0;

@@ -107,3 +107,24 @@ TEST(CaseRun, AResultThatChangesWithTheIgnoredInputZeroedIsADivergence) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(CaseRun, AStandaloneCheckIsReproducedOnlyWhenEveryRunShowsTheFinding) {
+  auto status = [](int worker_runs, int worker_hits, int attempts, int hits, int exit) {
+    return std::string(StandaloneStatusName(
+        StandaloneStatusOf({worker_runs, worker_hits, attempts, hits, exit, ""})));
+  };
+  EXPECT_EQ(status(0, 0, 0, 0, -1), "not_checked");
+  EXPECT_EQ(status(2, 2, 1, 1, 1), "reproduced");
+  EXPECT_EQ(status(2, 2, 0, 0, -1), "reproduced");  // no Python to run repro.py with
+  EXPECT_EQ(status(2, 1, 1, 1, 1), "flaky");
+  EXPECT_EQ(status(2, 2, 2, 1, 1), "flaky");           // repro.py showed it at its second attempt
+  EXPECT_EQ(status(2, 0, 1, 1, 1), "not_reproduced");  // the case alone no longer shows it
+  EXPECT_EQ(status(2, 2, 3, 0, 0), "not_reproduced");  // repro.py says the paths agree
+  EXPECT_EQ(status(2, 2, 0, 0, 3), "not_reproduced");  // repro.py could not run here
+}
+
+}  // namespace
+}  // namespace mmdiff

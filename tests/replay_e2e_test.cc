@@ -113,8 +113,8 @@ TEST(ReplayE2E, BadInputIsExit2WithAClearMessage) {
   std::string text = ReadFile(good).value();
   std::ofstream(dir + "/truncated.json") << text.substr(0, text.size() / 2);
   auto j = nlohmann::json::parse(text);
-  j["version"] = 2;
-  std::ofstream(dir + "/v2.json") << j.dump();
+  j["version"] = 3;
+  std::ofstream(dir + "/v3.json") << j.dump();
 
   auto missing = e2e::RunMmdiff("replay " + dir + "/nope.json");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
@@ -124,11 +124,11 @@ TEST(ReplayE2E, BadInputIsExit2WithAClearMessage) {
   EXPECT_EQ(truncated.exit_code, 2) << truncated.output;
   EXPECT_NE(truncated.output.find("truncated.json (invalid): malformed JSON"), std::string::npos)
       << truncated.output;
-  auto v2 = e2e::RunMmdiff("replay " + dir + "/v2.json");
-  EXPECT_EQ(v2.exit_code, 2) << v2.output;
-  EXPECT_NE(v2.output.find("format version 2 is not supported (this mmdiff reads version 1)"),
+  auto v3 = e2e::RunMmdiff("replay " + dir + "/v3.json");
+  EXPECT_EQ(v3.exit_code, 2) << v3.output;
+  EXPECT_NE(v3.output.find("format version 3 is not supported (this mmdiff reads versions 1 to 2)"),
             std::string::npos)
-      << v2.output;
+      << v3.output;
   // A bad entry among good ones: the good ones still run.
   auto folder = e2e::RunMmdiff("replay " + dir);
   EXPECT_EQ(folder.exit_code, 2) << folder.output;

@@ -44,6 +44,8 @@ class ArtifactCache {
   }
 
   size_t size() const { return entries_.size(); }
+  // Drops every entry (a fresh request: Backend::Forget).
+  void Clear() { entries_.clear(); }
 
  private:
   size_t capacity_;

@@ -26,6 +26,19 @@ TEST(ArtifactCache, ReuseCountsRunsAndTheLeastRecentlyUsedIsDropped) {
   EXPECT_TRUE(a_alive.expired());
 }
 
+TEST(ArtifactCache, ClearForgetsEveryEntrySoTheNextRunCompilesAgain) {
+  ArtifactCache<std::shared_ptr<int>> cache(4);
+  auto a = std::make_shared<int>(1);
+  std::weak_ptr<int> a_alive = a;
+  cache.Add("a", std::move(a));
+  cache.Add("b", std::make_shared<int>(2));
+  cache.Clear();
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_TRUE(a_alive.expired());
+  EXPECT_EQ(cache.Use("a"), nullptr);
+  EXPECT_EQ(cache.Add("a", std::make_shared<int>(3)).runs, 1);  // compiled again
+}
+
 TEST(ArtifactCache, TheFirstRunCompilesLaterOnesReuse) {
   CompileInfo first = CompileInfoFor(1), third = CompileInfoFor(3);
   EXPECT_TRUE(first.present && first.compiled && !first.reused);

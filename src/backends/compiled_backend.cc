@@ -17,8 +17,12 @@ namespace {
 
 class CompiledBackend : public Backend {
  public:
-  explicit CompiledBackend(std::string backend, std::string path = "", std::string knob = "")
-      : backend_(std::move(backend)), path_(std::move(path)), knob_(std::move(knob)) {}
+  explicit CompiledBackend(std::string backend, std::string path = "", std::string knob = "",
+                           bool test_only = false)
+      : backend_(std::move(backend)),
+        path_(std::move(path)),
+        knob_(std::move(knob)),
+        test_only_(test_only) {}
   std::string name() const override {
     if (!path_.empty()) return path_;
     return backend_ == "eager" ? "compile_eager" : backend_;
@@ -26,9 +30,23 @@ class CompiledBackend : public Backend {
   // A knob variant runs on demand only.
   PathTraits traits() const override {
     bool variant = !knob_.empty();
-    return {.compiled = true, .on_demand = variant, .variant = variant, .needs_gpu = true};
+    return {.compiled = true,
+            .on_demand = variant,
+            .variant = variant,
+            .test_only = test_only_,
+            .needs_gpu = true,
+            .keeps_state = true};
   }
   std::string Unavailable() const override { return PythonMissing(); }
+  void Forget() override {
+    if (!Py_IsInitialized()) return;  // nothing compiled yet
+    py::Gil gil;
+    PyObject* globals = PyModule_GetDict(PyImport_AddModule("__main__"));
+    if (PyObject* forget = PyDict_GetItemString(globals, "_mmdiff_forget")) {  // borrowed
+      py::Ref done(PyObject_CallNoArgs(forget));
+      if (!done.get()) PyErr_Clear();
+    }
+  }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     PathResult res;
@@ -190,6 +208,7 @@ class CompiledBackend : public Backend {
   std::string backend_;
   std::string path_,
       knob_;  // a knob variant: its path name and the torch._inductor.config knob set to True
+  bool test_only_;
 };
 
 }  // namespace
@@ -200,6 +219,14 @@ std::unique_ptr<Backend> MakeCompiledBackend(const std::string& torch_backend) {
 
 std::unique_ptr<Backend> MakeInductorVariant(const std::string& path, const std::string& knob) {
   return std::make_unique<CompiledBackend>("inductor", path, knob);
+}
+
+std::vector<std::unique_ptr<Backend>> MakePlantedCompiledBackends() {
+  std::vector<std::unique_ptr<Backend>> v;
+  for (const char* path : {"planted_recompile", "planted_worker_only"})
+    v.push_back(std::make_unique<CompiledBackend>(std::string("mmdiff_") + path, path, "",
+                                                  /*test_only=*/true));
+  return v;
 }
 
 }  // namespace mmdiff

@@ -31,8 +31,10 @@ std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   // torch.compile(dynamic=True): symbolic sizes from the first call, another graph and other
   // kernels than the static-size compile (a compile option, not a config knob).
   v.push_back(MakeInductorVariant("inductor_dynamic", "dynamic"));
-  if (with_test_paths)
+  if (with_test_paths) {
     for (auto& b : MakeTestBackends()) v.push_back(std::move(b));
+    for (auto& b : MakePlantedCompiledBackends()) v.push_back(std::move(b));
+  }
   return v;
 }
 

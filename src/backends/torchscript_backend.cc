@@ -70,11 +70,16 @@ struct Compiled {
 class TorchScriptBackend : public Backend {
  public:
   std::string name() const override { return "torchscript"; }
-  PathTraits traits() const override { return {.compiled = true, .needs_gpu = true}; }
+  PathTraits traits() const override {
+    return {.compiled = true, .needs_gpu = true, .keeps_state = true};
+  }
   std::string Unavailable() const override {
     static const std::string why = Probe();
     return why;
   }
+
+  // The graph executor's state (its profiling runs) is the compiled unit's: a fresh unit has none.
+  void Forget() override { cache_.Clear(); }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     return RunSource(EmitFunction(p, "f", FunctionDialect::kTorchScript), p, recipe, stages);
@@ -158,7 +163,9 @@ class TorchScriptBackend : public Backend {
 class TorchScriptBackend : public Backend {
  public:
   std::string name() const override { return "torchscript"; }
-  PathTraits traits() const override { return {.compiled = true, .needs_gpu = true}; }
+  PathTraits traits() const override {
+    return {.compiled = true, .needs_gpu = true, .keeps_state = true};
+  }
   std::string Unavailable() const override {
     return "the installed LibTorch has no TorchScript (torch/jit.h is missing)";
   }

@@ -72,7 +72,7 @@ std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c) {
     out.stages.push_back({kEagerPath, "eager", OutcomeText(*eager), true, ""});
   auto run = [&](const AblationStage& s) {
     if (!sup.Offers(s.path)) return false;
-    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {kReferencePath, kEagerPath, s.path});
+    CaseRun rerun = RerunCase(sup, c, {kReferencePath, kEagerPath, s.path});
     const Divergence* d = Involving(rerun.verdict, s.path);
     const PathResult* r = FindResult(rerun.results, s.path);
     out.stages.push_back(

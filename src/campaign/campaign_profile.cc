@@ -22,6 +22,7 @@ constexpr Part kParts[] = {
     {"mitigations_s", "new buckets: mitigations", &CampaignProfile::mitigations_s},
     {"ablation_s", "new buckets: ablation", &CampaignProfile::ablation_s},
     {"reduce_s", "new buckets: reduction", &CampaignProfile::reduce_s},
+    {"standalone_s", "new buckets: standalone checks", &CampaignProfile::standalone_s},
     {"store_s", "writing folders and the summary", &CampaignProfile::store_s},
 };
 

@@ -28,7 +28,8 @@ struct CampaignProfile {
   double run_s = 0;    // the workers' runs of the checked inputs, as the campaign waited for them
   double judge_s = 0;  // judging them (the ignored-input reruns are runs, not judging)
   double mitigations_s = 0, ablation_s = 0, reduce_s = 0;  // new buckets only
-  double store_s = 0;  // writing the buckets' folders and the summary
+  double standalone_s = 0;  // new root causes: their standalone checks (reruns, repro.py)
+  double store_s = 0;       // writing the buckets' folders and the summary
   // Workers started (including restarts and recycles) and the seconds that took, part of run_s
   // and of the new buckets' parts wherever a worker started.
   int64_t worker_starts = 0;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "src/report/rerun_records_json.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -34,6 +35,7 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
       {"headline", fc.headline}, {"index", fc.index},         {"seed", fc.seed},
       {"found_s", fc.found_s}};
   if (!fc.known.is_null()) cj["known"] = fc.known;
+  if (c.standalone) cj["standalone"] = StandaloneToJson(*c.standalone);
   if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok())
     return s;
   if (reduced && reduced->reduction.steps_kept > 0)
@@ -88,11 +90,21 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
       if (!hex16(j.at("hash").get<std::string>()) || !hex16(folder))
         throw std::runtime_error("its hash or folder is not 16 hex digits");
       if (j.at("index").get<int64_t>() < 0) throw std::runtime_error("a negative case index");
-      out.push_back(
-          {j.at("hash").get<std::string>(), signature, e.path().filename().string(),
-           j.value("root_cause", signature), j.at("headline").get<std::string>(),
-           j.at("index").get<int64_t>(), j.at("seed").get<uint64_t>(), j.value("found_s", 0.0),
-           j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()});
+      FindingCase fc{j.at("hash").get<std::string>(),
+                     signature,
+                     e.path().filename().string(),
+                     j.value("root_cause", signature),
+                     j.at("headline").get<std::string>(),
+                     j.at("index").get<int64_t>(),
+                     j.at("seed").get<uint64_t>(),
+                     j.value("found_s", 0.0),
+                     j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()};
+      if (j.contains("standalone")) {
+        auto rec = StandaloneFromJson(j.at("standalone"));
+        if (!rec.ok()) throw std::runtime_error(rec.error());
+        fc.standalone = rec.value();
+      }
+      out.push_back(std::move(fc));
     } catch (const std::exception& ex) {
       spdlog::warn("ignoring {}: unreadable case.json ({})", e.path().string(), ex.what());
     }

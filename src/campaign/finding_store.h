@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct FindingCase {
   uint64_t seed = 0;
   double found_s = 0;
   nlohmann::json known;  // the catalogue entry of a known root cause; null when new
+  // The new root cause's standalone check (the folder's report records it too); none for a known
+  // one.
+  std::optional<StandaloneRecord> standalone;
 };
 
 // Writes out_dir/findings/<folder>/ with report.json, program.json, repro.py and case.json (and,

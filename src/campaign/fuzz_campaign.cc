@@ -94,6 +94,14 @@ bool MoreInputsMatter(const CaseRun& c, int v) {
   return v < kShapeVariant;
 }
 
+// Whether a path compiled (or recompiled) on this call: what it compiled then is the state later
+// calls of the program meet.
+bool CompiledAny(const std::vector<PathResult>& results) {
+  return std::any_of(results.begin(), results.end(), [](const PathResult& r) {
+    return r.compile.present && r.compile.compiled && r.traits.keeps_state;
+  });
+}
+
 // Keeps the kBucketExamples smallest seeds, sorted: the same set whatever the order of the cases.
 void AddExample(BucketStats& b, uint64_t seed) {
   auto at = std::lower_bound(b.example_seeds.begin(), b.example_seeds.end(), seed);
@@ -146,6 +154,7 @@ class Campaign {
         continue;  // counted in the summary already
       BucketStats& b = sum_.buckets[f.hash];
       b = {f.signature, f.headline, dir, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
+      b.standalone = f.standalone;
       // The folder's root cause is the reduced case's, where it differs from the bucket's own.
       if (f.root_cause != f.signature) b.reduced_signature = f.root_cause;
       if (adopted.insert(f.index).second) {
@@ -298,19 +307,20 @@ class Campaign {
     bool rejects = false;  // the program's contract verdict, known after its first input
     auto same_contract = [&](const Program& q) { return Expect(q).rejects == rejects; };
     // The workers' runs are timed apart from judging; their results give the paths' own seconds.
-    PathRunner run = [&](const Program& q, const InputRecipe& r,
-                         const std::vector<std::string>& ps) {
+    PathRunner run = [&](const Program& q, const InputRecipe& r, const std::vector<std::string>& ps,
+                         bool fresh) {
       const double ran_before = prof.run_s;
       std::vector<PathResult> results =
-          Timed(sup, prof, &CampaignProfile::run_s, [&] { return sup.Run(q, r, ps); });
+          Timed(sup, prof, &CampaignProfile::run_s, [&] { return sup.Run(q, r, ps, fresh); });
       prof.AddRuns(results);
       if (Trains(q)) prof.training_run_s += prof.run_s - ran_before;
       return results;
     };
     const StagePlan plan = PlanStages(paths, o_.controls);
-    // The inputs the compiled paths compiled for (the first; new sizes), which the deferred stages
-    // replay before the input where inductor diverges.
-    std::vector<std::pair<Program, InputRecipe>> compiled_for;
+    // The calls a compiled path compiled for so far (the first input; new sizes): a diverging
+    // input's calls before (src/ir/call_sequence.h), which its report records, every rerun
+    // replays and the deferred stages run first.
+    std::vector<PriorCall> compiled_for;
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
       generating = std::chrono::steady_clock::now();
       InputVariant in =
@@ -318,11 +328,14 @@ class Campaign {
       prof.generate_s += SecondsSince(generating);
       auto judging = std::chrono::steady_clock::now();
       double ran_s = prof.run_s + prof.worker_start_s;
-      c = AddControls(run, RunAndJudge(run, in.program, in.recipe, plan.first), plan, paths,
-                      compiled_for);
+      // The first input starts fresh; the next ones reuse what it compiled, as a user's calls do.
+      std::vector<PathResult> results = run(in.program, in.recipe, plan.first, v == 0);
+      c = AddControls(run, JudgeRun(run, in.program, in.recipe, std::move(results), compiled_for),
+                      plan, paths);
       prof.judge_s +=
           std::max(SecondsSince(judging) - (prof.run_s + prof.worker_start_s - ran_s), 0.0);
-      if (v == 0 || in.new_shapes) compiled_for.emplace_back(in.program, in.recipe);
+      if (CompiledAny(c.results) && compiled_for.size() < kMaxPriorCalls)
+        compiled_for.push_back(PriorCallOf(in.program, in.recipe));
       inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
       inputs.ignored_input_reruns += !c.rerun_zeroed.empty();
       if (v == 0) rejects = c.contract.rejects;
@@ -425,6 +438,20 @@ class Campaign {
     // Reduce first, then sign: the folder is the root cause's, which buckets that reduce alike
     // share.
     bool kept = reduced && reduced->reduction.steps_kept > 0;
+    // Reproduced before reported: a new root cause's case (the reduced one, where kept) is run
+    // again on its own, and its repro.py; the record goes into both reports.
+    if (!known && o_.standalone_check && !g_stop) {
+      StandaloneRecord check = Timed(sup, prof, &CampaignProfile::standalone_s, [&] {
+        return CheckStandalone(sup, kept ? reduced->run : c, o_.paths, ctx_, o_.standalone);
+      });
+      spdlog::info("bucket {}: {}", fc.hash, StandaloneLine(check));
+      c.standalone = check;
+      if (kept) reduced->run.standalone = check;
+    } else if (!known) {
+      c.standalone = StandaloneRecord{};  // not checked
+      c.standalone->detail = g_stop ? "the campaign was stopping" : "checks were turned off";
+      if (kept) reduced->run.standalone = c.standalone;
+    }
     fc.root_cause = kept ? reduced->signature : fc.signature;
     // A case that reduces to a catalogued root cause is that known behaviour, reached from
     // incidental details the reduction removed (seen on 2.15.0: a float16 inductor mv finding whose
@@ -459,6 +486,7 @@ class Campaign {
     b.finding_dir = "findings/" + fc.folder;
     b.reduced_signature = kept ? reduced->signature : "";
     b.reduced_headline = kept ? Headline(reduced->run) : "";
+    b.standalone = c.standalone;
     // A smaller case of the bucket that reduced to another root cause leaves the old folder to
     // the buckets that still lead there, if any.
     if (!before.empty() && before != b.finding_dir) DropIfUnused(before);

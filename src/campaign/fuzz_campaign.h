@@ -7,12 +7,15 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "src/campaign/campaign_profile.h"
 #include "src/campaign/case_schedule.h"
 #include "src/campaign/stage_controls.h"
+#include "src/campaign/standalone_check.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
 #include "src/report/known.h"
@@ -51,6 +54,10 @@ struct FuzzOptions {
   // When torch.compile's lower stages (compile_eager, aot_eager) run beside inductor
   // (src/campaign/stage_controls.h).
   ControlsMode controls = ControlsMode::kOnDivergence;
+  // Each new root cause is run again on its own before it is listed (src/campaign/
+  // standalone_check.h); false: not checked (its status says so, and it is not listed as new).
+  bool standalone_check = true;
+  StandaloneOptions standalone;
 };
 
 struct BucketStats {
@@ -71,6 +78,8 @@ struct BucketStats {
   // fails, so buckets that reduce to one signature are one root cause. "" when not reduced.
   std::string reduced_signature;
   std::string reduced_headline;  // the reduced case's headline, where reduced
+  // The standalone check of the folder's case (a new root cause's); none for a known one.
+  std::optional<StandaloneRecord> standalone;
   const std::string& RootCause() const {
     return reduced_signature.empty() ? signature : reduced_signature;
   }
@@ -117,6 +126,12 @@ struct FuzzSummary {
   int64_t done_below = 0;
   std::vector<int64_t> done_extra;
 };
+
+// Whether a bucket is listed among the new root causes: not known, and reproduced (or flaky) when
+// run again standalone. A new one that was not is listed apart, as not reproduced standalone.
+bool ListedAsNew(const BucketStats& b);
+// The new root causes none of whose buckets is listed as new: not reproduced standalone.
+std::set<std::string> NotReproducedCauses(const FuzzSummary& s);
 
 // The buckets with a written report, new ones first (in the order found: by the smallest case
 // index, buckets of one root cause after reduction together), then known ones.

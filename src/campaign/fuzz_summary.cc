@@ -8,15 +8,34 @@
 
 #include "src/campaign/fuzz_campaign.h"
 #include "src/gen/generator.h"
+#include "src/report/rerun_records_json.h"
 
 namespace mmdiff {
 
 namespace {
 constexpr const char* kFormat = "mmdiff.fuzz-summary";
 // 2: buckets are root causes (one finding per divergence), new ones listed first, known ones with
-// their catalogue entry. A version 1 campaign cannot be resumed: its buckets were signed otherwise.
-constexpr int kVersion = 2;
+// their catalogue entry. 3: each new root cause's standalone check, and those not reproduced
+// standalone counted apart; signatures by the documented rule and by-design classes. Earlier
+// campaigns cannot be resumed: their buckets were signed otherwise.
+constexpr int kVersion = 3;
 }  // namespace
+
+bool ListedAsNew(const BucketStats& b) {
+  if (!b.known.is_null() || !b.standalone) return false;
+  StandaloneStatus st = StandaloneStatusOf(*b.standalone);
+  return st == StandaloneStatus::kReproduced || st == StandaloneStatus::kFlaky;
+}
+
+std::set<std::string> NotReproducedCauses(const FuzzSummary& s) {
+  std::set<std::string> listed, out;
+  for (const auto& [hash, b] : s.buckets)
+    if (b.count > 0 && ListedAsNew(b)) listed.insert(b.RootCause());
+  for (const auto& [hash, b] : s.buckets)
+    if (b.count > 0 && !b.finding_dir.empty() && b.known.is_null() && !listed.count(b.RootCause()))
+      out.insert(b.RootCause());
+  return out;
+}
 
 std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const FuzzSummary& s) {
   std::vector<std::pair<std::string, const BucketStats*>> out;
@@ -55,13 +74,14 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
     if (!b->known.is_null()) jb["known"] = b->known;
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
+    if (b->standalone) jb["standalone"] = StandaloneToJson(*b->standalone);
     buckets.push_back(jb);
   }
   int64_t known = std::count_if(buckets.begin(), buckets.end(),
                                 [](const nlohmann::json& b) { return !b["new"].get<bool>(); });
-  std::set<std::string> new_causes;
+  std::set<std::string> new_causes, unreproduced_causes = NotReproducedCauses(s);
   for (const auto& [hash, b] : OrderedBuckets(s))
-    if (b->known.is_null()) new_causes.insert(b->RootCause());
+    if (ListedAsNew(*b)) new_causes.insert(b->RootCause());
   nlohmann::json budget = {
       {"time_s", std::isfinite(o.time_s) ? nlohmann::json(o.time_s) : nlohmann::json(nullptr)},
       {"cases", o.max_cases}};
@@ -94,6 +114,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"paths", o.paths},
           {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
           {"new_root_causes", static_cast<int64_t>(new_causes.size())},
+          {"not_reproduced_root_causes", static_cast<int64_t>(unreproduced_causes.size())},
           {"known_buckets", known},
           {"buckets", buckets},
           {"resume",
@@ -106,6 +127,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"known_paths", o.known_paths},
             {"reduce_known", o.reduce_known},
             {"controls", ControlsModeName(o.controls)},
+            {"standalone_check", o.standalone_check},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
 }
@@ -247,6 +269,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       return Status::Error("resume.controls must be \"divergence\" or \"always\", not " +
                            r.at("controls").dump());
     o.controls = *controls;
+    o.standalone_check = r.value("standalone_check", true);
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();
@@ -325,6 +348,11 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       if (b.contains("known") && b["known"].is_object()) bs.known = b["known"];
       bs.reduced_signature = b.value("reduced_signature", "");
       bs.reduced_headline = b.value("reduced_headline", "");
+      if (b.contains("standalone")) {
+        auto rec = StandaloneFromJson(b.at("standalone"));
+        if (!rec.ok()) return Status::Error("malformed summary: " + rec.error());
+        bs.standalone = rec.value();
+      }
     }
   } catch (const std::exception& e) {  // nlohmann's type and key errors, Count's range errors
     return Status::Error(std::string("malformed summary: ") + e.what());

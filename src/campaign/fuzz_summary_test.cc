@@ -114,6 +114,7 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
     b.first_index = first;
     b.reduced_signature = reduced;
     if (known) b.known = {{"title", "a known one"}, {"source", "x.json"}};
+    if (!known) b.standalone = StandaloneRecord{2, 2, 1, 1, 1, "reproduced"};
     return b;
   };
   s.buckets[HashHex("a")] = bucket("a-ops", 5, "bmm-raises", false);
@@ -123,13 +124,18 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   s.buckets[HashHex("e")] = bucket("e", 3, "", false);
   s.buckets[HashHex("f")] = bucket("f", 0, "", false);
   s.buckets[HashHex("f")].finding_dir.clear();  // claimed, not written yet: not listed
+  // Not reproduced standalone: counted apart, listed after the new root causes.
+  s.buckets[HashHex("g")] = bucket("g", 11, "", false);
+  s.buckets[HashHex("g")].standalone = StandaloneRecord{2, 2, 3, 0, 0, "repro.py exit 0"};
   nlohmann::json j = SummaryToJson(s, o);
   std::vector<std::string> order;
   for (const auto& b : j["buckets"]) order.push_back(b["hash"]);
   EXPECT_EQ(order, (std::vector<std::string>{HashHex("e"), HashHex("a"), HashHex("d"), HashHex("c"),
-                                             HashHex("b")}));
-  EXPECT_EQ(j["new_buckets"], 4);
+                                             HashHex("g"), HashHex("b")}));
+  EXPECT_EQ(j["new_buckets"], 5);
   EXPECT_EQ(j["new_root_causes"], 3);
+  EXPECT_EQ(j["not_reproduced_root_causes"], 1);
+  EXPECT_EQ(j["buckets"][4]["standalone"]["status"], "not_reproduced");
   EXPECT_EQ(j["known_buckets"], 1);
   EXPECT_EQ(j["buckets"][1]["reduced_signature"], "bmm-raises");
   EXPECT_FALSE(j["buckets"][3].contains("reduced_signature"));
@@ -141,6 +147,8 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   EXPECT_EQ(sback.buckets[HashHex("a")].reduced_signature, "bmm-raises");
   EXPECT_EQ(sback.buckets[HashHex("b")].known["title"], "a known one");
   EXPECT_EQ(sback.buckets[HashHex("d")].finding_dir, sback.buckets[HashHex("a")].finding_dir);
+  EXPECT_EQ(sback.buckets[HashHex("g")].standalone, s.buckets[HashHex("g")].standalone);
+  EXPECT_FALSE(sback.buckets[HashHex("b")].standalone.has_value());
 }
 
 // A resumed campaign writes and removes finding folders: a summary naming one outside findings/

@@ -16,7 +16,7 @@ std::optional<std::vector<Mitigation>> TryMitigations(Supervisor& sup, const Cas
            {"inductor_emulate_precision_casts", "emulate_precision_casts"},
            {"inductor_fallback_random", "fallback_random"}}) {
     if (!sup.Offers(path)) continue;
-    CaseRun rerun = RunAndJudge(sup, c.program, c.recipe, {kReferencePath, kEagerPath, path});
+    CaseRun rerun = RerunCase(sup, c, {kReferencePath, kEagerPath, path});
     std::string detail;
     for (const auto& d : rerun.verdict.divergences)
       if (d.kind == DivergenceKind::kValue && d.paths.size() == 2 && d.paths[1] == path)

@@ -65,14 +65,19 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
     const StagePlan plan = options.every_path
                                ? StagePlan{paths, {}}
                                : FindingPaths(original.verdict.divergences[lead.divergence], paths);
-    PathRunner run = [&sup](const Program& q, const InputRecipe& s,
-                            const std::vector<std::string>& ps) { return sup.Run(q, s, ps); };
+    PathRunner run = RunnerOf(sup);
+    // The calls before the case that the finding needs (fewer below, where it needs fewer),
+    // carried to each candidate's sizes (CarryPriorCalls): a candidate they do not carry to is not
+    // kept.
+    std::vector<PriorCall> before = original.before;
     ReducePredicate same_bucket = [&](const Program& p, const InputRecipe& r) {
       if (options.keep_going && !options.keep_going()) {
         out.stopped_early = true;
         return false;
       }
-      CaseRun c = RunAndJudge(run, p, r, plan.first);
+      std::optional<std::vector<PriorCall>> carried = CarryPriorCalls(original.program, before, p);
+      if (!carried) return false;
+      CaseRun c = RunAndJudge(run, p, r, plan.first, *carried);
       // Kept when the candidate still shows the finding's root cause, whatever else it shows. The
       // lower stages can only lower the signature, so they run where it is kept without them.
       if (!plan.controls.empty() &&
@@ -86,7 +91,39 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
       last_kept = std::move(c);
       return true;
     };
+    // The calls before are kept only while the finding needs them: none at all, else each left
+    // out in turn. Each try is a run of the original case.
+    std::vector<std::string> call_steps;
+    int64_t call_tries = 0;
+    if (!before.empty()) {
+      const std::vector<PriorCall> all = before;
+      auto needs_only = [&](std::vector<PriorCall> fewer) {
+        std::swap(before, fewer);
+        ++call_tries;
+        bool kept = same_bucket(original.program, original.recipe);
+        if (!kept) std::swap(before, fewer);
+        return kept;
+      };
+      if (needs_only({})) {
+        call_steps.push_back("dropped the " + std::to_string(all.size()) +
+                             " calls before the case: the case alone shows the finding");
+      } else {
+        for (size_t i = 0; i < before.size();) {
+          std::vector<PriorCall> fewer = before;
+          fewer.erase(fewer.begin() + static_cast<long>(i));
+          if (needs_only(fewer))
+            call_steps.push_back("dropped a call before the case (" +
+                                 std::to_string(before.size()) + " left)");
+          else
+            ++i;
+        }
+      }
+    }
     out.reduction = Reduce(original.program, original.recipe, same_bucket, options.reduce);
+    out.reduction.predicate_calls += call_tries;
+    out.reduction.steps_kept += static_cast<int64_t>(call_steps.size());
+    out.reduction.steps.insert(out.reduction.steps.begin(), call_steps.begin(), call_steps.end());
+    // (Where Reduce kept nothing, the last run kept is the original case with the fewer calls.)
     if (last_kept && last_kept->program == out.reduction.program &&
         last_kept->recipe == out.reduction.recipe) {
       out.run = std::move(*last_kept);
@@ -96,7 +133,8 @@ ReducedFinding ReduceFinding(Supervisor& sup, const CaseRun& original,
       const StagePlan every = PlanStages(paths, options.controls);
       if (plan.first.size() + plan.controls.size() < paths.size()) {
         CaseRun full = AddControls(
-            run, RunAndJudge(run, out.run.program, out.run.recipe, every.first), every, paths);
+            run, RunAndJudge(run, out.run.program, out.run.recipe, every.first, out.run.before),
+            every, paths);
         auto findings = CaseFindings(full);
         if (const FindingKey* same = KeptFinding(findings, full.verdict, wanted, classification)) {
           full.finding = same->divergence;

@@ -50,19 +50,21 @@ bool NeedsControls(const Verdict& v) {
 }
 
 CaseRun AddControls(const PathRunner& run, CaseRun c, const StagePlan& plan,
-                    const std::vector<std::string>& order,
-                    const std::vector<std::pair<Program, InputRecipe>>& history) {
+                    const std::vector<std::string>& order) {
   if (plan.controls.empty() || !NeedsControls(c.verdict)) return c;
-  for (const auto& [p, r] : history) run(p, r, plan.controls);
+  for (const auto& call : c.before)
+    if (auto q = PriorCallProgram(c.program, call); q.ok())
+      run(q.value(), call.recipe, plan.controls, /*fresh=*/false);
   std::vector<PathResult> results = std::move(c.results);
-  for (auto& r : run(c.program, c.recipe, plan.controls)) results.push_back(std::move(r));
+  for (auto& r : run(c.program, c.recipe, plan.controls, /*fresh=*/false))
+    results.push_back(std::move(r));
   auto position = [&](const PathResult& r) {
     return std::find(order.begin(), order.end(), r.path) - order.begin();
   };
   std::stable_sort(results.begin(), results.end(), [&](const PathResult& a, const PathResult& b) {
     return position(a) < position(b);
   });
-  return JudgeRun(run, c.program, c.recipe, std::move(results));
+  return JudgeRun(run, c.program, c.recipe, std::move(results), c.before);
 }
 
 StagePlan FindingPaths(const Divergence& d, const std::vector<std::string>& paths) {

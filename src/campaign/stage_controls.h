@@ -40,12 +40,11 @@ bool NeedsControls(const Verdict& v);
 
 // `c` (judged on plan.first's results) judged again with the controls' results added, in `order`'s
 // path order, when plan.controls is not empty and NeedsControls(c.verdict); `c` itself otherwise.
-// `history` (may be empty) is run on the controls first, its results dropped: the inputs a compiled
-// path saw before this one (the first input of a program checked on several), so that the controls
-// recompile as inductor did (e.g. for new sizes, through dynamic shapes).
+// The case's calls before (c.before) run on the controls first, their results dropped, so that the
+// controls recompile as inductor did (e.g. for new sizes, through dynamic shapes). Not fresh: the
+// controls have compiled nothing of this function yet, and inductor's state is left as it is.
 CaseRun AddControls(const PathRunner& run, CaseRun c, const StagePlan& plan,
-                    const std::vector<std::string>& order,
-                    const std::vector<std::pair<Program, InputRecipe>>& history = {});
+                    const std::vector<std::string>& order);
 
 // The paths a finding's divergence `d` needs to be judged again the same way: the reference,
 // eager, the divergence's own paths and the blamed one (`first`), and as `controls` the stages of

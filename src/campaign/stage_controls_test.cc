@@ -39,9 +39,11 @@ TEST(StageControls, TheLowerStagesWaitOnlyBesideInductorAndOnlyWhenAsked) {
 struct ScriptedRunner {
   bool lower_stages_accept = false;
   std::vector<Paths> calls;
+  std::vector<bool> fresh;
   PathRunner Runner() {
-    return [this](const Program&, const InputRecipe&, const Paths& paths) {
+    return [this](const Program&, const InputRecipe&, const Paths& paths, bool is_fresh) {
       calls.push_back(paths);
+      fresh.push_back(is_fresh);
       std::vector<PathResult> out;
       for (const auto& p : paths) {
         PathResult r{p, OutcomeKind::kError};
@@ -70,12 +72,15 @@ TEST(StageControls, TheyRunWhereInductorDivergesAfterItsHistoryAndLowerTheFindin
     PathRunner run = s.Runner();
     CaseRun first = RunAndJudge(run, p, r, plan.first);
     ASSERT_TRUE(first.verdict.diverges());
-    const std::vector<std::pair<Program, InputRecipe>> history = {{p, {"grid16", 7}}};
-    CaseRun c = AddControls(run, first, plan, all, history);
-    // The history, then the input itself, on the controls alone.
+    first.before = {PriorCallOf(p, {"grid16", 7})};
+    CaseRun c = AddControls(run, first, plan, all);
+    // The calls before, then the input itself, on the controls alone, neither of them fresh (the
+    // case's own run was).
     ASSERT_EQ(s.calls.size(), 3u);
     EXPECT_EQ(s.calls[1], plan.controls);
     EXPECT_EQ(s.calls[2], plan.controls);
+    EXPECT_EQ(s.fresh, (std::vector<bool>{true, false, false}));
+    EXPECT_EQ(c.before, first.before);
     Paths order;
     for (const auto& res : c.results) order.push_back(res.path);
     EXPECT_EQ(order, all);

@@ -248,7 +248,8 @@ int Paths(bool json, bool test_paths) {
                             {"variant", p.traits.variant},
                             {"on_demand", p.traits.on_demand},
                             {"compiled", p.traits.compiled},
-                            {"needs_gpu", p.traits.needs_gpu}});
+                            {"needs_gpu", p.traits.needs_gpu},
+                            {"keeps_state", p.traits.keeps_state}});
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
@@ -285,6 +286,16 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
     }
     recipe = r.value();
   }
+  // A report's or regression entry's calls before the case: made first, as the campaign did.
+  std::vector<PriorCall> before;
+  if (j.is_object() && j.contains("calls_before")) {
+    auto calls = PriorCallsFromJson(j["calls_before"], program);
+    if (!calls.ok()) {
+      std::cerr << "mmdiff run: " << program_file << ": " << calls.error() << "\n";
+      return kExitUsage;
+    }
+    before = calls.value();
+  }
   PrivateTempDir tmp("mmdiff-run");  // the worker's log: private, removed on return
   if (!tmp.ok()) {
     std::cerr << "mmdiff run: " << tmp.error() << "\n";
@@ -294,7 +305,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
   Supervisor sup(MakeSupervisorOptions(o, log));
   std::vector<std::string> paths;
   if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
-  CaseRun c = RunAndJudge(sup, program, recipe, paths);
+  CaseRun c = RunAndJudge(sup, program, recipe, paths, before);
   c.mitigations = TryMitigations(sup, c);
   c.ablation = RunAblation(sup, c);
   RunContext ctx = Context(sup);

@@ -19,6 +19,7 @@
 #include <set>
 #include <thread>
 
+#include "mmdiff/build_info.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
@@ -75,6 +76,7 @@ struct FuzzArgs {
   bool no_known = false, reduce_known = false;
   std::string controls = "divergence";
   bool profile = false;
+  bool no_standalone_check = false;
 };
 
 int64_t DefaultMemoryMb(int jobs) {
@@ -82,6 +84,39 @@ int64_t DefaultMemoryMb(int jobs) {
   if (pages <= 0 || page <= 0) return 0;
   int64_t total_mb = static_cast<int64_t>(pages) * page >> 20;
   return std::max<int64_t>(2048, total_mb * 3 / 4 / std::max(jobs, 1));
+}
+
+// The new root causes, one line each (with their count, first case and folder): those listed as
+// new (`listed`), or those not reproduced standalone (in `unreproduced`), with what was tried.
+void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
+                    const std::map<std::string, std::vector<std::string>>& by_cause,
+                    const std::set<std::string>& unreproduced, bool listed, const FuzzOptions& o) {
+  std::set<std::string> shown;
+  for (const auto& [hash, b] : ordered) {
+    if (!b->known.is_null() || unreproduced.count(b->RootCause()) == listed ||
+        !shown.insert(b->RootCause()).second)
+      continue;
+    const auto& hashes = by_cause.at(b->RootCause());
+    int64_t count = 0;
+    for (const auto& [h, other] : ordered)
+      if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
+    // The root cause's folder holds the smallest case of its buckets, reduced: its headline.
+    const std::string& headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
+    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
+                static_cast<long long>(count), headline.substr(0, 200).c_str(), b->first_found_s,
+                static_cast<unsigned long long>(b->first_seed), o.out_dir.c_str(),
+                b->finding_dir.c_str());
+    if (hashes.size() > 1) {
+      std::string others;
+      for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
+      std::printf(
+          "      and %zu more buckets that reduce to the same root cause (one folder): %s\n",
+          hashes.size() - 1, others.c_str());
+    }
+    if (b->standalone &&
+        (!listed || StandaloneStatusOf(*b->standalone) == StandaloneStatus::kFlaky))
+      std::printf("      %s\n", StandaloneLine(*b->standalone).substr(0, 400).c_str());
+  }
 }
 
 void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
@@ -124,30 +159,20 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
   size_t known = std::count_if(ordered.begin(), ordered.end(),
                                [](const auto& x) { return !x.second->known.is_null(); });
   // New buckets one line each; buckets whose reduced cases share a root cause under the first.
+  // Those not reproduced standalone are listed apart, after them.
   std::map<std::string, std::vector<std::string>> by_cause;
+  std::set<std::string> unreproduced = NotReproducedCauses(s);
   for (const auto& [hash, b] : ordered)
     if (b->known.is_null()) by_cause[b->RootCause()].push_back(hash);
-  std::printf("new root causes: %zu (in %zu buckets)\n", by_cause.size(), ordered.size() - known);
-  std::set<std::string> shown;
-  for (const auto& [hash, b] : ordered) {
-    if (!b->known.is_null() || !shown.insert(b->RootCause()).second) continue;
-    const auto& hashes = by_cause[b->RootCause()];
-    int64_t count = 0;
-    for (const auto& [h, other] : ordered)
-      if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
-    // The root cause's folder holds the smallest case of its buckets, reduced: its headline.
-    const std::string& headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
-    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
-                static_cast<long long>(count), headline.substr(0, 200).c_str(), b->first_found_s,
-                static_cast<unsigned long long>(b->first_seed), o.out_dir.c_str(),
-                b->finding_dir.c_str());
-    if (hashes.size() > 1) {
-      std::string others;
-      for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
-      std::printf(
-          "      and %zu more buckets that reduce to the same root cause (one folder): %s\n",
-          hashes.size() - 1, others.c_str());
-    }
+  std::printf("new root causes: %zu (in %zu buckets)\n", by_cause.size() - unreproduced.size(),
+              ordered.size() - known);
+  PrintNewCauses(ordered, by_cause, unreproduced, /*listed=*/true, o);
+  if (!unreproduced.empty()) {
+    std::printf(
+        "not reproduced standalone: %zu (their case alone, or their repro.py, did not show the "
+        "finding again: not filable as they are)\n",
+        unreproduced.size());
+    PrintNewCauses(ordered, by_cause, unreproduced, /*listed=*/false, o);
   }
   if (known > 0) std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known);
   for (const auto& [hash, b] : ordered) {
@@ -239,7 +264,12 @@ int Fuzz(FuzzArgs a) {
     fo.known_paths = KnownCataloguePaths(a.known, a.no_known);
     fo.reduce_known = a.reduce_known;
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
+    fo.standalone_check = !a.no_standalone_check;
   }
+  // repro.py of a new finding runs with the interpreter the workers embed (the campaign's venv).
+  const char* python = std::getenv("MMDIFF_PYTHON");
+  fo.standalone.python = python && *python ? python : build_info::kVenvPython;
+  fo.standalone.timeout_s = fo.stage_timeout_s + 120;
   if (!a.inductor_cache.empty()) fo.inductor_cache_dir = fs::absolute(a.inductor_cache).string();
   if (Status s = CheckFuzzOptions(fo); !s.ok()) {
     std::cerr << "mmdiff fuzz: " << s.message() << "\n";
@@ -444,6 +474,12 @@ const CommandRegistrar kFuzz{
                             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
       c->add_flag("--no-known", args->no_known, "Read no catalogue: every root cause is new")
           ->excludes(known_opt);
+      c->add_flag("--no-standalone-check", args->no_standalone_check,
+                  "Do not run new root causes again on their own: by default each one's case "
+                  "(with the calls before it) runs again in a fresh worker and its repro.py in a "
+                  "fresh Python before it is listed as new; one that does not show the finding "
+                  "there is listed apart, as not reproduced standalone. Unchecked ones are listed "
+                  "there too");
       c->add_flag("--reduce-known", args->reduce_known,
                   "Reduce and ablate known root causes too (they are skipped by default so that "
                   "the time goes to new ones)");

@@ -134,7 +134,7 @@ int RunReduce(const ReduceArgs& a) {
   }
   if (int code = CheckPaths(sup, paths, a.common.test_paths); code != kExitOk) return code;
 
-  CaseRun original = RunAndJudge(sup, rep.program, rep.recipe, paths);
+  CaseRun original = RunAndJudge(sup, rep.program, rep.recipe, paths, rep.before);
   // The report's finding: the one in its bucket (a version 1 report's bucket hash names no root
   // cause: its lead finding), else the lead.
   auto findings = CaseFindings(original);

@@ -116,8 +116,7 @@ int RunReplay(const ReplayArgs& a) {
     if (sup.versions().contains("torch") && sup.versions()["torch"].is_string())
       torch = sup.versions()["torch"];
     ReplayEnvironment env{torch, gpu, sup.paths(), test_paths};
-    auto run = [&sup](const Program& p, const InputRecipe& r,
-                      const std::vector<std::string>& paths) { return sup.Run(p, r, paths); };
+    PathRunner run = RunnerOf(sup);
     size_t done = 0, pending = 0;
     for (const auto& e : entries) pending += e.pending;
     for (auto& e : entries) {

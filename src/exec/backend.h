@@ -29,6 +29,9 @@ class Backend {
   // Runs the program on inputs made from the recipe. Never throws: errors are outcomes; an
   // unsupported outcome says why (PathResult::unsupported).
   virtual PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) = 0;
+  // Forgets what earlier calls compiled (a path with PathTraits::keeps_state): the next Run starts
+  // as a fresh process would. Called for a request marked fresh, before any of its paths run.
+  virtual void Forget() {}
 };
 
 }  // namespace mmdiff

@@ -270,7 +270,7 @@ const PathTraits* Supervisor::Traits(const std::string& path) const {
 }
 
 std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
-                                        const std::vector<std::string>& paths) {
+                                        const std::vector<std::string>& paths, bool fresh) {
   std::vector<PathResult> results;
   // Input variants of one program (same nodes, maybe new sizes) count as one program and never
   // trigger recycling midway: the worker holds what it compiled for them.
@@ -309,6 +309,8 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
                           {"program", ProgramToJson(p)},
                           {"recipe", RecipeToJson(recipe)},
                           {"paths", todo}};
+    // (A worker started for this request has nothing to forget.)
+    if (fresh) req["fresh"] = true;
     std::string current = todo.front(), stage = "request";
     bool finished = false;
     if (WriteFrame(to_worker_, req).ok()) {

@@ -54,9 +54,19 @@ class Supervisor {
   const nlohmann::json& versions() const { return versions_; }
 
   // One result per requested path, in order, each with its path's traits. Never throws; worker
-  // deaths become results.
+  // deaths become results. `fresh`: the paths that keep state (PathTraits::keeps_state) forget
+  // what they compiled for earlier calls first, so that the run starts as in a fresh process;
+  // otherwise a program whose function they compiled before reuses it (the calls of a case:
+  // src/ir/call_sequence.h).
   std::vector<PathResult> Run(const Program& p, const InputRecipe& r,
-                              const std::vector<std::string>& paths);
+                              const std::vector<std::string>& paths, bool fresh = false);
+
+  // Stops the worker, if one is running: the next Run starts a fresh process (a finding's
+  // standalone check). Counted as neither a restart nor a recycle; its start counts in starts().
+  void Renew() {
+    Stop();
+    recycling_ = true;  // (not a restart)
+  }
 
   // Workers started again after one died or hung (not counting recycling).
   int restarts() const { return restarts_; }

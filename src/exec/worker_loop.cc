@@ -40,6 +40,9 @@ void HandleRun(int out_fd, const nlohmann::json& req,
                {{"type", "error"}, {"message", valid.ok() ? recipe.error() : valid.message()}});
     return;
   }
+  // A fresh request: no path keeps what it compiled for earlier calls (src/ir/call_sequence.h).
+  if (req.contains("fresh") && req["fresh"].is_boolean() && req["fresh"].get<bool>())
+    for (auto& b : backends) b->Forget();
   for (const auto& name_json : req.value("paths", nlohmann::json::array())) {
     std::string name = name_json.is_string() ? name_json.get<std::string>() : "?";
     PathResult r;

@@ -13,7 +13,7 @@ const std::vector<std::pair<const char*, bool PathTraits::*>>& TraitFields() {
   static const std::vector<std::pair<const char*, bool PathTraits::*>> kFields = {
       {"compiled", &PathTraits::compiled},   {"on_demand", &PathTraits::on_demand},
       {"variant", &PathTraits::variant},     {"test_only", &PathTraits::test_only},
-      {"needs_gpu", &PathTraits::needs_gpu},
+      {"needs_gpu", &PathTraits::needs_gpu}, {"keeps_state", &PathTraits::keeps_state},
   };
   return kFields;
 }

@@ -25,13 +25,19 @@ struct PathTraits {
   // Runs a cuda program only where there is a GPU, and is unsupported (reason kNoGpu) elsewhere;
   // the reference computes a cuda program on the CPU when there is none.
   bool needs_gpu = false;
+  // Keeps what it compiled for a program's function from one call to the next (torch.compile's
+  // paths: Dynamo's guards and recompiles; TorchScript's graph executor: its profiling runs), so
+  // the calls before a case's can change what the case's call does (src/ir/call_sequence.h). A
+  // request marked fresh makes it forget. (aoti compiles a package per program and input shapes:
+  // nothing carries over.)
+  bool keeps_state = false;
 
   // On demand for its cost, not as a variant: run on a sample of the cases only.
   bool slow() const { return on_demand && !variant; }
   bool operator==(const PathTraits&) const = default;
 };
 
-// {"compiled": b, "on_demand": b, "variant": b, "test_only": b, "needs_gpu": b}.
+// {"compiled": b, "on_demand": b, "variant": b, "test_only": b, "needs_gpu": b, "keeps_state": b}.
 nlohmann::json PathTraitsToJson(const PathTraits& t);
 // Every trait, each a boolean, and nothing else: otherwise an error naming the trait.
 Result<PathTraits> PathTraitsFromJson(const nlohmann::json& j);

@@ -10,7 +10,7 @@ namespace {
 TEST(PathTraits, RoundTripEveryTraitOnItsOwn) {
   for (bool PathTraits::* field :
        {&PathTraits::compiled, &PathTraits::on_demand, &PathTraits::variant, &PathTraits::test_only,
-        &PathTraits::needs_gpu}) {
+        &PathTraits::needs_gpu, &PathTraits::keeps_state}) {
     PathTraits t;
     t.*field = true;
     auto back = PathTraitsFromJson(PathTraitsToJson(t));

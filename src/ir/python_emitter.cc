@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "mmdiff/python/planted_backends.h"
 #include "mmdiff/python/repro_aoti.h"
+#include "mmdiff/python/repro_calls_before.h"
 #include "mmdiff/python/repro_ignored_input.h"
 #include "mmdiff/python/repro_inputs.h"
 #include "mmdiff/python/repro_meta.h"
@@ -119,7 +121,11 @@ ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
     return {"AOTInductor",
             "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
             std::string(embedded::kReproAotiPy) + "\n\n", "aoti(f, inputs())", ""};
-  return {"torch.compile", "torch.compile(backend='" + backend + "')", "", "",
+  // The test-only planted paths' deliberately wrong backends, registered by their own text.
+  std::string setup = backend.rfind("mmdiff_planted_", 0) == 0
+                          ? std::string(embedded::kPlantedBackendsPy) + "\n\n"
+                          : "";
+  return {"torch.compile", "torch.compile(backend='" + backend + "')", setup, "",
           "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};
 }
 
@@ -221,30 +227,71 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
   return o.str();
 }
 
-std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
+namespace {
+
+// {'kind': ..., 'seed': ..., ...}: a recipe as the Python twin of RecipeValues reads it.
+std::string PyRecipe(const InputRecipe& r) {
   std::ostringstream o;
-  o << "RECIPE = {'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed
-    << ", 'lo': " << PyFloat(r.lo) << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean)
+  o << "{'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed << ", 'lo': " << PyFloat(r.lo)
+    << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean)
     << ", 'std': " << PyFloat(r.std) << ", 'special': " << PyFloat(r.special) << ", 'zeroed': [";
   for (size_t i = 0; i < r.zeroed.size(); ++i) o << (i ? ", " : "") << r.zeroed[i];
-  o << "]}\n\n\n"
-    << embedded::kReproInputsPy
-    << "\n\n"
-       "def make_inputs():\n"
-       "    return [\n";
+  o << "]}";
+  return o.str();
+}
+
+// One line per input of `p` building it from `recipe` (a Python expression) and its shape (each
+// input's own, or shapes[i] where `shapes` names a list).
+std::string InputLines(const Program& p, const std::string& recipe, const std::string& shapes) {
+  std::ostringstream o;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const auto& in = p.inputs[i];
-    o << "        _mmdiff_input(RECIPE, " << i << ", " << PyShape(in.shape) << ", "
+    o << "        _mmdiff_input(" << recipe << ", " << i << ", "
+      << (shapes.empty() ? PyShape(in.shape) : shapes + "[" + std::to_string(i) + "]") << ", "
       << TorchDType(in.dtype) << ", " << PyStr(std::string(DeviceName(in.device))) << ", "
       << (in.layout == Layout::kTransposed ? "True" : "False")
       << (in.requires_grad ? ", requires_grad=True" : "") << "),  # " << in.name << "\n";
   }
-  o << "    ]\n\n\n"
+  return o.str();
+}
+
+}  // namespace
+
+std::string EmitInputBuilder(const Program& p, const InputRecipe& r) {
+  std::ostringstream o;
+  o << "RECIPE = " << PyRecipe(r) << "\n\n\n"
+    << embedded::kReproInputsPy
+    << "\n\n"
+       "def make_inputs():\n"
+       "    return [\n"
+    << InputLines(p, "RECIPE", "") << "    ]\n\n\n"
     << "# Training: the inputs whose gradients every run returns after the outputs.\n"
     << "GRAD_INPUTS = [";
   std::vector<size_t> grads = GradientInputs(p);
   for (size_t i = 0; i < grads.size(); ++i) o << (i ? ", " : "") << grads[i];
   o << "]\n";
+  return o.str();
+}
+
+std::string EmitCallsBefore(const Program& p, const std::vector<PriorCall>& before) {
+  if (before.empty()) return "";
+  std::ostringstream o;
+  o << "# The calls before the finding's: in mmdiff's run the compiled function was called on "
+       "these\n"
+       "# inputs first (its first compile, then new sizes), and the finding shows only after "
+       "them.\n"
+       "# (recipe, each input's shape), in call order.\n"
+       "CALLS_BEFORE = [\n";
+  for (const auto& c : before) {
+    o << "    (" << PyRecipe(c.recipe) << ", [";
+    for (size_t i = 0; i < c.shapes.size(); ++i) o << (i ? ", " : "") << PyShape(c.shapes[i]);
+    o << "]),\n";
+  }
+  o << "]\n\n\n"
+       "def make_inputs_before(recipe, shapes):\n"
+       "    return [\n"
+    << InputLines(p, "recipe", "shapes") << "    ]\n\n\n"
+    << embedded::kReproCallsBeforePy;
   return o.str();
 }
 
@@ -332,27 +379,52 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     o << "\n";
   }
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
+  // The finding needs the calls before it where the compared path keeps state (torch.compile's
+  // backends and TorchScript: their compiled function is called first on those inputs).
+  const bool stateful_backend = !opt.backend.empty() && opt.backend != "aoti";
+  const bool calls = !opt.before.empty() && stateful_backend &&
+                     (opt.check == Check::kCompiledVsEager || opt.check == Check::kIgnoredInput);
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
   o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
     << embedded::kRootCausePy << "\n\n"
-    << embedded::kReproOutcomePy
-    << "\n\n"
-       "eager = outcome(f)\n"
+    << embedded::kReproOutcomePy << "\n\n";
+  if (calls) o << EmitCallsBefore(p, opt.before) << "\n\n";
+  // What compiling f needs (TorchScript's source of f, the AOTInductor helper), defined once.
+  if (opt.check == Check::kCompiledVsEager ||
+      (opt.check == Check::kIgnoredInput && !opt.backend.empty()))
+    o << compiled.setup;
+  if (opt.check == Check::kMetaVsCpu) o << embedded::kReproMetaPy << "\n\n";
+  if (opt.check == Check::kIgnoredInput) {
+    std::string zeroed;
+    for (int i : opt.zeroed) zeroed += (zeroed.empty() ? "" : ", ") + std::to_string(i);
+    o << "ZEROED = [" << zeroed
+      << "]  # the inputs (by position) the op must ignore: beta = 0\n\n\n"
+      << embedded::kReproIgnoredInputPy << "\n\n";
+  }
+  // The check, run up to ATTEMPTS times (conclude() in repro_outcome.py).
+  std::ostringstream b;
+  b << "eager = outcome(f)\n"
        "show(\"eager:   \", eager)\n";
+  // The compiled function, made once per attempt, called on the calls before first.
+  auto compiled_callable = [&](const std::string& name) {
+    b << "torch._dynamo.reset()\n";
+    b << name << " = " << (compiled.build.empty() ? compiled.callable : compiled.build) << "\n";
+    if (calls) b << "calls_before(" << name << ")\n";
+  };
   switch (opt.check) {
     case Check::kCompiledVsEager:
-      o << "torch._dynamo.reset()\n" << compiled.setup;
       if (builds) {
+        b << "torch._dynamo.reset()\n";
         // Compiled apart from the run: a compile error must not pass for f's outcome (issue 16),
         // unless it is what the finding is about.
-        o << "try:\n"
+        b << "try:\n"
              "    compiled_f = "
           << compiled.build
           << "\n"
              "except Exception as e:\n"
              "    compiled_f, compile_error = None, error_of(e)\n";
         if (!opt.compile_error_is_finding.has_value()) {
-          o << "    if eager[0] == \"error\":  # the two errors' classes may match, but say "
+          b << "    if eager[0] == \"error\":  # the two errors' classes may match, but say "
                "nothing about f\n"
                "        reproducer_failed(\""
             << compiled.name
@@ -360,45 +432,47 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
                "    print(\""
             << compiled.name << " could not compile f\")\n";
         } else if (*opt.compile_error_is_finding) {
-          o << "    print(\"" << compiled.name
+          b << "    print(\"" << compiled.name
             << " could not compile f, as in mmdiff's run (the finding)\")\n";
         } else {
-          o << "    reproducer_failed(\"" << compiled.name
+          b << "    reproducer_failed(\"" << compiled.name
             << " could not compile f here, which mmdiff's path compiled\",\n"
                "                      compile_error)\n";
         }
         if (opt.backend == "torchscript" && Trains(p))
           // As mmdiff runs a training program: after the graph executor's profiling runs, on the
-          // optimized graph (TorchScript's autodiff).
-          o << "for _ in range(torch._C._jit_get_num_profiled_runs() if compiled_f else 0):\n"
+          // optimized graph (TorchScript's autodiff), made on the first call's inputs.
+          b << "for _ in range(torch._C._jit_get_num_profiled_runs() if compiled_f else 0):\n"
                "    try:\n"
-               "        compiled_f(*inputs())  # a profiling run\n"
+               "        compiled_f(*inputs("
+            << (calls ? "lambda: make_inputs_before(*CALLS_BEFORE[0])" : "")
+            << "))  # a profiling run\n"
                "    except Exception:\n"
                "        pass  # the run below raises it again\n";
-        o << "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
+        if (calls) b << "if compiled_f is not None:\n    calls_before(compiled_f)\n";
+        b << "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
       } else {
-        o << "compiled = outcome(" << compiled.callable << ")\n";
+        compiled_callable("compiled_f");
+        b << "compiled = outcome(compiled_f)\n";
       }
-      o << "show(\"compiled:\", compiled)\n"
-        << "assert eager[:2] == compiled[:2], \"eager and " << compiled.name
+      b << "show(\"compiled:\", compiled)\n"
+        << "assert same_outcome(eager, compiled), \"eager and " << compiled.name
         << " disagree (see above)\"\n";
       if (opt.worst.output >= 0) {
-        o << WorstCheck(p, opt.worst, "compiled[2]", compiled.name);
+        b << WorstCheck(p, opt.worst, "compiled[2]", compiled.name);
       } else if (opt.value_atol >= 0) {
-        o << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
+        b << "for e_out, c_out in zip(eager[2], compiled[2]):\n"
              "    diff = (e_out.double() - c_out.double()).abs().max().item() if e_out.numel() "
              "else 0.0\n"
              "    print(\"max |eager - compiled| =\", diff)\n"
              "    assert diff <= "
           << PyFloat(opt.value_atol) << ", \"values differ beyond the error bound\"\n";
       }
-      o << "print(\"eager and compiled agree\")\n";
+      b << "print(\"eager and compiled agree\")\n";
       break;
     case Check::kMetaVsCpu:
-      o << "meta = outcome(f, on_meta=True)\n"
-           "show(\"on meta: \", meta)\n\n\n"
-        << embedded::kReproMetaPy
-        << "\n\n"
+      b << "meta = outcome(f, on_meta=True)\n"
+           "show(\"on meta: \", meta)\n"
            "assert predicted(eager) == predicted(meta), \"eager on meta tensors predicts another "
            "outcome than eager on "
            "cpu (see above)\"\n"
@@ -406,40 +480,33 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
       break;
     case Check::kEagerVsContract:
       if (opt.contract_rejects) {
-        o << "assert eager[:2] == (\"error\", " << PyStr(opt.contract_error_class)
+        b << "assert eager[:2] == (\"error\", " << PyStr(opt.contract_error_class)
           << "), \"eager does not raise what the contract says it must (see the docstring)\"\n";
       } else {
-        o << "expected = [";
+        b << "expected = [";
         for (size_t i = 0; i < opt.contract_types.size(); ++i)
-          o << (i ? ", " : "") << PyResultType(opt.contract_types[i]);
-        o << "]\nprint(\"expected:\", expected)\n"
+          b << (i ? ", " : "") << PyResultType(opt.contract_types[i]);
+        b << "]\nprint(\"expected:\", expected)\n"
              "assert eager[0] == \"ok\" and eager[1] == expected, \"eager does not return the "
              "documented result "
              "(see the docstring)\"\n";
       }
-      o << "print(\"eager follows the contract\")\n";
+      b << "print(\"eager follows the contract\")\n";
       break;
     case Check::kIgnoredInput: {
-      std::string who = opt.backend.empty() ? "eager" : compiled.name, zeroed;
-      for (int i : opt.zeroed) zeroed += (zeroed.empty() ? "" : ", ") + std::to_string(i);
-      if (opt.backend.empty()) {
-        o << "g = f\n";
-      } else {
-        o << "torch._dynamo.reset()\n" << compiled.setup;
-        o << "g = " << (compiled.build.empty() ? compiled.callable : compiled.build) << "\n";
-      }
-      o << "ZEROED = [" << zeroed
-        << "]  # the inputs (by position) the op must ignore: beta = 0\n\n\n"
-        << embedded::kReproIgnoredInputPy
-        << "\n\n"
-           "as_given, with_zeros = outcome(g), outcome_with_zeros(g)\n"
+      std::string who = opt.backend.empty() ? "eager" : compiled.name;
+      if (opt.backend.empty())
+        b << "g = f\n";
+      else
+        compiled_callable("g");
+      b << "as_given, with_zeros = outcome(g), outcome_with_zeros(g)\n"
            "show(\""
         << who
         << ", inputs as given:   \", as_given)\n"
            "show(\""
         << who
         << ", ignored inputs 0: \", with_zeros)\n"
-           "same = as_given[:2] == with_zeros[:2]\n"
+           "same = same_outcome(as_given, with_zeros)\n"
            "if same and as_given[0] == \"ok\":\n"
            "    for i, (x, y) in enumerate(zip(as_given[2], with_zeros[2])):\n"
            "        x, y = x.double().cpu().reshape(-1), y.double().cpu().reshape(-1)\n"
@@ -460,11 +527,18 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
       break;
     }
     case Check::kEagerValue:
-      o << "assert eager[0] == \"ok\", \"eager raised\"\n";
-      if (opt.worst.output >= 0) o << WorstCheck(p, opt.worst, "eager[2]", "eager");
-      o << "print(\"eager is within the rounding bound\")\n";
+      b << "assert eager[0] == \"ok\", \"eager raised\"\n";
+      if (opt.worst.output >= 0) b << WorstCheck(p, opt.worst, "eager[2]", "eager");
+      b << "print(\"eager is within the rounding bound\")\n";
       break;
   }
+  o << "ATTEMPTS = " << std::max(opt.attempts, 1)
+    << "  # runs of the check before the script concludes the finding is gone\n\n\n"
+       "def attempt():\n";
+  std::istringstream lines(b.str());
+  for (std::string line; std::getline(lines, line);)
+    o << (line.empty() ? "" : "    ") << line << "\n";
+  o << "\n\nconclude(attempt, ATTEMPTS)\n";
   return o.str();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/program.h"
 
@@ -32,6 +33,11 @@ std::string EmitFunction(const Program& p, const std::string& name = "f",
 // Helper code defining RECIPE, _mmdiff_values() (the InputRecipe twin, src/ir/python/
 // repro_inputs.py) and make_inputs().
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r);
+
+// CALLS_BEFORE, make_inputs_before() and calls_before() (src/ir/python/repro_calls_before.py) for
+// the calls made before the case's (src/ir/call_sequence.h); "" when there are none. After
+// EmitInputBuilder and repro_outcome.py.
+std::string EmitCallsBefore(const Program& p, const std::vector<PriorCall>& before);
 
 struct ReproOptions {
   std::string title;               // first docstring line
@@ -78,6 +84,12 @@ struct ReproOptions {
   // eager's run-time error says nothing about f (issue 16: a TorchScript source the script could
   // not resolve "agreed" with eager's RuntimeError).
   std::optional<bool> compile_error_is_finding;
+  // The calls before the case's: the compared path (where it keeps state: torch.compile's backends,
+  // TorchScript) is called on them first, in order, as in mmdiff's run.
+  std::vector<PriorCall> before;
+  // How many times the check runs before the script concludes the finding is gone: it stops at the
+  // first run that shows it (exit 1), so a finding that shows only some of the time is not missed.
+  int attempts = 3;
 };
 
 // repro.py's exit status when the script itself failed and compared nothing: its inputs cannot be
@@ -86,10 +98,10 @@ struct ReproOptions {
 // for its own usage errors.
 inline constexpr int kReproFailedExitCode = 3;
 
-// A standalone script: prints versions, builds the inputs, runs what o.check compares, prints the
-// outcomes, and ends with an assertion that fails (exit 1) while the finding is there; exits
-// kReproFailedExitCode when it could not run what it compares (see there); 0 when the finding is
-// gone.
+// A standalone script: prints versions, builds the inputs, runs what o.check compares (after the
+// calls before, where there are some), prints the outcomes, and ends with an assertion that fails
+// (exit 1) while the finding is there, trying up to o.attempts times; exits kReproFailedExitCode
+// when it could not run what it compares (see there); 0 when the finding is gone.
 std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions& o);
 
 }  // namespace mmdiff

@@ -11,7 +11,9 @@
 #include <sstream>
 #include <utility>
 
+#include "mmdiff/python/planted_backends.h"
 #include "mmdiff/python/repro_aoti.h"
+#include "mmdiff/python/repro_calls_before.h"
 #include "mmdiff/python/repro_ignored_input.h"
 #include "mmdiff/python/repro_inputs.h"
 #include "mmdiff/python/repro_meta.h"
@@ -63,7 +65,7 @@ TEST(PythonEmitter, ReproComparesEagerWithTheChosenBackendAndSetsKnobs) {
   EXPECT_EQ(s.rfind("#!/usr/bin/env python3\n\"\"\"matmul mixed dtypes", 0), 0u);
   EXPECT_NE(s.find("torch.compile(f, backend=\"aot_eager\", fullgraph=True)"), std::string::npos);
   EXPECT_NE(s.find("torch._inductor.config.emulate_precision_casts = True"), std::string::npos);
-  EXPECT_NE(s.find("assert eager[:2] == compiled[:2]"), std::string::npos);
+  EXPECT_NE(s.find("    assert same_outcome(eager, compiled), "), std::string::npos);
   EXPECT_NE(s.find("assert diff <= 0.25"), std::string::npos);
   EXPECT_NE(s.find("torch.__version__"), std::string::npos);
 }
@@ -444,19 +446,20 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
     o.compile_error_is_finding = is_finding;
     return EmitRepro(p, {"grid16", 1}, o);
   };
+  // The check is the body of attempt(), indented once.
   const std::string compile_block =
-      "try:\n"
-      "    compiled_f = torch.jit.CompilationUnit(TS_SOURCE).f\n"
-      "except Exception as e:\n"
-      "    compiled_f, compile_error = None, error_of(e)\n";
+      "    try:\n"
+      "        compiled_f = torch.jit.CompilationUnit(TS_SOURCE).f\n"
+      "    except Exception as e:\n"
+      "        compiled_f, compile_error = None, error_of(e)\n";
   const std::string tail =
-      "compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
+      "    compiled = compile_error if compiled_f is None else outcome(compiled_f)\n";
 
   std::string compiled_path_compiled = repro(false);
   EXPECT_NE(compiled_path_compiled.find(
                 compile_block +
-                "    reproducer_failed(\"TorchScript could not compile f here, which "
-                "mmdiff's path compiled\",\n                      compile_error)\n" +
+                "        reproducer_failed(\"TorchScript could not compile f here, which "
+                "mmdiff's path compiled\",\n                          compile_error)\n" +
                 tail),
             std::string::npos)
       << compiled_path_compiled;
@@ -476,7 +479,7 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
   EXPECT_NE(
       compile_failed.find(
           compile_block +
-          "    print(\"TorchScript could not compile f, as in mmdiff's run (the finding)\")\n" +
+          "        print(\"TorchScript could not compile f, as in mmdiff's run (the finding)\")\n" +
           tail),
       std::string::npos)
       << compile_failed;
@@ -486,19 +489,19 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
   std::string unknown = repro(std::nullopt);
   EXPECT_NE(unknown.find(
                 compile_block +
-                "    if eager[0] == \"error\":  # the two errors' classes may match, but say "
+                "        if eager[0] == \"error\":  # the two errors' classes may match, but say "
                 "nothing about f\n"
-                "        reproducer_failed(\"TorchScript could not compile f, and eager raised\", "
-                "compile_error)\n"
-                "    print(\"TorchScript could not compile f\")\n" +
+                "            reproducer_failed(\"TorchScript could not compile f, and eager "
+                "raised\", compile_error)\n"
+                "        print(\"TorchScript could not compile f\")\n" +
                 tail),
             std::string::npos)
       << unknown;
   // eager runs first: the unknown case reads its outcome.
-  EXPECT_LT(unknown.find("eager = outcome(f)\n"), unknown.find(compile_block));
+  EXPECT_LT(unknown.find("    eager = outcome(f)\n"), unknown.find(compile_block));
 
   // Inputs are built outside the try that catches f's errors.
-  EXPECT_NE(unknown.find("    args = inputs()\n    if on_meta:"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("    args = inputs(make)\n    if on_meta:"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("    try:\n        outs = list(fn(*args))\n"), std::string::npos)
       << unknown;
   EXPECT_NE(
@@ -509,10 +512,11 @@ TEST(PythonEmitter, ReproNeverTakesItsOwnCompileOrInputFailureForTheFinding) {
   o.backend = "inductor";
   std::string inductor = repro(false);
   EXPECT_NE(
-      inductor.find("compiled = outcome(torch.compile(f, backend=\"inductor\", fullgraph=True))\n"),
+      inductor.find("    compiled_f = torch.compile(f, backend=\"inductor\", fullgraph=True)\n"
+                    "    compiled = outcome(compiled_f)\n"),
       std::string::npos)
       << inductor;
-  EXPECT_EQ(inductor.find("compiled_f"), std::string::npos);
+  EXPECT_EQ(inductor.find("try:\n        compiled_f"), std::string::npos);
   EXPECT_NE(
       inductor.find(
           "Exit status 3 (REPRODUCER FAILED): the script itself failed and compared nothing: its "
@@ -539,7 +543,8 @@ TEST(PythonEmitter, ReprosHoldTheEmbeddedHelpersTheirChecksUse) {
   using Check = ReproOptions::Check;
   for (const auto& text :
        {embedded::kRootCausePy, embedded::kReproInputsPy, embedded::kReproOutcomePy,
-        embedded::kReproAotiPy, embedded::kReproMetaPy, embedded::kReproIgnoredInputPy}) {
+        embedded::kReproAotiPy, embedded::kReproMetaPy, embedded::kReproIgnoredInputPy,
+        embedded::kReproCallsBeforePy, embedded::kPlantedBackendsPy}) {
     EXPECT_EQ(text.find("embed_python.cmake"), std::string_view::npos) << text;
     EXPECT_EQ(text.back(), '\n') << text;
     EXPECT_NE(text.front(), '\n') << text;
@@ -587,6 +592,64 @@ TEST(PythonEmitter, ReprosHoldTheEmbeddedHelpersTheirChecksUse) {
         EXPECT_TRUE(allowed.count(module.substr(0, module.find('.')))) << module;
     }
   }
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// A case with calls before it: the compared path that keeps state is called on them first, once per
+// attempt, after a fresh start; paths without state (aoti) and eager's own checks have none.
+TEST(PythonEmitter, ReproMakesTheCallsBeforeTheCaseOnAPathThatKeepsState) {
+  Program p = Sample();
+  Program smaller = p;
+  for (auto& in : smaller.inputs)
+    for (auto& d : in.shape)
+      if (d == 8) d = 5;
+  ReproOptions o;
+  o.backend = "inductor";
+  o.before = {PriorCallOf(smaller, {"exact", 7})};
+  const std::string s = EmitRepro(p, {"grid16", 1}, o);
+  SCOPED_TRACE(s);
+  EXPECT_NE(s.find("CALLS_BEFORE = [\n    ({'kind': \"exact\", 'seed': 7,"), std::string::npos);
+  EXPECT_NE(s.find("def make_inputs_before(recipe, shapes):\n    return [\n"
+                   "        _mmdiff_input(recipe, 0, shapes[0], "),
+            std::string::npos);
+  EXPECT_NE(s.find(embedded::kReproCallsBeforePy), std::string::npos);
+  const size_t reset = s.find("    torch._dynamo.reset()\n    compiled_f = torch.compile(f"),
+               before = s.find("    calls_before(compiled_f)\n"),
+               run = s.find("    compiled = outcome(compiled_f)\n");
+  ASSERT_NE(reset, std::string::npos);
+  EXPECT_LT(reset, before);
+  EXPECT_LT(before, run);
+  // The shapes of each call, in input order.
+  EXPECT_NE(s.find("[(2, 4, 5), (5, 3), (3,)]"), std::string::npos);
+
+  for (auto [backend, check] :
+       {std::pair{std::string("aoti"), ReproOptions::Check::kCompiledVsEager},
+        std::pair{std::string("inductor"), ReproOptions::Check::kEagerValue},
+        std::pair{std::string("inductor"), ReproOptions::Check::kMetaVsCpu}}) {
+    o.backend = backend;
+    o.check = check;
+    const std::string none = EmitRepro(p, {"grid16", 1}, o);
+    EXPECT_EQ(none.find("CALLS_BEFORE"), std::string::npos) << none;
+    EXPECT_EQ(none.find("calls_before("), std::string::npos) << none;
+  }
+}
+
+// The check runs up to ATTEMPTS times: its body is attempt(), which conclude() runs.
+TEST(PythonEmitter, ReproRunsItsCheckUpToItsAttempts) {
+  ReproOptions o;
+  o.attempts = 5;
+  const std::string s = EmitRepro(Sample(), {"grid16", 1}, o);
+  EXPECT_NE(s.find("ATTEMPTS = 5  # "), std::string::npos) << s;
+  EXPECT_NE(s.find("\n\ndef attempt():\n    eager = outcome(f)\n"), std::string::npos) << s;
+  EXPECT_TRUE(s.ends_with("\n\nconclude(attempt, ATTEMPTS)\n")) << s;
+  // A backward error is not a forward error: the outcomes are compared with same_outcome().
+  EXPECT_NE(s.find("assert same_outcome(eager, compiled)"), std::string::npos);
+  EXPECT_EQ(s.find("eager[:2] == compiled[:2]"), std::string::npos);
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ bool ReleaseRunnerRuns(std::string_view path) {
 }
 
 std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
-                              const std::vector<std::string>& paths) {
+                              const std::vector<std::string>& paths,
+                              const std::vector<PriorCall>& before) {
   std::vector<std::string> run;
   for (const auto& path : paths)
     if (ReleaseRunnerRuns(path)) run.push_back(path);  // fixed names: safe between quotes
@@ -45,6 +46,7 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
     << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
     << embedded::kRootCausePy << "\n\n"
     << embedded::kReproOutcomePy << "\n\n";
+  if (!before.empty()) o << EmitCallsBefore(p, before) << "\n\n";
   if (aoti) o << embedded::kReproAotiPy << "\n\n";
   o << embedded::kReleaseRunnerPy;
   return o.str();

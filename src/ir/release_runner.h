@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/program.h"
 
@@ -22,7 +23,10 @@ bool ReleaseRunnerRuns(std::string_view path);
 // Run as `python SCRIPT OUT`: it writes OUT (see release_runner.py), exits 0 when every path ran,
 // kReproFailedExitCode when the inputs cannot be built in that environment (e.g. cuda without a
 // GPU), another status when Python itself failed.
+// `before`: the case's calls before (src/ir/call_sequence.h), which the paths that keep state make
+// first.
 std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
-                              const std::vector<std::string>& paths);
+                              const std::vector<std::string>& paths,
+                              const std::vector<PriorCall>& before = {});
 
 }  // namespace mmdiff

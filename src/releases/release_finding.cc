@@ -104,6 +104,7 @@ Result<ReleaseFinding> LoadReleaseFinding(const std::string& file) {
     f.title = e.value().title;
     f.program = e.value().program;
     f.recipe = e.value().recipe;
+    f.before = e.value().before;
     f.paths = e.value().paths;
     f.regression = std::move(e.value());
     return f;
@@ -115,6 +116,7 @@ Result<ReleaseFinding> LoadReleaseFinding(const std::string& file) {
   f.title = StringField(j.value(), "headline");
   f.program = std::move(c.value().program);
   f.recipe = c.value().recipe;
+  f.before = c.value().before;
   f.paths = c.value().paths;
   f.bucket = c.value().bucket_hash;
   if (j.value().contains("versions") && j.value()["versions"].is_object())

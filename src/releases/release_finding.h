@@ -20,6 +20,7 @@ struct ReleaseFinding {
   std::string title;  // an entry's title, a report's headline
   Program program;
   InputRecipe recipe;
+  std::vector<PriorCall> before;  // the calls before the case (src/ir/call_sequence.h)
   std::vector<std::string> paths;
   std::string bucket;                         // a report's bucket hash
   std::string found_in;                       // a report's torch version ("" when not said)

@@ -81,15 +81,16 @@ std::optional<PathResult> NotRunnableInRelease(const Program& p, const std::stri
 }
 
 ReleaseRunner::ReleaseRunner(ReleaseVenv venv, ReleaseRunSettings settings, ReferenceFn reference,
-                             std::string tag)
+                             std::string tag, std::vector<PriorCall> before)
     : venv_(std::move(venv)),
       settings_(std::move(settings)),
       reference_(std::move(reference)),
       tag_(std::move(tag)),
+      before_(std::move(before)),
       torch_(venv_.torch) {}
 
 std::vector<PathResult> ReleaseRunner::operator()(const Program& p, const InputRecipe& r,
-                                                  const std::vector<std::string>& paths) {
+                                                  const std::vector<std::string>& paths, bool) {
   std::vector<PathResult> results(paths.size());
   std::vector<std::string> runner_paths;
   std::vector<size_t> runner_slots;
@@ -107,7 +108,8 @@ std::vector<PathResult> ReleaseRunner::operator()(const Program& p, const InputR
     const std::string base =
         settings_.work_dir + "/" + tag_ + "-" + venv_.torch + "-" + std::to_string(++runs_);
     const std::string script = base + ".py", out = base + ".jsonl", log = base + ".log";
-    if (Status s = WriteFileAtomic(script, EmitReleaseRunner(p, r, runner_paths)); !s.ok()) {
+    if (Status s = WriteFileAtomic(script, EmitReleaseRunner(p, r, runner_paths, before_));
+        !s.ok()) {
       failure_ = s.message();
       return results;
     }

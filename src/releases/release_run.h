@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/exec/path_info.h"
+#include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
@@ -31,16 +32,20 @@ std::optional<PathResult> NotRunnableInRelease(const Program& p, const std::stri
 class ReleaseRunner {
  public:
   using ReferenceFn = std::function<PathResult(const Program&, const InputRecipe&)>;
+  // `before`: the case's calls before (src/ir/call_sequence.h), which each runner process makes
+  // first on the paths that keep state.
   ReleaseRunner(ReleaseVenv venv, ReleaseRunSettings settings, ReferenceFn reference,
-                std::string tag);
+                std::string tag, std::vector<PriorCall> before = {});
 
   // The results of `paths` in order: "reference" from this build, the others from the runner or
   // NotRunnableInRelease. A path the runner died in is a crash, one it ran past the time limit on
   // a timeout; the paths after it are unsupported. When the runner could not run the case at all
   // (its inputs cannot be built there, Python failed, its output is unreadable), or the release
   // lacks what one of its paths needs (e.g. no AOTInductor packages), failure() says why.
+  // (A PathRunner: every run is a fresh Python process, which makes the calls before itself, so
+  // `fresh` changes nothing.)
   std::vector<PathResult> operator()(const Program& p, const InputRecipe& r,
-                                     const std::vector<std::string>& paths);
+                                     const std::vector<std::string>& paths, bool fresh = true);
 
   const std::string& failure() const { return failure_; }
   // torch.__version__ as the runner printed it; the set-up release until one ran.
@@ -51,6 +56,7 @@ class ReleaseRunner {
   ReleaseRunSettings settings_;
   ReferenceFn reference_;
   std::string tag_;
+  std::vector<PriorCall> before_;
   int runs_ = 0;
   std::string failure_, torch_;
 };

@@ -23,10 +23,10 @@ ReleaseCell RunCell(const ReleaseFinding& f, const PathResult& reference, const 
   cell.torch = venv.torch;
   auto start = std::chrono::steady_clock::now();
   ReleaseRunner runner(
-      venv, settings, [&](const Program&, const InputRecipe&) { return reference; }, tag);
+      venv, settings, [&](const Program&, const InputRecipe&) { return reference; }, tag, f.before);
   std::vector<PathResult> results = runner(f.program, f.recipe, f.paths);
   if (runner.failure().empty()) {
-    CaseRun run = JudgeRun(std::ref(runner), f.program, f.recipe, std::move(results),
+    CaseRun run = JudgeRun(std::ref(runner), f.program, f.recipe, std::move(results), f.before,
                            ParseTorchRelease(runner.torch()));
     cell.torch = runner.torch();
     if (runner.failure().empty()) {  // the zeroed rerun ran too, where there was one

@@ -60,8 +60,12 @@ PreparedEntry PrepareReplayFile(const std::string& file, const std::string& torc
   PreparedEntry e;
   e.artifact = true;
   VersionExpectation diverges{"any", /*diverges=*/true, {}, "a program-fuzzer artifact"};
-  e.entry = RegressionEntry{
-      Title(in, bytes.value().size()), in.gc.program, in.gc.recipe, artifacts.paths, {diverges}};
+  e.entry = RegressionEntry{Title(in, bytes.value().size()),
+                            in.gc.program,
+                            in.gc.recipe,
+                            {},
+                            artifacts.paths,
+                            {diverges}};
   e.expected = diverges;
   e.row.file = file;
   e.row.title = e.entry->title;

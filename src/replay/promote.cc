@@ -99,6 +99,7 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
       {"promoted_from", {{"report", o.source}, {"id", id}, {"created", created}, {"torch", torch}}},
       {"program", ProgramToJson(c.program)},
       {"inputs", RecipeToJson(c.recipe)},
+      {"calls_before", PriorCallsToJson(c.before)},
       {"paths", paths},
       {"expected", nlohmann::json::array({expectation})}};
   // What promote writes, replay must read.

@@ -69,11 +69,11 @@ TEST(Promote, OptionsSetTitleNoteAndRange) {
 
 TEST(Promote, RejectsWhatIsNotAReportOfAKnownVersion) {
   nlohmann::json r = Report();
-  r["version"] = 3;
-  auto v3 = PromoteReport(r.dump(), {});
-  ASSERT_FALSE(v3.ok());
-  EXPECT_EQ(v3.error(),
-            "report format version 3 is not supported (this mmdiff reads versions 1 to 2)");
+  r["version"] = 4;
+  auto v4 = PromoteReport(r.dump(), {});
+  ASSERT_FALSE(v4.ok());
+  EXPECT_EQ(v4.error(),
+            "report format version 4 is not supported (this mmdiff reads versions 1 to 3)");
   r = Report();
   r["format"] = "mmdiff.program";
   EXPECT_NE(PromoteReport(r.dump(), {}).error().find("not an mmdiff report"), std::string::npos);
@@ -141,7 +141,8 @@ TEST(ReportFormat, CaseFilesOfUnknownFormatsOrVersionsAreRejected) {
   EXPECT_EQ(CheckCaseFileFormat(r).message(), "report: \"version\" must be an integer");
   EXPECT_EQ(CheckCaseFileFormat(nlohmann::json{{"format", "mmdiff.regression"}, {"version", 3}})
                 .message(),
-            "regression entry format version 3 is not supported (this mmdiff reads version 1)");
+            "regression entry format version 3 is not supported (this mmdiff reads versions 1 to "
+            "2)");
   EXPECT_NE(CheckCaseFileFormat(nlohmann::json{{"format", "mmdiff.fuzz-summary"}, {"version", 1}})
                 .message()
                 .find("unknown format \"mmdiff.fuzz-summary\""),

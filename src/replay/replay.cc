@@ -156,7 +156,8 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
     }
   }
   auto start = std::chrono::steady_clock::now();
-  std::vector<PathResult> results = run(entry.program, entry.recipe, entry.paths);
+  std::vector<PathResult> results =
+      RunCalls(run, entry.before, entry.program, entry.recipe, entry.paths);
   e.row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& r : results) {
     // A device the program needs and the machine lacks, found only at run time (e.g. a driver
@@ -167,7 +168,7 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
       return {};
     }
   }
-  CaseRun c = JudgeRun(run, entry.program, entry.recipe, std::move(results));
+  CaseRun c = JudgeRun(run, entry.program, entry.recipe, std::move(results), entry.before);
   e.row.observed = DescribeVerdict(c.verdict);
   if (e.artifact && c.verdict.diverges()) {
     auto findings = CaseFindings(c);

@@ -14,6 +14,7 @@
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
 #include "src/report/regression_entry.h"
+#include "src/report/run_case.h"
 
 namespace mmdiff {
 
@@ -57,8 +58,8 @@ struct ReplayEnvironment {
   bool test_paths = false;      // whether the worker was asked for test-only paths
 };
 
-using RunPathsFn = std::function<std::vector<PathResult>(const Program&, const InputRecipe&,
-                                                         const std::vector<std::string>&)>;
+// Runs a program on paths (src/report/run_case.h): an entry's calls before, then its case.
+using RunPathsFn = PathRunner;
 
 // The files to replay, in order: each file argument as given; of each folder, its *.json files and
 // libFuzzer artifacts (crash-*, timeout-*, oom-*, leak-*), sorted by name. A missing argument, or a

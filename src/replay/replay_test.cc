@@ -68,10 +68,10 @@ TEST(ReplayPrepare, BadFilesAreInvalidWithAReason) {
   EXPECT_EQ(truncated.row.status, ReplayStatus::kInvalid);
   EXPECT_NE(truncated.row.detail.find("malformed JSON"), std::string::npos) << truncated.row.detail;
   auto j = Entry("agree");
-  j["version"] = 2;
-  auto v2 = PrepareEntry(Write(dir, "v2.json", j.dump()), "2.15.0", false);
-  EXPECT_EQ(v2.row.status, ReplayStatus::kInvalid);
-  EXPECT_NE(v2.row.detail.find("version 2 is not supported"), std::string::npos) << v2.row.detail;
+  j["version"] = 3;
+  auto v3 = PrepareEntry(Write(dir, "v3.json", j.dump()), "2.15.0", false);
+  EXPECT_EQ(v3.row.status, ReplayStatus::kInvalid);
+  EXPECT_NE(v3.row.detail.find("version 3 is not supported"), std::string::npos) << v3.row.detail;
   j = Entry("diverge");
   j["expected"][0]["divergences"][0]["kind"] = "valeu";
   auto typo = PrepareEntry(Write(dir, "typo.json", j.dump()), "2.15.0", false);
@@ -125,7 +125,7 @@ TEST(ReplayRun, RunsJudgesAndClassifies) {
 TEST(ReplayRun, UnknownOrUnavailablePathsAreNotRun) {
   std::string dir = Scratch("paths");
   bool ran = false;
-  auto run = [&](const Program&, const InputRecipe&, const std::vector<std::string>&) {
+  auto run = [&](const Program&, const InputRecipe&, const std::vector<std::string>&, bool) {
     ran = true;
     return std::vector<PathResult>{};
   };

@@ -63,7 +63,7 @@ inline PathResult Ok(const std::string& path, std::vector<double> data) {
 
 // Fake paths: reference and eager agree on a float32[2, 2] (the paths asked for go to `ran`).
 inline RunPathsFn Agreeing(std::vector<std::string>* ran = nullptr) {
-  return [ran](const Program&, const InputRecipe&, const std::vector<std::string>& paths) {
+  return [ran](const Program&, const InputRecipe&, const std::vector<std::string>& paths, bool) {
     if (ran) *ran = paths;
     return std::vector<PathResult>{Ok("reference", {1, 2, 3, 4}), Ok("eager", {1, 2, 3, 4})};
   };
@@ -71,7 +71,7 @@ inline RunPathsFn Agreeing(std::vector<std::string>* ran = nullptr) {
 
 // Fake paths: eager raises where the reference returns a value.
 inline RunPathsFn Raising() {
-  return [](const Program&, const InputRecipe&, const std::vector<std::string>&) {
+  return [](const Program&, const InputRecipe&, const std::vector<std::string>&, bool) {
     PathResult e{"eager", OutcomeKind::kError, "RuntimeError", "c10::Error", "boom"};
     return std::vector<PathResult>{Ok("reference", {1, 2, 3, 4}), e};
   };

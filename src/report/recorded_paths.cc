@@ -9,9 +9,12 @@ namespace {
 
 const std::map<std::string, PathTraits>& Recorded() {
   static const std::map<std::string, PathTraits> kTraits = [] {
-    const PathTraits compiled{.compiled = true, .needs_gpu = true};
-    const PathTraits variant{
-        .compiled = true, .on_demand = true, .variant = true, .needs_gpu = true};
+    const PathTraits compiled{.compiled = true, .needs_gpu = true, .keeps_state = true};
+    const PathTraits variant{.compiled = true,
+                             .on_demand = true,
+                             .variant = true,
+                             .needs_gpu = true,
+                             .keeps_state = true};
     const PathTraits planted{.test_only = true, .needs_gpu = true};
     const PathTraits crasher{.test_only = true};
     std::map<std::string, PathTraits> m = {
@@ -35,6 +38,8 @@ const std::map<std::string, PathTraits>& Recorded() {
       m[p] = planted;
     for (const char* c : {"crash_segv", "crash_abort", "crash_sigkill", "oom", "hang"})
       m[c] = crasher;
+    for (const char* p : {"planted_recompile", "planted_worker_only"})
+      m[p] = {.compiled = true, .test_only = true, .needs_gpu = true, .keeps_state = true};
     return m;
   }();
   return kTraits;

@@ -21,8 +21,10 @@ Result<std::vector<int>> ParseVersion(const std::string& v) {
   std::stringstream ss(core);
   std::string part;
   while (std::getline(ss, part, '.')) {
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
-      return Status::Error("bad version \"" + v + "\"");
+    // At most 9 digits: std::stoi of a longer part may not fit an int.
+    if (part.empty() || part.size() > 9 ||
+        part.find_first_not_of("0123456789") != std::string::npos)
+      return Status::Error("bad version \"" + v.substr(0, 64) + "\"");
     parts.push_back(std::stoi(part));
   }
   if (parts.empty()) return Status::Error("bad version \"" + v + "\"");
@@ -64,9 +66,10 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j) {
     return Status::Error("not a regression entry: \"format\" must be \"mmdiff.regression\"");
   if (!j.contains("version") || !j["version"].is_number_integer())
     return Status::Error("regression entry: \"version\" must be an integer");
-  if (j["version"] != kRegressionFormatVersion)
+  if (j["version"] < kOldestRegressionFormatVersion || j["version"] > kRegressionFormatVersion)
     return Status::Error("regression entry format version " + j["version"].dump() +
-                         " is not supported (this mmdiff reads version " +
+                         " is not supported (this mmdiff reads versions " +
+                         std::to_string(kOldestRegressionFormatVersion) + " to " +
                          std::to_string(kRegressionFormatVersion) + ")");
   return Status::Ok();
 }
@@ -90,6 +93,10 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
   auto r = RecipeFromJson(j.value("inputs", nlohmann::json()));
   if (!r.ok()) return r.status();
   e.recipe = r.value();
+  auto before = PriorCallsFromJson(
+      j.contains("calls_before") ? j["calls_before"] : nlohmann::json(), e.program);
+  if (!before.ok()) return before.status();
+  e.before = before.value();
   if (!j.contains("paths") || !j["paths"].is_array() || j["paths"].empty())
     return Status::Error("\"paths\" must be a non-empty array");
   for (const auto& x : j["paths"]) {

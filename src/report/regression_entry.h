@@ -8,13 +8,17 @@
 #include <vector>
 
 #include "oracles/verdict.h"
+#include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/program.h"
 #include "src/support/status.h"
 
 namespace mmdiff {
 
-inline constexpr int kRegressionFormatVersion = 1;
+// 2: the calls before the case ("calls_before", src/ir/call_sequence.h), which a version 1 reader
+// would leave out. Version 1 entries are still read.
+inline constexpr int kRegressionFormatVersion = 2;
+inline constexpr int kOldestRegressionFormatVersion = 1;
 
 struct ExpectedDivergence {
   std::string kind;    // DivergenceKindName
@@ -33,6 +37,7 @@ struct RegressionEntry {
   std::string title;
   Program program;
   InputRecipe recipe;
+  std::vector<PriorCall> before;  // the calls before the case (none before version 2)
   std::vector<std::string> paths;
   std::vector<VersionExpectation> expected;
   std::string
@@ -40,7 +45,7 @@ struct RegressionEntry {
 };
 
 // Ok when `j` is a regression entry this mmdiff reads ("format" "mmdiff.regression", "version"
-// kRegressionFormatVersion); otherwise an error saying which.
+// kOldestRegressionFormatVersion to kRegressionFormatVersion); otherwise an error saying which.
 Status CheckRegressionEntryFormat(const nlohmann::json& j);
 // Parses and checks an entry; an error names what is wrong (malformed JSON, another format or an
 // unknown version, a bad program, recipe, path list or expectation).

@@ -35,9 +35,13 @@ std::string Field(const nlohmann::json& j, const char* key) {
 // The paths repro.py can compile the way the campaign did (the Inductor knob variants it cannot).
 bool ReproCompiledPath(const std::string& p) {
   return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" ||
-         p == "aoti";
+         p == "aoti" || p == "planted_recompile" || p == "planted_worker_only";
 }
-std::string TorchBackendOf(const std::string& p) { return p == "compile_eager" ? "eager" : p; }
+std::string TorchBackendOf(const std::string& p) {
+  // The test-only planted paths' backends, which repro.py registers from their own text.
+  if (p == "planted_recompile" || p == "planted_worker_only") return "mmdiff_" + p;
+  return p == "compile_eager" ? "eager" : p;
+}
 
 // The ablation as the table of a PyTorch issue: one row per stage.
 std::vector<std::string> AblationTable(const std::optional<Ablation>& ablation) {
@@ -123,12 +127,14 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
       {"knobs", ctx.knobs},
       {"program", program},
       {"inputs", RecipeToJson(c.recipe)},
+      {"calls_before", PriorCallsToJson(c.before)},
       {"contract", contract},
       {"paths", paths},
       {"verdict", VerdictToJson(c.verdict)},
       {"repro", "repro.py"}};
   if (c.mitigations) report["mitigations"] = MitigationsToJson(*c.mitigations);
   if (c.ablation) report["ablation"] = AblationToJson(*c.ablation);
+  if (c.standalone) report["standalone"] = StandaloneToJson(*c.standalone);
   if (!c.known.is_null()) report["finding"]["catalogue"] = c.known;
   return report;
 }
@@ -176,7 +182,7 @@ Result<JudgedCase> ReadJudgedCase(const nlohmann::json& j) {
     auto verdict = VerdictFromJson(j.value("verdict", nlohmann::json()));
     if (!verdict.ok()) return Status::Error("report: " + verdict.error());
     out.verdict = verdict.value();
-    if (j["version"] == kReportFormatVersion) {
+    if (j["version"] >= 2) {  // one finding per report since version 2
       const auto& f = j.value("finding", nlohmann::json());
       if (!f.is_object() || !f.contains("divergence") || !f["divergence"].is_number_unsigned() ||
           f["divergence"].get<uint64_t>() >= out.verdict.divergences.size())
@@ -220,6 +226,10 @@ Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
     auto recipe = RecipeFromJson(j.value("inputs", nlohmann::json()));
     if (!recipe.ok()) return Status::Error("report: inputs: " + recipe.error());
     out.recipe = recipe.value();
+    auto before = PriorCallsFromJson(
+        j.contains("calls_before") ? j["calls_before"] : nlohmann::json(), out.program);
+    if (!before.ok()) return Status::Error("report: " + before.error());
+    out.before = before.value();
     if (!j.contains("paths") || !j["paths"].is_array() || j["paths"].empty())
       return Status::Error("report: \"paths\" must be a non-empty array of path results");
     for (const auto& r : j["paths"]) {
@@ -240,6 +250,17 @@ Result<ReportCase> ReadReportCase(const nlohmann::json& j) {
 
 Status CheckCaseFileFormat(const nlohmann::json& j) {
   return GuardJson("case file", [&] { return CheckCaseFileFormatUnguarded(j); });
+}
+
+bool ReproCanShow(const CaseRun& c) {
+  if (c.finding >= c.verdict.divergences.size()) return false;
+  const Divergence& d = c.verdict.divergences[c.finding];
+  std::string at_fault = d.blamed;
+  for (const auto& p : d.paths)
+    if (at_fault.empty() && p != kEagerPath && p != kReferencePath) at_fault = p;
+  return at_fault.empty() || at_fault == kEagerPath || at_fault == kEagerMetaPath ||
+         at_fault == kReferencePath || ReproCompiledPath(at_fault) ||
+         !RecordedPathTraits(at_fault).test_only;
 }
 
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
@@ -318,6 +339,24 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
     o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +
                       c.contract.violation.rule + ": " + c.contract.violation.message +
                       "). Source: " + c.contract.violation.source);
+  o.before = c.before;
+  // A finding that showed only some of the time when checked standalone: more attempts, and the
+  // rate it showed at.
+  if (c.standalone && StandaloneStatusOf(*c.standalone) == StandaloneStatus::kFlaky) {
+    const StandaloneRecord& s = *c.standalone;
+    o.attempts = 5;
+    o.notes.push_back("Shows only some of the time: in " +
+                      std::to_string(s.worker_hits + s.repro_hits) + " of " +
+                      std::to_string(s.worker_runs + s.repro_attempts) +
+                      " runs when mmdiff checked it; the script tries up to 5 times before it "
+                      "concludes that the finding is gone.");
+  }
+  if (!c.before.empty())
+    o.notes.push_back("Calls before: the compiled function was called on " +
+                      std::to_string(c.before.size()) +
+                      " other input set(s) first (CALLS_BEFORE: its first compile, then new "
+                      "sizes), and the finding shows only after them; the script makes them "
+                      "first.");
   for (const auto& line : AblationTable(c.ablation)) o.notes.push_back(line);
   o.notes.push_back("Found with mmdiff " + Field(ctx.versions, "mmdiff") + " on torch " +
                     Field(ctx.versions, "torch") + ", Python " + Field(ctx.versions, "python") +

@@ -19,9 +19,10 @@
 namespace mmdiff {
 
 // 2: one finding per report (the "finding" object), buckets by root cause
-// (src/report/root_cause.h). Version 1 reports (one bucket for all of a case's divergences) are
-// still read.
-inline constexpr int kReportFormatVersion = 2;
+// (src/report/root_cause.h). 3: the calls before the case ("calls_before", src/ir/call_sequence.h):
+// a version 2 reader would run the case without them. Versions 1 (one bucket for all of a case's
+// divergences) and 2 are still read.
+inline constexpr int kReportFormatVersion = 3;
 inline constexpr int kOldestReportFormatVersion = 1;
 
 // The findings of a case (Findings in src/report/root_cause.h).
@@ -49,10 +50,12 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
 // 1 to 2)".
 Status CheckReportFormat(const nlohmann::json& j);
 // What a report says about its case, read back (for reduce, promote): the program (verified), its
-// inputs, the paths it ran on, its bucket hash and knobs (the last two "" / empty when absent).
+// inputs and the calls before them, the paths it ran on, its bucket hash and knobs (the last two
+// "" / empty when absent).
 struct ReportCase {
   Program program;
   InputRecipe recipe;
+  std::vector<PriorCall> before;  // the calls before the case (none before version 3)
   std::vector<std::string> paths;
   std::string bucket_hash;
   std::map<std::string, std::string> knobs;
@@ -87,6 +90,10 @@ Status CheckCaseFileFormat(const nlohmann::json& j);
 std::string Headline(const CaseRun& c);
 // The repro.py for the case's finding: compares eager with the compiled backend at fault.
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx);
+// Whether MakeRepro's script can show the finding at all: not where the path at fault is one that
+// repro.py cannot build (a test-only path other than the planted torch.compile backends), which it
+// would stand in for with inductor.
+bool ReproCanShow(const CaseRun& c);
 
 // Writes DIR/report.json, DIR/program.json and DIR/repro.py atomically.
 Status WriteFinding(const std::string& dir, const CaseRun& c, const RunContext& ctx);

@@ -26,4 +26,37 @@ nlohmann::json MitigationsToJson(const std::vector<Mitigation>& ms) {
   return out;
 }
 
+nlohmann::json StandaloneToJson(const StandaloneRecord& r) {
+  return {{"status", StandaloneStatusName(StandaloneStatusOf(r))},
+          {"worker_runs", r.worker_runs},
+          {"worker_hits", r.worker_hits},
+          {"repro_attempts", r.repro_attempts},
+          {"repro_hits", r.repro_hits},
+          {"repro_exit", r.repro_exit},
+          {"detail", r.detail}};
+}
+
+Result<StandaloneRecord> StandaloneFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::Error("standalone: must be an object");
+  StandaloneRecord r;
+  for (auto [key, field] :
+       {std::pair{"worker_runs", &r.worker_runs}, std::pair{"worker_hits", &r.worker_hits},
+        std::pair{"repro_attempts", &r.repro_attempts}, std::pair{"repro_hits", &r.repro_hits}}) {
+    if (!j.contains(key) || !j[key].is_number_integer() || j[key].get<int64_t>() < 0 ||
+        j[key].get<int64_t>() > 1000)
+      return Status::Error(std::string("standalone: \"") + key + "\" must be a small count");
+    *field = j[key].get<int>();
+  }
+  if (!j.contains("repro_exit") || !j["repro_exit"].is_number_integer() ||
+      j["repro_exit"].get<int64_t>() < -1 || j["repro_exit"].get<int64_t>() > 255)
+    return Status::Error("standalone: \"repro_exit\" must be an exit status or -1");
+  r.repro_exit = j["repro_exit"].get<int>();
+  if (!j.contains("detail") || !j["detail"].is_string())
+    return Status::Error("standalone: \"detail\" must be a string");
+  r.detail = j["detail"].get<std::string>().substr(0, 4000);
+  if (r.worker_hits > r.worker_runs || r.repro_hits > r.repro_attempts)
+    return Status::Error("standalone: more hits than runs");
+  return r;
+}
+
 }  // namespace mmdiff

@@ -1,11 +1,13 @@
-// The reruns a finding gets (oracles/case_run.h: ablation, mitigations) as a report writes them
-// (reports/schema/report.v2.schema.json: "ablation", "mitigations").
+// The reruns a finding gets (oracles/case_run.h: ablation, mitigations, the standalone check) as a
+// report writes them (reports/schema/report.v3.schema.json: "ablation", "mitigations",
+// "standalone").
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "oracles/case_run.h"
+#include "src/support/status.h"
 
 namespace mmdiff {
 
@@ -14,5 +16,10 @@ namespace mmdiff {
 nlohmann::json AblationToJson(const Ablation& a);
 // [{"knob", "path", "removes_divergence", "detail"}], one per knob tried.
 nlohmann::json MitigationsToJson(const std::vector<Mitigation>& ms);
+// {"status", "worker_runs", "worker_hits", "repro_attempts", "repro_hits", "repro_exit", "detail"}.
+nlohmann::json StandaloneToJson(const StandaloneRecord& r);
+// The record StandaloneToJson wrote (a finding folder's case.json, read back by --resume); an error
+// names a field that is missing or not a count.
+Result<StandaloneRecord> StandaloneFromJson(const nlohmann::json& j);
 
 }  // namespace mmdiff

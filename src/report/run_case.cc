@@ -2,29 +2,62 @@
 #include "src/report/run_case.h"
 
 #include "oracles/ignored_inputs.h"
+#include "src/report/recorded_paths.h"
 
 namespace mmdiff {
 
+PathRunner RunnerOf(Supervisor& sup) {
+  return [&sup](const Program& p, const InputRecipe& r, const std::vector<std::string>& paths,
+                bool fresh) { return sup.Run(p, r, paths, fresh); };
+}
+
+std::vector<std::string> StatefulPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const auto& p : paths)
+    if (RecordedPathTraits(p).keeps_state) out.push_back(p);
+  return out;
+}
+
+std::vector<PathResult> RunCalls(const PathRunner& run, const std::vector<PriorCall>& before,
+                                 const Program& p, const InputRecipe& r,
+                                 const std::vector<std::string>& paths) {
+  bool fresh = true;
+  if (std::vector<std::string> stateful = StatefulPaths(paths); !stateful.empty())
+    for (const auto& call : before) {
+      // A call that no longer fits the case was refused when it was read or carried.
+      auto q = PriorCallProgram(p, call);
+      if (!q.ok()) continue;
+      run(q.value(), call.recipe, stateful, fresh);
+      fresh = false;
+    }
+  return run(p, r, paths, fresh);
+}
+
 CaseRun JudgeRun(const PathRunner& run, const Program& p, const InputRecipe& r,
-                 std::vector<PathResult> results, TorchRelease torch) {
+                 std::vector<PathResult> results, const std::vector<PriorCall>& before,
+                 TorchRelease torch) {
   CaseRun c = MakeCaseRun(p, r, std::move(results), torch);
+  c.before = before;
   std::optional<ZeroedRerun> plan = PlanZeroedRerun(c);
   if (!plan) return c;
-  if (AddZeroedRerun(c, plan->zeroed, run(p, WithZeroed(r, plan->zeroed), plan->paths)))
+  if (AddZeroedRerun(c, plan->zeroed,
+                     run(p, WithZeroed(r, plan->zeroed), plan->paths, /*fresh=*/false)))
     c.finding = LeadFinding(c);
   return c;
 }
 
 CaseRun RunAndJudge(const PathRunner& run, const Program& p, const InputRecipe& r,
-                    const std::vector<std::string>& paths) {
-  return JudgeRun(run, p, r, run(p, r, paths));
+                    const std::vector<std::string>& paths, const std::vector<PriorCall>& before) {
+  return JudgeRun(run, p, r, RunCalls(run, before, p, r, paths), before);
 }
 
 CaseRun RunAndJudge(Supervisor& sup, const Program& p, const InputRecipe& r,
-                    const std::vector<std::string>& paths) {
-  return RunAndJudge([&sup](const Program& q, const InputRecipe& s,
-                            const std::vector<std::string>& ps) { return sup.Run(q, s, ps); },
-                     p, r, paths);
+                    const std::vector<std::string>& paths, const std::vector<PriorCall>& before) {
+  return RunAndJudge(RunnerOf(sup), p, r, paths, before);
+}
+
+CaseRun RerunCase(Supervisor& sup, const CaseRun& c, const std::vector<std::string>& paths) {
+  return RunAndJudge(sup, c.program, c.recipe, paths, c.before);
 }
 
 }  // namespace mmdiff

@@ -121,7 +121,7 @@ TEST(TriageInput, BadReportsAreSkippedAndListedNotFatal) {
   WriteText(root / "c" / "findings" / "dddd" / "report.json",
             R"({"format": "mmdiff.report", "version": 1, "buck)");
   nlohmann::json future = Report("eeee", {TestDivergence{}});
-  future["version"] = 3;
+  future["version"] = 4;
   WriteText(root / "loose" / "report.json", future.dump());
   // A summary with a field of the wrong type is skipped; its report still counts, once.
   WriteCampaign(root / "c2", {{"hhhh", {Report("hhhh", {TestDivergence{}}), 9, 1.0, 1}}});
@@ -139,7 +139,7 @@ TEST(TriageInput, BadReportsAreSkippedAndListedNotFatal) {
   EXPECT_EQ(data.buckets.at("hhhh").count, 1);
   EXPECT_NE(reasons.find("findings/dddd/report.json: malformed JSON"), std::string::npos)
       << reasons;
-  EXPECT_NE(reasons.find("loose/report.json: report format version 3 is not supported"),
+  EXPECT_NE(reasons.find("loose/report.json: report format version 4 is not supported"),
             std::string::npos)
       << reasons;
   // The summary still counts the bucket whose report is broken, from its headline.

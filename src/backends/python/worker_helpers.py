@@ -37,6 +37,11 @@ def _mmdiff_exec(source, key):
     exec(compile(source, name, "exec"), ns)
     return ns["f"]
 
+def _mmdiff_forget():
+    # A fresh request (Backend::Forget): the next function starts afresh, as for a new program, so
+    # that what earlier calls compiled (guards, recompiles, sizes marked dynamic) is gone.
+    _mmdiff_program["source"] = None
+
 def _mmdiff_function(source, backend, key, dynamic=False):
     if source != _mmdiff_program["source"]:
         import linecache

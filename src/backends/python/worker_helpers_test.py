@@ -116,6 +116,16 @@ class CallTest(unittest.TestCase):
         self.assertEqual(result[2][:2], (True, False))
         self.assertTrue(torch.equal(result[1][0], torch.full((2, 4), 6.0)))
 
+    def test_forget_makes_the_same_program_start_afresh(self):
+        fn = NS["_mmdiff_function"](SOURCE, "eager", "eager|")
+        NS["_mmdiff_call"](fn, args())
+        self.assertIs(NS["_mmdiff_function"](SOURCE, "eager", "eager|"), fn)  # reused
+        NS["_mmdiff_forget"]()
+        fresh = NS["_mmdiff_function"](SOURCE, "eager", "eager|")
+        self.assertIsNot(fresh, fn)
+        self.assertFalse(NS["_mmdiff_program"]["reused"])
+        self.assertEqual(NS["_mmdiff_call"](fresh, args())[2][:2], (True, False))  # compiled
+
     def test_a_call_says_where_its_time_went(self):
         fn = NS["_mmdiff_function"](SOURCE.replace("mm(x0, x1)", "mm(x0, x1) + 1"), "aot_eager", "aot_eager|")
         phases = NS["_mmdiff_call"](fn, args())[2][5]

@@ -4,7 +4,9 @@
 # (src/releases/runner_output.cc) and judges against this build's reference. Eager runs f as a
 # whole; the line of f that raised names the node, as mmdiff's eager path (node by node) does.
 # Runs after PATHS, TS_SOURCE, the input builder, f, REPRODUCER_FAILED, root_cause() and repro.py's
-# runner (repro_outcome.py: inputs(), gradients()); needs sys and torch imported.
+# runner (repro_outcome.py: inputs(), gradients()), and, for a case with calls before it,
+# CALLS_BEFORE and calls_before() (repro_calls_before.py), which the paths that keep state make
+# first; needs sys and torch imported.
 #
 # Output file (sys.argv[1]), one JSON object per line, flushed as it goes so that a run that dies
 # still tells which paths finished: {"torch": version, "python": version} first, then per path
@@ -76,6 +78,20 @@ def _rr_compiled(build):
     return compiled, None
 
 
+def _rr_before(fn):
+    """fn, called first on the case's calls before (if any), as mmdiff's paths that keep state are."""
+    if "CALLS_BEFORE" in globals():
+        calls_before(fn, quiet=True)
+    return fn
+
+
+def _rr_first_inputs():
+    """What builds the inputs of the compiled function's first call: the first call before, if any."""
+    if "CALLS_BEFORE" in globals():
+        return lambda: make_inputs_before(*CALLS_BEFORE[0])
+    return None
+
+
 def _rr_missing(path):
     """What this release lacks to run the path as mmdiff does, or "" when it has everything."""
     needs = {"inductor": ["compile"], "aot_eager": ["compile"], "compile_eager": ["compile"],
@@ -102,7 +118,7 @@ def _rr_path(path):
     if path in ("inductor", "aot_eager", "compile_eager"):
         torch._dynamo.reset()
         backend = "eager" if path == "compile_eager" else path
-        return _rr_result(torch.compile(f, backend=backend, fullgraph=True))
+        return _rr_result(_rr_before(torch.compile(f, backend=backend, fullgraph=True)))
     if path == "torchscript":
         compiled, error = _rr_compiled(lambda: torch.jit.CompilationUnit(TS_SOURCE).f)
         if error:
@@ -110,10 +126,10 @@ def _rr_path(path):
         if GRAD_INPUTS:  # as mmdiff runs training: after the profiling runs (autodiff's graph)
             for _ in range(torch._C._jit_get_num_profiled_runs()):
                 try:
-                    compiled(*inputs())
+                    compiled(*inputs(_rr_first_inputs()))
                 except Exception:
                     pass  # the run below raises it again
-        return _rr_result(compiled)
+        return _rr_result(_rr_before(compiled))
     if path == "aoti":
         compiled, error = _rr_compiled(lambda: aoti(f, inputs()))
         return error or _rr_result(compiled)

@@ -197,6 +197,54 @@ class OutcomeTest(unittest.TestCase):
         ns["RECIPE"]["zeroed"] = []
         self.assertNotEqual(ns["outcome"](lambda a, b: (a, b))[2][1].abs().sum().item(), 0.0)
 
+    def test_a_backward_error_is_not_the_same_outcome_as_a_forward_error(self):
+        same = repro_namespace()["same_outcome"]
+        forward = ("error", "RuntimeError", "expected scalar type")
+        backward = ("error", "RuntimeError", "in backward: expected scalar type")
+        self.assertTrue(same(forward, ("error", "RuntimeError", "another message")))
+        self.assertFalse(same(forward, backward))
+        self.assertFalse(same(forward, ("error", "TypeError", "expected scalar type")))
+        ok = ("ok", [("torch.float32", (2,), "cpu")], [])
+        self.assertTrue(same(ok, ("ok", [("torch.float32", (2,), "cpu")], [torch.ones(2)])))
+        self.assertFalse(same(ok, ("ok", [("torch.float64", (2,), "cpu")], [])))
+
+    def test_conclude_stops_at_the_first_attempt_that_shows_the_finding(self):
+        conclude = repro_namespace()["conclude"]
+        tries = []
+        def shows_on_the_second():
+            tries.append(1)
+            assert len(tries) < 2, "the finding"
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), self.assertRaises(AssertionError):
+            conclude(shows_on_the_second, 3)
+        self.assertEqual(len(tries), 2)
+        self.assertEqual(out.getvalue(), "attempt 1 of 3: no difference; trying again\n"
+                                         "attempt 2 of 3: the finding shows\n")
+        tries.clear()
+        with contextlib.redirect_stdout(io.StringIO()):
+            conclude(lambda: tries.append(1), 3)  # never shows it: returns after every attempt
+        self.assertEqual(len(tries), 3)
+
+    def test_calls_before_run_fn_on_each_calls_inputs_and_recipe_in_order(self):
+        ns = repro_namespace("repro_calls_before.py")
+        ns["CALLS_BEFORE"] = [(dict(RECIPE, seed=7), [(1, 3), (3, 4)]),
+                              (dict(RECIPE, seed=8), [(5, 3), (3, 2)])]
+        exec("def make_inputs_before(recipe, shapes):\n"
+             "    return [_mmdiff_input(recipe, 0, shapes[0], torch.float32, 'cpu', False),\n"
+             "            _mmdiff_input(recipe, 1, shapes[1], torch.float32, 'cpu', False)]\n", ns)
+        seen = []
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            ns["calls_before"](lambda a, b: seen.append((tuple(a.shape), a.flatten()[0].item()))
+                               or (a @ b,))
+        self.assertEqual([s for s, _ in seen], [(1, 3), (5, 3)])
+        first = ns["_mmdiff_values"](dict(RECIPE, seed=7), 0, 3, torch.float32)[0]
+        self.assertEqual(seen[0][1], torch.tensor(first).float().item())
+        self.assertEqual(out.getvalue().count("before:"), 2)
+        with contextlib.redirect_stdout(io.StringIO()) as quiet:
+            ns["calls_before"](lambda a, b: (a @ b,), quiet=True)
+        self.assertEqual(quiet.getvalue(), "")
+
     def test_outcome_with_zeros_restores_the_recipe_when_the_script_exits(self):
         ns = repro_namespace("repro_ignored_input.py")
         ns["ZEROED"] = [1]

@@ -21,18 +21,19 @@ def reproducer_failed(what, error):
     sys.exit(REPRODUCER_FAILED)
 
 
-def inputs():
+def inputs(make=None):
+    """The case's inputs (make_inputs), or those `make` builds (a call before the case's)."""
     try:
-        return make_inputs()
+        return (make or make_inputs)()
     except Exception as e:  # e.g. cuda inputs without a GPU: an error of the script, not of f
         reproducer_failed("the inputs cannot be built here", error_of(e))
 
 
-def gradients(args, outs):
+def gradients(args, outs, recipe=None):
     """loss.backward() for loss = sum over outputs i of (out_i * w_i).sum() (the floating outputs
-    that require grad; w_i the recipe's cotangent): then each GRAD_INPUTS input's .grad, zeros where
-    the loss does not reach it."""
-    used = [(o, _mmdiff_cotangent(RECIPE, len(args) + i, o)) for i, o in enumerate(outs)
+    that require grad; w_i the cotangent of the recipe, RECIPE unless given): then each
+    GRAD_INPUTS input's .grad, zeros where the loss does not reach it."""
+    used = [(o, _mmdiff_cotangent(recipe or RECIPE, len(args) + i, o)) for i, o in enumerate(outs)
             if o.dtype.is_floating_point and o.requires_grad]
     if used:  # d loss / d out_i = w_i: the same as loss.backward(), without adding across devices
         torch.autograd.backward([o for o, _ in used], grad_tensors=[w for _, w in used])
@@ -40,11 +41,12 @@ def gradients(args, outs):
     return [a.grad if a.grad is not None else torch.zeros_like(a).detach() for a in leaves]
 
 
-def outcome(fn, on_meta=False):
-    """('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message).
+def outcome(fn, on_meta=False, make=None, recipe=None):
+    """('ok', [(dtype, shape, device), ...], tensors) or ('error', root-cause class, message), on
+    the case's inputs or on those `make` builds with `recipe` (a call before the case's).
     A training program's tensors end with the gradients of GRAD_INPUTS; an error in the backward
     pass has a message that starts with "in backward: "."""
-    args = inputs()
+    args = inputs(make)
     if on_meta:  # the same inputs as leaves on meta (a .to("meta") of a leaf is not one)
         args = [a.detach().to("meta").requires_grad_(a.requires_grad) for a in args]
     try:
@@ -53,7 +55,7 @@ def outcome(fn, on_meta=False):
         return error_of(e)
     if GRAD_INPUTS:
         try:
-            outs += gradients(args, outs)
+            outs += gradients(args, outs, recipe)
         except Exception as e:
             name, message = error_of(e)[1:]
             return ("error", name, "in backward: " + message)
@@ -62,3 +64,28 @@ def outcome(fn, on_meta=False):
 
 def show(name, result):
     print(name, result[:3] if result[0] == "error" else result[:2])
+
+
+def same_outcome(a, b):
+    """Whether two outcomes agree on what is compared: ok or error, the error's class and whether
+    it came in the backward pass (a forward that returns and a backward that raises is not a
+    forward that raises), or the result types."""
+    def phase(o):
+        return o[0] == "error" and o[2].startswith("in backward: ")
+    return a[:2] == b[:2] and phase(a) == phase(b)
+
+
+def conclude(attempt, attempts):
+    """Runs attempt() (the script's check, which fails an assertion while the finding is there) up
+    to `attempts` times and stops at the first that shows the finding (exit 1): a finding that
+    shows only some of the time (uninitialised memory, a race) is not taken for gone after one
+    run. Returns when none showed it: the finding is gone (exit 0)."""
+    for k in range(1, attempts + 1):
+        try:
+            attempt()
+        except AssertionError:
+            if attempts > 1:
+                print(f"attempt {k} of {attempts}: the finding shows")
+            raise
+        if k < attempts:
+            print(f"attempt {k} of {attempts}: no difference; trying again")

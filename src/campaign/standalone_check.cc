@@ -1,0 +1,119 @@
+// The standalone check of a new finding.
+#include "src/campaign/standalone_check.h"
+
+#include <regex>
+
+#include "src/campaign/reduce_finding.h"
+#include "src/campaign/stage_controls.h"
+#include "src/ir/python_emitter.h"
+#include "src/report/run_case.h"
+#include "src/support/files.h"
+#include "src/support/subprocess.h"
+
+namespace mmdiff {
+
+namespace {
+
+// The repro.py run's attempts (ReproOptions::attempts: MakeRepro's default).
+const int kReproAttempts = ReproOptions{}.attempts;
+
+std::string RunsText(int hits, int runs, const char* what) {
+  return std::to_string(hits) + " of " + std::to_string(runs) + " " + what;
+}
+
+}  // namespace
+
+std::pair<int, int> ReproAttempts(const std::string& output, int exit_code, int attempts) {
+  if (exit_code != 1) return {exit_code == 0 ? attempts : 0, 0};
+  static const std::regex kShows(R"(attempt (\d+) of \d+: the finding shows)");
+  std::smatch m;
+  if (std::regex_search(output, m, kShows) && m[1].length() <= 4) return {std::stoi(m[1].str()), 1};
+  return {1, 1};
+}
+
+StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
+                                 const std::vector<std::string>& paths, const RunContext& ctx,
+                                 const StandaloneOptions& options) {
+  StandaloneRecord rec;
+  if (c.finding >= c.verdict.divergences.size()) return rec;
+  const Divergence& d = c.verdict.divergences[c.finding];
+  const std::string signature = CaseFinding(c).signature;
+  const StagePlan plan = FindingPaths(d, paths);
+  PathRunner run = RunnerOf(sup);
+  std::vector<std::string> said;
+  for (int i = 0; i < options.worker_runs; ++i) {
+    if (i == 0) sup.Renew();  // a fresh process; the runs after it start fresh in it
+    CaseRun again =
+        AddControls(run, RunAndJudge(run, c.program, c.recipe, plan.first, c.before), plan, paths);
+    ++rec.worker_runs;
+    if (KeptFinding(CaseFindings(again), again.verdict, signature, d.classification))
+      ++rec.worker_hits;
+    else
+      said.push_back("rerun " + std::to_string(i + 1) + ": " +
+                     (again.verdict.diverges() ? Headline(again) : std::string("all paths agree")));
+  }
+  std::string line =
+      "case rerun in a fresh worker" +
+      std::string(c.before.empty()
+                      ? ""
+                      : " after its " + std::to_string(c.before.size()) + " calls before") +
+      ": shows it in " + RunsText(rec.worker_hits, rec.worker_runs, "runs");
+  if (!ReproCanShow(c)) {
+    line += "; repro.py not run: it cannot build the test-only path at fault";
+  } else if (!options.python.empty()) {
+    PrivateTempDir tmp("mmdiff-standalone");
+    if (!tmp.ok()) {
+      line += "; repro.py not run: " + tmp.error();
+    } else if (Status w = WriteFileAtomic(tmp.File("repro.py"), MakeRepro(c, ctx)); !w.ok()) {
+      line += "; repro.py not run: " + w.message();
+    } else {
+      ProcessOptions po;
+      po.argv = {options.python, tmp.File("repro.py")};
+      po.env = options.env;
+      po.output = tmp.File("output.txt");
+      po.timeout_s = options.timeout_s;
+      ProcessResult pr = RunProcess(po);
+      auto output = ReadFile(po.output, 1 << 20);
+      rec.repro_exit = pr.started && !pr.timed_out && pr.signal == 0 ? pr.exit_code : 255;
+      auto [attempts, hits] =
+          ReproAttempts(output.ok() ? output.value() : "", rec.repro_exit, kReproAttempts);
+      rec.repro_attempts = attempts;
+      rec.repro_hits = hits;
+      line += "; repro.py in a fresh Python: ";
+      if (!pr.started)
+        line += "did not start (" + pr.error + ")";
+      else if (pr.timed_out)
+        line += "timed out after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
+      else if (pr.signal != 0)
+        line += "killed by signal " + std::to_string(pr.signal);
+      else if (rec.repro_exit == 1)
+        line += "exit 1 (shows it) at attempt " + std::to_string(attempts);
+      else if (rec.repro_exit == 0)
+        line += "exit 0 (the paths agree) after " + std::to_string(attempts) + " attempts";
+      else if (rec.repro_exit == kReproFailedExitCode)
+        line += "exit 3 (it could not run its comparison here)";
+      else
+        line += "exit " + std::to_string(rec.repro_exit) + " (the script failed)";
+    }
+  }
+  for (const auto& s : said) line += "; " + s.substr(0, 300);
+  rec.detail = line;
+  return rec;
+}
+
+std::string StandaloneLine(const StandaloneRecord& r) {
+  const int runs = r.worker_runs + r.repro_attempts, hits = r.worker_hits + r.repro_hits;
+  switch (StandaloneStatusOf(r)) {
+    case StandaloneStatus::kReproduced:
+      return "reproduced standalone (" + RunsText(hits, runs, "runs") + ")";
+    case StandaloneStatus::kFlaky:
+      return "shows only some of the time: " + RunsText(hits, runs, "runs");
+    case StandaloneStatus::kNotReproduced:
+      return "not reproduced standalone: " + r.detail;
+    case StandaloneStatus::kNotChecked:
+      break;
+  }
+  return "not checked standalone" + (r.detail.empty() ? std::string() : ": " + r.detail);
+}
+
+}  // namespace mmdiff
