@@ -133,8 +133,10 @@ bool ListedAsNew(const BucketStats& b);
 // The new root causes none of whose buckets is listed as new: not reproduced standalone.
 std::set<std::string> NotReproducedCauses(const FuzzSummary& s);
 
-// The buckets with a written report, new ones first (in the order found: by the smallest case
-// index, buckets of one root cause after reduction together), then known ones.
+// The buckets with a written report: the new root causes reproduced standalone first, ranked by
+// class (src/report/finding_class.h: a compiled path's wrong result first), each class in the
+// order found (by the smallest case index, buckets of one root cause after reduction together);
+// then the new ones not reproduced standalone, the same way; then the known ones.
 std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const FuzzSummary& s);
 
 // summary.json: the user-facing summary plus everything --resume needs (options, policy, done set).

@@ -8,6 +8,7 @@
 
 #include "src/campaign/fuzz_campaign.h"
 #include "src/gen/generator.h"
+#include "src/report/finding_class.h"
 #include "src/report/rerun_records_json.h"
 
 namespace mmdiff {
@@ -48,9 +49,17 @@ std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const Fuz
     auto [it, added] = first.emplace(b->RootCause(), b->first_index);
     if (!added) it->second = std::min(it->second, b->first_index);
   }
+  // New root causes (reproduced standalone) first, by class; then new ones not reproduced; then
+  // known ones.
+  const std::set<std::string> unreproduced = NotReproducedCauses(s);
+  auto group = [&](const BucketStats& b) {
+    return !b.known.is_null() ? 2 : unreproduced.count(b.RootCause()) ? 1 : 0;
+  };
   std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
-    bool nx = x.second->known.is_null(), ny = y.second->known.is_null();
-    if (nx != ny) return nx;
+    int gx = group(*x.second), gy = group(*y.second);
+    if (gx != gy) return gx < gy;
+    auto cx = ClassOfRootCause(x.second->RootCause()), cy = ClassOfRootCause(y.second->RootCause());
+    if (gx < 2 && cx != cy) return cx < cy;
     int64_t fx = first.at(x.second->RootCause()), fy = first.at(y.second->RootCause());
     if (fx != fy) return fx < fy;
     return x.second->first_index < y.second->first_index;
@@ -70,7 +79,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
                          {"first_seed", b->first_seed},
                          {"first_found_s", b->first_found_s},
                          {"example_seeds", b->example_seeds},
-                         {"new", b->known.is_null()}};
+                         {"new", b->known.is_null()},
+                         {"class", FindingClassName(ClassOfRootCause(b->RootCause()))}};
     if (!b->known.is_null()) jb["known"] = b->known;
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;

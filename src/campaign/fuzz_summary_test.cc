@@ -178,3 +178,51 @@ TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// New root causes are ranked by what a maintainer acts on, whatever order they were found in;
+// each line names its class; those not reproduced standalone come after, then known ones.
+TEST(FuzzSummary, NewRootCausesAreRankedByClassThenNotReproducedThenKnown) {
+  FuzzOptions o;
+  FuzzSummary s;
+  auto add = [&](const std::string& sig, int64_t first, bool reproduced = true) {
+    BucketStats& b = s.buckets[HashHex(sig)];
+    b.signature = b.headline = sig;
+    b.finding_dir = "findings/" + HashHex(sig);
+    b.count = 1;
+    b.first_index = first;
+    b.standalone = StandaloneRecord{2, 2, 1, reproduced ? 1 : 0, reproduced ? 1 : 0, ""};
+  };
+  add("meta|path=eager_meta|skips_check|rule=same_dtype", 0);
+  add("value|path=inductor|by_design=emulate_precision_casts", 1);
+  add("contract|path=eager|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu", 2);
+  add("error_behaviour|path=inductor|accepts|rule=same_dtype|op=mm|devices=cpu,cpu", 3);
+  add("error_behaviour|path=inductor|raises:NameError|ops=addmm|devices=cpu", 4);
+  add("value|path=inductor|values|op=mm|devices=cpu", 5);
+  add("dtype|path=aot_eager|returns|op=bmm|devices=cpu,cpu", 6);
+  add("value|path=inductor|values|op=dot|devices=cpu", 7, /*reproduced=*/false);
+  s.buckets[HashHex("known")] =
+      s.buckets[HashHex("meta|path=eager_meta|skips_check|rule=same_dtype")];
+  s.buckets[HashHex("known")].first_index = 0;
+  s.buckets[HashHex("known")].signature = "known";
+  s.buckets[HashHex("known")].finding_dir = "findings/" + HashHex("known");
+  s.buckets[HashHex("known")].known = {{"title", "t"}, {"source", "x.json"}};
+  nlohmann::json j = SummaryToJson(s, o);
+  std::vector<std::string> classes;
+  for (const auto& b : j["buckets"]) classes.push_back(b["class"]);
+  EXPECT_EQ(classes, (std::vector<std::string>{
+                         "compiled-wrong-result", "compiled-wrong-result", "compiled-raises",
+                         "compiled-accepts", "eager", "error-class-or-meta", "by-design",
+                         "compiled-wrong-result",   // not reproduced standalone
+                         "error-class-or-meta"}));  // known
+  EXPECT_EQ(j["buckets"][0]["signature"], "value|path=inductor|values|op=mm|devices=cpu");
+  EXPECT_EQ(j["buckets"][7]["signature"], "value|path=inductor|values|op=dot|devices=cpu");
+  EXPECT_FALSE(j["buckets"][8]["new"].get<bool>());
+  EXPECT_EQ(j["new_root_causes"], 7);
+  EXPECT_EQ(j["not_reproduced_root_causes"], 1);
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -101,19 +101,4 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
   return rec;
 }
 
-std::string StandaloneLine(const StandaloneRecord& r) {
-  const int runs = r.worker_runs + r.repro_attempts, hits = r.worker_hits + r.repro_hits;
-  switch (StandaloneStatusOf(r)) {
-    case StandaloneStatus::kReproduced:
-      return "reproduced standalone (" + RunsText(hits, runs, "runs") + ")";
-    case StandaloneStatus::kFlaky:
-      return "shows only some of the time: " + RunsText(hits, runs, "runs");
-    case StandaloneStatus::kNotReproduced:
-      return "not reproduced standalone: " + r.detail;
-    case StandaloneStatus::kNotChecked:
-      break;
-  }
-  return "not checked standalone" + (r.detail.empty() ? std::string() : ": " + r.detail);
-}
-
 }  // namespace mmdiff

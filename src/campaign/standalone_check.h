@@ -12,6 +12,7 @@
 
 #include "src/exec/supervisor.h"
 #include "src/report/report.h"
+#include "src/report/rerun_records_json.h"
 
 namespace mmdiff {
 
@@ -37,9 +38,5 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
 // ("attempt K of N: the finding shows"; 1 when it says nothing), and how many it made: {attempts,
 // hits}. `attempts` is the script's ATTEMPTS.
 std::pair<int, int> ReproAttempts(const std::string& output, int exit_code, int attempts);
-
-// "reproduced in 2 of 2 reruns and by repro.py (attempt 1 of 3)", "shows in 3 of 5 runs", ...:
-// one line for the summary and triage.
-std::string StandaloneLine(const StandaloneRecord& r);
 
 }  // namespace mmdiff

@@ -23,6 +23,7 @@
 #include "src/campaign/fuzz_campaign.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
+#include "src/report/finding_class.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -102,8 +103,10 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
       if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
     // The root cause's folder holds the smallest case of its buckets, reduced: its headline.
     const std::string& headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
-    std::printf("  [%lld x] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
-                static_cast<long long>(count), headline.substr(0, 200).c_str(), b->first_found_s,
+    std::printf("  [%lld x] [%s] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
+                static_cast<long long>(count),
+                std::string(FindingClassTitle(ClassOfRootCause(b->RootCause()))).c_str(),
+                headline.substr(0, 200).c_str(), b->first_found_s,
                 static_cast<unsigned long long>(b->first_seed), o.out_dir.c_str(),
                 b->finding_dir.c_str());
     if (hashes.size() > 1) {

@@ -86,12 +86,19 @@ int RunTriageCommand(triage::TriageOptions o, size_t top) {
   for (size_t i = 0; i < ranked.size() && i < top; ++i) {
     const triage::TriageBucket& b = *ranked[i];
     // Hashes and headlines come from report files: text, not terminal commands.
-    std::cout << "  " << i + 1 << ". " << TerminalLine(b.hash) << "  "
-              << triage::BucketClassName(b.cls) << "  x" << b.count << "  "
-              << TerminalLine(triage::Clip(b.headline, 110))
+    std::cout << "  " << i + 1 << ". " << TerminalLine(b.hash) << "  ["
+              << FindingClassTitle(b.Class()) << "] " << triage::BucketClassName(b.cls) << "  x"
+              << b.count << "  " << TerminalLine(triage::Clip(b.headline, 110))
               << (b.releases ? "  [" + TerminalLine(b.releases->summary) + "]" : "") << "\n";
   }
   if (ranked.size() > top) std::cout << "  ... " << ranked.size() - top << " more in triage.md\n";
+  if (!groups.unreproduced.empty()) {
+    std::cout << "not reproduced standalone: " << groups.unreproduced.size()
+              << " (their campaign's standalone check did not show them again)\n";
+    for (const auto* b : groups.unreproduced)
+      std::cout << "  " << TerminalLine(b->hash) << "  x" << b->count << "  "
+                << TerminalLine(triage::Clip(b->headline, 110)) << "\n";
+  }
   for (const auto* list : {&groups.known, &groups.baseline})
     if (!list->empty())
       std::cout << (list == &groups.known ? "known root causes" : "seen in the baseline") << ": "

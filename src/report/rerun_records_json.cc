@@ -59,4 +59,25 @@ Result<StandaloneRecord> StandaloneFromJson(const nlohmann::json& j) {
   return r;
 }
 
+namespace {
+std::string RunsText(int hits, int runs, const char* what) {
+  return std::to_string(hits) + " of " + std::to_string(runs) + " " + what;
+}
+}  // namespace
+
+std::string StandaloneLine(const StandaloneRecord& r) {
+  const int runs = r.worker_runs + r.repro_attempts, hits = r.worker_hits + r.repro_hits;
+  switch (StandaloneStatusOf(r)) {
+    case StandaloneStatus::kReproduced:
+      return "reproduced standalone (" + RunsText(hits, runs, "runs") + ")";
+    case StandaloneStatus::kFlaky:
+      return "shows only some of the time: " + RunsText(hits, runs, "runs");
+    case StandaloneStatus::kNotReproduced:
+      return "not reproduced standalone: " + r.detail;
+    case StandaloneStatus::kNotChecked:
+      break;
+  }
+  return "not checked standalone" + (r.detail.empty() ? std::string() : ": " + r.detail);
+}
+
 }  // namespace mmdiff

@@ -21,5 +21,8 @@ nlohmann::json StandaloneToJson(const StandaloneRecord& r);
 // The record StandaloneToJson wrote (a finding folder's case.json, read back by --resume); an error
 // names a field that is missing or not a count.
 Result<StandaloneRecord> StandaloneFromJson(const nlohmann::json& j);
+// "reproduced standalone (3 of 3 runs)", "shows only some of the time: 2 of 4 runs", "not
+// reproduced standalone: <what was tried>": one line for the summary and triage.
+std::string StandaloneLine(const StandaloneRecord& r);
 
 }  // namespace mmdiff

@@ -7,6 +7,7 @@
 
 #include "src/ir/program_json.h"
 #include "src/report/report.h"
+#include "src/report/rerun_records_json.h"
 #include "src/support/json_guard.h"
 #include "src/triage/reduction_k.h"
 #include "src/triage/triage_rank.h"
@@ -94,6 +95,12 @@ Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
       r["finding"]["divergence"].get<uint64_t>() < divergences.size()) {
     lead = r["finding"]["divergence"].get<uint64_t>();
     f.cls = ClassOf(json::array({divergences[lead]}));
+  }
+  if (r.contains("standalone")) {
+    auto rec = StandaloneFromJson(r["standalone"]);
+    if (!rec.ok()) return Status::Error(rec.error());
+    f.standalone = StandaloneStatusName(StandaloneStatusOf(rec.value()));
+    f.standalone_line = StandaloneLine(rec.value());
   }
   auto judged = ReadJudgedCase(r);
   if (judged.ok()) f.root_causes = ReportRootCauses(judged.value());

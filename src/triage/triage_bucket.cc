@@ -124,8 +124,17 @@ std::vector<const Sighting*> TriageBucket::Examples(size_t max) const {
   return out;
 }
 
+FindingClass TriageBucket::Class() const {
+  return ClassOfRootCause(root_causes.empty() ? signature : root_causes.front());
+}
+
+namespace {
+bool Listed(const std::string& status) { return status == "reproduced" || status == "flaky"; }
+}  // namespace
+
 void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const ReportFacts* facts,
-                   const std::string& signature, const std::string& headline) {
+                   const std::string& signature, const std::string& headline,
+                   const std::string& standalone) {
   auto [it, is_new] = d.buckets.try_emplace(hash);
   TriageBucket& b = it->second;
   if (is_new) {
@@ -140,6 +149,11 @@ void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const Rep
   AddRootCauses(b, facts ? facts->root_causes : std::vector<std::string>{signature});
   b.reduced_root_cause |= facts && facts->reduced_root_cause;
   if (facts && facts->releases && !b.releases) b.releases = facts->releases;
+  const std::string status = facts && !facts->standalone.empty() ? facts->standalone : standalone;
+  if (!status.empty() && (b.standalone.empty() || (Listed(status) && !Listed(b.standalone)))) {
+    b.standalone = status;
+    b.standalone_line = facts ? facts->standalone_line : "";
+  }
   b.count += s.count;
   if (b.sightings.empty() ||
       Earlier(s.first_found_s, s.first_seed, b.first_found_s, b.first_seed)) {
@@ -197,6 +211,9 @@ void MergeByRootCause(TriageData& d) {
       for (auto& s : o.sightings) h.sightings.push_back(std::move(s));
       h.reduced_root_cause |= o.reduced_root_cause;
       if (!h.releases) h.releases = o.releases;
+      if (!o.standalone.empty() &&
+          (h.standalone.empty() || (Listed(o.standalone) && !Listed(h.standalone))))
+        h.standalone = o.standalone, h.standalone_line = o.standalone_line;
       h.merged_hashes.push_back(other);
       h.merged_hashes.insert(h.merged_hashes.end(), o.merged_hashes.begin(), o.merged_hashes.end());
       d.buckets.erase(other);

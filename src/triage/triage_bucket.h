@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/releases/release_history.h"
+#include "src/report/finding_class.h"
 
 namespace mmdiff::triage {
 
@@ -59,6 +60,9 @@ struct ReportFacts {
   // The finding across torch releases, from `mmdiff releases` (releases.json next to the report);
   // none when it has not been run there.
   std::optional<ReleaseHistory> releases;
+  // The campaign's standalone check of the finding (report "standalone"): its status
+  // ("reproduced", "flaky", "not_reproduced", "not_checked") and line; "" when not recorded.
+  std::string standalone, standalone_line;
 };
 
 // One campaign's (or one loose report's) view of a bucket.
@@ -79,8 +83,19 @@ struct TriageBucket {
       root_causes;           // from its reports (ReportFacts::root_causes), else its signature
   nlohmann::json known;      // the catalogue entry of a known root cause; null when not known
   bool in_baseline = false;  // a baseline campaign (triage --baseline) saw one of its root causes
-  // New: neither in the catalogue nor in the baseline. Listed first and in full.
+  // New: neither in the catalogue nor in the baseline. Listed first and in full, unless it was not
+  // reproduced standalone.
   bool IsNew() const { return known.is_null() && !in_baseline; }
+  // The campaign's standalone check (its report's, or its summary's): the first listed status of
+  // its sightings, else the first other one; "" when none recorded one (reports of an earlier
+  // mmdiff, `mmdiff run`).
+  std::string standalone, standalone_line;
+  // New, and its campaign did not reproduce it standalone: listed apart, never among the new ones.
+  bool NotReproduced() const {
+    return IsNew() && (standalone == "not_reproduced" || standalone == "not_checked");
+  }
+  // What a maintainer is asked to act on (src/report/finding_class.h), by its root cause.
+  FindingClass Class() const;
   std::vector<std::string> kinds;
   BucketClass cls = BucketClass::kUnclassified;
   int severity = 0;
@@ -134,8 +149,10 @@ struct TriageData {
 // Merges one sighting of a bucket into `d`. `facts` is the report read for it, or null when only a
 // summary entry is known (then `signature` and `headline` come from the summary, and kind, blame
 // and class are read from the headline). Keeps the earliest first_found_s with its seed.
+// `standalone`: the summary's standalone status of the bucket, where the report says none.
 void MergeSighting(TriageData& d, const std::string& hash, Sighting s, const ReportFacts* facts,
-                   const std::string& signature, const std::string& headline);
+                   const std::string& signature, const std::string& headline,
+                   const std::string& standalone = "");
 
 // Merges buckets that share their one root cause, where at least one of them was signed by its
 // reduced case (buckets whose cases differ until reduction) or by other rules than its report's

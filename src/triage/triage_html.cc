@@ -94,8 +94,8 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
     return;
   }
   h << "<table "
-       "id=\"buckets\">\n<thead><tr><th>rank</th><th>bucket</th><th>class</th><th>kind</"
-       "th><th>blamed</th>"
+       "id=\"buckets\">\n<thead><tr><th>rank</th><th>bucket</th><th>class</th><th>filing</th>"
+       "<th>kind</th><th>blamed</th>"
        "<th>count</th><th>severity</th><th>campaigns</th><th>first "
        "seen</th><th>headline</th><th>report</th>"
        "<th>repro</th></tr></thead>\n<tbody>\n";
@@ -110,6 +110,8 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
     h << "<td class=\"num\" data-sort=\"" << i + 1 << "\">" << i + 1 << "</td>";
     h << "<td><code title=\"" << HtmlEscape(b.signature) << "\">" << HtmlEscape(b.hash)
       << "</code></td>";
+    h << "<td data-sort=\"" << static_cast<int>(b.Class()) << "\">"
+      << HtmlEscape(FindingClassTitle(b.Class())) << "</td>";
     h << "<td data-sort=\"" << static_cast<int>(b.cls) << "\">" << Badge(b.cls) << "</td>";
     h << "<td>" << HtmlEscape(b.kind) << "</td><td>"
       << HtmlEscape(b.blamed.empty() ? "?" : b.blamed) << "</td>";
@@ -144,6 +146,7 @@ void OneLineList(std::ostringstream& h, const std::string& title, const std::str
     << "\">\n";
   for (const TriageBucket* b : buckets) {
     std::string what = b->known.is_null() ? b->headline : b->known.value("title", "?");
+    if (b->NotReproduced() && !b->standalone_line.empty()) what += " — " + b->standalone_line;
     std::string upstream = b->known.is_null() ? "" : b->known.value("upstream", "");
     auto examples = b->Examples(1);
     h << "<li><code>" << HtmlEscape(b->hash) << "</code> [" << b->count << " x] "
@@ -180,6 +183,7 @@ std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket
   h << "<div class=\"plots\">\n"
     << OpDtypePlot(d) << ErrorKPlot(d) << BucketsOverTimePlot(d) << "</div>\n";
   BucketTable(h, groups.fresh, max_examples, out_dir);
+  OneLineList(h, "Not reproduced standalone", "unreproduced", groups.unreproduced, out_dir);
   OneLineList(h, "Known root causes", "known", groups.known, out_dir);
   OneLineList(h, "Seen in the baseline", "baseline", groups.baseline, out_dir);
 

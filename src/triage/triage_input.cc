@@ -104,6 +104,7 @@ Result<T> Guarded(Result<T> (*read)(const json&), const json& j) {
 
 struct SummaryEntry {
   std::string hash, signature, headline, finding;
+  std::string standalone;  // the standalone check's status (version 3), "" when none
   int64_t count = 0;
   std::optional<uint64_t> first_seed;
   std::optional<double> first_found_s;
@@ -120,10 +121,12 @@ Result<Summary> ParseSummary(const json& j) {
   if (!j.is_object() || j.value("format", json()) != "mmdiff.fuzz-summary")
     return Status::Error(
         "not an mmdiff campaign summary (\"format\" must be \"mmdiff.fuzz-summary\")");
-  // Version 2 buckets are root causes; version 1 (an earlier mmdiff's) are read the same way.
-  if (j.value("version", json()) != 1 && j.value("version", json()) != 2)
-    return Status::Error("unsupported summary version " + j.value("version", json()).dump() +
-                         ": this mmdiff reads versions 1 and 2");
+  // Version 2 buckets are root causes, version 3 adds each new one's standalone check; version 1
+  // (an earlier mmdiff's) is read the same way.
+  const json version = j.value("version", json());
+  if (version != 1 && version != 2 && version != 3)
+    return Status::Error("unsupported summary version " + version.dump() +
+                         ": this mmdiff reads versions 1 to 3");
   if (!j.contains("buckets") || !j["buckets"].is_array())
     return Status::Error("missing field \"buckets\" (a list)");
   Summary s;
@@ -149,6 +152,16 @@ Result<Summary> ParseSummary(const json& j) {
       e.first_seed = b["first_seed"].get<uint64_t>();
     if (b.contains("first_found_s") && b["first_found_s"].is_number())
       e.first_found_s = b["first_found_s"].get<double>();
+    if (b.contains("standalone")) {
+      const json& st = b["standalone"];
+      std::string status = st.is_object() && st.contains("status") && st["status"].is_string()
+                               ? st["status"].get<std::string>()
+                               : "";
+      for (const char* known : {"reproduced", "flaky", "not_reproduced", "not_checked"})
+        if (status == known) e.standalone = known;
+      if (e.standalone.empty())
+        return Status::Error(where + ": \"standalone\" must name its status");
+    }
     s.buckets.push_back(std::move(e));
   }
   return s;
@@ -316,13 +329,13 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
         if (f && f->hash != e.hash) {
           // A bucket whose case reduced to the root cause of the bucket whose folder it names: one
           // entry, with both buckets' cases.
-          MergeSighting(d, f->hash, std::move(s), f, f->signature, f->headline);
+          MergeSighting(d, f->hash, std::move(s), f, f->signature, f->headline, e.standalone);
           auto& merged = d.buckets[f->hash].merged_hashes;
           if (std::find(merged.begin(), merged.end(), e.hash) == merged.end())
             merged.push_back(e.hash);
           continue;
         }
-        MergeSighting(d, e.hash, std::move(s), f, e.signature, e.headline);
+        MergeSighting(d, e.hash, std::move(s), f, e.signature, e.headline, e.standalone);
       }
     }
     for (const auto& [canon, shown] : reports_of[dir]) {

@@ -31,12 +31,16 @@ std::string Join(const std::vector<std::string>& items, const std::string& sep) 
 
 std::string RankingExplanation() {
   return "New root causes (in no --known catalogue and no --baseline campaign) come first and in "
-         "full; known "
-         "ones and those seen in the baseline follow, one line each. "
-         "Buckets are ranked filable first (a divergence PyTorch's rule for compiler accuracy "
-         "reports "
-         "calls filable), then unclassified ones, then precision-only ones (every divergence "
-         "precision-only); within a class regressions first (a finding `mmdiff releases` found in "
+         "full, ranked by what a maintainer acts on: a compiled path's silent wrong result, a "
+         "compiled path raising or crashing on a valid program, a compiled path accepting what "
+         "the rule rejects, eager's own bugs, error-class differences and meta-only behaviour, "
+         "documented behaviour (by design). New ones that their campaign did not reproduce "
+         "standalone (case rerun in a fresh worker, repro.py in a fresh Python) follow, one line "
+         "each, then known ones and those seen in the baseline. "
+         "Within a class, buckets are ranked filable first (a divergence PyTorch's rule for "
+         "compiler accuracy reports calls filable), then unclassified ones, then precision-only "
+         "ones (every divergence precision-only); then regressions first (a finding `mmdiff "
+         "releases` found in "
          "the newest torch release it ran and not in an older one: its releases.json), then by "
          "count (diverging cases, summed over campaigns), then by severity (" +
          std::string(SeverityLegend()) + "), then by bucket hash.";
@@ -60,30 +64,29 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
     else if (ranked.empty())
       md << "No new root causes: every bucket is known or in the baseline.\n\n";
     if (!ranked.empty()) {
-      md << "| rank | bucket | class | kind | blamed | count | severity | campaigns | first seen | "
-            "headline | report | "
-            "repro |\n";
-      md << "|---:|---|---|---|---|---:|---:|---|---|---|---|---|\n";
+      md << "| rank | bucket | class | filing | kind | blamed | count | severity | campaigns | "
+            "first seen | headline | report | repro |\n";
+      md << "|---:|---|---|---|---|---|---:|---:|---|---|---|---|---|\n";
     }
     for (size_t i = 0; i < ranked.size(); ++i) {
       const TriageBucket& b = *ranked[i];
       auto examples = b.Examples(1);
       const Sighting* ex = examples.empty() ? nullptr : examples.front();
       auto campaigns = b.Campaigns();
-      md << "| " << i + 1 << " | `" << b.hash << "` | " << BucketClassName(b.cls) << " | "
-         << MarkdownCell(b.kind) << " | " << MarkdownCell(b.blamed.empty() ? "?" : b.blamed)
-         << " | " << b.count << " | " << b.severity << " | " << campaigns.size() << ": "
-         << MarkdownCell(Join(campaigns, ", ")) << " | " << MarkdownCell(FirstSeen(b)) << " | "
-         << MarkdownCell(Clip(b.headline, 240)) << " | "
-         << Link("report.json", ex ? ex->report_path : "", out_dir) << " | "
+      md << "| " << i + 1 << " | `" << b.hash << "` | " << FindingClassTitle(b.Class()) << " | "
+         << BucketClassName(b.cls) << " | " << MarkdownCell(b.kind) << " | "
+         << MarkdownCell(b.blamed.empty() ? "?" : b.blamed) << " | " << b.count << " | "
+         << b.severity << " | " << campaigns.size() << ": " << MarkdownCell(Join(campaigns, ", "))
+         << " | " << MarkdownCell(FirstSeen(b)) << " | " << MarkdownCell(Clip(b.headline, 240))
+         << " | " << Link("report.json", ex ? ex->report_path : "", out_dir) << " | "
          << Link("repro.py", ex ? ex->repro_path : "", out_dir) << " |\n";
     }
 
     if (!ranked.empty()) md << "\n## Buckets\n";
     for (size_t i = 0; i < ranked.size(); ++i) {
       const TriageBucket& b = *ranked[i];
-      md << "\n### " << i + 1 << ". `" << b.hash << "`: " << MarkdownCell(b.kind) << " ("
-         << BucketClassName(b.cls) << ")\n\n";
+      md << "\n### " << i + 1 << ". `" << b.hash << "`: " << FindingClassTitle(b.Class()) << " ("
+         << MarkdownCell(b.kind) << ", " << BucketClassName(b.cls) << ")\n\n";
       md << "- headline: " << MarkdownCell(b.headline) << "\n";
       md << "- signature: " << MarkdownCell(b.signature) << "\n";
       if (b.root_causes.size() == 1 && b.root_causes[0] != b.signature)
@@ -96,6 +99,8 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
       if (!b.summary.empty()) md << "- program: " << MarkdownCell(b.summary) << "\n";
       if (b.releases)
         md << "- releases: " << MarkdownCell(b.releases->summary) << " (`mmdiff releases`)\n";
+      if (!b.standalone_line.empty())
+        md << "- standalone: " << MarkdownCell(b.standalone_line) << "\n";
       if (!b.from_report)
         md << "- no report.json could be read: kind, blame and class come from the summary's "
               "headline\n";
@@ -120,6 +125,13 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
        << Link("report.json", examples.empty() ? "" : examples.front()->report_path, out_dir)
        << ")\n";
   };
+  if (!groups.unreproduced.empty())
+    md << "\n## Not reproduced standalone (" << groups.unreproduced.size()
+       << ")\n\nTheir case rerun in a fresh worker, or their repro.py in a fresh Python, did not "
+          "show the finding again: not filable as they are.\n\n";
+  for (const TriageBucket* b : groups.unreproduced)
+    one_line(*b, Clip(b->headline, 240) +
+                     (b->standalone_line.empty() ? "" : " — " + Clip(b->standalone_line, 300)));
   if (!groups.known.empty()) md << "\n## Known root causes (" << groups.known.size() << ")\n\n";
   for (const TriageBucket* b : groups.known) {
     std::string upstream = b->known.value("upstream", "");

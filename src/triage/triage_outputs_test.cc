@@ -94,8 +94,11 @@ TEST(TriageOutputs, MarkdownTableIsRankedAndEscaped) {
   TriageData d = TwoCampaigns("markdown");
   auto ranked = RankBuckets(d);
   std::string md = TriageMarkdown(d, ranked, "/tmp/out", 3);
-  size_t v = md.find("| 1 | `v000` | filable | value | inductor | 7 |");
-  size_t e = md.find("| 2 | `e000` | unclassified | error_behaviour | inductor | 1 |");
+  size_t v =
+      md.find("| 1 | `v000` | compiled: silent wrong result | filable | value | inductor | 7 |");
+  size_t e = md.find(
+      "| 2 | `e000` | compiled: raises on a valid program | unclassified | error_behaviour | "
+      "inductor | 1 |");
   EXPECT_NE(v, std::string::npos) << md;
   EXPECT_NE(e, std::string::npos) << md;
   EXPECT_NE(md.find("1.0 s, seed 21"), std::string::npos)
@@ -171,6 +174,26 @@ TEST(TriageOutputs, RunTriageWritesBothFilesAndReportsAnUnwritableFolder) {
   TriageOutcome bad = RunTriage(o);
   EXPECT_EQ(bad.failure, TriageFailure::kBadInput);
   EXPECT_NE(bad.message.find("missing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff::triage
+
+namespace mmdiff::triage {
+namespace {
+
+TEST(TriageOutputs, ABucketNotReproducedStandaloneIsListedApartWithWhatWasTried) {
+  TriageData d = TwoCampaigns("unreproduced");
+  d.buckets.at("e000").standalone = "not_reproduced";
+  d.buckets.at("e000").standalone_line = "not reproduced standalone: repro.py exit 0 <b>";
+  std::string md = TriageMarkdown(d, RankBuckets(d), "/tmp/out", 3);
+  std::string html = TriageHtml(d, RankBuckets(d), "/tmp/out");
+  EXPECT_NE(md.find("1 new root cause, 1 not reproduced standalone"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n## Not reproduced standalone (1)\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("not reproduced standalone: repro.py exit 0 &lt;b&gt;"), std::string::npos);
+  EXPECT_EQ(md.find("| `e000` |"), std::string::npos) << md;  // not in the new root causes' table
+  EXPECT_NE(html.find("<ul id=\"unreproduced\">"), std::string::npos);
+  EXPECT_NE(html.find("repro.py exit 0 &lt;b&gt;"), std::string::npos);
 }
 
 }  // namespace

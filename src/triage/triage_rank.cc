@@ -20,6 +20,9 @@ std::string_view SeverityLegend() {
 
 bool RanksBefore(const TriageBucket& a, const TriageBucket& b) {
   if (a.IsNew() != b.IsNew()) return a.IsNew();
+  if (a.NotReproduced() != b.NotReproduced()) return b.NotReproduced();
+  // New ones by what a maintainer acts on: a compiled path's wrong result first.
+  if (a.IsNew() && a.Class() != b.Class()) return a.Class() < b.Class();
   if (a.cls != b.cls) return static_cast<int>(a.cls) < static_cast<int>(b.cls);
   // A regression (new in a recent release) before a long-standing behaviour of its class.
   if (a.IsRegression() != b.IsRegression()) return a.IsRegression();
@@ -39,13 +42,19 @@ std::vector<const TriageBucket*> RankBuckets(const TriageData& d) {
 BucketGroups GroupBuckets(const std::vector<const TriageBucket*>& ranked) {
   BucketGroups g;
   for (const TriageBucket* b : ranked)
-    (b->IsNew() ? g.fresh : !b->known.is_null() ? g.known : g.baseline).push_back(b);
+    (b->NotReproduced()    ? g.unreproduced
+     : b->IsNew()          ? g.fresh
+     : !b->known.is_null() ? g.known
+                           : g.baseline)
+        .push_back(b);
   return g;
 }
 
 std::string GroupCounts(const BucketGroups& g) {
   std::string s = std::to_string(g.fresh.size()) +
                   (g.fresh.size() == 1 ? " new root cause" : " new root causes");
+  if (!g.unreproduced.empty())
+    s += ", " + std::to_string(g.unreproduced.size()) + " not reproduced standalone";
   if (!g.known.empty()) s += ", " + std::to_string(g.known.size()) + " known";
   if (!g.baseline.empty()) s += ", " + std::to_string(g.baseline.size()) + " in the baseline";
   return s;

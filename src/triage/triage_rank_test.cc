@@ -67,3 +67,58 @@ TEST(TriageRank, ARegressionRanksAboveLongStandingBehavioursOfItsClassOnly) {
 
 }  // namespace
 }  // namespace mmdiff::triage
+
+namespace mmdiff::triage {
+namespace {
+
+// New root causes rank by what a maintainer acts on before anything else; those their campaign did
+// not reproduce standalone are grouped apart, after them, whatever their class or count.
+TEST(TriageRank, NewRootCausesRankByClassAndTheUnreproducedAreListedApart) {
+  auto with = [](TriageBucket b, const std::string& root_cause, const std::string& standalone) {
+    b.root_causes = {root_cause};
+    b.standalone = standalone;
+    return b;
+  };
+  TriageData d;
+  for (const auto& b : {
+           with(B("meta", BucketClass::kUnclassified, 900, "meta"),
+                "meta|path=eager_meta|skips_check|rule=same_dtype", "reproduced"),
+           with(B("eager", BucketClass::kUnclassified, 500, "contract"),
+                "contract|path=eager|accepts|rule=same_dtype|op=bmm|devices=cpu,cpu", ""),
+           with(B("accepts", BucketClass::kFilable, 300, "error_behaviour"),
+                "error_behaviour|path=inductor|accepts|rule=same_dtype|op=mm|devices=cpu,cpu",
+                "reproduced"),
+           with(B("raises", BucketClass::kUnclassified, 200, "error_behaviour"),
+                "error_behaviour|path=inductor|raises:NameError|ops=addmm|devices=cpu", "flaky"),
+           with(B("wrong", BucketClass::kPrecisionOnly, 1, "value"),
+                "value|path=inductor|values|op=mm|devices=cpu", "reproduced"),
+           with(B("design", BucketClass::kPrecisionOnly, 999, "value"),
+                "value|path=inductor|by_design=emulate_precision_casts", "reproduced"),
+           with(B("gone", BucketClass::kFilable, 1000, "value"),
+                "value|path=inductor|values|op=dot|devices=cpu", "not_reproduced"),
+           with(B("unchecked", BucketClass::kFilable, 1000, "value"),
+                "value|path=inductor|values|op=mv|devices=cpu", "not_checked"),
+       })
+    d.buckets[b.hash] = b;
+  d.buckets["known"] = with(B("known", BucketClass::kFilable, 5000, "value"),
+                            "value|path=inductor|values|op=bmm|devices=cpu", "reproduced");
+  d.buckets["known"].known = {{"title", "t"}};
+  auto ranked = RankBuckets(d);
+  BucketGroups g = GroupBuckets(ranked);
+  auto hashes = [](const std::vector<const TriageBucket*>& bs) {
+    std::vector<std::string> out;
+    for (const auto* b : bs) out.push_back(b->hash);
+    return out;
+  };
+  EXPECT_EQ(hashes(g.fresh),
+            (std::vector<std::string>{"wrong", "raises", "accepts", "eager", "meta", "design"}));
+  EXPECT_EQ(hashes(g.unreproduced), (std::vector<std::string>{"gone", "unchecked"}));
+  EXPECT_EQ(hashes(g.known), (std::vector<std::string>{"known"}));
+  EXPECT_EQ(GroupCounts(g), "6 new root causes, 2 not reproduced standalone, 1 known");
+  // In the ranking itself the unreproduced come after every new one and before the known.
+  EXPECT_EQ(hashes(ranked).at(6), "gone");
+  EXPECT_EQ(hashes(ranked).back(), "known");
+}
+
+}  // namespace
+}  // namespace mmdiff::triage
