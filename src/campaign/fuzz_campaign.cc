@@ -22,6 +22,7 @@
 #include "src/campaign/reduce_finding.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
+#include "src/report/root_cause_fold.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -156,7 +157,10 @@ class Campaign {
       b = {f.signature, f.headline, dir, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
       b.standalone = f.standalone;
       // The folder's root cause is the reduced case's, where it differs from the bucket's own.
-      if (f.root_cause != f.signature) b.reduced_signature = f.root_cause;
+      if (IsFoldedRootCause(f.root_cause))
+        b.folded = f.root_cause;
+      else if (f.root_cause != f.signature)
+        b.reduced_signature = f.root_cause;
       if (adopted.insert(f.index).second) {
         schedule_.MarkDone(f.index);
         ++sum_.cases;
@@ -272,7 +276,8 @@ class Campaign {
   // A case's counts go into the summary together with marking it done, so that a summary saved at
   // any moment counts exactly the cases a resume will not run again. `buckets`: one per finding.
   void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index,
-                 const std::vector<BucketStats*>& buckets) {
+                 const std::vector<BucketStats*>& buckets,
+                 const std::vector<std::vector<std::string>>& ops) {
     ++sum_.cases;
     sum_.inputs += inputs;
     for (const auto& r : c.results) {
@@ -284,9 +289,15 @@ class Campaign {
         ++sum_.cuda_cases_without_gpu;
     }
     if (!buckets.empty()) ++sum_.diverging_cases;
-    for (BucketStats* b : buckets) {
+    for (size_t i = 0; i < buckets.size(); ++i) {
+      BucketStats* b = buckets[i];
       ++b->count;
       AddExample(*b, o_.seed + static_cast<uint64_t>(index));
+      for (const auto& op : i < ops.size() ? ops[i] : std::vector<std::string>{}) {
+        auto at = std::lower_bound(b->ops_seen.begin(), b->ops_seen.end(), op);
+        if ((at == b->ops_seen.end() || *at != op) && b->ops_seen.size() < kMaxOpsSeen)
+          b->ops_seen.insert(at, op);
+      }
     }
     schedule_.MarkDone(index);
   }
@@ -354,13 +365,15 @@ class Campaign {
       return;
     }
     std::vector<BucketStats*> buckets;
+    std::vector<std::vector<std::string>> ops;
     for (const FindingKey& k : findings) {
+      ops.push_back(FindingOps(WithFinding(c, k)));
       BucketStats* b = Finding(sup, WithFinding(c, k), k, index, case_seed, lock);
       if (!b) return;  // the output folder failed: error_ is set
       buckets.push_back(b);
     }
     sum_.profile += prof;
-    CountDone(c, inputs, index, buckets);
+    CountDone(c, inputs, index, buckets, ops);
     if (!buckets.empty()) Refresh();
   }
 
@@ -438,6 +451,27 @@ class Campaign {
     // Reduce first, then sign: the folder is the root cause's, which buckets that reduce alike
     // share.
     bool kept = reduced && reduced->reduction.steps_kept > 0;
+    // A documented behaviour is one root cause whatever the op (src/report/root_cause_fold.h),
+    // perhaps a catalogued one.
+    const std::string folded = FoldedRootCause(kept ? reduced->signature : fc.signature,
+                                               kept ? reduced->run.mitigations : c.mitigations);
+    if (const KnownCause* now =
+            !folded.empty() && !known && o_.known ? o_.known->Find(folded) : nullptr) {
+      known = now;
+      c.known = fc.known = now->ToJson();
+      if (kept) reduced->run.known = c.known;
+      spdlog::info("bucket {}: a known documented behaviour ({})", fc.hash, folded);
+    }
+    fc.root_cause = !folded.empty() ? folded : kept ? reduced->signature : fc.signature;
+    // A case that reduces to a catalogued root cause is that known behaviour, reached from
+    // incidental details the reduction removed (seen on 2.15.0: a float16 inductor mv finding whose
+    // reduced case signs like the catalogued bfloat16 one).
+    if (const KnownCause* now =
+            kept && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
+      known = now;
+      c.known = fc.known = reduced->run.known = now->ToJson();
+      spdlog::info("bucket {}: its reduced case is a known root cause", fc.hash);
+    }
     // Reproduced before reported: a new root cause's case (the reduced one, where kept) is run
     // again on its own, and its repro.py; the record goes into both reports.
     if (!known && o_.standalone_check && !g_stop) {
@@ -451,15 +485,6 @@ class Campaign {
       c.standalone = StandaloneRecord{};  // not checked
       c.standalone->detail = g_stop ? "the campaign was stopping" : "checks were turned off";
       if (kept) reduced->run.standalone = c.standalone;
-    }
-    fc.root_cause = kept ? reduced->signature : fc.signature;
-    // A case that reduces to a catalogued root cause is that known behaviour, reached from
-    // incidental details the reduction removed (seen on 2.15.0: a float16 inductor mv finding whose
-    // reduced case signs like the catalogued bfloat16 one).
-    if (const KnownCause* now =
-            kept && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
-      c.known = fc.known = reduced->run.known = now->ToJson();
-      spdlog::info("bucket {}: its reduced case is a known root cause", fc.hash);
     }
     fc.folder = HashHex(fc.root_cause);
     lock.lock();
@@ -485,6 +510,7 @@ class Campaign {
     std::string before = b.finding_dir;
     b.finding_dir = "findings/" + fc.folder;
     b.reduced_signature = kept ? reduced->signature : "";
+    b.folded = folded;
     b.reduced_headline = kept ? Headline(reduced->run) : "";
     b.standalone = c.standalone;
     // A smaller case of the bucket that reduced to another root cause leaves the old folder to

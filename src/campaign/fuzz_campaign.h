@@ -80,12 +80,18 @@ struct BucketStats {
   std::string reduced_headline;  // the reduced case's headline, where reduced
   // The standalone check of the folder's case (a new root cause's); none for a known one.
   std::optional<StandaloneRecord> standalone;
+  // The folded root cause (src/report/root_cause_fold.h) the bucket's finding is one case of, where
+  // it folds: one documented behaviour, whatever the op. "" otherwise.
+  std::string folded;
+  // The op families its cases' findings were located at, sorted (at most kMaxOpsSeen).
+  std::vector<std::string> ops_seen;
   const std::string& RootCause() const {
-    return reduced_signature.empty() ? signature : reduced_signature;
+    return !folded.empty() ? folded : reduced_signature.empty() ? signature : reduced_signature;
   }
 };
 
 inline constexpr size_t kBucketExamples = 5;
+inline constexpr size_t kMaxOpsSeen = 32;
 
 // Compile once, run many: the inputs checked and what the compiled paths did with them.
 struct InputStats {

@@ -10,6 +10,7 @@
 #include "src/gen/generator.h"
 #include "src/report/finding_class.h"
 #include "src/report/rerun_records_json.h"
+#include "src/report/root_cause_fold.h"
 
 namespace mmdiff {
 
@@ -84,6 +85,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
     if (!b->known.is_null()) jb["known"] = b->known;
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
+    if (!b->folded.empty()) jb["folded_root_cause"] = b->folded;
+    jb["ops_seen"] = b->ops_seen;
     if (b->standalone) jb["standalone"] = StandaloneToJson(*b->standalone);
     buckets.push_back(jb);
   }
@@ -358,6 +361,15 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       if (b.contains("known") && b["known"].is_object()) bs.known = b["known"];
       bs.reduced_signature = b.value("reduced_signature", "");
       bs.reduced_headline = b.value("reduced_headline", "");
+      bs.folded = b.value("folded_root_cause", "");
+      if (!bs.folded.empty() && !IsFoldedRootCause(bs.folded))
+        return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
+                             ": \"folded_root_cause\" is not a folded root cause");
+      bs.ops_seen = b.value("ops_seen", std::vector<std::string>{});
+      if (bs.ops_seen.size() > kMaxOpsSeen)
+        return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
+                             " lists too many ops seen");
+      std::sort(bs.ops_seen.begin(), bs.ops_seen.end());
       if (b.contains("standalone")) {
         auto rec = StandaloneFromJson(b.at("standalone"));
         if (!rec.ok()) return Status::Error("malformed summary: " + rec.error());

@@ -24,6 +24,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/report/finding_class.h"
+#include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -87,6 +88,26 @@ int64_t DefaultMemoryMb(int jobs) {
   return std::max<int64_t>(2048, total_mb * 3 / 4 / std::max(jobs, 1));
 }
 
+// The cases of a root cause, over its buckets.
+int64_t CauseCount(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
+                   const std::string& cause) {
+  int64_t count = 0;
+  for (const auto& [h, b] : ordered)
+    if (b->RootCause() == cause) count += b->count;
+  return count;
+}
+
+// "mm, bmm, dot": the ops a root cause's buckets were seen at.
+std::string OpsSeen(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
+                    const std::string& cause) {
+  std::set<std::string> ops;
+  for (const auto& [h, b] : ordered)
+    if (b->RootCause() == cause) ops.insert(b->ops_seen.begin(), b->ops_seen.end());
+  std::string out;
+  for (const auto& op : ops) out += (out.empty() ? "" : ", ") + op;
+  return out.empty() ? "?" : out;
+}
+
 // The new root causes, one line each (with their count, first case and folder): those listed as
 // new (`listed`), or those not reproduced standalone (in `unreproduced`), with what was tried.
 void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
@@ -98,11 +119,12 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
         !shown.insert(b->RootCause()).second)
       continue;
     const auto& hashes = by_cause.at(b->RootCause());
-    int64_t count = 0;
-    for (const auto& [h, other] : ordered)
-      if (other->known.is_null() && other->RootCause() == b->RootCause()) count += other->count;
-    // The root cause's folder holds the smallest case of its buckets, reduced: its headline.
-    const std::string& headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
+    int64_t count = CauseCount(ordered, b->RootCause());
+    // The root cause's folder holds the smallest case of its buckets, reduced: its headline. A
+    // folded root cause is its documented behaviour, with the ops seen.
+    std::string headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
+    if (IsFoldedRootCause(b->RootCause()))
+      headline = FoldedHeadline(b->RootCause()) + "; ops seen: " + OpsSeen(ordered, b->RootCause());
     std::printf("  [%lld x] [%s] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
                 static_cast<long long>(count),
                 std::string(FindingClassTitle(ClassOfRootCause(b->RootCause()))).c_str(),
@@ -177,13 +199,22 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
         unreproduced.size());
     PrintNewCauses(ordered, by_cause, unreproduced, /*listed=*/false, o);
   }
-  if (known > 0) std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known);
+  std::set<std::string> known_causes;
+  for (const auto& [hash, b] : ordered)
+    if (!b->known.is_null()) known_causes.insert(b->RootCause());
+  if (known > 0)
+    std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known_causes.size());
+  // One line per known root cause (a catalogued documented behaviour folds many ops).
+  std::set<std::string> known_shown;
   for (const auto& [hash, b] : ordered) {
-    if (b->known.is_null()) continue;
+    if (b->known.is_null() || !known_shown.insert(b->RootCause()).second) continue;
     std::string upstream = b->known.value("upstream", "");
-    std::printf("  [%lld x] %s%s\n", static_cast<long long>(b->count),
+    std::printf("  [%lld x] %s%s%s\n", static_cast<long long>(CauseCount(ordered, b->RootCause())),
                 b->known.value("title", "?").substr(0, 160).c_str(),
-                upstream.empty() ? "" : (" (" + upstream + ")").c_str());
+                upstream.empty() ? "" : (" (" + upstream + ")").c_str(),
+                IsFoldedRootCause(b->RootCause())
+                    ? ("; ops seen: " + OpsSeen(ordered, b->RootCause())).c_str()
+                    : "");
   }
   if (s.interrupted)
     std::printf("(interrupted before the budget was spent: `mmdiff fuzz --resume %s` continues)\n",

@@ -13,6 +13,7 @@
 #include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/rerun_records_json.h"
+#include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
 #include "src/support/json_guard.h"
@@ -182,6 +183,11 @@ Result<JudgedCase> ReadJudgedCase(const nlohmann::json& j) {
     auto verdict = VerdictFromJson(j.value("verdict", nlohmann::json()));
     if (!verdict.ok()) return Status::Error("report: " + verdict.error());
     out.verdict = verdict.value();
+    if (j.contains("mitigations")) {
+      auto m = MitigationsFromJson(j["mitigations"]);
+      if (!m.ok()) return Status::Error("report: " + m.error());
+      out.mitigations = m.value();
+    }
     if (j["version"] >= 2) {  // one finding per report since version 2
       const auto& f = j.value("finding", nlohmann::json());
       if (!f.is_object() || !f.contains("divergence") || !f["divergence"].is_number_unsigned() ||
@@ -201,6 +207,8 @@ std::vector<std::string> ReportRootCauses(const JudgedCase& j) {
     out.push_back(RootCauseSignature(
         j.program, j.contract,
         FindingFacts(j.contract, j.results, j.verdict, static_cast<size_t>(j.finding))));
+  for (auto& s : out)
+    if (std::string folded = FoldedRootCause(s, j.mitigations); !folded.empty()) s = folded;
   return out;
 }
 

@@ -74,10 +74,12 @@ struct JudgedCase {
   std::vector<PathResult> results;
   Verdict verdict;
   int finding = -1;
+  std::optional<std::vector<Mitigation>> mitigations;  // the knob reruns, where it got them
 };
 Result<JudgedCase> ReadJudgedCase(const nlohmann::json& report);
 // The root-cause signatures of the findings a report is about (one for version 2, every finding of
-// the case for version 1), signed by the current code.
+// the case for version 1), signed by the current code, and folded where the finding is one case of
+// a documented behaviour (src/report/root_cause_fold.h).
 std::vector<std::string> ReportRootCauses(const JudgedCase& j);
 
 // For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression

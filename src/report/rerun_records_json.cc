@@ -26,6 +26,24 @@ nlohmann::json MitigationsToJson(const std::vector<Mitigation>& ms) {
   return out;
 }
 
+Result<std::vector<Mitigation>> MitigationsFromJson(const nlohmann::json& j) {
+  if (!j.is_array()) return Status::Error("mitigations: must be an array");
+  std::vector<Mitigation> out;
+  for (const auto& m : j) {
+    if (!m.is_object() || !m.contains("knob") || !m["knob"].is_string() || !m.contains("path") ||
+        !m["path"].is_string() || !m.contains("removes_divergence") ||
+        !m["removes_divergence"].is_boolean())
+      return Status::Error(
+          "mitigations: each needs a \"knob\", a \"path\" and "
+          "\"removes_divergence\"");
+    out.push_back(
+        {m["knob"].get<std::string>(), m["path"].get<std::string>(),
+         m["removes_divergence"].get<bool>(),
+         m.contains("detail") && m["detail"].is_string() ? m["detail"].get<std::string>() : ""});
+  }
+  return out;
+}
+
 nlohmann::json StandaloneToJson(const StandaloneRecord& r) {
   return {{"status", StandaloneStatusName(StandaloneStatusOf(r))},
           {"worker_runs", r.worker_runs},

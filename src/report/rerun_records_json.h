@@ -16,6 +16,9 @@ namespace mmdiff {
 nlohmann::json AblationToJson(const Ablation& a);
 // [{"knob", "path", "removes_divergence", "detail"}], one per knob tried.
 nlohmann::json MitigationsToJson(const std::vector<Mitigation>& ms);
+// The records MitigationsToJson wrote (a report read back: triage folds a value finding the
+// emulate_precision_casts knob removes); an error names what is malformed.
+Result<std::vector<Mitigation>> MitigationsFromJson(const nlohmann::json& j);
 // {"status", "worker_runs", "worker_hits", "repro_attempts", "repro_hits", "repro_exit", "detail"}.
 nlohmann::json StandaloneToJson(const StandaloneRecord& r);
 // The record StandaloneToJson wrote (a finding folder's case.json, read back by --resume); an error

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "src/releases/release_table.h"
+#include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
@@ -357,6 +358,17 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
     return Status::Error("no input could be read:" + why);
   }
   MergeByRootCause(d);
+  // A folded root cause (a documented behaviour, whatever the op) is headed by what it is, with the
+  // ops its reports' programs hold.
+  for (auto& [hash, b] : d.buckets) {
+    if (b.root_causes.size() != 1 || !IsFoldedRootCause(b.root_causes[0])) continue;
+    std::set<std::string> ops;
+    for (const auto& s : b.sightings)
+      if (s.program) ops.insert(s.program->ops.begin(), s.program->ops.end());
+    std::string seen;
+    for (const auto& op : ops) seen += (seen.empty() ? "" : ", ") + op;
+    b.headline = FoldedHeadline(b.root_causes[0]) + "; ops seen: " + (seen.empty() ? "?" : seen);
+  }
   return d;
 }
 

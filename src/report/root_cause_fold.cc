@@ -1,0 +1,64 @@
+// Folded root causes.
+#include "src/report/root_cause_fold.h"
+
+#include <algorithm>
+
+#include "oracles/judge.h"
+#include "src/report/root_cause.h"
+
+namespace mmdiff {
+
+namespace {
+
+// The field of a signature that starts with `key` ("path=", "op="), without the key; "" if none.
+std::string Field(const std::string& signature, const std::string& key) {
+  for (size_t at = 0; at < signature.size();) {
+    size_t bar = signature.find('|', at);
+    std::string f = signature.substr(at, bar == std::string::npos ? std::string::npos : bar - at);
+    if (f.rfind(key, 0) == 0) return f.substr(key.size());
+    if (bar == std::string::npos) break;
+    at = bar + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string FoldedRootCause(const std::string& signature,
+                            const std::optional<std::vector<Mitigation>>& mitigations) {
+  const bool values = signature.rfind("value|path=", 0) == 0 &&
+                      (signature.find("|values|") != std::string::npos ||
+                       signature.find("|grad_values|") != std::string::npos);
+  if (!values || !mitigations) return "";
+  const std::string path = Field(signature, "path=");
+  if (path.empty() || path[0] == '?' || path == kEagerPath) return "";
+  for (const auto& m : *mitigations)
+    if (m.knob.find("emulate_precision_casts") != std::string::npos && m.removes_divergence)
+      return "value|path=" + path + "|" + kUnroundedIntermediates;
+  return "";
+}
+
+bool IsFoldedRootCause(const std::string& signature) {
+  return signature.find(std::string("|") + kUnroundedIntermediates) != std::string::npos;
+}
+
+std::string FoldedHeadline(const std::string& signature) {
+  if (!IsFoldedRootCause(signature)) return "";
+  return Field(signature, "path=") +
+         " computes float16/bfloat16 values beyond the rounding bound that "
+         "torch._inductor.config.emulate_precision_casts = True removes (by design: "
+         "intermediates kept in float32, not rounded)";
+}
+
+std::vector<std::string> FindingOps(const CaseRun& c) {
+  std::vector<std::string> out;
+  if (c.finding >= c.verdict.divergences.size()) return out;
+  const RootCauseFacts f = FindingFacts(c.contract, c.results, c.verdict, c.finding);
+  for (const Node* n : FindingNodes(c.program, c.contract, f)) {
+    std::string op = OpFamily(c.program, c.contract, n->name);
+    if (std::find(out.begin(), out.end(), op) == out.end()) out.push_back(op);
+  }
+  return out;
+}
+
+}  // namespace mmdiff
