@@ -93,12 +93,13 @@ TEST(CallSequenceE2E, ADivergenceOnASecondCallIsRecordedReplayedReproducedAndKep
   EXPECT_EQ(ReadJson(dir + "/reduced/report.json")["calls_before"].size(), 1u);
 
   // A promoted entry records the calls, and replay makes them: a match.
-  auto promoted = e2e::RunMmdiff("promote " + folder + "/report.json --out " + dir + "/entry.json");
+  auto promoted =
+      e2e::RunMmdiff("promote " + folder + "/report.json --out " + dir + "/promoted.json");
   ASSERT_EQ(promoted.exit_code, 0) << promoted.output;
-  EXPECT_EQ(ReadJson(dir + "/entry.json")["calls_before"].size(), 1u);
-  auto replay = e2e::RunMmdiff("replay --test-paths " + dir + "/entry.json");
+  EXPECT_EQ(ReadJson(dir + "/promoted.json")["calls_before"].size(), 1u);
+  auto replay = e2e::RunMmdiff("replay --test-paths " + dir + "/promoted.json");
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
-  EXPECT_EQ(e2e::ReplayStatusOf(replay.output, "entry"), "match") << replay.output;
+  EXPECT_EQ(e2e::ReplayStatusOf(replay.output, "promoted"), "match") << replay.output;
 }
 
 TEST(CallSequenceE2E, AFindingItsReproCannotShowIsListedAsNotReproducedNeverAsNew) {

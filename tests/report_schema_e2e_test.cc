@@ -59,7 +59,7 @@ Written ValidateFolder(const std::string& dir) {
     w.mitigations |= j.contains("mitigations");
   }
   if (!reports.empty()) {
-    auto r = e2e::ValidateJson(reports, "report.v2");
+    auto r = e2e::ValidateJson(reports, "report.v3");
     EXPECT_TRUE(r.all_valid()) << r.output;
   }
   if (!programs.empty()) {
@@ -67,7 +67,7 @@ Written ValidateFolder(const std::string& dir) {
     EXPECT_TRUE(p.all_valid()) << p.output;
   }
   if (!summaries.empty()) {
-    auto s = e2e::ValidateJson(summaries, "fuzz-summary.v2");
+    auto s = e2e::ValidateJson(summaries, "fuzz-summary.v3");
     EXPECT_TRUE(s.all_valid()) << s.output;
   }
   return w;

@@ -174,8 +174,8 @@ TEST(RootCauseE2E, ACaseWithTwoRootCausesIsTheExampleOfTwoBucketsWhoseReportsVal
   EXPECT_EQ(leads, (std::set<std::string>{"error_behaviour/planted_promote", "meta/eager_meta"}));
   auto v = e2e::ValidateJson(files);
   EXPECT_TRUE(v.all_valid()) << v.output;
-  EXPECT_NE(v.output.find("(report.v2)"), std::string::npos) << v.output;
-  EXPECT_NE(v.output.find("(fuzz-summary.v2)"), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("(report.v3)"), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("(fuzz-summary.v3)"), std::string::npos) << v.output;
 }
 
 TEST(RootCauseE2E, TriageBaselineListsOnlyTheRootCausesTheBaselineLacksAsNew) {

@@ -478,6 +478,9 @@ class Campaign {
       StandaloneRecord check = Timed(sup, prof, &CampaignProfile::standalone_s, [&] {
         return CheckStandalone(sup, kept ? reduced->run : c, o_.paths, ctx_, o_.standalone);
       });
+      // A stop that came meanwhile may have reached repro.py (a scheduler signals every process
+      // of the job): what the check saw is not evidence either way.
+      if (g_stop) check = {0, 0, 0, 0, -1, "the campaign stopped during the check"};
       spdlog::info("bucket {}: {}", fc.hash, StandaloneLine(check));
       c.standalone = check;
       if (kept) reduced->run.standalone = check;

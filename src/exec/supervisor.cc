@@ -158,6 +158,11 @@ Status Supervisor::Start() {
     // supervisor's group, and only the supervisor decides when a worker stops (a worker killed by
     // such a signal would be recorded as a crash finding).
     setpgid(0, 0);
+    // A scheduler that signals every process of a job (SIGTERM to each pid) leaves stopping to
+    // the supervisor: the worker ignores SIGTERM and SIGINT from its first instruction on (ignored
+    // dispositions survive exec), not only once its main() has said so.
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
     dup2(to[0], 0);
     dup2(from[1], 1);
     dup2(log_fd, 2);
