@@ -9,6 +9,7 @@
 
 #include "src/report/headline.h"
 #include "src/report/recorded_paths.h"
+#include "src/report/regression_entry.h"
 #include "src/report/report.h"
 #include "src/report/report_test_cases.h"
 #include "src/support/hash.h"
@@ -706,6 +707,31 @@ TEST(RootCause, EmptyMixedDtypeBmmBaddbmmAndBatchedMatmulAreOneRootCauseBlamedOn
                                                RecordedPathTraits("eager"))),
               findings[0].signature);
   }
+}
+
+// On torch 2.11.0 the meta function and Dynamo still accepted the empty mixed-dtype product as
+// eager did, and inductor returned float64 where eager returned float32 (measured by `mmdiff
+// releases`): the same root cause, eager's, with inductor named in it as breaking the rule too.
+// This is what corpus/regression/eager-empty-bmm-mixed-dtypes.json expects for that release.
+TEST(RootCause, OnTorch2_11TheEmptyMixedDtypeBmmIsEagersRootCauseNamingInductor) {
+  Program p;
+  p.inputs = {{"x0", {0, 1}, DType::kFloat64}, {"x1", {1, 1, 1}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}}};
+  p.outputs = {"v0"};
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"),
+                                Ok("eager", DType::kFloat32, {1, 0, 1}),
+                                Ok("eager_meta", DType::kFloat32, {1, 0, 1}, Device::kMeta),
+                                Ok("inductor", DType::kFloat64, {1, 0, 1})};
+  for (const char* path : {"aot_eager", "compile_eager", "torchscript"})
+    rs.push_back(Ok(path, DType::kFloat32, {1, 0, 1}));
+  CaseRun c = MakeCaseRun(p, {"exact", 0}, rs, TorchRelease{2, 11});
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
+  EXPECT_EQ(findings[0].signature,
+            "contract|path=eager|accepts|rule=same_dtype|deviation=empty_bmm_dtype|devices=cpu");
+  EXPECT_EQ(findings[0].also, std::vector<std::string>{"inductor"});
+  VersionExpectation entry{">=2.11.0,<2.12.0", true, {{"contract", "eager"}, {"dtype", ""}}};
+  EXPECT_EQ(CompareWithExpectation(c.verdict, entry), "");
 }
 
 TEST(RootCause, AnEmptyMixedDtypeMmAgreesEveryPathRaises) {
