@@ -29,6 +29,11 @@ struct ContractViolation {
   // A training program whose forward runs but whose backward eager must reject (at `node`, the op
   // whose backward raises).
   bool backward = false;
+  // Where eager on this device is known to break the rule here (it accepts what the rule rejects:
+  // docs/judging.md, "Where eager breaks the rule"), the id of that row of ContractRules(), e.g.
+  // "empty_bmm_dtype"; "" elsewhere. The contract follows the rule, so eager accepting is eager's
+  // finding, and the id names it whatever the op it is met in.
+  std::string eager_deviation;
 };
 
 struct Expectation {
@@ -68,10 +73,14 @@ TorchRelease BuildTorchRelease();
 Expectation Expect(const Program& p);
 Expectation Expect(const Program& p, TorchRelease torch);
 
-// One row of the rule table, for documentation and `mmdiff contract`.
+// One row of the rule table, for documentation and `mmdiff contract`. A row where eager breaks a
+// rule that the contract keeps (a violation's eager_deviation) says in `where` how a headline names
+// the case, e.g. "with an empty operand".
 struct ContractRule {
-  std::string id, applies_to, requirement, error_class, source;
+  std::string id, applies_to, requirement, error_class, source, where;
 };
 const std::vector<ContractRule>& ContractRules();
+// The row with that id; nullptr for none.
+const ContractRule* FindContractRule(std::string_view id);
 
 }  // namespace mmdiff

@@ -104,9 +104,26 @@ void CompareShapes(const Expectation& c, const PathResult& a, const PathResult& 
     add(DivergenceKind::kDevice, "result device differs: " + Describe(a) + "; " + Describe(b));
 }
 
+// Whether eager on meta does what the contract says of the cpu program: raises its class, or
+// returns its dtypes and shapes (on meta).
+bool MetaMatchesContract(const Expectation& c, const PathResult& meta) {
+  if (c.rejects)
+    return meta.kind == OutcomeKind::kError && meta.backward == c.violation.backward &&
+           meta.error_class == c.violation.error_class;
+  if (!meta.ok() || meta.outputs.size() != c.outputs.size()) return false;
+  for (size_t i = 0; i < meta.outputs.size(); ++i)
+    if (meta.outputs[i].dtype != c.outputs[i].dtype || meta.outputs[i].shape != c.outputs[i].shape)
+      return false;
+  return true;
+}
+
 // Eager on meta must predict eager on cpu: the same outcome, error class, dtypes and shapes (meta
-// holds no values and lives on another device). Where it does not, meta is wrong: cpu computed.
-void CompareMeta(const PathResult& cpu, const PathResult& meta, Verdict& v) {
+// holds no values and lives on another device). Where it does not, meta is wrong: cpu computed;
+// unless meta does what the contract says and cpu does not, where cpu is (an empty mixed-dtype bmm
+// that eager on cpu accepts and the meta function rejects, as the rule says).
+// `judged`: eager's contract divergence is judged (a reference ran), which meta's then restates.
+void CompareMeta(const Expectation& c, const PathResult& cpu, const PathResult& meta, bool judged,
+                 Verdict& v) {
   std::string what;
   if (cpu.ok() != meta.ok())
     what = "outcome";
@@ -121,9 +138,10 @@ void CompareMeta(const PathResult& cpu, const PathResult& meta, Verdict& v) {
       what = "result shape";
   }
   if (what.empty()) return;
+  bool cpu_wrong = judged && MetaMatchesContract(c, meta) && !MatchesContract(c, cpu);
   v.divergences.push_back({DivergenceKind::kMeta,
                            {kEagerPath, kEagerMetaPath},
-                           kEagerMetaPath,
+                           cpu_wrong ? kEagerPath : kEagerMetaPath,
                            "eager on meta predicts another " + what + " than eager on cpu: " +
                                Describe(cpu) + "; on meta " + Describe(meta)});
 }
@@ -216,11 +234,30 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
   if (!Judgeable(ref)) v.notes.push_back("no reference result: values were not judged");
 
   if (Judgeable(eager) && Judgeable(ref) && !MatchesContract(contract, *eager)) {
-    v.divergences.push_back(
-        {DivergenceKind::kContract,
-         {kReferencePath, kEagerPath},
-         "",
-         "eager disagrees with the contract: " + Describe(*eager) + "; " + Describe(*ref)});
+    if (!contract.rejects && ref->ok() && eager->kind == OutcomeKind::kError && eager->backward) {
+      // Eager ran the forward of a program the contract accepts and raised in its backward, which
+      // the reference differentiates: eager breaks the rule that what its forward accepts, its
+      // backward differentiates (the sibling ops do: docs/judging.md, "Where eager breaks the
+      // rule"). A backward error, blamed on eager.
+      v.divergences.push_back({DivergenceKind::kBackwardError,
+                               {kReferencePath, kEagerPath},
+                               kEagerPath,
+                               Describe(*eager) + " whose forward it ran; reference returns " +
+                                   "gradients; the contract says it must succeed"});
+    } else {
+      // Where the contract names eager's deviation from the rule it keeps, eager accepting is
+      // eager's fault; elsewhere the contract may be the one that is wrong: nobody is blamed.
+      bool deviation = contract.rejects && !contract.violation.eager_deviation.empty() &&
+                       (eager->ok() || eager->backward);
+      v.divergences.push_back(
+          {DivergenceKind::kContract,
+           {kReferencePath, kEagerPath},
+           deviation ? kEagerPath : "",
+           "eager disagrees with the contract: " + Describe(*eager) + "; " + Describe(*ref) +
+               (deviation
+                    ? " (eager breaks the rule here: " + contract.violation.eager_deviation + ")"
+                    : "")});
+    }
   }
   bool eager_values_ok = true;
   ValueCheck ev_all;
@@ -239,7 +276,7 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
   for (const auto& r : results) {
     if (r.path == kReferencePath || r.path == kEagerPath || !Judgeable(&r)) continue;
     if (r.path == kEagerMetaPath) {
-      if (Judgeable(eager)) CompareMeta(*eager, r, v);
+      if (Judgeable(eager)) CompareMeta(contract, *eager, r, Judgeable(ref), v);
       continue;
     }
     if (Judgeable(eager)) CompareShapes(contract, *eager, r, v);

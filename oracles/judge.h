@@ -15,9 +15,11 @@ inline constexpr const char* kReferencePath = "reference";
 inline constexpr const char* kEagerPath = "eager";
 inline constexpr const char* kEagerMetaPath = "eager_meta";
 
-// Pairs judged: (reference, eager) for contract gaps and eager's own numeric errors, then
-// (eager, X) for every other path X. Value judgements use the reference's per-element bounds and
-// never a global tolerance; without a reference result, values are not judged (and a note says so).
+// Pairs judged: (reference, eager) for contract gaps, eager's own numeric errors and eager raising
+// in a backward the reference differentiates, then (eager, X) for every other path X. Where eager
+// breaks the contract and X follows it, the divergence is blamed on eager. Value judgements use the
+// reference's per-element bounds and never a global tolerance; without a reference result, values
+// are not judged (and a note says so).
 Verdict Judge(const Expectation& contract, const std::vector<PathResult>& results);
 
 }  // namespace mmdiff

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "oracles/verdict.h"
@@ -260,6 +261,78 @@ TEST(Judge, RaisingInBackwardWhereTheContractRejectsTheForwardIsAcceptingIt) {
       EXPECT_EQ(d.blamed, "eager");
     }
   }
+}
+
+// Where eager breaks a rule the contract documents it breaking, eager is blamed (docs/judging.md,
+// "Where eager breaks the rule"): bmm of an empty float64 and an int64 operand, which eager on cpu
+// returns as int64 and eager on meta and the compiled paths reject as mm does (torch 2.15.0).
+TEST(Judge, EagerAcceptingAnEmptyMixedDtypeBmmIsBlamedAndThePathsThatRaiseAreNot) {
+  Program p;
+  p.inputs = {{"a", {0, 2, 3}, DType::kFloat64}, {"b", {0, 3, 4}, DType::kInt64}};
+  p.nodes = {{"v0", OpKind::kBmm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  Expectation c = Expect(p);
+  ASSERT_EQ(c.violation.eager_deviation, "empty_bmm_dtype");
+  std::vector<PathResult> rs = {
+      Error("reference", "RuntimeError"), Ok("eager", DType::kInt64, {0, 2, 4}, {}),
+      Error("eager_meta", "RuntimeError"), Error("inductor", "RuntimeError"),
+      Error("compile_eager", "RuntimeError")};
+  Verdict v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 4u) << VerdictToJson(v).dump();
+  for (const Divergence& d : v.divergences) EXPECT_EQ(d.blamed, "eager") << d.detail;
+  EXPECT_EQ(std::count_if(v.divergences.begin(), v.divergences.end(),
+                          [](const Divergence& d) { return d.kind == DivergenceKind::kContract; }),
+            1);
+  for (const Divergence& d : v.divergences) EXPECT_NE(d.classification, "filable") << d.detail;
+  // Without the deviation (a contract that may be the one wrong), eager's contract divergence is
+  // nobody's, and eager_meta mispredicting cpu is eager_meta's.
+  Expectation gap = c;
+  gap.violation.eager_deviation.clear();
+  Verdict u = Judge(gap, rs);
+  for (const Divergence& d : u.divergences) {
+    if (d.kind == DivergenceKind::kContract) {
+      EXPECT_EQ(d.blamed, "") << d.detail;
+    }
+  }
+  // Without a reference, meta's mismatch stays eager_meta's (no contract finding restates it).
+  rs[0].kind = OutcomeKind::kUnsupported;
+  for (const Divergence& d : Judge(c, rs).divergences) {
+    if (d.kind == DivergenceKind::kMeta) {
+      EXPECT_EQ(d.blamed, "eager_meta");
+    }
+  }
+}
+
+// addmv with an empty matrix and a [1] bias, training: eager runs the forward and raises in its
+// backward, which the reference differentiates (as it does addmm's, baddbmm's and mv + add's):
+// eager is blamed for a backward error (seen on torch 2.15.0, RuntimeError "size mismatch").
+TEST(Judge, EagerRaisingInABackwardTheReferenceDifferentiatesIsABackwardErrorBlamedOnEager) {
+  Program p;
+  p.inputs = {
+      {"b", {1}, DType::kFloat32}, {"m", {0, 3}, DType::kFloat32}, {"v", {3}, DType::kFloat32}};
+  for (auto& in : p.inputs) in.requires_grad = true;
+  p.nodes = {{"y", OpKind::kAddmv, {"b", "m", "v"}}};
+  p.outputs = {"y"};
+  Expectation c = Expect(p);
+  ASSERT_FALSE(c.rejects) << c.violation.message;
+  PathResult ref{"reference", OutcomeKind::kOk};
+  for (const auto& t : c.outputs) ref.outputs.push_back({t.dtype, t.shape, t.device, {}, {}});
+  PathResult eager = Error("eager", "RuntimeError");
+  eager.backward = true;
+  PathResult inductor = Error("inductor", "RuntimeError");  // AOTAutograd traces the backward
+  Verdict v = Judge(c, {ref, eager, inductor});
+  ASSERT_EQ(v.divergences.size(), 2u) << VerdictToJson(v).dump();
+  EXPECT_EQ(v.divergences[0].kind, DivergenceKind::kBackwardError);
+  EXPECT_EQ(v.divergences[0].paths, (std::vector<std::string>{"reference", "eager"}));
+  EXPECT_EQ(v.divergences[0].blamed, "eager");
+  EXPECT_NE(v.divergences[0].detail.find("in backward"), std::string::npos);
+  // Inductor raising in its forward call where eager raised in backward: neither follows the
+  // contract, so that divergence is nobody's (the findings fold it into eager's).
+  EXPECT_EQ(v.divergences[1].kind, DivergenceKind::kErrorBehaviour);
+  EXPECT_EQ(v.divergences[1].blamed, "");
+  // Eager raising in its forward is not this: a contract divergence, as before.
+  eager.backward = false;
+  EXPECT_EQ(Judge(c, {ref, eager}).divergences.at(0).kind, DivergenceKind::kContract);
 }
 
 TEST(Judge, AGradientBeyondItsBoundIsAValueDivergenceThatNamesTheGradient) {

@@ -15,14 +15,17 @@ namespace mmdiff {
 enum class DivergenceKind {
   kErrorBehaviour,  // one path raises, the other returns
   // Training programs: both run the forward, and one raises in the backward pass where the other
-  // returns gradients (or raises in the forward instead).
+  // returns gradients (or raises in the forward instead); or eager raises in a backward that the
+  // reference differentiates (paths reference, eager: blamed on eager).
   kBackwardError,
   kErrorClass,  // both raise, with different error classes
   kDType,       // result dtype differs
   kShape,
   kDevice,
-  kValue,     // a value beyond what correct floating-point arithmetic allows
-  kContract,  // eager itself disagrees with mmdiff's contract (a contract gap or an eager bug)
+  kValue,  // a value beyond what correct floating-point arithmetic allows
+  // Eager itself disagrees with mmdiff's contract: a contract gap or an eager bug, nobody blamed;
+  // blamed on eager where the contract names eager's deviation from the rule it keeps.
+  kContract,
   kMeta,   // eager on meta tensors disagrees with eager on cpu (outcome, error class, dtype, shape)
   kCrash,  // the worker died while running this path
   kTimeout,

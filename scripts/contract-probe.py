@@ -67,6 +67,9 @@ OPS = {
     "addmv_k0": ("addmv", torch.addmv, [(3,), (3, 0), (0,)]),
     "baddbmm_k0": ("baddbmm", torch.baddbmm, [(2, 3, 5), (2, 3, 0), (2, 0, 5)]),
     "addbmm_b0": ("addbmm", torch.addbmm, [(3, 5), (0, 3, 4), (0, 4, 5)]),
+    "matmul_3_3_k0": ("matmul", matmul, [(2, 3, 0), (2, 0, 5)]),
+    # linear's bias off its 2-D (addmm) path: added in place after a matmul.
+    "linear_1d_bias0": ("linear", linear, [(4,), (5, 4), ()]),
 }
 
 

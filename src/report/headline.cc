@@ -103,7 +103,18 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
     case DivergenceKind::kContract: {
       const PathResult* eager = FindResult(results, kEagerPath);
       const bool passed = eager && EagerPassedTheViolation(contract, *eager);
-      if (eager && (eager->ok() || passed) && contract.rejects) {
+      const ContractRule* deviation =
+          contract.rejects && !contract.violation.eager_deviation.empty()
+              ? FindContractRule(contract.violation.eager_deviation)
+              : nullptr;
+      if (eager && (eager->ok() || passed) && deviation) {
+        // Eager breaks a rule that the contract keeps: the rule rejects it, not just the contract.
+        h = "eager accepts " + call + " " + deviation->where + " that the rule rejects" +
+            Rule(contract);
+        if (passed)
+          h += ", then raises " + ErrorClass(eager) +
+               (eager->backward ? " in backward" : " at " + OpCallName(p, contract, eager->node));
+      } else if (eager && (eager->ok() || passed) && contract.rejects) {
         h = !EagerOnMeta(p, contract)
                 ? "eager accepts " + call + " that the contract rejects" + Rule(contract)
             : contract.violation.rule == "same_device"
@@ -126,7 +137,12 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
     case DivergenceKind::kMeta: {
       const PathResult* cpu = FindResult(results, kEagerPath);
       const PathResult* meta = FindResult(results, kEagerMetaPath);
-      if (meta && cpu && meta->ok() && !cpu->ok())
+      if (at_fault == kEagerPath && cpu && cpu->ok())
+        // Meta does what the contract says and cpu does not (a finding folded into eager's own
+        // wherever a reference ran).
+        h = "eager accepts " + call + " that eager_meta rejects, as the contract does" +
+            Rule(contract);
+      else if (meta && cpu && meta->ok() && !cpu->ok())
         h = "eager_meta accepts " + call + " that eager on cpu rejects" + Rule(contract);
       else if (meta && cpu && !meta->ok() && cpu->ok())
         h = "eager_meta raises " + ErrorClass(meta) + " on " + call + " that eager on cpu accepts";
@@ -158,6 +174,14 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       break;
     }
     case DivergenceKind::kBackwardError: {
+      const PathResult* eager = FindResult(results, kEagerPath);
+      if (at_fault == kEagerPath && d.paths.front() == kReferencePath && eager &&
+          eager->kind == OutcomeKind::kError) {
+        // Against the reference, which differentiates it.
+        h = "eager raises " + ErrorClass(eager) + " in backward on " + call +
+            " whose forward it accepts";
+        break;
+      }
       std::string path = at_fault.empty() ? Other(d, kEagerPath) : at_fault;
       std::string other = Other(d, path);
       const PathResult* r = FindResult(results, path);
@@ -196,6 +220,11 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       else if (d.kind == DivergenceKind::kErrorClass && dead)
         h = path + " raises " + ErrorClass(r) + " where " + other + " raises " + ErrorClass(o) +
             " on " + call + ", whose result is unused (dead code eliminated with its error)";
+      else if (d.kind == DivergenceKind::kErrorBehaviour && o && o->kind == OutcomeKind::kError &&
+               o->backward)
+        // The other path ran the forward and raised in its backward: it did not accept the program.
+        h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " +
+            ErrorClass(o) + " in backward";
       else if (d.kind == DivergenceKind::kErrorBehaviour)
         h = path + " raises " + ErrorClass(r) + " on " + call + " that " + other + " accepts";
       else if (d.kind == DivergenceKind::kErrorClass)

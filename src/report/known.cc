@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "oracles/judge.h"
 #include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
@@ -44,6 +45,26 @@ const KnownCause* KnownCatalogue::Find(const std::string& signature) const {
 
 namespace {
 
+// Whether an expected divergence restates eager's own finding listed beside it (its contract
+// divergence, or its backward error): as Findings folds it, no root cause of its own. A divergence
+// blamed on eager there is another path following the contract against eager; an unblamed one, or
+// eager_meta's, where the contract names eager's deviation from the rule or eager raised in a
+// backward, another path breaking the rule too.
+bool RestatesEagersFinding(const Expectation& contract, const VersionExpectation& x,
+                           const ExpectedDivergence& d) {
+  if (d.kind == "contract" || (d.kind == "backward_error" && d.blamed == kEagerPath)) return false;
+  auto listed = [&](const char* kind, bool blamed_on_eager) {
+    return std::any_of(x.divergences.begin(), x.divergences.end(), [&](const auto& o) {
+      return o.kind == kind && (!blamed_on_eager || o.blamed == kEagerPath);
+    });
+  };
+  bool eager_backward = listed("backward_error", true);
+  if (!listed("contract", false) && !eager_backward) return false;
+  bool deviation = contract.rejects && !contract.violation.eager_deviation.empty();
+  return d.blamed == kEagerPath ||
+         ((deviation || eager_backward) && (d.blamed.empty() || d.kind == "meta"));
+}
+
 std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& path) {
   std::vector<KnownCause> out;
   Expectation contract = Expect(e.program);
@@ -51,6 +72,7 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
     for (const auto& d : x.divergences) {
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
+      if (RestatesEagersFinding(contract, x, d)) continue;
       RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
       std::vector<std::string> sigs = {RootCauseSignature(e.program, contract, facts)};
       // An entry records a value divergence's kind, not which result it was in: in a training

@@ -1,7 +1,8 @@
 // The catalogue of known behaviours: root causes already filed or saved, so that a campaign and
 // triage list new root causes first and spend no reduction on known ones. Entries are regression
 // entries (corpus/regression/*.json: every expected divergence of every torch range, signed by the
-// current code from the entry's program and contract) and reports (report.json of an earlier
+// current code from the entry's program and contract, but those that restate eager's own finding
+// listed beside them, as Findings folds them) and reports (report.json of an earlier
 // campaign: the root causes it is about). A regression entry may name an upstream issue in its
 // "upstream" field (free text such as "pytorch/pytorch#177630"; never fetched).
 #pragma once

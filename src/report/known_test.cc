@@ -95,6 +95,51 @@ TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
   EXPECT_EQ(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
 }
 
+TEST(KnownCatalogue, ThePathsThatRestateEagersOwnFindingAreNoEntriesOfTheirOwn) {
+  // Eager accepts an empty float64 @ int64 bmm, which the rule rejects; eager on meta and the
+  // compiled paths raise as the rule says (blamed on eager beside its contract divergence), and
+  // where another path accepted too with another dtype (unblamed) it breaks the same rule. One root
+  // cause, eager's: the meta divergence must not stand for the catalogued meta skips_check cause.
+  Program p;
+  p.inputs = {{"a", {0, 2, 3}, DType::kFloat64}, {"b", {0, 3, 4}, DType::kInt64}};
+  p.nodes = {{"v0", OpKind::kBmm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  auto div = [](const std::string& kind, const std::string& blamed) {
+    return nlohmann::json{{"kind", kind}, {"blamed", blamed}};
+  };
+  nlohmann::json entry = {
+      {"format", "mmdiff.regression"},
+      {"version", 1},
+      {"title", "eager accepts an empty mixed-dtype bmm"},
+      {"program", ProgramToJson(p)},
+      {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
+      {"paths", {"reference", "eager", "eager_meta", "inductor"}},
+      {"expected",
+       {{{"torch", "<2.12"},
+         {"verdict", "diverge"},
+         {"divergences", {div("contract", "eager"), div("dtype", "")}}},
+        {{"torch", ">=2.12"},
+         {"verdict", "diverge"},
+         {"divergences",
+          {div("contract", "eager"), div("meta", "eager"), div("error_behaviour", "eager")}}}}}};
+  Scratch s;
+  s.Write("entry.json", entry.dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().size(), 1u);
+  EXPECT_NE(
+      cat.value().Find(
+          "contract|path=eager|accepts|rule=same_dtype|deviation=empty_bmm_dtype|devices=cpu"),
+      nullptr);
+  EXPECT_EQ(cat.value().Find("meta|path=eager_meta|skips_check|rule=same_dtype"), nullptr);
+  // Without eager's own divergence beside it, a divergence blamed on eager is an entry of its own.
+  entry["expected"][1]["divergences"] = {div("error_behaviour", "eager")};
+  s.Write("entry.json", entry.dump());
+  cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().size(), 2u);
+}
+
 TEST(KnownCatalogue, ARaisingPathsFindingIsKnownWhateverItsErrorClass) {
   KnownCatalogue cat;
   cat.Add({"error_behaviour|path=inductor|raises:?|ops=mm,add|devices=meta,meta", "graph order", "",

@@ -167,23 +167,49 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
   return f;
 }
 
-// The findings' fold: where divergence i's cause is stated by another divergence, that one's index.
 // Whether a result raises or returns as the contract says (by class, not types).
 bool MatchesContractOutcome(const Expectation& c, const PathResult& r) {
   return c.rejects ? r.kind == OutcomeKind::kError && r.error_class == c.violation.error_class
                    : r.ok();
 }
 
-std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v,
-                                const std::vector<PathResult>& results) {
+// Eager's own finding against the contract: its contract divergence, or its backward error where
+// the reference differentiates (paths reference, eager).
+bool EagersContractFinding(const Divergence& d) {
+  return d.kind == DivergenceKind::kContract ||
+         (d.kind == DivergenceKind::kBackwardError && d.blamed == kEagerPath &&
+          std::find(d.paths.begin(), d.paths.end(), kReferencePath) != d.paths.end());
+}
+
+// The findings' fold: where divergence i's cause is stated by another divergence, that one's index
+// (target), and whether the path of a folded divergence shares the fault and is named in the
+// finding's "also" (named).
+struct Folds {
+  std::vector<size_t> target;
+  std::vector<bool> named;
+};
+
+Folds FoldTargets(const Expectation& c, const Verdict& v, const std::vector<PathResult>& results) {
   const auto& ds = v.divergences;
-  std::vector<size_t> target(ds.size());
+  Folds folds{std::vector<size_t>(ds.size()), std::vector<bool>(ds.size(), false)};
+  std::vector<size_t>& target = folds.target;
+  // How a divergence restates eager's finding where eager breaks the rule: by another path that
+  // breaks it too (named), or by one that follows it (not named).
+  std::vector<bool> shares_eagers_fault(ds.size(), false);
   size_t contract = ds.size(), eager_values = ds.size();
   for (size_t i = 0; i < ds.size(); ++i) {
     target[i] = i;
-    if (ds[i].kind == DivergenceKind::kContract) contract = i;
+    if (EagersContractFinding(ds[i])) contract = i;
     if (ds[i].kind == DivergenceKind::kValue && ds[i].blamed == kEagerPath) eager_values = i;
   }
+  const PathResult* eager = FindResult(results, kEagerPath);
+  // Eager breaks a rule the contract documents it breaking, or raises in a backward the reference
+  // differentiates (its class then).
+  const bool deviation = contract < ds.size() && ds[contract].kind == DivergenceKind::kContract &&
+                         ds[contract].blamed == kEagerPath;
+  const bool eager_backward = contract < ds.size() &&
+                              ds[contract].kind == DivergenceKind::kBackwardError && eager &&
+                              eager->kind == OutcomeKind::kError && eager->backward;
   // torch.compile traces with fake tensors, which run the meta registrations: a compiled path that
   // raises the class eager_meta raises, where eager on cpu does otherwise, fails in the meta
   // kernel.
@@ -196,11 +222,38 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v,
       meta = i;
       meta_class = meta_result->error_class;
     }
+  auto other = [&](const Divergence& d) -> const PathResult* {
+    if (d.paths.size() != 2 || d.paths[0] != kEagerPath) return nullptr;
+    return FindResult(results, d.paths[1]);
+  };
   for (size_t i = 0; i < ds.size(); ++i) {
     const Divergence& d = ds[i];
+    if (i == contract) continue;
     if (d.kind == DivergenceKind::kMeta && contract < ds.size() && meta_result &&
         MatchesContractOutcome(c, *meta_result)) {
       target[i] = contract;  // meta does what the contract says; eager on cpu is the odd one
+      continue;
+    }
+    const PathResult* x = other(d);
+    // Where eager accepts what the contract documents it wrongly accepting (an empty mixed-dtype
+    // bmm), another path that accepts it too, returning another type, breaks the same rule: its
+    // difference from eager is no cause of its own (seen on 2.11.0: inductor returning float64
+    // where eager returned float32 for the empty float64 @ float32 bmm both should reject).
+    if (deviation && x && (x->ok() || x->backward) &&
+        (d.blamed.empty() || d.kind == DivergenceKind::kMeta)) {
+      target[i] = contract;
+      shares_eagers_fault[i] = true;
+      continue;
+    }
+    // Eager raised in a backward the reference differentiates; a compiled path that raises the
+    // same class in its forward call of a training program traced that backward there (AOTAutograd
+    // traces forward and backward together at the first call): the same root cause (seen on
+    // 2.15.0: addmv with an empty matrix and a [1] bias, eager's backward and inductor's and
+    // aot_eager's forward call all raising RuntimeError "size mismatch").
+    if (eager_backward && d.blamed.empty() && x && x->traits.compiled &&
+        x->kind == OutcomeKind::kError && !x->backward && x->error_class == eager->error_class) {
+      target[i] = contract;
+      shares_eagers_fault[i] = true;
       continue;
     }
     bool compiled_error =
@@ -217,8 +270,9 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v,
     bool restates_contract =
         contract < ds.size() && d.blamed == kEagerPath &&
         (d.kind == DivergenceKind::kErrorBehaviour || d.kind == DivergenceKind::kErrorClass ||
-         d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape ||
-         d.kind == DivergenceKind::kDevice);
+         d.kind == DivergenceKind::kBackwardError || d.kind == DivergenceKind::kDType ||
+         d.kind == DivergenceKind::kShape || d.kind == DivergenceKind::kDevice ||
+         d.kind == DivergenceKind::kMeta);
     if (restates_eager_values)
       target[i] = eager_values;
     else if (restates_contract)
@@ -228,7 +282,15 @@ std::vector<size_t> FoldTargets(const Expectation& c, const Verdict& v,
   for (size_t i = 0; i < ds.size(); ++i)
     for (size_t hops = 0; hops < ds.size() && target[target[i]] != target[i]; ++hops)
       target[i] = target[target[i]];
-  return target;
+  // A folded path is named where it shows the finding's fault too: a value out of bound with
+  // eager's, a compiled path failing in the meta kernel, a path breaking the rule eager breaks. The
+  // paths that disagree with an eager that breaks the contract follow the contract: not named.
+  for (size_t i = 0; i < ds.size(); ++i) {
+    if (target[i] == i) continue;
+    folds.named[i] = shares_eagers_fault[i] ||
+                     (ds[i].blamed != kEagerPath && !EagersContractFinding(ds[target[i]]));
+  }
+  return folds;
 }
 
 }  // namespace
@@ -389,6 +451,20 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
     return "meta|path=eager_meta|" + (skips_check ? std::string("skips_check") : f.behaviour) +
            "|rule=" + contract.violation.rule;
   }
+  // Where the contract names eager's deviation from a rule it keeps (ContractRule::where), eager
+  // accepting is one root cause per deviation and device, whatever the op it is met in: bmm,
+  // baddbmm and matmul's bmm path all reach bmm_out_or_baddbmm_, whose early return for empty
+  // inputs comes before its dtype check (seen on 2.15.0: the empty mixed-dtype forms of bmm,
+  // baddbmm and >= 3-D matmul, a deliberate fold of three op families into one signature); linear
+  // adds the bias in place wherever its input is not 2-D.
+  if (f.kind == DivergenceKind::kContract && f.behaviour == "accepts" && contract.rejects &&
+      !contract.violation.eager_deviation.empty()) {
+    const Node* n = p.FindNode(contract.violation.node);
+    const ValueType* t = n && !n->args.empty() ? TypeOf(contract, n->args[0]) : nullptr;
+    return "contract|path=eager|accepts|rule=" + contract.violation.rule +
+           "|deviation=" + contract.violation.eager_deviation +
+           "|devices=" + (t ? std::string(DeviceName(t->device)) : std::string("?"));
+  }
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
@@ -540,7 +616,8 @@ RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,
 std::vector<FindingKey> Findings(const Program& p, const Expectation& contract,
                                  const std::vector<PathResult>& results, const Verdict& v) {
   std::vector<FindingKey> out;
-  std::vector<size_t> target = FoldTargets(contract, v, results);
+  const Folds folds = FoldTargets(contract, v, results);
+  const std::vector<size_t>& target = folds.target;
   std::vector<std::string> signatures(v.divergences.size());
   for (size_t i = 0; i < v.divergences.size(); ++i)
     if (target[i] == i)
@@ -578,12 +655,9 @@ std::vector<FindingKey> Findings(const Program& p, const Expectation& contract,
         break;
       }
   }
-  // A value divergence nobody is blamed for shows that path out of bound too, and a compiled path
-  // failing in a meta kernel shows it too: named. The paths that disagree with an eager that breaks
-  // the contract follow the contract: not named.
+  // The folded paths that show the finding's fault too are named (FoldTargets).
   for (size_t i = 0; i < v.divergences.size(); ++i)
-    if (target[i] != i && finding_of[target[i]] != SIZE_MAX &&
-        v.divergences[target[i]].kind != DivergenceKind::kContract)
+    if (target[i] != i && finding_of[target[i]] != SIZE_MAX && folds.named[i])
       add_also(out[finding_of[target[i]]], v.divergences[i]);
   return out;
 }

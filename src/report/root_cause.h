@@ -85,6 +85,10 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 //   path and for eager on a meta program)
 //   "error_behaviour|path=compile_eager|raises:RuntimeError|ops=dot,bmm|devices=cpu" (an error on a
 //   program the contract accepts: its compute ops)
+//   "contract|path=eager|accepts|rule=same_dtype|deviation=empty_bmm_dtype|devices=cpu" (eager
+//   accepting where the contract names its deviation from the rule: one root cause whatever the op)
+//   "backward_error|path=eager|backward_raises|op=addmv|devices=cpu,cpu,cpu" (eager raising in a
+//   backward the reference differentiates)
 // Located at FindingNodes: the rule and op family of a rejected program's violating node, else the
 // op family and operand devices of the one node, or the ops and input devices of the program.
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
@@ -129,7 +133,10 @@ struct FindingKey {
 // The findings of a judged case, most severe first (the verdict's order); none when it agrees.
 // Divergences with one signature are one finding; a divergence that only restates another's cause
 // is folded into it: a value divergence nobody is blamed for when eager's own values are out of
-// bound, and a disagreement blamed on eager where eager breaks the contract.
+// bound; a disagreement blamed on eager where eager breaks the contract (the paths that follow the
+// contract are not named); where eager breaks a rule the contract documents it breaking, another
+// path that breaks it too with another result type (named); where eager raises in a backward the
+// reference differentiates, a compiled path raising the same class in its forward call (named).
 std::vector<FindingKey> Findings(const Program& p, const Expectation& contract,
                                  const std::vector<PathResult>& results, const Verdict& v);
 
