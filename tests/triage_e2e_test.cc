@@ -90,10 +90,10 @@ TEST(TriageE2E, ChromiumConsoleDetectorCatchesPlantedErrors) {
       << good.dom;  // --dump-dom runs scripts
 }
 
-// The ranked table of triage.md: rank, bucket, class, kind, blamed, count, severity, campaigns,
-// first seen.
+// The ranked table of triage.md: rank, bucket, class, filing, kind, blamed, count, severity,
+// campaigns, first seen.
 struct Row {
-  std::string hash, cls, kind;
+  std::string hash, finding_class, cls, kind;
   int64_t count = 0;
   int severity = 0;
   std::string first_seen;
@@ -103,17 +103,29 @@ std::vector<Row> TableRows(const std::string& md) {
   std::vector<Row> rows;
   std::istringstream in(md);
   static const std::regex kRow(
-      R"(^\| \d+ \| `([0-9a-f]+)` \| ([a-z-]+) \| ([a-z_]+) \| [^|]* \| (\d+) \| (\d) \| [^|]* \| ([^|]*) \|)");
+      R"(^\| \d+ \| `([0-9a-f]+)` \| ([^|]+) \| ([a-z-]+) \| ([a-z_]+) \| [^|]* \| (\d+) \| (\d) \| [^|]* \| ([^|]*) \|)");
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
     if (std::regex_search(line, m, kRow))
-      rows.push_back({m[1], m[2], m[3], std::stoll(m[4]), std::stoi(m[5]), m[6]});
+      rows.push_back({m[1], m[2], m[3], m[4], std::stoll(m[5]), std::stoi(m[6]), m[7]});
   }
   return rows;
 }
 
 int ClassRank(const std::string& cls) {
   return cls == "filable" ? 0 : cls == "precision-only" ? 2 : 1;
+}
+
+// The rank of a finding class as its title reads in the table (src/report/finding_class.h).
+int FindingClassRank(const std::string& title) {
+  const std::vector<std::string> order = {"compiled: silent wrong result",
+                                          "compiled: raises on a valid program",
+                                          "compiled: accepts what the rule rejects",
+                                          "eager's own bug",
+                                          "error class or meta",
+                                          "by design"};
+  auto at = std::find(order.begin(), order.end(), title);
+  return static_cast<int>(at - order.begin());  // past the end: unknown, ranked last
 }
 
 // Each ranked entry's root cause, from its section of triage.md: the reduced case's signature where
@@ -191,13 +203,15 @@ TEST(TriageE2E, TwoShardsAreMergedRankedAndRenderedInChromium) {
     ASSERT_TRUE(causes.count(r.hash)) << r.hash << " has no section in triage.md";
     ASSERT_TRUE(expected.count(causes[r.hash])) << r.hash << ": " << causes[r.hash];
     const Expected& e = expected.at(causes[r.hash]);
+    EXPECT_LT(FindingClassRank(r.finding_class), 6) << r.hash << ": class " << r.finding_class;
     EXPECT_EQ(r.count, e.count) << r.hash << " (merged counts are the sum over shards)";
     EXPECT_NE(r.first_seen.find("seed " + std::to_string(e.first_seed)), std::string::npos)
         << r.hash << ": " << r.first_seen << " (the earliest sighting)";
     if (i == 0) continue;
     const Row& p = rows[i - 1];
     auto key = [](const Row& x) {
-      return std::make_tuple(ClassRank(x.cls), -x.count, -x.severity, x.hash);
+      return std::make_tuple(FindingClassRank(x.finding_class), ClassRank(x.cls), -x.count,
+                             -x.severity, x.hash);
     };
     EXPECT_LT(key(p), key(r)) << "rank " << i << " and " << i + 1 << " are out of order:\n" << md;
   }

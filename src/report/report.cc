@@ -307,7 +307,11 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
     if (d.kind == DivergenceKind::kMeta && !meta_program) {
       o.check = ReproOptions::Check::kMetaVsCpu;
     } else if (d.kind == DivergenceKind::kContract ||
-               (d.kind == DivergenceKind::kMeta && meta_program)) {
+               (d.kind == DivergenceKind::kMeta && meta_program) ||
+               // Eager raising in a backward the reference differentiates: eager must return the
+               // outputs and gradients the contract types.
+               (d.kind == DivergenceKind::kBackwardError && d.blamed == kEagerPath &&
+                !ReproCompiledPath(d.paths.back()))) {
       o.check = ReproOptions::Check::kEagerVsContract;
       o.contract_rejects = c.contract.rejects;
       o.contract_error_class = c.contract.violation.error_class;

@@ -846,6 +846,13 @@ TEST(RootCause, EagerRaisingInABackwardItsForwardAcceptsIsOneRootCauseBlamedOnEa
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
             "eager raises RuntimeError in backward on addmv(float32, float32, float32) whose "
             "forward it accepts (also: aot_eager, inductor)");
+  // Its repro.py checks eager against the contract (it must return the outputs and gradients),
+  // not eager against a compiled path that raises too.
+  const std::string repro = MakeRepro(WithFinding(c, findings[0]), {});
+  EXPECT_NE(repro.find("exits non-zero while eager does not return the documented result"),
+            std::string::npos)
+      << repro;
+  EXPECT_EQ(repro.find("compiled = outcome("), std::string::npos) << repro;
   // A regression entry of it (a backward error blamed on eager) signs the same.
   EXPECT_EQ(RootCauseSignature(p, c.contract,
                                ExpectedFacts(c.contract, DivergenceKind::kBackwardError, "eager",
