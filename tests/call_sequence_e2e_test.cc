@@ -11,6 +11,7 @@
 
 #include "src/support/files.h"
 #include "tests/e2e_util.h"
+#include "tests/schema_check.h"
 
 namespace mmdiff {
 namespace {
@@ -63,6 +64,10 @@ TEST(CallSequenceE2E, ADivergenceOnASecondCallIsRecordedReplayedReproducedAndKep
   EXPECT_EQ(report["standalone"]["status"], "reproduced") << report["standalone"].dump();
   EXPECT_EQ(report["standalone"]["repro_exit"], 1);
   EXPECT_EQ(ReadJson(dir + "/out/summary.json")["new_root_causes"], 1);
+  // Its files, calls before and standalone check included, are as the schemas say.
+  auto valid = e2e::ValidateJson(
+      {dir + "/out/summary.json", folder + "/report.json", folder + "/reduced/report.json"});
+  EXPECT_TRUE(valid.all_valid()) << valid.output;
 
   // `mmdiff run` of the report makes the call before: the divergence shows (exit 1). Without it,
   // the case alone compiles for its own sizes and agrees (exit 0): the call is what matters.

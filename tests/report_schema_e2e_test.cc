@@ -81,7 +81,8 @@ TEST(ReportSchemaE2E, APlantedCampaignsFilesValidate) {
   // findings. A small reduction budget keeps reduced/ reports in the set without the test's time
   // going on reduction.
   auto planted = e2e::RunMmdiff(
-      "fuzz --cases 300 --time 200 --seed 3 --reduce-budget 10 --test-paths --paths "
+      "fuzz --cases 300 --time 200 --seed 3 --reduce-budget 10 --no-standalone-check --test-paths "
+      "--paths "
       "reference,eager,eager_meta,planted_promote,planted_drop_k,planted_wrong_dtype --out " +
       dir);
   ASSERT_EQ(planted.exit_code, 0) << planted.output;

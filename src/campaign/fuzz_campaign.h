@@ -133,8 +133,9 @@ struct FuzzSummary {
   std::vector<int64_t> done_extra;
 };
 
-// Whether a bucket is listed among the new root causes: not known, and reproduced (or flaky) when
-// run again standalone. A new one that was not is listed apart, as not reproduced standalone.
+// Whether a bucket is listed among the new root causes: not known, and not found "not reproduced"
+// when run again standalone (reproduced, flaky, or not checked: checks turned off, or the campaign
+// stopped during its check; its line says so). One that was not reproduced is listed apart.
 bool ListedAsNew(const BucketStats& b);
 // The new root causes none of whose buckets is listed as new: not reproduced standalone.
 std::set<std::string> NotReproducedCauses(const FuzzSummary& s);

@@ -24,9 +24,8 @@ constexpr int kVersion = 3;
 }  // namespace
 
 bool ListedAsNew(const BucketStats& b) {
-  if (!b.known.is_null() || !b.standalone) return false;
-  StandaloneStatus st = StandaloneStatusOf(*b.standalone);
-  return st == StandaloneStatus::kReproduced || st == StandaloneStatus::kFlaky;
+  if (!b.known.is_null()) return false;
+  return !b.standalone || StandaloneStatusOf(*b.standalone) != StandaloneStatus::kNotReproduced;
 }
 
 std::set<std::string> NotReproducedCauses(const FuzzSummary& s) {

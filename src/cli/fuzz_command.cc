@@ -139,7 +139,7 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
           hashes.size() - 1, others.c_str());
     }
     if (b->standalone &&
-        (!listed || StandaloneStatusOf(*b->standalone) == StandaloneStatus::kFlaky))
+        (!listed || StandaloneStatusOf(*b->standalone) != StandaloneStatus::kReproduced))
       std::printf("      %s\n", StandaloneLine(*b->standalone).substr(0, 400).c_str());
   }
 }

@@ -76,8 +76,15 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
                               std::find(c.paths.begin(), c.paths.end(), blamed) == c.paths.end()))
         return Status::Error("report: a divergence blames \"" + blamed.substr(0, 64) +
                              "\", which is not one of the report's paths");
-      if (seen.insert({kind, blamed}).second)
+      if (seen.insert({kind, blamed}).second) {
         divergences.push_back({{"kind", kind}, {"blamed", blamed}});
+        // A value divergence whose worst element is NaN where the reference is not: the entry
+        // signs it as such (EagerBfloat16ProductNan).
+        const nlohmann::json worst = d.value("worst", nlohmann::json());
+        if (kind == "value" && worst.is_object() && worst.value("got", nlohmann::json()) == "nan" &&
+            worst.value("expected", nlohmann::json()) != "nan")
+          divergences.back()["nan"] = true;
+      }
     }
     expectation["divergences"] = divergences;
   }

@@ -74,6 +74,7 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
       if (RestatesEagersFinding(contract, x, d)) continue;
       RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
+      facts.nan = d.nan;
       std::vector<std::string> sigs = {RootCauseSignature(e.program, contract, facts)};
       // An entry records a value divergence's kind, not which result it was in: in a training
       // program it may be a gradient's (signed grad_values), so it names both.

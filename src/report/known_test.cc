@@ -188,3 +188,51 @@ TEST(KnownCatalogue, BadInputsAreErrorsThatNameTheFile) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// Entries of eager's bfloat16 products returning NaN ("nan": true), each of another op, are one
+// catalogue root cause: a campaign's case of either signs to it.
+TEST(KnownCatalogue, EntriesOfEagersBfloat16NanInDifferentOpsAreOneRootCause) {
+  Scratch s;
+  auto entry = [](OpKind op, std::vector<Shape> shapes) {
+    Program p;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      names.push_back("x" + std::to_string(i));
+      p.inputs.push_back({names.back(), shapes[i], DType::kBFloat16});
+    }
+    p.nodes = {{"v0", op, names}};
+    p.outputs = {"v0"};
+    return nlohmann::json{
+        {"format", "mmdiff.regression"},
+        {"version", 2},
+        {"title", "eager's bfloat16 products return NaN"},
+        {"program", ProgramToJson(p)},
+        {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
+        {"paths", {"reference", "eager"}},
+        {"expected",
+         {{{"torch", ">=2.15.0"},
+           {"verdict", "diverge"},
+           {"divergences", {{{"kind", "value"}, {"blamed", "eager"}, {"nan", true}}}}}}}};
+  };
+  s.Write("mm.json", entry(OpKind::kMm, {{2, 3}, {3, 2}}).dump());
+  s.Write("bmm.json", entry(OpKind::kBmm, {{1, 2, 3}, {1, 3, 2}}).dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().size(), 1u);
+  const KnownCause* k = cat.value().Find("value|path=eager|bfloat16_products_nan|devices=cpu,cpu");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->title, "eager's bfloat16 products return NaN");
+  // Without "nan", each entry signs its own op.
+  auto plain = entry(OpKind::kMm, {{2, 3}, {3, 2}});
+  plain["expected"][0]["divergences"][0].erase("nan");
+  s.Write("mm.json", plain.dump());
+  cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().size(), 2u);
+}
+
+}  // namespace
+}  // namespace mmdiff

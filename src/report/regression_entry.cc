@@ -134,15 +134,17 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
                            ": \"divergences\" must be an array");
     for (const auto& d : x.value("divergences", nlohmann::json::array())) {
       if (!d.is_object() || !d.contains("kind") || !d["kind"].is_string() ||
-          (d.contains("blamed") && !d["blamed"].is_string()))
+          (d.contains("blamed") && !d["blamed"].is_string()) ||
+          (d.contains("nan") && !d["nan"].is_boolean()))
         return Status::Error(
             "expectation for torch " + ve.torch +
-            ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string)");
+            ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string; "
+            "\"nan\", if given, true or false)");
       std::string kind = d["kind"];
       if (!ParseDivergenceKind(kind))
         return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" +
                              kind + "\"");
-      ve.divergences.push_back({kind, d.value("blamed", "")});
+      ve.divergences.push_back({kind, d.value("blamed", ""), d.value("nan", false)});
     }
     e.expected.push_back(ve);
   }

@@ -23,6 +23,10 @@ inline constexpr int kOldestRegressionFormatVersion = 1;
 struct ExpectedDivergence {
   std::string kind;    // DivergenceKindName
   std::string blamed;  // "" = any
+  // A value divergence whose worst element is NaN where the reference allows none ("nan": true):
+  // what its root cause is signed by where that matters (EagerBfloat16ProductNan). Replay does not
+  // check it.
+  bool nan = false;
 };
 
 struct VersionExpectation {

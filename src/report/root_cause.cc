@@ -2,6 +2,7 @@
 #include "src/report/root_cause.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "oracles/ignored_inputs.h"
@@ -156,6 +157,7 @@ RootCauseFacts RawFacts(const Expectation& contract, const std::vector<PathResul
     case DivergenceKind::kValue:
       // A gradient beyond its bound is the backward's finding, apart from the forward's values.
       f.behaviour = IsGradient(contract, d.output) ? "grad_values" : "values";
+      f.nan = std::isnan(d.got) && !std::isnan(d.expected);
       break;
     case DivergenceKind::kIgnoredInput:
       f.behaviour = "reads_ignored";
@@ -415,6 +417,24 @@ bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCaus
   return contract.rejects && UnusedNode(p, contract.violation.node);
 }
 
+bool EagerBfloat16ProductNan(const Program& p, const Expectation& contract,
+                             const RootCauseFacts& f) {
+  if (f.kind != DivergenceKind::kValue || f.path != kEagerPath || !f.nan) return false;
+  const std::vector<const Node*> nodes = FindingNodes(p, contract, f);
+  if (nodes.size() != 1) return false;
+  const Node& n = *nodes[0];
+  const std::string family = OpFamily(p, contract, n.name);
+  static const std::set<std::string> kProducts = {"mm", "bmm", "addmm", "baddbmm", "addbmm"};
+  if (!kProducts.count(family)) return false;
+  const bool with_bias = GetOpSpec(n.op).has_alpha_beta;
+  if (with_bias && n.alpha == 0) return false;
+  // The product's first operand (linear's input; the addmm family's first matrix).
+  const size_t first = with_bias ? 1 : 0;
+  if (n.args.size() <= first) return false;
+  const ValueType* t = TypeOf(contract, n.args[first]);
+  return t && t->dtype == DType::kBFloat16;
+}
+
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
                                const RootCauseFacts& f) {
   // A path that accepts a program, or raises another class, because the op eager rejects has an
@@ -428,6 +448,11 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   if (SkipsUnusedOp(p, contract, f))
     return std::string(DivergenceKindName(DivergenceKind::kErrorBehaviour)) +
            "|path=" + BarePath(f.path) + "|unused_op";
+  // Eager's bfloat16 products returning NaN: one root cause whatever the op, forward or gradient.
+  if (EagerBfloat16ProductNan(p, contract, f)) {
+    const std::vector<const Node*> nodes = FindingNodes(p, contract, f);
+    return "value|path=eager|bfloat16_products_nan|devices=" + Devices(p, contract, nodes[0]);
+  }
 
   // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta

@@ -35,7 +35,19 @@ struct RootCauseFacts {
   // The path at fault compiles the program (its PathTraits::compiled): a compiler's tracing layer
   // raising another error class is one root cause whatever the op (RootCauseSignature).
   bool compiled = false;
+  // A value finding whose worst element is NaN where the reference allows no NaN (a regression
+  // entry says so with "nan": true).
+  bool nan = false;
 };
+
+// Eager's bfloat16 products returning NaN where the result is finite or an infinity (seen on torch
+// 2.15.0 on CPUs with AMX, in mm, bmm and addmm and their backward: oneDNN's AMX kernels): a value
+// finding blamed on eager whose worst element is NaN, at one product of the matmul family (mm,
+// bmm, matmul reaching them, linear, addmm, baddbmm, addbmm with alpha != 0: alpha = 0 is another
+// defect, catalogued apart) with bfloat16 operands. One root cause whatever the op, forward or
+// gradient: "value|path=eager|bfloat16_products_nan|devices=<its operands' devices>".
+bool EagerBfloat16ProductNan(const Program& p, const Expectation& contract,
+                             const RootCauseFacts& f);
 
 // True when eager raised at a known node other than the contract's violation: it accepted the
 // violating op and failed later (seen on 2.15.0: an empty mixed-dtype matmul accepted, then an

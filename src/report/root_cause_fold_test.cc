@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "src/report/finding_class.h"
 #include "src/report/recorded_paths.h"
 #include "src/report/report.h"
@@ -96,6 +98,66 @@ TEST(RootCauseFold, TwoOpsTheKnobRemovesShareOneRootCauseReadBackFromTheirReport
   EXPECT_EQ(cause(mm, true), FoldedRootCause(mm_sig, Knobs(true)));
   EXPECT_EQ(cause(mm, false), mm_sig);  // the knob does not remove it: its own root cause
   EXPECT_NE(cause(mm, false), cause(mv, true));
+}
+
+// One op of `dtype` operands whose eager result is NaN in its first element where the reference is
+// 1 (inductor right): a value finding blamed on eager.
+CaseRun EagerNan(OpKind op, const std::vector<Shape>& shapes, const Shape& out, DType dtype,
+                 double alpha = 1) {
+  Program p;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    names.push_back("x" + std::to_string(i));
+    p.inputs.push_back({names.back(), shapes[i], dtype});
+  }
+  p.nodes = {{"v0", op, names, std::nullopt, alpha, 1.0}};
+  p.outputs = {"v0"};
+  const int64_t n = Numel(out);
+  TensorValue ref{
+      dtype, out, Device::kCpu, std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), {}};
+  TensorValue right = ref, wrong = ref;
+  right.bound.clear();
+  wrong.bound.clear();
+  wrong.data[0] = NAN;
+  std::vector<PathResult> results = {
+      {"reference", OutcomeKind::kOk}, {"eager", OutcomeKind::kOk}, {"inductor", OutcomeKind::kOk}};
+  results[0].outputs = {ref};
+  results[1].outputs = {wrong};
+  results[2].outputs = {right};
+  SetRecordedTraits(results);
+  return MakeCaseRun(p, {"grid16", 1}, results);
+}
+
+// Eager's bfloat16 products returning NaN are one root cause whatever the product op; in another
+// dtype, with alpha = 0 (another defect), or with a wrong number instead of NaN, each is its own.
+TEST(RootCauseFold, EagersBfloat16ProductsReturningNanAreOneRootCauseWhateverTheOp) {
+  const std::string amx = "value|path=eager|bfloat16_products_nan|devices=cpu,cpu";
+  CaseRun mm = EagerNan(OpKind::kMm, {{2, 3}, {3, 2}}, {2, 2}, DType::kBFloat16);
+  CaseRun bmm = EagerNan(OpKind::kBmm, {{1, 2, 3}, {1, 3, 2}}, {1, 2, 2}, DType::kBFloat16);
+  ASSERT_TRUE(mm.verdict.diverges());
+  EXPECT_EQ(CaseFinding(mm).signature, amx);
+  EXPECT_EQ(CaseFinding(bmm).signature, amx);
+  EXPECT_EQ(ClassOfRootCause(amx), FindingClass::kEager);
+  CaseRun addmm = EagerNan(OpKind::kAddmm, {{2, 2}, {2, 3}, {3, 2}}, {2, 2}, DType::kBFloat16);
+  EXPECT_EQ(CaseFinding(addmm).signature,
+            "value|path=eager|bfloat16_products_nan|devices=cpu,cpu,cpu");
+  // Not this root cause: float16, alpha = 0, a mv (another kernel).
+  EXPECT_EQ(CaseFinding(EagerNan(OpKind::kMm, {{2, 3}, {3, 2}}, {2, 2}, DType::kFloat16)).signature,
+            "value|path=eager|values|op=mm|devices=cpu,cpu");
+  EXPECT_EQ(CaseFinding(EagerNan(OpKind::kAddmm, {{2, 2}, {2, 3}, {3, 2}}, {2, 2}, DType::kBFloat16,
+                                 /*alpha=*/0))
+                .signature,
+            "value|path=eager|values|op=addmm|devices=cpu,cpu,cpu");
+  EXPECT_EQ(CaseFinding(EagerNan(OpKind::kMv, {{2, 3}, {3}}, {2}, DType::kBFloat16)).signature,
+            "value|path=eager|values|op=mv|devices=cpu,cpu");
+  // A regression entry of it says "nan": true, and signs the same.
+  RootCauseFacts f =
+      ExpectedFacts(bmm.contract, DivergenceKind::kValue, "eager", RecordedPathTraits("eager"));
+  f.nan = true;
+  EXPECT_EQ(RootCauseSignature(bmm.program, bmm.contract, f), amx);
+  f.nan = false;
+  EXPECT_EQ(RootCauseSignature(bmm.program, bmm.contract, f),
+            "value|path=eager|values|op=bmm|devices=cpu,cpu");
 }
 
 }  // namespace

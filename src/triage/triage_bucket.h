@@ -91,9 +91,7 @@ struct TriageBucket {
   // mmdiff, `mmdiff run`).
   std::string standalone, standalone_line;
   // New, and its campaign did not reproduce it standalone: listed apart, never among the new ones.
-  bool NotReproduced() const {
-    return IsNew() && (standalone == "not_reproduced" || standalone == "not_checked");
-  }
+  bool NotReproduced() const { return IsNew() && standalone == "not_reproduced"; }
   // What a maintainer is asked to act on (src/report/finding_class.h), by its root cause.
   FindingClass Class() const;
   std::vector<std::string> kinds;
