@@ -89,7 +89,7 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
       else if (rec.repro_exit == 1)
         line += "exit 1 (shows it) at attempt " + std::to_string(attempts);
       else if (rec.repro_exit == 0)
-        line += "exit 0 (the paths agree) after " + std::to_string(attempts) + " attempts";
+        line += "exit 0 (the finding did not show) after " + std::to_string(attempts) + " attempts";
       else if (rec.repro_exit == kReproFailedExitCode)
         line += "exit 3 (it could not run its comparison here)";
       else

@@ -35,6 +35,23 @@ TEST(ReleaseRunner, TheScriptNamesItsPathsAndCarriesWhatThoseNeed) {
   std::string compiled = EmitReleaseRunner(Mm(), {"grid16", 7}, {"torchscript", "aoti"});
   EXPECT_NE(compiled.find("TS_SOURCE = \"\"\"\ndef f(a, b):"), std::string::npos) << compiled;
   EXPECT_NE(compiled.find("def aoti("), std::string::npos);
+  EXPECT_EQ(compiled.find("CALLS_BEFORE = ["), std::string::npos);  // no calls before
+}
+
+// A case with calls before: the script defines them, and its paths that keep state make them
+// first (release_runner.py's _rr_before).
+TEST(ReleaseRunner, ACaseWithCallsBeforeCarriesThem) {
+  Program smaller = Mm();
+  smaller.inputs[0].shape = {1, 3};
+  std::string s = EmitReleaseRunner(Mm(), {"grid16", 7}, {"eager", "inductor"},
+                                    {PriorCallOf(smaller, {"exact", 5})});
+  EXPECT_NE(s.find("CALLS_BEFORE = [\n    ({'kind': \"exact\", 'seed': 5,"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("def make_inputs_before(recipe, shapes):"), std::string::npos);
+  EXPECT_NE(s.find("def calls_before(fn, quiet=False):"), std::string::npos);
+  EXPECT_LT(s.find("def calls_before("), s.find("def _rr_before(fn):"));
+  EXPECT_NE(s.find("_rr_result(_rr_before(torch.compile(f, backend=backend, fullgraph=True)))"),
+            std::string::npos);
 }
 
 }  // namespace
