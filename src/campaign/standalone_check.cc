@@ -77,6 +77,11 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
       rec.repro_exit = pr.started && !pr.timed_out && pr.signal == 0 ? pr.exit_code : 255;
       auto [attempts, hits] =
           ReproAttempts(output.ok() ? output.value() : "", rec.repro_exit, kReproAttempts);
+      // A crash finding whose repro.py dies of a signal, and a timeout finding whose repro.py
+      // hangs past the limit, show it there too.
+      if ((d.kind == DivergenceKind::kCrash && pr.started && !pr.timed_out && pr.signal != 0) ||
+          (d.kind == DivergenceKind::kTimeout && pr.timed_out))
+        attempts = hits = 1;
       rec.repro_attempts = attempts;
       rec.repro_hits = hits;
       line += "; repro.py in a fresh Python: ";
