@@ -3,27 +3,19 @@
 
 #include <vector>
 
+#include "src/report/root_cause.h"
+
 namespace mmdiff {
 
 namespace {
-
-std::vector<std::string> Fields(const std::string& s) {
-  std::vector<std::string> out;
-  for (size_t at = 0;;) {
-    size_t bar = s.find('|', at);
-    out.push_back(s.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
-    if (bar == std::string::npos) return out;
-    at = bar + 1;
-  }
-}
 
 bool Starts(const std::string& s, std::string_view with) { return s.rfind(with, 0) == 0; }
 
 }  // namespace
 
 FindingClass ClassOfRootCause(const std::string& signature) {
-  const std::vector<std::string> f = Fields(signature);
-  const std::string kind = f[0];
+  const std::vector<std::string> f = SignatureFields(signature);
+  const std::string& kind = f[0];
   const std::string path = f.size() > 1 && Starts(f[1], "path=") ? f[1].substr(5) : "?";
   const std::string behaviour = f.size() > 2 ? f[2] : "";
   bool rule = false;

@@ -133,7 +133,7 @@ TEST(KnownCatalogue, ThePathsThatRestateEagersOwnFindingAreNoEntriesOfTheirOwn) 
       nullptr);
   EXPECT_EQ(cat.value().Find("meta|path=eager_meta|skips_check|rule=same_dtype"), nullptr);
   // Without eager's own divergence beside it, a divergence blamed on eager is an entry of its own.
-  entry["expected"][1]["divergences"] = {div("error_behaviour", "eager")};
+  entry["expected"][1]["divergences"] = nlohmann::json::array({div("error_behaviour", "eager")});
   s.Write("entry.json", entry.dump());
   cat = LoadKnownCatalogue({s.dir.string()});
   ASSERT_TRUE(cat.ok()) << cat.error();
