@@ -5,23 +5,14 @@
 // is listed as not reproduced standalone, never as new.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "src/support/files.h"
 #include "tests/e2e_util.h"
 #include "tests/schema_check.h"
 
 namespace mmdiff {
 namespace {
-
-namespace fs = std::filesystem;
-
-nlohmann::json ReadJson(const std::string& path) {
-  auto s = ReadFile(path);
-  return s.ok() ? nlohmann::json::parse(s.value(), nullptr, false) : nlohmann::json();
-}
 
 // Programs of one computing op, float32 or float64 on cpu, without views: every case compiles,
 // and its second input has new sizes.
@@ -45,7 +36,7 @@ std::string Campaign(const std::string& dir, const std::string& path, int cases)
 
 // The first finding folder a campaign listed.
 std::string FirstFinding(const std::string& out) {
-  nlohmann::json s = ReadJson(out + "/summary.json");
+  nlohmann::json s = e2e::ReadJson(out + "/summary.json");
   if (!s.is_object() || s["buckets"].empty()) return "";
   return out + "/" + s["buckets"][0]["finding"].get<std::string>();
 }
@@ -56,14 +47,14 @@ TEST(CallSequenceE2E, ADivergenceOnASecondCallIsRecordedReplayedReproducedAndKep
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::string folder = FirstFinding(dir + "/out");
   ASSERT_FALSE(folder.empty()) << r.output;
-  nlohmann::json report = ReadJson(folder + "/report.json");
+  nlohmann::json report = e2e::ReadJson(folder + "/report.json");
   ASSERT_TRUE(report.is_object());
   // The case is the second input (new sizes); the first is its call before.
   ASSERT_EQ(report["calls_before"].size(), 1u) << report.dump(2);
   EXPECT_NE(report["calls_before"][0]["shapes"], nlohmann::json(nullptr));
   EXPECT_EQ(report["standalone"]["status"], "reproduced") << report["standalone"].dump();
   EXPECT_EQ(report["standalone"]["repro_exit"], 1);
-  EXPECT_EQ(ReadJson(dir + "/out/summary.json")["new_root_causes"], 1);
+  EXPECT_EQ(e2e::ReadJson(dir + "/out/summary.json")["new_root_causes"], 1);
   // Its files, calls before and standalone check included, are as the schemas say.
   auto valid = e2e::ValidateJson(
       {dir + "/out/summary.json", folder + "/report.json", folder + "/reduced/report.json"});
@@ -86,7 +77,7 @@ TEST(CallSequenceE2E, ADivergenceOnASecondCallIsRecordedReplayedReproducedAndKep
   EXPECT_NE(repro.output.find("call 1 before:"), std::string::npos) << repro.output;
 
   // The campaign's reduction kept the call (the finding needs it), and its repro.py shows it.
-  nlohmann::json reduced = ReadJson(folder + "/reduced/report.json");
+  nlohmann::json reduced = e2e::ReadJson(folder + "/reduced/report.json");
   ASSERT_TRUE(reduced.is_object()) << "no reduced case";
   EXPECT_EQ(reduced["calls_before"].size(), 1u);
   auto reduced_repro = e2e::RunShell(e2e::VenvPython() + " " + folder + "/reduced/repro.py 2>&1");
@@ -95,13 +86,13 @@ TEST(CallSequenceE2E, ADivergenceOnASecondCallIsRecordedReplayedReproducedAndKep
   auto red = e2e::RunMmdiff("reduce " + folder + "/report.json --test-paths --budget 8 --out " +
                             dir + "/reduced");
   ASSERT_EQ(red.exit_code, 0) << red.output;
-  EXPECT_EQ(ReadJson(dir + "/reduced/report.json")["calls_before"].size(), 1u);
+  EXPECT_EQ(e2e::ReadJson(dir + "/reduced/report.json")["calls_before"].size(), 1u);
 
   // A promoted entry records the calls, and replay makes them: a match.
   auto promoted =
       e2e::RunMmdiff("promote " + folder + "/report.json --out " + dir + "/promoted.json");
   ASSERT_EQ(promoted.exit_code, 0) << promoted.output;
-  EXPECT_EQ(ReadJson(dir + "/promoted.json")["calls_before"].size(), 1u);
+  EXPECT_EQ(e2e::ReadJson(dir + "/promoted.json")["calls_before"].size(), 1u);
   auto replay = e2e::RunMmdiff("replay --test-paths " + dir + "/promoted.json");
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
   EXPECT_EQ(e2e::ReplayStatusOf(replay.output, "promoted"), "match") << replay.output;
@@ -111,12 +102,12 @@ TEST(CallSequenceE2E, AFindingItsReproCannotShowIsListedAsNotReproducedNeverAsNe
   std::string dir = e2e::ScratchDir("not-reproduced");
   auto r = e2e::RunMmdiff(Campaign(dir, "planted_worker_only", 1));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  nlohmann::json s = ReadJson(dir + "/out/summary.json");
+  nlohmann::json s = e2e::ReadJson(dir + "/out/summary.json");
   ASSERT_TRUE(s.is_object()) << r.output;
   EXPECT_EQ(s["new_root_causes"], 0) << r.output;
   EXPECT_EQ(s["not_reproduced_root_causes"], 1) << r.output;
   std::string folder = FirstFinding(dir + "/out");
-  nlohmann::json report = ReadJson(folder + "/report.json");
+  nlohmann::json report = e2e::ReadJson(folder + "/report.json");
   // The worker shows it again; repro.py, in a plain Python, does not (exit 0 after its attempts).
   EXPECT_EQ(report["standalone"]["status"], "not_reproduced") << report["standalone"].dump();
   EXPECT_EQ(report["standalone"]["worker_hits"], report["standalone"]["worker_runs"]);

@@ -16,11 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json ReadJson(const std::string& path) {
-  auto s = ReadFile(path);
-  return s.ok() ? nlohmann::json::parse(s.value(), nullptr, false) : nlohmann::json();
-}
-
 // Programs that compute (cpu, no contract violations), so that every input runs.
 std::string ComputingPolicy(const std::string& dir) {
   std::string file = dir + "/policy.json";
@@ -40,7 +35,7 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
       "fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
       policy + " --inputs-per-program 6 --out " + many);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  nlohmann::json s = ReadJson(many + "/summary.json");
+  nlohmann::json s = e2e::ReadJson(many + "/summary.json");
   ASSERT_TRUE(s.is_object()) << r.output;
   EXPECT_EQ(s["cases"], 3);
   EXPECT_EQ(s["inputs_per_program"], 6);
@@ -86,7 +81,7 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   EXPECT_NE(r.output.find("where the time went"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cpp_compile"), std::string::npos) << r.output;
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  s = ReadJson(one + "/summary.json");
+  s = e2e::ReadJson(one + "/summary.json");
   EXPECT_EQ(s["checked_inputs"], 3);
   EXPECT_EQ(s["compile"]["reuses"], 0);
   EXPECT_EQ(s["compile"]["shape_variants"], 0);
@@ -97,7 +92,7 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
       "fuzz --cases 20 --jobs 1 --no-reduce --seed 11 --paths reference,eager --policy " + policy +
       " --inputs-per-program 6 --out " + eager);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  s = ReadJson(eager + "/summary.json");
+  s = e2e::ReadJson(eager + "/summary.json");
   EXPECT_EQ(s["cases"], 20);
   EXPECT_EQ(s["checked_inputs"], 20);
 }
@@ -118,7 +113,7 @@ TEST(CompileOnceE2E, TheLowerStagesRunOnlyWhereInductorDivergesUnlessAlways) {
         "--inputs-per-program 2 --policy " +
         policy + " --controls " + mode + " --out " + out);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    nlohmann::json s = ReadJson(out + "/summary.json");
+    nlohmann::json s = e2e::ReadJson(out + "/summary.json");
     ASSERT_EQ(s["diverging_cases"], 0) << r.output;
     EXPECT_EQ(runs(s, "inductor"), 4) << s.dump();
     EXPECT_EQ(runs(s, "aot_eager"), std::string(mode) == "always" ? 4 : 0) << s.dump();
@@ -138,7 +133,7 @@ TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {
                           "/mm.json --test-paths --paths reference,eager,planted_drop_k --out " +
                           dir + "/f");
   ASSERT_EQ(r.exit_code, 1) << r.output;  // a divergence
-  nlohmann::json report = ReadJson(dir + "/f/report.json");
+  nlohmann::json report = e2e::ReadJson(dir + "/f/report.json");
   ASSERT_TRUE(report.contains("ablation")) << report.dump(1);
   const auto& a = report["ablation"];
   EXPECT_EQ(a["first_divergent"], "planted_drop_k");
@@ -164,7 +159,7 @@ TEST(CompileOnceE2E, AblationNamesTheFirstStageThatDisagreesWithEager) {
   // A case where only eager and the reference are involved gets no ablation.
   r = e2e::RunMmdiff("run " + dir + "/mm.json --paths reference,eager --out " + dir + "/g");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_FALSE(ReadJson(dir + "/g/report.json").contains("ablation"));
+  EXPECT_FALSE(e2e::ReadJson(dir + "/g/report.json").contains("ablation"));
 }
 
 TEST(CompileOnceE2E, BenchReportsEachPathAndTheReuseOfACompiledProgram) {

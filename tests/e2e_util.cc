@@ -127,4 +127,9 @@ void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Pr
   EXPECT_EQ(res[2].compile.reused, !first_input);
 }
 
+nlohmann::json ReadJson(const std::string& path) {
+  auto s = ReadFile(path);
+  return s.ok() ? nlohmann::json::parse(s.value(), nullptr, false) : nlohmann::json();
+}
+
 }  // namespace mmdiff::e2e

@@ -51,5 +51,8 @@ std::string ReplayStatusOf(const std::string& output, const std::string& entry);
 Program SeedBugProgram();
 // A small legal float32 mm.
 Program LegalMm();
+// The JSON in file `path`; a discarded (is_discarded()) or null value when it cannot be read or
+// parsed.
+nlohmann::json ReadJson(const std::string& path);
 
 }  // namespace mmdiff::e2e

@@ -537,18 +537,19 @@ std::string RootCausePrefix(const std::string& signature) {
   return at == std::string::npos ? signature : signature.substr(0, at);
 }
 
+std::vector<std::string> SignatureFields(const std::string& signature) {
+  std::vector<std::string> out;
+  for (size_t at = 0;;) {
+    size_t bar = signature.find('|', at);
+    out.push_back(signature.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+    if (bar == std::string::npos) return out;
+    at = bar + 1;
+  }
+}
+
 bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate) {
-  auto fields = [](const std::string& s) {
-    std::vector<std::string> out;
-    for (size_t at = 0;;) {
-      size_t bar = s.find('|', at);
-      out.push_back(s.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
-      if (bar == std::string::npos) return out;
-      at = bar + 1;
-    }
-  };
   auto starts = [](const std::string& s, const char* with) { return s.rfind(with, 0) == 0; };
-  std::vector<std::string> a = fields(original), b = fields(candidate);
+  std::vector<std::string> a = SignatureFields(original), b = SignatureFields(candidate);
   if (a.size() != b.size() || std::find(a.begin(), a.end(), "eager_raises_at_op") == a.end())
     return false;
   for (size_t i = 0; i < a.size(); ++i) {

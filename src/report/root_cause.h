@@ -105,6 +105,8 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 // op family and operand devices of the one node, or the ops and input devices of the program.
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
                                const RootCauseFacts& facts);
+// A signature's fields, split at '|' ("value", "path=inductor", "values", "op=mm", ...).
+std::vector<std::string> SignatureFields(const std::string& signature);
 // The signature without where the program breaks (op, ops, devices): kind, path, behaviour, rule.
 // What reduction keeps while it removes the ops that do not matter.
 std::string RootCausePrefix(const std::string& signature);

@@ -12,13 +12,8 @@ namespace {
 
 // The field of a signature that starts with `key` ("path=", "op="), without the key; "" if none.
 std::string Field(const std::string& signature, const std::string& key) {
-  for (size_t at = 0; at < signature.size();) {
-    size_t bar = signature.find('|', at);
-    std::string f = signature.substr(at, bar == std::string::npos ? std::string::npos : bar - at);
+  for (const auto& f : SignatureFields(signature))
     if (f.rfind(key, 0) == 0) return f.substr(key.size());
-    if (bar == std::string::npos) break;
-    at = bar + 1;
-  }
   return "";
 }
 

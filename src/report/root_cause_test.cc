@@ -916,5 +916,12 @@ TEST(RootCause, AReportReadBackSignsItsFindingAgain) {
   EXPECT_FALSE(ReadJudgedCase(report).ok());
 }
 
+TEST(RootCause, ASignatureSplitsIntoItsFieldsAtTheBars) {
+  EXPECT_EQ(SignatureFields("value|path=inductor|values|op=mm"),
+            (std::vector<std::string>{"value", "path=inductor", "values", "op=mm"}));
+  EXPECT_EQ(SignatureFields("crash"), std::vector<std::string>{"crash"});
+  EXPECT_EQ(SignatureFields("a||b|"), (std::vector<std::string>{"a", "", "b", ""}));
+}
+
 }  // namespace
 }  // namespace mmdiff
