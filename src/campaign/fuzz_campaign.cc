@@ -451,6 +451,18 @@ class Campaign {
     // Reduce first, then sign: the folder is the root cause's, which buckets that reduce alike
     // share.
     bool kept = reduced && reduced->reduction.steps_kept > 0;
+    // A reduced case that emulate_precision_casts removes stands for no case as found that the
+    // knob leaves diverging (seen on 2.15.0: a float16 linear whose knob run diverged at another
+    // element reduced to an mm the knob fixes): the folder keeps the case as found.
+    if (kept && FoldsOnlyReduced(fc.signature, c.mitigations, reduced->signature,
+                                 reduced->run.mitigations)) {
+      spdlog::info(
+          "bucket {}: its reduced case is one that emulate_precision_casts removes and the case "
+          "as found is not; the report keeps the case as found",
+          fc.hash);
+      reduced.reset();
+      kept = false;
+    }
     // A documented behaviour is one root cause whatever the op (src/report/root_cause_fold.h),
     // perhaps a catalogued one.
     const std::string folded = FoldedRootCause(kept ? reduced->signature : fc.signature,

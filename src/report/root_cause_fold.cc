@@ -33,6 +33,14 @@ std::string FoldedRootCause(const std::string& signature,
   return "";
 }
 
+bool FoldsOnlyReduced(const std::string& signature,
+                      const std::optional<std::vector<Mitigation>>& mitigations,
+                      const std::string& reduced_signature,
+                      const std::optional<std::vector<Mitigation>>& reduced_mitigations) {
+  return mitigations && FoldedRootCause(signature, mitigations).empty() &&
+         !FoldedRootCause(reduced_signature, reduced_mitigations).empty();
+}
+
 bool IsFoldedRootCause(const std::string& signature) {
   return signature.find(std::string("|") + kUnroundedIntermediates) != std::string::npos;
 }

@@ -24,6 +24,13 @@ inline constexpr char kUnroundedIntermediates[] = "by_design=emulate_precision_c
 std::string FoldedRootCause(const std::string& signature,
                             const std::optional<std::vector<Mitigation>>& mitigations);
 
+// True when a reduced case folds (FoldedRootCause) and the case it was reduced from, rerun with the
+// knobs, does not: the reduction lost what makes the finding its own root cause.
+bool FoldsOnlyReduced(const std::string& signature,
+                      const std::optional<std::vector<Mitigation>>& mitigations,
+                      const std::string& reduced_signature,
+                      const std::optional<std::vector<Mitigation>>& reduced_mitigations);
+
 // True for a folded root cause's signature (no op in it: its line lists the ops seen).
 bool IsFoldedRootCause(const std::string& signature);
 

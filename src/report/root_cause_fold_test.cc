@@ -42,6 +42,17 @@ TEST(RootCauseFold, ValueFindingsTheKnobRemovesAreOneRootCausePerPathWhateverThe
   EXPECT_EQ(FoldedHeadline(mm), "");
 }
 
+TEST(RootCauseFold, AReducedCaseTheKnobFixesDoesNotStandForACaseAsFoundItDoesNot) {
+  const std::string linear = "value|path=inductor|values|op=mm|devices=cpu,cpu,cpu";
+  const std::string mm = "value|path=inductor|values|op=mm|devices=cpu,cpu";
+  EXPECT_TRUE(FoldsOnlyReduced(linear, Knobs(false), mm, Knobs(true)));
+  // Both fold, neither does, the reduced one does not, or the case as found was not tried.
+  EXPECT_FALSE(FoldsOnlyReduced(linear, Knobs(true), mm, Knobs(true)));
+  EXPECT_FALSE(FoldsOnlyReduced(linear, Knobs(false), mm, Knobs(false)));
+  EXPECT_FALSE(FoldsOnlyReduced(linear, Knobs(true), mm, Knobs(false)));
+  EXPECT_FALSE(FoldsOnlyReduced(linear, std::nullopt, mm, Knobs(true)));
+}
+
 TEST(RootCauseFold, TheOpsOfAFindingAreThoseItIsLocatedAt) {
   CaseRun c = MakeCaseRun(report_test::Seed(), {"grid16", 1}, report_test::SeedResults());
   ASSERT_TRUE(c.verdict.diverges());
