@@ -23,6 +23,10 @@ FindingClass ClassOfRootCause(const std::string& signature) {
   if (Starts(behaviour, "by_design")) return FindingClass::kByDesign;
   if (kind == "meta" || path == "eager_meta" || kind == "error_class" || Starts(path, "?"))
     return FindingClass::kErrorClassOrMeta;
+  // Eager raising another error than the one the rule names (IndexError for a dtype mismatch):
+  // both reject the program, they disagree on how.
+  if (kind == "contract" && Starts(behaviour, "raises:") && rule)
+    return FindingClass::kErrorClassOrMeta;
   if (kind == "contract" || path == "eager") return FindingClass::kEager;
   // The compiled side (torch.compile's stages, TorchScript, AOTInductor, their variants).
   if (kind == "value" || kind == "dtype" || kind == "shape" || kind == "device" ||
