@@ -97,6 +97,14 @@ int64_t CauseCount(const std::vector<std::pair<std::string, const BucketStats*>>
   return count;
 }
 
+// `text` cut to at most `n` bytes at a space, with "..." where it was cut (a summary line stays one
+// screen line or two, and says that it goes on in summary.json).
+std::string Clip(const std::string& text, size_t n) {
+  if (text.size() <= n) return text;
+  size_t at = text.rfind(' ', n - 3);
+  return text.substr(0, at == std::string::npos || at < n / 2 ? n - 3 : at) + "...";
+}
+
 // "mm, bmm, dot": the ops a root cause's buckets were seen at.
 std::string OpsSeen(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
                     const std::string& cause) {
@@ -122,15 +130,15 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
     int64_t count = CauseCount(ordered, b->RootCause());
     // The root cause's folder holds the smallest case of its buckets, reduced: its headline. A
     // folded root cause is its documented behaviour, with the ops seen.
-    std::string headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
-    if (IsFoldedRootCause(b->RootCause()))
+    std::string headline =
+        Clip(b->reduced_headline.empty() ? b->headline : b->reduced_headline, 200);
+    if (IsFoldedRootCause(b->RootCause()))  // the ops at the end: not cut
       headline = FoldedHeadline(b->RootCause()) + "; ops seen: " + OpsSeen(ordered, b->RootCause());
     std::printf("  [%lld x] [%s] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
                 static_cast<long long>(count),
                 std::string(FindingClassTitle(ClassOfRootCause(b->RootCause()))).c_str(),
-                headline.substr(0, 200).c_str(), b->first_found_s,
-                static_cast<unsigned long long>(b->first_seed), o.out_dir.c_str(),
-                b->finding_dir.c_str());
+                headline.c_str(), b->first_found_s, static_cast<unsigned long long>(b->first_seed),
+                o.out_dir.c_str(), b->finding_dir.c_str());
     if (hashes.size() > 1) {
       std::string others;
       for (size_t i = 1; i < hashes.size(); ++i) others += (i > 1 ? ", " : "") + hashes[i];
@@ -210,7 +218,7 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
     if (b->known.is_null() || !known_shown.insert(b->RootCause()).second) continue;
     std::string upstream = b->known.value("upstream", "");
     std::printf("  [%lld x] %s%s%s\n", static_cast<long long>(CauseCount(ordered, b->RootCause())),
-                b->known.value("title", "?").substr(0, 160).c_str(),
+                Clip(b->known.value("title", "?"), 200).c_str(),
                 upstream.empty() ? "" : (" (" + upstream + ")").c_str(),
                 IsFoldedRootCause(b->RootCause())
                     ? ("; ops seen: " + OpsSeen(ordered, b->RootCause())).c_str()
