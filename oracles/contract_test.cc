@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "src/ir/test_programs.h"
+
 namespace mmdiff {
 namespace {
 
@@ -190,15 +192,7 @@ TEST(Contract, IntegerAddmmScalarsAndEmptyProducts) {
 // Where eager breaks a rule that a sibling op and the maintainers keep, the contract follows the
 // rule and names eager's deviation (docs/judging.md, "Where eager breaks the rule").
 TEST(Contract, AnEmptyMixedDtypeBatchedProductBreaksSameDtypeAsMmDoes) {
-  auto op = [](OpKind k, std::vector<InputSpec> inputs) {
-    Program p;
-    p.inputs = std::move(inputs);
-    Node n{"v0", k};
-    for (const auto& in : p.inputs) n.args.push_back(in.name);
-    p.nodes = {n};
-    p.outputs = {"v0"};
-    return p;
-  };
+  const auto op = test_programs::OneOp;
   const DType f64 = DType::kFloat64, i64 = DType::kInt64;
   // Eager on cpu accepts these (float64 @ int64 -> int64); mm raises on the same operands.
   std::vector<Program> batched = {

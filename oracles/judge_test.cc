@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "oracles/verdict.h"
+#include "src/ir/test_programs.h"
 
 namespace mmdiff {
 namespace {
@@ -307,12 +308,7 @@ TEST(Judge, EagerAcceptingAnEmptyMixedDtypeBmmIsBlamedAndThePathsThatRaiseAreNot
 // backward, which the reference differentiates (as it does addmm's, baddbmm's and mv + add's):
 // eager is blamed for a backward error (seen on torch 2.15.0, RuntimeError "size mismatch").
 TEST(Judge, EagerRaisingInABackwardTheReferenceDifferentiatesIsABackwardErrorBlamedOnEager) {
-  Program p;
-  p.inputs = {
-      {"b", {1}, DType::kFloat32}, {"m", {0, 3}, DType::kFloat32}, {"v", {3}, DType::kFloat32}};
-  for (auto& in : p.inputs) in.requires_grad = true;
-  p.nodes = {{"y", OpKind::kAddmv, {"b", "m", "v"}}};
-  p.outputs = {"y"};
+  Program p = test_programs::EmptyAddmvTraining();
   Expectation c = Expect(p);
   ASSERT_FALSE(c.rejects) << c.violation.message;
   PathResult ref{"reference", OutcomeKind::kOk};

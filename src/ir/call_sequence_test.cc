@@ -4,16 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "src/ir/test_programs.h"
+
 namespace mmdiff {
 namespace {
 
-Program Mm(int64_t m, int64_t k, int64_t n) {
-  Program p;
-  p.inputs = {{"x0", {m, k}, DType::kFloat32}, {"x1", {k, n}, DType::kFloat32}};
-  p.nodes = {{"v0", OpKind::kMm, {"x0", "x1"}}};
-  p.outputs = {"v0"};
-  return p;
-}
+using test_programs::Mm;
 
 TEST(CallSequence, ACallRunsTheCasesFunctionOnItsOwnShapes) {
   Program p = Mm(3, 5, 7);

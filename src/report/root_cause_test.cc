@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "src/ir/test_programs.h"
 #include "src/report/headline.h"
 #include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
@@ -636,15 +637,7 @@ std::vector<PathResult> EmptyMixedBmmResults(DType second, Shape out, bool train
 
 TEST(RootCause, EmptyMixedDtypeBmmBaddbmmAndBatchedMatmulAreOneRootCauseBlamedOnEager) {
   const DType f64 = DType::kFloat64, f32 = DType::kFloat32, i64 = DType::kInt64;
-  auto one = [](OpKind k, std::vector<InputSpec> inputs) {
-    Program p;
-    p.inputs = std::move(inputs);
-    Node n{"v0", k};
-    for (const auto& in : p.inputs) n.args.push_back(in.name);
-    p.nodes = {n};
-    p.outputs = {"v0"};
-    return p;
-  };
+  const auto one = test_programs::OneOp;
   Program bmm = one(OpKind::kBmm, {{"a", {0, 2, 3}, f64}, {"b", {0, 3, 4}, i64}});
   Program baddbmm =
       one(OpKind::kBaddbmm, {{"c", {2, 0, 4}, f64}, {"a", {2, 0, 3}, f64}, {"b", {2, 3, 4}, i64}});
@@ -811,12 +804,7 @@ TEST(RootCause, ALinearBiasOfAnotherDtypeOffTheTwoDPathIsEagersRootCause) {
 // first call, so aot_eager and inductor raise it in their forward call; eager on meta, Dynamo alone
 // and TorchScript raise in backward as eager does. The reference differentiates it.
 TEST(RootCause, EagerRaisingInABackwardItsForwardAcceptsIsOneRootCauseBlamedOnEager) {
-  Program p;
-  p.inputs = {
-      {"b", {1}, DType::kFloat32}, {"m", {0, 3}, DType::kFloat32}, {"v", {3}, DType::kFloat32}};
-  for (auto& in : p.inputs) in.requires_grad = true;
-  p.nodes = {{"y", OpKind::kAddmv, {"b", "m", "v"}}};
-  p.outputs = {"y"};
+  Program p = test_programs::EmptyAddmvTraining();
   auto in_backward = [](const std::string& path) {
     PathResult r = Raises(path, "RuntimeError");
     r.backward = true;

@@ -1,0 +1,38 @@
+// Small programs that unit tests of several modules build (test code only: no library uses it).
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "src/ir/program.h"
+
+namespace mmdiff::test_programs {
+
+// One op `k` of every input in order; its result "v0" is the output.
+inline Program OneOp(OpKind k, std::vector<InputSpec> inputs) {
+  Program p;
+  p.inputs = std::move(inputs);
+  Node n{"v0", k};
+  for (const auto& in : p.inputs) n.args.push_back(in.name);
+  p.nodes = {n};
+  p.outputs = {"v0"};
+  return p;
+}
+
+// A float32 mm of x0[m, k] @ x1[k, n].
+inline Program Mm(int64_t m, int64_t k, int64_t n) {
+  return OneOp(OpKind::kMm, {{"x0", {m, k}, DType::kFloat32}, {"x1", {k, n}, DType::kFloat32}});
+}
+
+// addmv(b[1], m[0, 3], v[3]) with every input requiring grad: eager runs its forward (returning
+// the bias's shape) and raises in its backward (torch 2.15.0).
+inline Program EmptyAddmvTraining() {
+  Program p = OneOp(
+      OpKind::kAddmv,
+      {{"b", {1}, DType::kFloat32}, {"m", {0, 3}, DType::kFloat32}, {"v", {3}, DType::kFloat32}});
+  for (auto& in : p.inputs) in.requires_grad = true;
+  return p;
+}
+
+}  // namespace mmdiff::test_programs
