@@ -21,12 +21,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPaths = "--test-paths --paths reference,eager,planted_promote";
 
-nlohmann::json ReadJson(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text.ok()) return nullptr;
-  return nlohmann::json::parse(text.value(), nullptr, false);
-}
-
 int64_t LargestDim(const Program& p) {
   int64_t m = 0;
   for (const auto& in : p.inputs)
@@ -47,7 +41,7 @@ std::string DivergingReport(const std::string& dir) {
 TEST(ReduceE2E, ShrinksABuriedPlantedDivergenceToAtMostThreeOpsInTheSameBucket) {
   std::string dir = e2e::ScratchDir("reduce");
   std::string report = DivergingReport(dir);
-  nlohmann::json before = ReadJson(report);
+  nlohmann::json before = e2e::ReadJson(report);
   ASSERT_TRUE(before.is_object()) << report;
   ASSERT_EQ(before["verdict"]["result"], "diverge");
   ASSERT_NE(before["bucket"]["signature"].get<std::string>().find("path=planted_promote"),
@@ -58,7 +52,7 @@ TEST(ReduceE2E, ShrinksABuriedPlantedDivergenceToAtMostThreeOpsInTheSameBucket) 
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("reduced from 10 ops to "), std::string::npos) << r.output;
   std::string out = dir + "/found/reduced";  // the default: next to the report
-  nlohmann::json after = ReadJson(out + "/report.json");
+  nlohmann::json after = e2e::ReadJson(out + "/report.json");
   ASSERT_TRUE(after.is_object()) << r.output;
   EXPECT_EQ(after["bucket"]["hash"], before["bucket"]["hash"]) << after["bucket"].dump();
   EXPECT_EQ(after["verdict"]["result"], "diverge");
@@ -90,7 +84,7 @@ TEST(ReduceE2E, ShrinksABuriedPlantedDivergenceToAtMostThreeOpsInTheSameBucket) 
     auto valid = e2e::RunShell(e2e::VenvPython() + " " + validator + " " + out + "/report.json");
     EXPECT_EQ(valid.exit_code, 0) << valid.output;
   }
-  nlohmann::json reduction = ReadJson(out + "/reduction.json");
+  nlohmann::json reduction = e2e::ReadJson(out + "/reduction.json");
   ASSERT_TRUE(reduction.is_object());
   EXPECT_EQ(reduction["from"]["nodes"], 10);
   EXPECT_EQ(reduction["to"]["nodes"], reduced.value().nodes.size());
@@ -107,7 +101,7 @@ TEST(ReduceE2E, AReportThatNoLongerDivergesExitsOne) {
   std::string dir = e2e::ScratchDir("reduce-fixed");
   std::string report = DivergingReport(dir);
   // "Fix" the bug: the float16 operand becomes float32, so every path agrees.
-  nlohmann::json j = ReadJson(report);
+  nlohmann::json j = e2e::ReadJson(report);
   ASSERT_TRUE(j.is_object());
   for (auto& in : j["program"]["inputs"])
     if (in["name"] == "h") in["dtype"] = "float32";

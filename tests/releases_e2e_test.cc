@@ -20,11 +20,6 @@ bool VenvSetUp(const std::string& torch) {
   return FindReleaseVenv(VenvCacheDir(), torch, Py()).ok();
 }
 
-nlohmann::json ReadJson(const std::string& file) {
-  auto text = ReadFile(file);
-  return text.ok() ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
-}
-
 TEST(ReleasesE2E, TheRegressionCorpusGivesEachEntrysExpectedVerdictInEachRelease) {
   if (!VenvSetUp("2.11.0") || !VenvSetUp("2.15.0"))
     GTEST_SKIP() << "needs the torch 2.11.0 and 2.15.0 venvs in " << VenvCacheDir()
@@ -36,7 +31,7 @@ TEST(ReleasesE2E, TheRegressionCorpusGivesEachEntrysExpectedVerdictInEachRelease
                           "/corpus/regression --torch 2.11.0,2.15.0" + (with_212 ? ",2.12.0" : "") +
                           " --json " + dir + "/releases.json");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  nlohmann::json t = ReadJson(dir + "/releases.json");
+  nlohmann::json t = e2e::ReadJson(dir + "/releases.json");
   ASSERT_TRUE(t.is_object()) << r.output;
   auto schema = e2e::ValidateJson({dir + "/releases.json"});
   EXPECT_EQ(schema.exit_code, 0) << schema.output;
@@ -88,8 +83,8 @@ TEST(ReleasesE2E, AFreshReportIsPresentInThisBuildsReleaseUnderItsBucket) {
   ASSERT_EQ(run.exit_code, 1) << run.output;
   auto r = e2e::RunMmdiff("releases " + dir + "/finding --torch 2.15.0 --json " + dir + "/t.json");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  nlohmann::json t = ReadJson(dir + "/t.json");
-  nlohmann::json report = ReadJson(dir + "/finding/report.json");
+  nlohmann::json t = e2e::ReadJson(dir + "/t.json");
+  nlohmann::json report = e2e::ReadJson(dir + "/finding/report.json");
   ASSERT_TRUE(t.is_object() && report.is_object()) << r.output;
   ASSERT_EQ(t["findings"].size(), 1u);
   const auto& f = t["findings"][0];
