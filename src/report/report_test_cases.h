@@ -3,11 +3,15 @@
 // the worker returns them.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "oracles/case_run.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
 #include "src/report/recorded_paths.h"
+#include "src/report/root_cause.h"
 
 namespace mmdiff::report_test {
 
@@ -27,6 +31,28 @@ inline std::vector<PathResult> SeedResults() {
   std::vector<PathResult> results = {ref, eager, ind};
   SetRecordedTraits(results);
   return results;
+}
+
+// Results as the worker returns them: each with its path's traits.
+inline PathResult Ok(const std::string& path, DType d, Shape s, Device dev = Device::kCpu) {
+  PathResult r{path, OutcomeKind::kOk};
+  r.traits = RecordedPathTraits(path);
+  r.outputs.push_back({d, std::move(s), dev, {}, {}});
+  return r;
+}
+
+inline PathResult Raises(const std::string& path, const std::string& cls) {
+  PathResult r{path, OutcomeKind::kError};
+  r.traits = RecordedPathTraits(path);
+  r.error_class = cls;
+  r.message = "expected scalar type Half but found Float";
+  return r;
+}
+
+inline std::vector<std::string> Signatures(const CaseRun& c) {
+  std::vector<std::string> out;
+  for (const auto& k : CaseFindings(c)) out.push_back(k.signature);
+  return out;
 }
 
 }  // namespace mmdiff::report_test
