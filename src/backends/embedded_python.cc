@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "mmdiff/build_info.h"
+#include "mmdiff/python/inductor_rewrites.h"
 #include "mmdiff/python/planted_backends.h"
 #include "mmdiff/python/root_cause.h"
 #include "mmdiff/python/worker_helpers.h"
@@ -40,11 +41,11 @@ std::string Init() {
   PyObject* main = PyImport_AddModule("__main__");
   PyObject* globals = PyModule_GetDict(main);
   // The compiled paths' helpers (src/backends/python/worker_helpers.py, which imports torch) call
-  // root_cause() (src/ir/python/root_cause.py, the rule repro.py follows too), defined before them;
-  // then the test-only planted paths' torch.compile backends are registered (names no other path
-  // uses).
-  for (std::string_view text :
-       {embedded::kRootCausePy, embedded::kWorkerHelpersPy, embedded::kPlantedBackendsPy}) {
+  // root_cause() (src/ir/python/root_cause.py, the rule repro.py follows too) and observe
+  // Inductor's rewrites with src/ir/python/inductor_rewrites.py, both defined before them; then the
+  // test-only planted paths' torch.compile backends are registered (names no other path uses).
+  for (std::string_view text : {embedded::kRootCausePy, embedded::kInductorRewritesPy,
+                                embedded::kWorkerHelpersPy, embedded::kPlantedBackendsPy}) {
     PyObject* r = PyRun_String(text.data(), Py_file_input, globals, globals);  // NUL-terminated
     if (!r) {
       std::string err =

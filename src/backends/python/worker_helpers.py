@@ -3,7 +3,9 @@
 # program's function with torch.compile once per backend and knob, and _mmdiff_call runs it and
 # gives ("ok", [tensors], info) or ("error", class, qualified type, message, info): the root cause
 # as root_cause() names it (src/ir/python/root_cause.py, run in __main__ before this text), and
-# info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose], {phase: seconds}):
+# info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose: kernels, fallbacks,
+# torch's counters, and as "rewrite:<name>" the graph rewrites that fired while it compiled, named
+# and observed by src/ir/python/inductor_rewrites.py, run in __main__ before this text], {phase: seconds}):
 # where the call's time went (_mmdiff_phases), from torch's own compile timers. For a training
 # program _mmdiff_backward then takes the outputs' cotangents (made in C++ from the recipe) and
 # gives the gradients the same way, with the info of the backward's own compile.
@@ -69,9 +71,9 @@ try:  # Inductor hands each compiled (or cache-loaded) module's source to this h
 except Exception:
     pass
 
-def _mmdiff_internals(codes, inductor_delta):
+def _mmdiff_internals(codes, inductor_delta, rewrites=()):
     import re
-    names = set()
+    names = set("rewrite:" + r for r in rewrites)
     for code in codes:
         names.update("extern:" + k for k in re.findall(r"extern_kernels\.(\w+)\(", code))
         names.update("fallback:" + k for k in re.findall(r"torch\.ops\.aten\.(\w+)\.", code))
@@ -110,6 +112,8 @@ def _mmdiff_timed(run, knob=""):
     import time
     from torch._dynamo.utils import compilation_time_metrics, counters
     patch = torch._inductor.config.patch({knob: True}) if knob else contextlib.nullcontext()
+    install_rewrite_observer()  # once per worker, before its first compile
+    take_rewrites()  # what an earlier call left (a rerun that failed before reading it)
     graphs = counters["stats"]["unique_graphs"]
     before = dict(counters["inductor"])
     del _mmdiff_codes[:]
@@ -129,7 +133,7 @@ def _mmdiff_timed(run, knob=""):
         fn_state[2] += bool(compilation_time_metrics.get("_compile.compile_inner"))
     info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
-            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta),
+            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta, take_rewrites()),
             _mmdiff_phases(compilation_time_metrics, call_s))
     return result + (info,)
 

@@ -7,7 +7,7 @@ import torch
 
 from embedded_text import run
 
-NS = run("root_cause.py", "worker_helpers.py")
+NS = run("root_cause.py", "inductor_rewrites.py", "worker_helpers.py")
 SOURCE = "def f(x0, x1):\n    v0 = torch.mm(x0, x1)\n    return (v0,)\n"
 
 

@@ -1,0 +1,246 @@
+# Inductor's graph rewrites, named, observed and listed: the one naming rule that the worker's
+# pass coverage (src/backends/python/worker_helpers.py records what fired while a program
+# compiled) and `mmdiff rewrites` (which lists every matmul/attention-family rewrite of a torch
+# install) share, so that the two name a rewrite alike.
+#
+# A rewrite is a pattern-matcher entry of torch._inductor.pattern_matcher (ReplacementPatternEntry,
+# GraphPatternEntry, LoweringPatternEntry) or one of Inductor's decompositions of mm, bmm and
+# addmm, which turn small products into pointwise ops. Names, the same in torch 2.11 and 2.15:
+#   - a replacement registered under a name (fuse_attention's _sfdp_pattern_N_inference, ...,
+#     pad_mm's): that name. 2.11 keeps no name on the entry, but its pattern is the object of that
+#     name in torch._inductor.fx_passes.serialized_patterns, where the name is found again.
+#   - another replacement: its search function (found in its check's closure), a graph or lowering
+#     entry: its handler, as module.function without "torch._inductor.fx_passes." (for example
+#     "joint_graph.pointless_convert", "post_grad.addmm").
+#   - a decomposition: "decompose.mm", "decompose.bmm", "decompose.addmm".
+# Observing never changes what Inductor does: entry.apply and the decompositions are wrapped at
+# class (table) level by functions that call the original with the same arguments and return its
+# result. A graph entry whose handler leaves the graph as it was (bmm_to_mm on a CPU, a view that
+# is not pointless) is not counted: it did not rewrite anything. A compile that Inductor's caches
+# answer runs no pass and reports none.
+#
+# The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
+# for readers of this file.
+
+# ---- embedded from here on (cmake/embed_python.cmake) ----
+_mmdiff_rewrites_fired = []  # names, in the order they fired, since the caller last cleared it
+_mmdiff_rewrite_serialized = None  # id(pattern) -> its name in serialized_patterns (2.11)
+_mmdiff_rewrite_installed = []
+# What makes a rewrite part of the matmul/attention family: an op of these anywhere in its pattern
+# (amax: a softmax, as the joint graph spells it), or one of the joint graph's cast and view
+# eliminations, which remove the casts and views around products.
+_MMDIFF_REWRITE_FAMILY = ("mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "_softmax", "softmax",
+                          "_safe_softmax", "scaled_dot_product_attention", "mv", "addmv", "dot",
+                          "_int_mm", "_scaled_mm", "amax")
+# Family rewrites no program can reach on a CPU with Inductor's default config, and why (read in
+# torch 2.11 and 2.15's sources: the checks each one's pattern or pass runs).
+_MMDIFF_REWRITE_NOT_ON_CPU = {
+    "joint_graph.bmm_to_mm": "changes a graph only on a GPU",
+    "post_grad.unfuse_bias_add_to_pointwise": "GPU only",
+    "post_grad.unfuse_bias_baddbmm_to_pointwise": "GPU only",
+    "post_grad.mm_plus_mm": "needs max_autotune",
+    "post_grad.prepare_softmax_pattern": "needs online_softmax on a GPU",
+    "post_grad._replace_quack_symmetric_mm": "CUDA sm100, bfloat16",
+    "post_grad._fold_scaled_mm_output_scale": "needs _scaled_mm (float8)",
+    "b2b_gemm.b2b_gemm_handler": "needs b2b_gemm_pass and a GPU",
+    "decompose_mem_bound_mm.decompose_mm": "needs post_grad_fusion_options decompose_mm_pass",
+    "decompose_mem_bound_mm.decompose_bmm": "needs post_grad_fusion_options decompose_mm_pass",
+    "decompose_mem_bound_mm.decompose_addmm": "needs post_grad_fusion_options decompose_mm_pass",
+    "quantization._register_woq_lowering.locals.woq_int8": "needs an int8 weight-only-quantized mm",
+}
+for _name in ("mm", "bmm", "addmm"):
+    for _mode in ("inference", "training"):
+        _MMDIFF_REWRITE_NOT_ON_CPU[f"{_name}_pattern_{_mode}"] = "pad_mm: GPU only"
+
+
+def _mmdiff_rewrite_in_family(name, ops):
+    return bool(ops & set(_MMDIFF_REWRITE_FAMILY)) or name.startswith("joint_graph.pointless_")
+
+
+def _mmdiff_rewrite_clean(text):
+    import re
+    text = text.replace("torch._inductor.fx_passes.", "").replace("torch._inductor.", "")
+    text = text.replace("<locals>", "locals")
+    return re.sub(r"[^A-Za-z0-9_.:-]", "_", text)[:200] or "unnamed"
+
+
+def _mmdiff_rewrite_function_name(f):
+    import functools
+    import inspect
+    while isinstance(f, functools.partial):
+        f = f.func
+    f = inspect.unwrap(f)
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or type(f).__name__
+    return _mmdiff_rewrite_clean(f"{getattr(f, '__module__', '') or ''}.{name}".lstrip("."))
+
+
+def _mmdiff_rewrite_serialized_names():
+    global _mmdiff_rewrite_serialized
+    if _mmdiff_rewrite_serialized is None:
+        import importlib
+        import pkgutil
+        from torch._inductor import pattern_matcher as pm
+        names = {}
+        try:
+            import torch._inductor.fx_passes.serialized_patterns as sp
+            for info in pkgutil.iter_modules(sp.__path__):
+                module = importlib.import_module(f"{sp.__name__}.{info.name}")
+                for key, value in vars(module).items():
+                    if isinstance(value, pm.PatternExpr) and key.endswith(("_inference", "_training")):
+                        names[id(value)] = key
+        except Exception:
+            pass
+        _mmdiff_rewrite_serialized = names
+    return _mmdiff_rewrite_serialized
+
+
+def rewrite_name(entry):
+    """The stable name of a pattern-matcher entry (see the top of this file)."""
+    import inspect
+    from torch._inductor import pattern_matcher as pm
+    if isinstance(entry, pm.ReplacementPatternEntry):
+        name = getattr(entry, "pattern_name", None) or _mmdiff_rewrite_serialized_names().get(id(entry.pattern))
+        if name:
+            return _mmdiff_rewrite_clean(name)
+        try:
+            search = inspect.getclosurevars(entry.extra_check).nonlocals.get("search_fn")
+        except (TypeError, ValueError):
+            search = None
+        if search is not None:
+            return _mmdiff_rewrite_function_name(search)
+        return "replacement." + type(entry.pattern).__name__
+    handler = getattr(entry, "handler", None)
+    if handler is not None:
+        return _mmdiff_rewrite_function_name(handler)
+    return type(entry).__name__ + "." + type(entry.pattern).__name__
+
+
+def _mmdiff_rewrite_graph_key(graph):
+    return tuple((n.name, str(n.target), repr(n.args), repr(n.kwargs)) for n in graph.nodes)
+
+
+def _mmdiff_rewrite_decomposed_ops():
+    import torch
+    aten = torch.ops.aten
+    return {"decompose.mm": aten.mm.default, "decompose.bmm": aten.bmm.default,
+            "decompose.addmm": aten.addmm.default}
+
+
+def install_rewrite_observer():
+    """Wraps entry.apply and the mm/bmm/addmm decompositions once, to record what fires."""
+    if _mmdiff_rewrite_installed:
+        return
+    _mmdiff_rewrite_installed.append(True)
+    import functools
+    from torch._inductor import pattern_matcher as pm
+    fired = _mmdiff_rewrites_fired
+
+    def observed_apply(original, graph_entry):
+        @functools.wraps(original)
+        def apply(self, match, graph, node, *args, **kwargs):
+            before = _mmdiff_rewrite_graph_key(graph) if graph_entry else None
+            try:
+                return original(self, match, graph, node, *args, **kwargs)
+            finally:
+                if not graph_entry or _mmdiff_rewrite_graph_key(graph) != before:
+                    fired.append(rewrite_name(self))
+        return apply
+
+    for cls in {pm.ReplacementPatternEntry, pm.GraphPatternEntry, pm.LoweringPatternEntry,
+                *pm.PatternEntry.__subclasses__()}:
+        if "apply" in vars(cls):
+            cls.apply = observed_apply(vars(cls)["apply"], issubclass(cls, pm.GraphPatternEntry))
+    try:  # each compile builds its table afresh from this dict
+        from torch._inductor import decomposition
+    except Exception:
+        return
+    table = decomposition.decompositions
+    for name, op in _mmdiff_rewrite_decomposed_ops().items():
+        original = table.get(op)
+        if original is None:
+            continue
+
+        def observed(original=original, name=name):
+            @functools.wraps(original)
+            def decompose(*args, **kwargs):
+                result = original(*args, **kwargs)
+                if result is not NotImplemented:
+                    fired.append(name)
+                return result
+            return decompose
+        table[op] = observed()
+
+
+def take_rewrites():
+    """The names fired since the last call, sorted and each once."""
+    names = sorted(set(_mmdiff_rewrites_fired))
+    del _mmdiff_rewrites_fired[:]
+    return names
+
+
+def _mmdiff_rewrite_targets(pattern):
+    """The names of the ops anywhere in a pattern expression."""
+    from torch._inductor import pattern_matcher as pm
+    seen, out = set(), set()
+
+    def walk(o):
+        if id(o) in seen:
+            return
+        seen.add(id(o))
+        if isinstance(o, pm._TargetExpr):
+            for fn in o.fns:
+                packet = getattr(fn, "overloadpacket", fn)
+                out.add(getattr(packet, "__name__", str(packet)).split(".")[-1])
+        if isinstance(o, pm.PatternExpr):
+            for v in vars(o).values():
+                walk(v)
+        elif isinstance(o, (list, tuple)):
+            for v in o:
+                walk(v)
+        elif isinstance(o, dict):
+            for v in o.values():
+                walk(v)
+    walk(pattern)
+    return out
+
+
+def rewrite_catalogue():
+    """Every rewrite of this torch, {name, kind, family, ops, note}: after one inference and one training
+    compile, so that Inductor's lazily registered passes (attention, padding, misc) are there."""
+    import gc
+    import torch
+    import torch._dynamo
+    from torch._inductor import pattern_matcher as pm
+
+    import torch._inductor.config
+
+    def f(x, w):
+        return (x @ w).softmax(-1)
+    # A cache hit would skip the passes, and with them their lazy registration.
+    with torch._inductor.config.patch(force_disable_caches=True):
+        torch.compile(f, backend="inductor", fullgraph=True)(torch.randn(4, 4), torch.randn(4, 4))
+        torch._dynamo.reset()
+        x = torch.randn(4, 4, requires_grad=True)
+        torch.compile(f, backend="inductor", fullgraph=True)(x, torch.randn(4, 4)).sum().backward()
+        torch._dynamo.reset()
+    rows = {}
+    for obj in gc.get_objects():
+        try:
+            if not isinstance(obj, pm.PatternMatcherPass):
+                continue
+        except ReferenceError:
+            continue
+        for entries in list(obj.patterns.values()):
+            for entry in entries:
+                ops = _mmdiff_rewrite_targets(entry.pattern)
+                kind = type(entry).__name__.replace("PatternEntry", "").lower() or "entry"
+                row = rows.setdefault(rewrite_name(entry), [kind, set()])
+                row[1] |= ops
+    out = []
+    for name, (kind, ops) in sorted(rows.items()):
+        out.append({"name": name, "kind": kind, "family": _mmdiff_rewrite_in_family(name, ops),
+                    "ops": sorted(ops), "note": _MMDIFF_REWRITE_NOT_ON_CPU.get(name, "")})
+    for name, op in _mmdiff_rewrite_decomposed_ops().items():
+        out.append({"name": name, "kind": "decomposition", "family": True,
+                    "ops": [op.name().split("::")[-1]], "note": ""})
+    return out

@@ -1,0 +1,67 @@
+# Tests of inductor_rewrites.py on real torch and Inductor (cpu): the rewrites that fire while a
+# program compiles are named as the catalogue names them, observing changes no result, and a program
+# no rewrite matches records none. Inductor's caches are off: a hit would run no pass.
+import unittest
+
+import torch
+import torch._dynamo
+import torch._inductor.config
+
+from embedded_text import run
+
+NS = run("inductor_rewrites.py")
+NS["install_rewrite_observer"]()
+
+
+def compiled(fn, *args):
+    """fn's compiled result and the rewrites that fired while it compiled."""
+    torch._dynamo.reset()
+    NS["take_rewrites"]()
+    with torch._inductor.config.patch(force_disable_caches=True):
+        out = torch.compile(fn, backend="inductor", fullgraph=True)(*args)
+    return out, NS["take_rewrites"]()
+
+
+def attention(q, k, v):
+    return (q @ k.transpose(-2, -1) / 4.0).softmax(-1) @ v
+
+
+class ObserverTest(unittest.TestCase):
+    def test_hand_written_attention_is_fused_and_named_and_its_result_unchanged(self):
+        q, k, v = (torch.randn(2, 4, 8, 16) for _ in range(3))
+        out, fired = compiled(attention, q, k, v)
+        self.assertIn("_sfdp_pattern_1_inference", fired)
+        torch.testing.assert_close(out, attention(q, k, v))
+
+    def test_a_product_no_rewrite_matches_records_none(self):
+        a, b = torch.randn(8, 8), torch.randn(8, 8)
+        out, fired = compiled(lambda x, y: x @ y, a, b)
+        self.assertEqual(fired, [])
+        torch.testing.assert_close(out, a @ b)
+
+    def test_a_small_product_decomposed_into_pointwise_ops_is_a_rewrite(self):
+        a, b = torch.randn(4, 1), torch.randn(1, 4)
+        out, fired = compiled(torch.mm, a, b)
+        self.assertEqual(fired, ["decompose.mm"])
+        torch.testing.assert_close(out, a @ b)
+
+    def test_names_are_plain_words(self):
+        clean = NS["_mmdiff_rewrite_clean"]
+        self.assertEqual(clean("torch._inductor.fx_passes.post_grad.addmm"), "post_grad.addmm")
+        self.assertEqual(clean("m.f.<locals>.g h"), "m.f.locals.g_h")
+        self.assertEqual(len(clean("x" * 500)), 200)
+
+
+class CatalogueTest(unittest.TestCase):
+    def test_the_catalogue_holds_the_family_and_names_rewrites_as_they_fire(self):
+        rows = {r["name"]: r for r in NS["rewrite_catalogue"]()}
+        for name in ("_sfdp_pattern_1_inference", "post_grad.addmm", "decompose.mm",
+                     "joint_graph.pointless_convert"):
+            self.assertTrue(rows[name]["family"], name)
+        self.assertFalse(rows["replace_random.replace_random"]["family"])
+        self.assertEqual(rows["post_grad.unfuse_bias_add_to_pointwise"]["note"], "GPU only")
+        self.assertIn("bmm", rows["_sfdp_pattern_1_inference"]["ops"])
+
+
+if __name__ == "__main__":
+    unittest.main()
