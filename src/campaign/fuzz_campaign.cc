@@ -277,8 +277,10 @@ class Campaign {
   // any moment counts exactly the cases a resume will not run again. `buckets`: one per finding.
   void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index,
                  const std::vector<BucketStats*>& buckets,
-                 const std::vector<std::vector<std::string>>& ops) {
+                 const std::vector<std::vector<std::string>>& ops,
+                 const std::set<std::string>& reached) {
     ++sum_.cases;
+    sum_.rewrites.AddProgram(reached, index, o_.seed + static_cast<uint64_t>(index), Elapsed());
     sum_.inputs += inputs;
     for (const auto& r : c.results) {
       sum_.skipped_paths += r.kind == OutcomeKind::kUnsupported;
@@ -292,6 +294,7 @@ class Campaign {
     for (size_t i = 0; i < buckets.size(); ++i) {
       BucketStats* b = buckets[i];
       ++b->count;
+      if (b->first_index == index) b->rewrites.assign(reached.begin(), reached.end());
       AddExample(*b, o_.seed + static_cast<uint64_t>(index));
       for (const auto& op : i < ops.size() ? ops[i] : std::vector<std::string>{}) {
         auto at = std::lower_bound(b->ops_seen.begin(), b->ops_seen.end(), op);
@@ -332,6 +335,7 @@ class Campaign {
     // input's calls before (src/ir/call_sequence.h), which its report records, every rerun
     // replays and the deferred stages run first.
     std::vector<PriorCall> compiled_for;
+    std::set<std::string> reached;  // the rewrites its compiled runs reported
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
       generating = std::chrono::steady_clock::now();
       InputVariant in =
@@ -348,6 +352,7 @@ class Campaign {
       if (CompiledAny(c.results) && compiled_for.size() < kMaxPriorCalls)
         compiled_for.push_back(PriorCallOf(in.program, in.recipe));
       inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
+      AddRewrites(c.results, reached);
       inputs.ignored_input_reruns += !c.rerun_zeroed.empty();
       if (v == 0) rejects = c.contract.rejects;
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
@@ -373,7 +378,7 @@ class Campaign {
       buckets.push_back(b);
     }
     sum_.profile += prof;
-    CountDone(c, inputs, index, buckets, ops);
+    CountDone(c, inputs, index, buckets, ops, reached);
     if (!buckets.empty()) Refresh();
   }
 

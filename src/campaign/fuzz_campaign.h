@@ -20,6 +20,7 @@
 #include "src/gen/policy.h"
 #include "src/report/known.h"
 #include "src/report/report.h"
+#include "src/report/rewrite_coverage.h"
 
 namespace mmdiff {
 
@@ -85,6 +86,8 @@ struct BucketStats {
   std::string folded;
   // The op families its cases' findings were located at, sorted (at most kMaxOpsSeen).
   std::vector<std::string> ops_seen;
+  // The rewrites its example case (first_index) reached (src/report/rewrite_coverage.h), sorted.
+  std::vector<std::string> rewrites;
   const std::string& RootCause() const {
     return !folded.empty() ? folded : reduced_signature.empty() ? signature : reduced_signature;
   }
@@ -128,6 +131,8 @@ struct FuzzSummary {
   // Where the campaign's job-seconds went (workers started before it began are not in it).
   CampaignProfile profile;
   std::map<std::string, BucketStats> buckets;  // by bucket hash
+  // The rewrites of Inductor the programs' compiled runs reached.
+  RewriteCoverage rewrites;
   // Resume state: the schedule's done set.
   int64_t done_below = 0;
   std::vector<int64_t> done_extra;
@@ -145,6 +150,9 @@ std::set<std::string> NotReproducedCauses(const FuzzSummary& s);
 // order found (by the smallest case index, buckets of one root cause after reduction together);
 // then the new ones not reproduced standalone, the same way; then the known ones.
 std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const FuzzSummary& s);
+
+// The campaign's rewrites as table rows, each with the buckets (by hash) whose example reached it.
+std::vector<RewriteRow> SummaryRewriteRows(const FuzzSummary& s);
 
 // summary.json: the user-facing summary plus everything --resume needs (options, policy, done set).
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o);

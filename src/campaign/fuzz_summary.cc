@@ -67,6 +67,13 @@ std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const Fuz
   return out;
 }
 
+std::vector<RewriteRow> SummaryRewriteRows(const FuzzSummary& s) {
+  std::map<std::string, std::vector<std::string>> buckets;
+  for (const auto& [hash, b] : s.buckets)
+    if (b.count > 0) buckets[hash] = b.rewrites;
+  return RewriteRows(s.rewrites, buckets);
+}
+
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
   nlohmann::json buckets = nlohmann::json::array();
   for (const auto& [hash, b] : OrderedBuckets(s)) {
@@ -86,6 +93,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
     if (!b->folded.empty()) jb["folded_root_cause"] = b->folded;
     jb["ops_seen"] = b->ops_seen;
+    jb["rewrites"] = b->rewrites;
     if (b->standalone) jb["standalone"] = StandaloneToJson(*b->standalone);
     buckets.push_back(jb);
   }
@@ -122,6 +130,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"unjudged", s.inputs.special_unjudged},
             {"ignored_input_reruns", s.inputs.ignored_input_reruns}}},
           {"compile", compile},
+          {"rewrites", s.rewrites.ToJson()},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
           {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
@@ -327,6 +336,11 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       if (s.inputs.special_unjudged > s.inputs.special_elements)
         return Status::Error("malformed summary: special_values.unjudged exceeds its elements");
     }
+    if (j.contains("rewrites")) {  // absent before pass coverage
+      auto rewrites = RewriteCoverage::FromJson(j.at("rewrites"));
+      if (!rewrites.ok()) return Status::Error("malformed summary: " + rewrites.error());
+      s.rewrites = rewrites.value();
+    }
     if (!j.at("buckets").is_array())
       return Status::Error("malformed summary: \"buckets\" must be an array");
     s.done_below = Count(r, "done_below");
@@ -369,6 +383,12 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
         return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
                              " lists too many ops seen");
       std::sort(bs.ops_seen.begin(), bs.ops_seen.end());
+      bs.rewrites = b.value("rewrites", std::vector<std::string>{});
+      for (const std::string& name : bs.rewrites)
+        if (!ValidRewriteName(name))
+          return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
+                               " lists a rewrite that is not a rewrite name");
+      std::sort(bs.rewrites.begin(), bs.rewrites.end());
       if (b.contains("standalone")) {
         auto rec = StandaloneFromJson(b.at("standalone"));
         if (!rec.ok()) return Status::Error("malformed summary: " + rec.error());

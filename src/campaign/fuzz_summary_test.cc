@@ -176,6 +176,39 @@ TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
   }
 }
 
+// Pass coverage survives --resume: the campaign's rewrites and each bucket's, and the table names
+// the bucket whose example reached a rewrite. A rewrite name that is not a plain name is an error.
+TEST(FuzzSummary, ResumeReadsBackTheRewritesReached) {
+  FuzzOptions o;
+  FuzzSummary s;
+  BucketStats b;
+  b.signature = b.headline = "x";
+  b.count = 1;
+  b.first_index = 5;
+  b.finding_dir = "findings/" + HashHex("x");
+  b.rewrites = {"fuse_attention._sfdp_pattern_1"};
+  s.buckets[HashHex("x")] = b;
+  s.rewrites.AddProgram({"fuse_attention._sfdp_pattern_1", "decompose:mm"}, 5, 6, 2.5);
+  nlohmann::json j = SummaryToJson(s, o);
+  FuzzOptions back;
+  FuzzSummary sback;
+  ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
+  EXPECT_EQ(sback.rewrites.ToJson(), s.rewrites.ToJson());
+  EXPECT_EQ(sback.buckets.at(HashHex("x")).rewrites, b.rewrites);
+  std::vector<RewriteRow> rows = SummaryRewriteRows(sback);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].buckets.empty());  // decompose:mm, sorted first by name
+  EXPECT_EQ(rows[1].buckets, std::vector<std::string>{HashHex("x")});
+
+  j["buckets"][0]["rewrites"] = {"$(rm -rf /)"};
+  EXPECT_FALSE(SummaryFromJson(j, back, sback).ok());
+  j["buckets"][0]["rewrites"] = b.rewrites;
+  j["rewrites"]["decompose:mm"]["programs"] = -3;
+  Status st = SummaryFromJson(j, back, sback);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("programs is out of range"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace mmdiff
 

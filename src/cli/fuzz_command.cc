@@ -395,6 +395,11 @@ int Fuzz(FuzzArgs a) {
         fo.jobs,
         ProfileTable(sum.value().profile, sum.value().cases, sum.value().elapsed_s * fo.jobs)
             .c_str());
+  if (a.profile)
+    std::printf(
+        "\nInductor's rewrites the programs reached (summary.json \"rewrites\"; mmdiff "
+        "rewrites lists those never reached):\n%s",
+        RewriteTable(SummaryRewriteRows(sum.value()), sum.value().cases).c_str());
   return kExitOk;
 }
 
@@ -503,8 +508,9 @@ const CommandRegistrar kFuzz{
       c->add_flag("--profile", args->profile,
                   "At the end, print where the campaign's time went: generation, each path (the "
                   "compiled ones by stage: Dynamo, AOTAutograd, Inductor, the C++ compiler, "
-                  "running), judging, worker starts, and the work on new buckets. summary.json "
-                  "always holds it (\"profile\")");
+                  "running), judging, worker starts, and the work on new buckets; and the table of "
+                  "Inductor's rewrites the programs reached. summary.json always holds both "
+                  "(\"profile\", \"rewrites\")");
       auto* known_opt = c->add_option("--known", args->known,
                                       "Catalogue of known behaviours: a regression entry or "
                                       "report, or a folder searched for "
