@@ -1,0 +1,179 @@
+// The rewrites of a torch install, and those campaigns never reached.
+#include "src/campaign/rewrite_catalogue.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "mmdiff/python/inductor_rewrites.h"
+#include "src/support/files.h"
+#include "src/support/json_limits.h"
+#include "src/support/subprocess.h"
+
+namespace mmdiff {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The text the install's Python runs: the naming rule and catalogue, then a line that writes it.
+std::string CatalogueScript() {
+  return std::string(embedded::kInductorRewritesPy) +
+         "\nimport json, sys\n"
+         "with open(sys.argv[1], 'w') as out:\n"
+         "    json.dump(rewrite_catalogue(), out)\n";
+}
+
+std::string LastLine(const std::string& path) {
+  auto text = ReadFile(path, size_t{1} << 24);
+  if (!text.ok()) return "(no output)";
+  std::istringstream lines(text.value());
+  std::string line, last = "(no output)";
+  while (std::getline(lines, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last.substr(0, 300);
+}
+
+void FindSummaries(const fs::path& dir, int depth, std::vector<fs::path>& out) {
+  std::error_code ec;
+  if (fs::is_regular_file(dir / "summary.json", ec)) out.push_back(dir / "summary.json");
+  if (depth == 0) return;
+  std::vector<fs::path> subdirs;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (!e.is_symlink(ec) && e.is_directory(ec) && e.path().filename() != "findings")
+      subdirs.push_back(e.path());
+  std::sort(subdirs.begin(), subdirs.end());
+  for (const auto& d : subdirs) FindSummaries(d, depth - 1, out);
+}
+
+}  // namespace
+
+Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& text) {
+  auto parsed = ParseJsonBounded(text);
+  if (!parsed.ok()) return Status::Error("the catalogue is not JSON: " + parsed.error());
+  const nlohmann::json& j = parsed.value();
+  if (!j.is_array()) return Status::Error("the catalogue must be an array");
+  std::vector<CatalogueRewrite> out;
+  for (size_t i = 0; i < j.size(); ++i) {
+    const nlohmann::json& e = j[i];
+    const std::string where = "catalogue entry " + std::to_string(i);
+    auto text_field = [&](const char* key) -> Result<std::string> {
+      if (!e.is_object() || !e.contains(key) || !e.at(key).is_string())
+        return Status::Error(where + ": \"" + key + "\" must be a string");
+      return e.at(key).get<std::string>();
+    };
+    CatalogueRewrite r;
+    auto name = text_field("name"), kind = text_field("kind"), note = text_field("note");
+    for (const auto* f : {&name, &kind, &note})
+      if (!f->ok()) return f->status();
+    r.name = name.value();
+    if (!ValidRewriteName(r.name)) return Status::Error(where + ": not a rewrite name");
+    r.kind = kind.value();
+    if (!ValidRewriteName(r.kind)) return Status::Error(where + ": \"kind\" is not a plain word");
+    r.note = note.value().substr(0, 200);
+    for (char& ch : r.note)  // printed as it is: plain text only
+      if (ch < ' ' || ch > '~') ch = '?';
+    if (!e.contains("family") || !e.at("family").is_boolean())
+      return Status::Error(where + ": \"family\" must be true or false");
+    r.family = e.at("family").get<bool>();
+    if (!e.contains("ops") || !e.at("ops").is_array())
+      return Status::Error(where + ": \"ops\" must be an array of op names");
+    for (const auto& op : e.at("ops")) {
+      if (!op.is_string() || !ValidRewriteName(op.get<std::string>()))
+        return Status::Error(where + ": \"ops\" must be an array of op names");
+      r.ops.push_back(op.get<std::string>());
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& python,
+                                                            double timeout_s) {
+  PrivateTempDir tmp("mmdiff-rewrites");
+  if (!tmp.ok()) return Status::Error("cannot make a temporary folder: " + tmp.error());
+  if (Status s = WriteFileAtomic(tmp.File("catalogue.py"), CatalogueScript()); !s.ok())
+    return s;
+  ProcessOptions o;
+  o.argv = {python, tmp.File("catalogue.py"), tmp.File("catalogue.json")};
+  // Inductor's caches in the temporary folder: a hit would skip the passes this lists.
+  o.env = {"TORCHINDUCTOR_COMPILE_THREADS=1", "PYTHONDONTWRITEBYTECODE=1",
+           "TORCHINDUCTOR_CACHE_DIR=" + tmp.File("inductor-cache")};
+  o.output = tmp.File("log.txt");
+  o.timeout_s = timeout_s;
+  ProcessResult pr = RunProcess(o);
+  if (!pr.started) return Status::Error("cannot start " + python + ": " + pr.error);
+  if (pr.timed_out || pr.signal != 0 || pr.exit_code != 0)
+    return Status::Error(python + " failed to list Inductor's rewrites (" +
+                         (pr.timed_out  ? "ran past " + std::to_string(static_cast<int>(timeout_s)) +
+                                             " s"
+                          : pr.signal ? "signal " + std::to_string(pr.signal)
+                                      : "exit " + std::to_string(pr.exit_code)) +
+                         "): " + LastLine(o.output));
+  auto text = ReadFile(tmp.File("catalogue.json"), size_t{1} << 26);
+  if (!text.ok()) return text.status();
+  return ParseRewriteCatalogue(text.value());
+}
+
+Result<RewriteCoverage> ReadCampaignRewrites(const std::vector<std::string>& inputs,
+                                             int64_t& programs) {
+  RewriteCoverage all;
+  programs = 0;
+  for (const std::string& input : inputs) {
+    std::vector<fs::path> summaries;
+    std::error_code ec;
+    if (fs::is_directory(input, ec))
+      FindSummaries(input, 4, summaries);
+    else if (fs::is_regular_file(input, ec))
+      summaries.push_back(input);
+    else
+      return Status::Error(input + ": no such file or folder");
+    if (summaries.empty()) return Status::Error(input + ": holds no summary.json");
+    for (const fs::path& path : summaries) {
+      auto text = ReadFile(path.string());
+      if (!text.ok()) return Status::Error(path.string() + ": " + text.error());
+      auto j = ParseJsonBounded(text.value());
+      if (!j.ok()) return Status::Error(path.string() + ": " + j.error());
+      if (!j.value().is_object() || j.value().value("format", "") != "mmdiff.fuzz-summary")
+        return Status::Error(path.string() + ": not a campaign's summary.json");
+      const nlohmann::json& cases = j.value().contains("cases") ? j.value().at("cases") : nullptr;
+      if (!cases.is_number_unsigned())
+        return Status::Error(path.string() + ": \"cases\" must be a non-negative integer");
+      programs += cases.get<int64_t>();
+      if (!j.value().contains("rewrites")) continue;  // a campaign of an earlier mmdiff
+      auto coverage = RewriteCoverage::FromJson(j.value().at("rewrites"));
+      if (!coverage.ok()) return Status::Error(path.string() + ": " + coverage.error());
+      all += coverage.value();
+    }
+  }
+  return all;
+}
+
+std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,
+                            const RewriteCoverage& reached, int64_t programs, bool all) {
+  std::vector<const CatalogueRewrite*> never, cannot, seen;
+  for (const CatalogueRewrite& r : catalogue) {
+    if (!r.family) continue;
+    if (reached.rewrites.count(r.name))
+      seen.push_back(&r);
+    else
+      (r.note.empty() ? never : cannot).push_back(&r);
+  }
+  std::ostringstream out;
+  out << seen.size() << " of " << seen.size() + never.size() + cannot.size()
+      << " matmul/attention-family rewrites reached by " << programs << " programs; "
+      << never.size() << " never reached that a CPU program could reach, " << cannot.size()
+      << " that it cannot\n";
+  if (!never.empty()) out << "\nnever reached:\n";
+  for (const auto* r : never) out << "  " << r->name << "  (" << r->kind << ")\n";
+  if (!cannot.empty()) out << "\nnot reachable on a CPU with the default config:\n";
+  for (const auto* r : cannot) out << "  " << r->name << "  (" << r->note << ")\n";
+  if (all && !seen.empty()) {
+    out << "\nreached (programs):\n";
+    for (const auto* r : seen)
+      out << "  " << r->name << "  " << reached.rewrites.at(r->name).programs << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,44 @@
+// The rewrites of a torch install (`mmdiff rewrites`): every pattern-matcher entry and matmul
+// decomposition Inductor has, listed by src/ir/python/inductor_rewrites.py in that install's
+// Python and named as the worker names those that fire; and which of the matmul/attention family
+// campaigns never reached.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/report/rewrite_coverage.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+struct CatalogueRewrite {
+  std::string name;
+  std::string kind;  // "replacement", "graph", "lowering" or "decomposition"
+  bool family = false;  // touches a matmul, softmax or attention op, or a joint-graph cast/view
+  std::vector<std::string> ops;  // the ops its pattern holds
+  std::string note;  // why a program cannot reach it on a CPU with the default config; "" if it can
+};
+
+// The catalogue as the script wrote it (JSON: an array of {name, kind, family, ops, note}); an error
+// names the entry and field that is wrong.
+Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& text);
+
+// Runs the catalogue script in `python` (a venv's interpreter) with a time limit; the error says
+// what failed, with the last line the script printed.
+Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& python,
+                                                            double timeout_s);
+
+// The campaigns' coverage read from summary.json files: each input is a summary.json or a folder
+// searched (at most 4 levels deep, as shards are laid out) for them. An input that holds none, or a
+// summary that cannot be read, is an error naming it.
+Result<RewriteCoverage> ReadCampaignRewrites(const std::vector<std::string>& inputs,
+                                             int64_t& programs);
+
+// The family's rewrites as lines for people: those never reached first (each with its note), then,
+// with `all`, the reached ones with their programs; and a count line.
+std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,
+                            const RewriteCoverage& reached, int64_t programs, bool all);
+
+}  // namespace mmdiff
