@@ -288,6 +288,9 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kMulScalar:
         r = at::mul(a[0], at::Scalar(n.alpha));
         break;
+      case OpKind::kDivScalar:
+        r = at::div(a[0], at::Scalar(n.alpha));
+        break;
       case OpKind::kSoftmax:
         r = n.dtype ? at::softmax(a[0], n.ints.at(0), ToScalarType(*n.dtype))
                     : at::softmax(a[0], n.ints.at(0));

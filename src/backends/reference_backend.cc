@@ -105,6 +105,8 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       return arg(0);
     case OpKind::kMulScalar:
       return mmref::Scale(arg(0), n.alpha, out);
+    case OpKind::kDivScalar:  // x * (1 / d) in double is within a double rounding of x / d
+      return mmref::Scale(arg(0), 1.0 / n.alpha, out);
     case OpKind::kAdd:  // operands are promoted to `out` first: exact, since promotion only widens
       return mmref::Add(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape,
                         out);

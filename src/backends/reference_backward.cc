@@ -121,6 +121,8 @@ class Backward {
         return Give(x, g, out);
       case OpKind::kMulScalar:
         return Give(x, mmref::Scale(g, n.alpha, out), out);
+      case OpKind::kDivScalar:
+        return Give(x, mmref::Scale(g, 1.0 / n.alpha, out), out);
       case OpKind::kAdd:  // each operand's share summed to its shape, then cast to its dtype
         for (const auto& a : n.args)
           if (tracked_.count(a)) Give(a, mmref::SumTo(g, ShapeOf(a), {out, out}), out);

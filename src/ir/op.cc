@@ -7,7 +7,7 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 24> kSpecs = {{
+constexpr std::array<OpSpec, 25> kSpecs = {{
     {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
     {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
     {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
@@ -21,6 +21,7 @@ constexpr std::array<OpSpec, 24> kSpecs = {{
     {OpKind::kLinear, "linear", 3, "torch.nn.functional.linear", false, false, 2, false},
     {OpKind::kAdd, "add", 2, "torch.add", false, false, 2, false},
     {OpKind::kMulScalar, "mul_scalar", 1, "torch.mul", false, false, 1, false},
+    {OpKind::kDivScalar, "div_scalar", 1, "torch.div", false, false, 1, false},
     {OpKind::kSoftmax, "softmax", 1, "torch.softmax", false, false, 1, true},
     {OpKind::kSdpa, "scaled_dot_product_attention", 4,
      "torch.nn.functional.scaled_dot_product_attention", false, false, 3, false},
@@ -279,7 +280,8 @@ Result<Shape> SdpaShape(const std::vector<Shape>& a, bool enable_gqa) {
 }
 }  // namespace
 bool IsMatmulFamily(OpKind k) { return k <= OpKind::kLinear && k != OpKind::kCast; }
-bool IsElementwise(OpKind k) { return k == OpKind::kAdd || k == OpKind::kMulScalar; }
+bool IsElementwise(OpKind k) { return k == OpKind::kAdd || HasScalar(k); }
+bool HasScalar(OpKind k) { return k == OpKind::kMulScalar || k == OpKind::kDivScalar; }
 
 Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints,
                          bool enable_gqa) {
@@ -322,6 +324,7 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
     }
     case OpKind::kCast:
     case OpKind::kMulScalar:
+    case OpKind::kDivScalar:
     case OpKind::kToDevice:
       return args[0];
     case OpKind::kSoftmax: {

@@ -22,10 +22,11 @@ enum class OpKind {
   kBaddbmm,
   kAddbmm,
   kLinear,
-  // Elementwise glue between matmuls: add (broadcasting, with type promotion) and mul by the scalar
-  // attribute "alpha".
+  // Elementwise glue between matmuls: add (broadcasting, with type promotion), mul by the scalar
+  // attribute "alpha", and true division by it (x / alpha: attention's scores over sqrt(E)).
   kAdd,
   kMulScalar,
+  kDivScalar,
   // Attention: softmax over dim ints[0] (optional "dtype": softmax's dtype argument); torch's
   // scaled_dot_product_attention (q, k, v, optional mask; attributes is_causal, scale, enable_gqa).
   kSoftmax,
@@ -72,7 +73,9 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args,
 bool IsView(OpKind k);
 // True for mm, bmm, matmul, addmm, mv, dot, addmv, baddbmm, addbmm and linear.
 bool IsMatmulFamily(OpKind k);
-// True for the elementwise glue (add, mul by a scalar).
+// True for the elementwise glue (add, mul or div by a scalar).
 bool IsElementwise(OpKind k);
+// True for the ops with a scalar operand "alpha" and no beta (mul and div by a scalar).
+bool HasScalar(OpKind k);
 
 }  // namespace mmdiff

@@ -33,7 +33,7 @@ json ProgramToJson(const Program& p) {
       jn["alpha"] = n.alpha;
       jn["beta"] = n.beta;
     }
-    if (n.op == OpKind::kMulScalar) jn["alpha"] = n.alpha;
+    if (HasScalar(n.op)) jn["alpha"] = n.alpha;
     if (n.device) jn["device"] = DeviceName(*n.device);
     if (n.method_spelling) jn["spelling"] = "method";
     if (n.op == OpKind::kSdpa) {

@@ -217,7 +217,7 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
     }
     o << call(spec.torch_call) << "(";
     for (size_t a = 0; a < n.args.size(); ++a) o << (a ? ", " : "") << n.args[a];
-    if (n.op == OpKind::kMulScalar) o << ", " << PyFloat(n.alpha);
+    if (HasScalar(n.op)) o << ", " << PyFloat(n.alpha);
     if (spec.has_alpha_beta) o << ", beta=" << PyFloat(n.beta) << ", alpha=" << PyFloat(n.alpha);
     o << ")\n";
   }

@@ -150,14 +150,17 @@ TEST(PythonEmitter, GlueOps) {
   Program p;
   p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"b", {3}, DType::kFloat32}};
   p.nodes = {{"v0", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125},
-             {"v1", OpKind::kAdd, {"v0", "b"}}};
-  p.outputs = {"v1"};
+             {"v1", OpKind::kAdd, {"v0", "b"}},
+             {"v2", OpKind::kDivScalar, {"v1"}, std::nullopt, 8.0}};
+  p.outputs = {"v2"};
   std::string f = EmitFunction(p);
   EXPECT_NE(f.find("v0 = torch.mul(x, 0.125)"), std::string::npos) << f;
   EXPECT_NE(f.find("v1 = torch.add(v0, b)"), std::string::npos) << f;
+  EXPECT_NE(f.find("v2 = torch.div(v1, 8.0)"), std::string::npos) << f;
   auto back = ProgramFromJson(ProgramToJson(p));
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back.value().nodes[0].alpha, 0.125);
+  EXPECT_EQ(back.value().nodes[2].alpha, 8.0);
 }
 
 }  // namespace
@@ -333,6 +336,7 @@ Program EveryOpAndFeature() {
   add({"v_linear", OpKind::kLinear, {"x", "w"}});
   add({"v_linear_bias", OpKind::kLinear, {"x", "w", "b"}});
   add({"v_mul", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125});
+  add({"v_div", OpKind::kDivScalar, {"x"}, std::nullopt, 8.0});
   add({"v_softmax", OpKind::kSoftmax, {"q"}, std::nullopt, 1.0, 1.0, {-1}});
   add({"v_softmax_dtype", OpKind::kSoftmax, {"q"}, DType::kFloat32, 1.0, 1.0, {3}});
   add({"v_sdpa", OpKind::kSdpa, {"q", "q", "q"}});
@@ -397,10 +401,10 @@ TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeat
   EXPECT_EQ(covered, std::set<OpKind>(AllOpKinds().begin(), AllOpKinds().end()))
       << "add the new op above";
 
-  const std::set<std::string> aten_calls = {"torch.mm(",    "torch.bmm(",     "torch.matmul(",
-                                            "torch.addmm(", "torch.mv(",      "torch.dot(",
-                                            "torch.addmv(", "torch.baddbmm(", "torch.addbmm(",
-                                            "torch.add(",   "torch.mul(",     "torch.softmax("};
+  const std::set<std::string> aten_calls = {
+      "torch.mm(",  "torch.bmm(",   "torch.matmul(",  "torch.addmm(",  "torch.mv(",
+      "torch.dot(", "torch.addmv(", "torch.baddbmm(", "torch.addbmm(", "torch.add(",
+      "torch.mul(", "torch.div(",   "torch.softmax("};
   std::set<std::string> native = aten_calls, from_python = aten_calls;
   native.insert({"torch.linear(", "torch.scaled_dot_product_attention("});
   from_python.insert(

@@ -7,7 +7,7 @@ std::optional<DType> ResultDType(const Node& n, const std::vector<DType>& args) 
   if ((n.op == OpKind::kCast || n.op == OpKind::kSoftmax) && n.dtype) return *n.dtype;
   if (args.empty()) return std::nullopt;
   if (n.op == OpKind::kAdd && args.size() == 2) return PromoteTypes(args[0], args[1]);
-  if (n.op == OpKind::kMulScalar && !IsFloating(args[0])) return DType::kFloat32;
+  if (HasScalar(n.op) && !IsFloating(args[0])) return DType::kFloat32;
   if (GetOpSpec(n.op).has_alpha_beta && args.size() == 3)
     return args[1];  // the first matrix, not the bias
   return args[0];

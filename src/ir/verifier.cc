@@ -336,9 +336,11 @@ Status Verify(const Program& p) {
     for (int64_t v : n.ints)
       if (v < -kMaxNumel || v > kMaxNumel)
         return Status::Error(where + ": \"ints\" entry out of range");
-    if (n.op == OpKind::kMulScalar && !std::isfinite(n.alpha))
+    if (HasScalar(n.op) && !std::isfinite(n.alpha))
       return Status::Error(where + ": alpha must be finite");
-    if (!spec.has_alpha_beta && ((n.alpha != 1.0 && n.op != OpKind::kMulScalar) || n.beta != 1.0))
+    if (n.op == OpKind::kDivScalar && n.alpha == 0.0)
+      return Status::Error(where + ": cannot divide by 0");
+    if (!spec.has_alpha_beta && ((n.alpha != 1.0 && !HasScalar(n.op)) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
     if (n.op == OpKind::kAdd && n.args.size() == 2 && types.count(n.args[0]) &&
         types.count(n.args[1]) &&

@@ -56,6 +56,14 @@ TEST(Verifier, StructuralErrorsNameTheNode) {
   p = Valid();
   p.nodes[0].alpha = 2.0;
   ExpectError(p, "takes no alpha/beta");
+  p = Valid();
+  p.nodes.push_back({"v1", OpKind::kDivScalar, {"v0"}, std::nullopt, 0.0});
+  p.outputs = {"v1"};
+  ExpectError(p, "cannot divide by 0");
+  p.nodes.back().alpha = std::numeric_limits<double>::infinity();
+  ExpectError(p, "alpha must be finite");
+  p.nodes.back().alpha = -2.0;
+  EXPECT_TRUE(Verify(p).ok());
 }
 
 // Names become variables of generated Python (repro.py) and TorchScript: a keyword made repro.py
