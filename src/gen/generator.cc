@@ -559,29 +559,43 @@ class ProgramBuilder {
     });
   }
 
-  // Attention built by hand, the shape of the seed bug: q @ kᵀ, a scaling, an optional additive
-  // mask, softmax in a chosen dtype, a cast back, @ v. Its table entry is its softmax.
+  // Attention built by hand, the shape of the seed bug, in the spellings Inductor's attention
+  // rewrites match (torch/_inductor/fx_passes/fuse_attention.py): q @ kᵀ (k transposed, or
+  // permuted), scaled (multiplied by 1/sqrt(E) or a constant, or divided by sqrt(E) or a
+  // constant), an optional additive mask, softmax in a chosen dtype (over the last dim, or
+  // sometimes another), a cast back, @ v. Its table entry is its softmax.
   void Attention(bool chain) {
     Qkv a = AttentionOperands(/*fused=*/false, chain);
     int64_t rank = static_cast<int64_t>(a.q.shape.size());
-    Value kt = Emit(OpKind::kTranspose, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype,
-                    [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
+    Value kt;
+    if (c_.Coin(p_.p_key_permute)) {
+      kt = Emit(OpKind::kPermute, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype, [&](Node& n) {
+        for (int64_t d = 0; d < rank; ++d) n.ints.push_back(d);
+        std::swap(n.ints[rank - 2], n.ints[rank - 1]);
+      });
+    } else {
+      kt = Emit(OpKind::kTranspose, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype,
+                [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
+    }
     Value scores =
         Emit(OpKind::kMatmul, {a.q, kt}, a.Heads(a.h, a.l, a.s), a.q.dtype, [](Node&) {});
-    double scale = c_.Coin(kRsqrtScale)
-                       ? 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)))
-                       : c_.Pick(std::vector<double>{0.125, 0.5});
-    Value x = Emit(OpKind::kMulScalar, {scores}, scores.shape, scores.dtype,
-                   [&](Node& n) { n.alpha = scale; });
+    const bool divide = c_.Coin(p_.p_scale_div);
+    const double root_e = std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)));
+    double scale = c_.Coin(kRsqrtScale) ? (divide ? root_e : 1.0 / root_e)
+                   : divide             ? c_.Pick(std::vector<double>{8.0, 2.0})
+                                        : c_.Pick(std::vector<double>{0.125, 0.5});
+    Value x = Emit(divide ? OpKind::kDivScalar : OpKind::kMulScalar, {scores}, scores.shape,
+                   scores.dtype, [&](Node& n) { n.alpha = scale; });
     if (c_.Coin(p_.p_mask)) {
       Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
       x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
                [](Node&) {});
     }
     bool f32 = c_.Coin(p_.p_softmax_float32);
+    const int64_t dim = c_.Coin(p_.p_softmax_other_dim) ? c_.Int(0, rank - 2) : -1;
     Value probs =
         Emit(OpKind::kSoftmax, {x}, x.shape, f32 ? DType::kFloat32 : x.dtype, [&](Node& n) {
-          n.ints = {-1};
+          n.ints = {dim};
           if (f32) n.dtype = DType::kFloat32;
         });
     if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back))

@@ -195,3 +195,28 @@ TEST(GeneratorOdds, SdpaScale) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// Hand-written attention's spellings (the forms Inductor's attention rewrites match): keys
+// permuted or transposed, scores divided or multiplied, softmax over the last dim or another.
+TEST(GeneratorOdds, AttentionSpellings) {
+  GenPolicy p = Only(OpKind::kSoftmax);
+  p.p_view = p.p_glue = 0;  // no views or glue of other origins
+  ExpectControls(
+      p, &GenPolicy::p_key_permute, "p_key_permute",
+      [](const Program&, const Node& n) { return n.op == OpKind::kPermute; },
+      [](const Program&, const Node& n) { return n.op == OpKind::kTranspose; });
+  ExpectControls(
+      p, &GenPolicy::p_scale_div, "p_scale_div",
+      [](const Program&, const Node& n) { return n.op == OpKind::kDivScalar; },
+      [](const Program&, const Node& n) { return n.op == OpKind::kMulScalar; });
+  ExpectControls(
+      p, &GenPolicy::p_softmax_other_dim, "p_softmax_other_dim",
+      [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.ints[0] >= 0; },
+      [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.ints[0] == -1; });
+}
+
+}  // namespace
+}  // namespace mmdiff
