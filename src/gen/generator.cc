@@ -509,6 +509,12 @@ class ProgramBuilder {
   Qkv AttentionOperands(bool fused, bool chain) {
     DType f = FloatDType();
     bool four = c_.Coin(p_.p_attention_4d);
+    // Hand-written 4-D attention whose operands are laid out (B, S, H, E), as models project
+    // them, and permuted to heads first (the form of _sfdp_pattern_7 to 12 and 14 to 20).
+    const bool heads_second = four && !fused && c_.Coin(p_.p_attention_bshd);
+    auto fresh = [&](const Shape& s, DType dtype) {
+      return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
+    };
     int64_t b = c_.Int(1, 3), h = c_.Int(1, 4), l = Dim(), e = Dim();
     Value q;
     if (chain && last_.shape.size() == (four ? 4u : 3u)) {
@@ -518,7 +524,7 @@ class ProgramBuilder {
       l = q.shape[q.shape.size() - 2];
       e = q.shape.back();
     } else {
-      q = Input(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
+      q = fresh(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
     }
     int64_t s = Dim(), ev = c_.Coin(p_.p_ev_equal_e) ? e : Dim(), hk = h;
     bool gqa = fused && four && c_.Coin(p_.p_gqa);
@@ -530,13 +536,20 @@ class ProgramBuilder {
     auto shape = [&](int64_t heads, int64_t rows, int64_t cols) {
       return HeadsShape(four, b, heads, rows, cols);
     };
-    Value k = Operand(q.dtype, [&] { return shape(hk, s, SecondK(e)); });
+    DType k_dtype = OperandDType(q.dtype);  // before the shape's draws (see Operand)
+    Value k = fresh(shape(hk, s, SecondK(e)), k_dtype);
     Value v =
-        Input(shape(hk, s, ev), c_.Coin(p_.p_v_float32) ? DType::kFloat32 : OperandDType(q.dtype));
+        fresh(shape(hk, s, ev), c_.Coin(p_.p_v_float32) ? DType::kFloat32 : OperandDType(q.dtype));
     Shape mask_shape = c_.Coin(kMaskUnbatched) ? Shape{l, s}
                        : four                  ? Shape{b, 1, l, s}
                                                : Shape{1, l, s};
     return {q, k, v, mask_shape, four, gqa, b, h, hk, l, s, e, ev};
+  }
+
+  // A 4-D operand of shape s = (B, H, rows, cols), stored (B, rows, H, cols) and permuted.
+  Value HeadsFirst(const Shape& s, DType dtype) {
+    Value in = RawInput({s[0], s[2], s[1], s[3]}, dtype);
+    return Emit(OpKind::kPermute, {in}, s, dtype, [](Node& n) { n.ints = {0, 2, 1, 3}; });
   }
 
   // torch's scaled_dot_product_attention.
@@ -561,12 +574,29 @@ class ProgramBuilder {
 
   // Attention built by hand, the shape of the seed bug, in the spellings Inductor's attention
   // rewrites match (torch/_inductor/fx_passes/fuse_attention.py): q @ kᵀ (k transposed, or
-  // permuted), scaled (multiplied by 1/sqrt(E) or a constant, or divided by sqrt(E) or a
-  // constant), an optional additive mask, softmax in a chosen dtype (over the last dim, or
-  // sometimes another), a cast back, @ v. Its table entry is its softmax.
+  // permuted; torch.bmm for 3-D operands sometimes), scaled (multiplied by 1/sqrt(E) or a
+  // constant, or divided by sqrt(E) or a constant; the scores, or q before the product, or not
+  // at all), an optional additive mask, softmax in a chosen dtype (its dtype argument, or a cast
+  // first; over the last dim, or sometimes another), a cast back, @ v. Its table entry is its
+  // softmax.
   void Attention(bool chain) {
     Qkv a = AttentionOperands(/*fused=*/false, chain);
     int64_t rank = static_cast<int64_t>(a.q.shape.size());
+    const OpKind product =
+        rank == 3 && c_.Coin(p_.p_attention_bmm) ? OpKind::kBmm : OpKind::kMatmul;
+    // Where the scale goes: on the scores, on q before the product, or nowhere.
+    const bool unscaled = c_.Coin(p_.p_attention_unscaled);
+    const bool on_query = !unscaled && c_.Coin(p_.p_scale_query);
+    auto scaled = [&](const Value& x) {
+      const bool divide = c_.Coin(p_.p_scale_div);
+      const double root_e = std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)));
+      double scale = c_.Coin(kRsqrtScale) ? (divide ? root_e : 1.0 / root_e)
+                     : divide             ? c_.Pick(std::vector<double>{8.0, 2.0})
+                                          : c_.Pick(std::vector<double>{0.125, 0.5});
+      return Emit(divide ? OpKind::kDivScalar : OpKind::kMulScalar, {x}, x.shape, x.dtype,
+                  [&](Node& n) { n.alpha = scale; });
+    };
+    Value q = on_query ? scaled(a.q) : a.q;
     Value kt;
     if (c_.Coin(p_.p_key_permute)) {
       kt = Emit(OpKind::kPermute, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype, [&](Node& n) {
@@ -577,21 +607,23 @@ class ProgramBuilder {
       kt = Emit(OpKind::kTranspose, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype,
                 [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
     }
-    Value scores =
-        Emit(OpKind::kMatmul, {a.q, kt}, a.Heads(a.h, a.l, a.s), a.q.dtype, [](Node&) {});
-    const bool divide = c_.Coin(p_.p_scale_div);
-    const double root_e = std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)));
-    double scale = c_.Coin(kRsqrtScale) ? (divide ? root_e : 1.0 / root_e)
-                   : divide             ? c_.Pick(std::vector<double>{8.0, 2.0})
-                                        : c_.Pick(std::vector<double>{0.125, 0.5});
-    Value x = Emit(divide ? OpKind::kDivScalar : OpKind::kMulScalar, {scores}, scores.shape,
-                   scores.dtype, [&](Node& n) { n.alpha = scale; });
+    Value scores = Emit(product, {q, kt}, a.Heads(a.h, a.l, a.s), q.dtype, [](Node&) {});
+    Value x = unscaled || on_query ? scores : scaled(scores);
     if (c_.Coin(p_.p_mask)) {
       Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
       x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
                [](Node&) {});
     }
     bool f32 = c_.Coin(p_.p_softmax_float32);
+    // In float32 by softmax's dtype argument, or by a cast before it (x.float().softmax(-1)).
+    if (f32 && c_.Coin(p_.p_softmax_cast_first)) {
+      const bool method = c_.Coin(p_.p_cast_method);
+      x = Emit(OpKind::kCast, {x}, x.shape, DType::kFloat32, [&](Node& n) {
+        n.dtype = DType::kFloat32;
+        n.method_spelling = method;
+      });
+      f32 = false;
+    }
     const int64_t dim = c_.Coin(p_.p_softmax_other_dim) ? c_.Int(0, rank - 2) : -1;
     Value probs =
         Emit(OpKind::kSoftmax, {x}, x.shape, f32 ? DType::kFloat32 : x.dtype, [&](Node& n) {
@@ -601,7 +633,7 @@ class ProgramBuilder {
     if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back))
       probs = Emit(OpKind::kCast, {probs}, probs.shape, a.q.dtype,
                    [&](Node& n) { n.dtype = a.q.dtype; });
-    Emit(OpKind::kMatmul, {probs, a.v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
+    Emit(product, {probs, a.v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
   }
 
   // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).

@@ -203,7 +203,9 @@ namespace {
 // permuted or transposed, scores divided or multiplied, softmax over the last dim or another.
 TEST(GeneratorOdds, AttentionSpellings) {
   GenPolicy p = Only(OpKind::kSoftmax);
-  p.p_view = p.p_glue = 0;  // no views or glue of other origins
+  p.p_view = p.p_glue = p.p_cast = p.p_chain = 0;  // q, k and v are inputs, no other views
+  p.p_attention_bshd = 0;                          // no permuted operands
+  p.p_attention_unscaled = 0;                      // a scaling in every program
   ExpectControls(
       p, &GenPolicy::p_key_permute, "p_key_permute",
       [](const Program&, const Node& n) { return n.op == OpKind::kPermute; },
@@ -212,6 +214,50 @@ TEST(GeneratorOdds, AttentionSpellings) {
       p, &GenPolicy::p_scale_div, "p_scale_div",
       [](const Program&, const Node& n) { return n.op == OpKind::kDivScalar; },
       [](const Program&, const Node& n) { return n.op == OpKind::kMulScalar; });
+  p.p_scale_query = 0;
+  auto scaled_scores = [](const Program& prog, const Node& n) {
+    if (!HasScalar(n.op)) return false;
+    const Node* from = prog.FindNode(n.args[0]);
+    return from && (from->op == OpKind::kMatmul || from->op == OpKind::kBmm);
+  };
+  p.p_attention_unscaled = 0.15;
+  ExpectControls(
+      p, &GenPolicy::p_attention_unscaled, "p_attention_unscaled",
+      [](const Program& prog, const Node& n) {
+        return n.op == OpKind::kSoftmax &&
+               std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                            [](const Node& m) { return HasScalar(m.op); });
+      },
+      [](const Program&, const Node& n) { return HasScalar(n.op); });
+  p.p_attention_unscaled = 0;
+  p.p_scale_query = 0.5;
+  ExpectControls(
+      p, &GenPolicy::p_scale_query, "p_scale_query",
+      [](const Program& prog, const Node& n) {
+        return HasScalar(n.op) && prog.FindInput(n.args[0]) != nullptr;
+      },
+      scaled_scores);
+  p.p_attention_4d = 1;
+  p.p_key_permute = 0;
+  p.p_attention_bshd = 0.3;
+  ExpectControls(
+      p, &GenPolicy::p_attention_bshd, "p_attention_bshd",
+      [](const Program&, const Node& n) {
+        return n.op == OpKind::kPermute && n.ints == std::vector<int64_t>{0, 2, 1, 3};
+      },
+      [](const Program& prog, const Node& n) {
+        return n.op == OpKind::kTranspose && prog.FindInput(n.args[0]) != nullptr;
+      });
+  p.p_attention_4d = 0;
+  ExpectControls(
+      p, &GenPolicy::p_attention_bmm, "p_attention_bmm",
+      [](const Program&, const Node& n) { return n.op == OpKind::kBmm; },
+      [](const Program&, const Node& n) { return n.op == OpKind::kMatmul; });
+  p.p_softmax_float32 = 1;
+  ExpectControls(
+      p, &GenPolicy::p_softmax_cast_first, "p_softmax_cast_first",
+      [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && !n.dtype; },
+      [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.dtype; });
   ExpectControls(
       p, &GenPolicy::p_softmax_other_dim, "p_softmax_other_dim",
       [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.ints[0] >= 0; },

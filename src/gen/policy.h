@@ -68,10 +68,17 @@ struct GenPolicy {
   double p_mask = 0.5, p_causal = 0.3, p_gqa = 0.3, p_softmax_float32 = 0.6, p_cast_back = 0.7;
   double p_mask_bool = 0.5, p_mask_float32 = 0.3;
   // Hand-written attention's spellings (the forms Inductor's attention rewrites match): keys
-  // permuted rather than transposed with p_key_permute; scores divided (by sqrt(E) or a constant)
-  // rather than multiplied (by 1/sqrt(E) or a constant) with p_scale_div; softmax over another dim
-  // than the last with p_softmax_other_dim (no rewrite should take that for attention).
+  // permuted rather than transposed with p_key_permute; scaled by a division (by sqrt(E) or a
+  // constant) rather than a multiplication (by 1/sqrt(E) or a constant) with p_scale_div; not
+  // scaled at all with p_attention_unscaled, else q scaled before the product rather than the
+  // scores with p_scale_query; 4-D operands stored (B, S, H, E) and permuted to heads first with
+  // p_attention_bshd; 3-D products by torch.bmm rather than matmul with p_attention_bmm; a
+  // float32 softmax by a cast before it rather than its dtype argument with p_softmax_cast_first;
+  // softmax over another dim than the last with p_softmax_other_dim (no attention rewrite should
+  // take that).
   double p_key_permute = 0.3, p_scale_div = 0.5, p_softmax_other_dim = 0.05;
+  double p_attention_unscaled = 0.15, p_scale_query = 0.2, p_attention_bshd = 0.3;
+  double p_attention_bmm = 0.3, p_softmax_cast_first = 0.4;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.
