@@ -12,6 +12,7 @@
 
 #include "src/releases/release_history.h"
 #include "src/report/finding_class.h"
+#include "src/report/rewrite_coverage.h"
 
 namespace mmdiff::triage {
 
@@ -135,6 +136,10 @@ struct SkippedFile {
 
 struct TriageData {
   std::map<std::string, TriageBucket> buckets;  // by hash
+  // Pass coverage summed over the summaries read (src/report/rewrite_coverage.h): the rewrites
+  // their programs reached, and per bucket hash those its example reached.
+  RewriteCoverage rewrites;
+  std::map<std::string, std::vector<std::string>> bucket_rewrites;
   std::vector<CampaignInfo> campaigns;
   std::vector<SkippedFile> skipped;  // unreadable or invalid files, left out with a warning
   std::vector<ErrorSample> errors;

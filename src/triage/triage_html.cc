@@ -158,6 +158,41 @@ void OneLineList(std::ostringstream& h, const std::string& title, const std::str
   h << "</ul>\n";
 }
 
+// Pass coverage: each rewrite the campaigns' programs reached, with the buckets whose example
+// reached it (links to their rows where they are in the table).
+void RewriteSection(std::ostringstream& h, const TriageData& d) {
+  h << "<h2>Inductor's rewrites reached</h2>\n";
+  if (d.rewrites.rewrites.empty()) {
+    h << "<p id=\"rewrites\">No summary read counts a rewrite (no compiled program reported one, "
+         "or the campaigns are of an earlier mmdiff). <code>mmdiff rewrites</code> lists those "
+         "never reached.</p>\n";
+    return;
+  }
+  int64_t programs = 0;
+  for (const auto& c : d.campaigns) programs += c.has_summary ? c.cases : 0;
+  h << "<p>Programs whose compiled runs reported each of Inductor's graph rewrites (summary.json "
+       "\"rewrites\"); <code>mmdiff rewrites</code> lists the family's rewrites never "
+       "reached.</p>\n<table id=\"rewrites\"><thead><tr><th>rewrite</th><th>programs</th>"
+       "<th>share</th><th>first case seed</th><th>buckets whose example reached it</th></tr>"
+       "</thead><tbody>\n";
+  for (const RewriteRow& r : RewriteRows(d.rewrites, d.bucket_rewrites)) {
+    const double share =
+        programs > 0 ? 100.0 * static_cast<double>(r.stats.programs) / static_cast<double>(programs)
+                     : 0.0;
+    std::ostringstream pct;
+    pct.precision(1);
+    pct << std::fixed << share << " %";
+    h << "<tr><td><code>" << HtmlEscape(r.name) << "</code></td><td class=\"num\">"
+      << r.stats.programs << "</td><td class=\"num\" data-sort=\"" << share << "\">" << pct.str()
+      << "</td><td class=\"num\">" << r.stats.first_seed << "</td><td>";
+    for (size_t i = 0; i < r.buckets.size(); ++i)
+      h << (i ? " " : "") << "<a href=\"#bucket-" << HtmlEscape(r.buckets[i]) << "\"><code>"
+        << HtmlEscape(r.buckets[i]) << "</code></a>";
+    h << "</td></tr>\n";
+  }
+  h << "</tbody></table>\n";
+}
+
 }  // namespace
 
 std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket*>& ranked,
@@ -197,7 +232,9 @@ std::string TriageHtml(const TriageData& d, const std::vector<const TriageBucket
       << "</td><td class=\"num\">" << (c.has_summary ? std::to_string(c.cases) : "-")
       << "</td><td class=\"num\">" << (c.has_summary ? HtmlEscape(Seconds(c.elapsed_s)) : "-")
       << "</td><td class=\"num\">" << c.buckets << "</td></tr>\n";
-  h << "</tbody></table>\n<h2>Skipped files</h2>\n";
+  h << "</tbody></table>\n";
+  RewriteSection(h, d);
+  h << "<h2>Skipped files</h2>\n";
   if (d.skipped.empty()) h << "<p id=\"skipped\">None.</p>\n";
   if (!d.skipped.empty()) {
     h << "<ul id=\"skipped\">\n";

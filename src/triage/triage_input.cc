@@ -109,6 +109,7 @@ struct SummaryEntry {
   int64_t count = 0;
   std::optional<uint64_t> first_seed;
   std::optional<double> first_found_s;
+  std::vector<std::string> rewrites;  // those its example reached
 };
 
 struct Summary {
@@ -116,6 +117,7 @@ struct Summary {
   int64_t cases = 0;
   double elapsed_s = 0;
   std::vector<SummaryEntry> buckets;
+  RewriteCoverage rewrites;  // none in a summary of an earlier mmdiff
 };
 
 Result<Summary> ParseSummary(const json& j) {
@@ -135,6 +137,11 @@ Result<Summary> ParseSummary(const json& j) {
   if (j.contains("shard") && j["shard"].is_string()) s.shard = j["shard"].get<std::string>();
   if (j.contains("elapsed_s") && j["elapsed_s"].is_number())
     s.elapsed_s = j["elapsed_s"].get<double>();
+  if (j.contains("rewrites")) {
+    auto rewrites = RewriteCoverage::FromJson(j["rewrites"]);
+    if (!rewrites.ok()) return rewrites.status();
+    s.rewrites = rewrites.value();
+  }
   for (size_t i = 0; i < j["buckets"].size(); ++i) {
     const json& b = j["buckets"][i];
     std::string where = "buckets[" + std::to_string(i) + "]";
@@ -162,6 +169,14 @@ Result<Summary> ParseSummary(const json& j) {
         if (status == known) e.standalone = known;
       if (e.standalone.empty())
         return Status::Error(where + ": \"standalone\" must name its status");
+    }
+    if (b.contains("rewrites")) {
+      if (!b["rewrites"].is_array()) return Status::Error(where + ": \"rewrites\" must be a list");
+      for (const json& r : b["rewrites"]) {
+        if (!r.is_string() || !ValidRewriteName(r.get<std::string>()))
+          return Status::Error(where + ": \"rewrites\" must list rewrite names");
+        e.rewrites.push_back(r.get<std::string>());
+      }
     }
     s.buckets.push_back(std::move(e));
   }
@@ -311,6 +326,9 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
       info.shard = summary.value().shard;
       info.elapsed_s = summary.value().elapsed_s;
       info.buckets = static_cast<int64_t>(summary.value().buckets.size());
+      d.rewrites += summary.value().rewrites;
+      for (const auto& e : summary.value().buckets)
+        if (!e.rewrites.empty()) d.bucket_rewrites[e.hash] = e.rewrites;
       std::map<std::string, std::set<std::string>> sharing;  // folder -> the buckets naming it
       for (const auto& e : summary.value().buckets) sharing[e.finding].insert(e.hash);
       for (const auto& e : summary.value().buckets) {

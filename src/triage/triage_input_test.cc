@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "src/report/report.h"
 #include "src/support/files.h"
+#include "src/triage/triage_html.h"
+#include "src/triage/triage_rank.h"
 #include "src/triage/triage_test_util.h"
 
 namespace mmdiff::triage {
@@ -311,6 +315,51 @@ TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
   EXPECT_EQ(b.root_causes, std::vector<std::string>{"error_behaviour|path=torchscript|unused_op"});
   EXPECT_EQ(b.count, 2);
   EXPECT_EQ(b.merged_hashes.size(), 1u);
+}
+
+}  // namespace
+}  // namespace mmdiff::triage
+
+namespace mmdiff::triage {
+namespace {
+
+// Pass coverage: shards' rewrites add up, each bucket keeps those its example reached, the page
+// lists them with links to the buckets; a summary with a malformed "rewrites" is skipped, named.
+TEST(TriageInput, ShardsRewritesAddUpAndThePageListsThem) {
+  auto root = testing::TempDir("rewrites");
+  for (const char* shard : {"shard-0", "shard-1"})
+    testing::WriteCampaign(root / shard,
+                           {{"aaaa", {testing::Report("aaaa", {testing::TestDivergence{}})}}});
+  for (int i = 0; i < 2; ++i) {
+    const auto path = root / ("shard-" + std::to_string(i)) / "summary.json";
+    auto j = nlohmann::json::parse(std::ifstream(path));
+    j["rewrites"] = {{"_sfdp_pattern_1_inference",
+                      {{"programs", 3 + i},
+                       {"first_index", 10 - i},
+                       {"first_seed", 20 - i},
+                       {"first_found_s", 1.0}}}};
+    j["buckets"][0]["rewrites"] = {"_sfdp_pattern_1_inference"};
+    testing::WriteText(path, j.dump());
+  }
+  auto d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  const RewriteStats& s = d.value().rewrites.rewrites.at("_sfdp_pattern_1_inference");
+  EXPECT_EQ(s.programs, 7);
+  EXPECT_EQ(s.first_seed, 19u);
+  const std::string html = TriageHtml(d.value(), RankBuckets(d.value()), root.string());
+  EXPECT_NE(html.find("<code>_sfdp_pattern_1_inference</code>"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#bucket-aaaa\">"), std::string::npos);
+
+  const auto bad = root / "shard-1" / "summary.json";
+  auto j = nlohmann::json::parse(std::ifstream(bad));
+  j["rewrites"]["x y"] = j["rewrites"]["_sfdp_pattern_1_inference"];
+  testing::WriteText(bad, j.dump());
+  d = LoadTriageInputs({root.string()});
+  ASSERT_TRUE(d.ok()) << d.error();
+  ASSERT_EQ(d.value().skipped.size(), 1u);
+  EXPECT_NE(d.value().skipped[0].reason.find("is not a rewrite name"), std::string::npos)
+      << d.value().skipped[0].reason;
+  EXPECT_EQ(d.value().rewrites.rewrites.at("_sfdp_pattern_1_inference").programs, 3);
 }
 
 }  // namespace
