@@ -20,6 +20,7 @@ constexpr double kExpandUnitDim = 0.5;  // every subset of an expand's broadcast
 constexpr double kGlueResidual = 0.5;   // an added tensor: residual or bias row, both common
 constexpr double kMaskUnbatched = 0.5;  // an (L, S) mask or a batched one: one mask, two shapes
 constexpr double kRsqrtScale = 0.5;     // 1/sqrt(E) or a plain constant: either is just a scalar
+constexpr double kCastRoundTrip = 0.5;  // a cast pair back to where it started, or on: both common
 
 // Each dtype the generator draws and the policy weight it is drawn by, in the order of the draws
 // (the order is part of what a seed means): the floating dtypes, then the others.
@@ -286,7 +287,14 @@ class ProgramBuilder {
 
   Value MaybeCast(Value v) {
     if (!c_.Coin(p_.p_cast)) return v;
-    DType to = BaseDType();
+    Value cast = CastTo(v, BaseDType());
+    // A cast pair x.to(a).to(b) (the joint graph's pointless_convert takes some): back to the
+    // operand's dtype (a round trip through a) or on to a floating dtype.
+    if (!c_.Coin(p_.p_cast_pair)) return cast;
+    return CastTo(cast, c_.Coin(kCastRoundTrip) ? v.dtype : FloatDType());
+  }
+
+  Value CastTo(const Value& v, DType to) {
     // x.float() / x.half() as users write it
     bool method = CastMethodName(to) && c_.Coin(p_.p_cast_method);
     return Emit(OpKind::kCast, {v}, v.shape, to, [&](Node& n) {

@@ -266,3 +266,27 @@ TEST(GeneratorOdds, AttentionSpellings) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// A cast pair x.to(a).to(b): a cast of a cast.
+TEST(GeneratorOdds, CastPair) {
+  GenPolicy p = Only(OpKind::kMm);
+  p.p_cast = 0.5;
+  p.p_glue = 0;
+  auto is_cast = [](const Node* n) { return n && n->op == OpKind::kCast; };
+  ExpectControls(
+      p, &GenPolicy::p_cast_pair, "p_cast_pair",
+      [&](const Program& prog, const Node& n) {
+        return is_cast(&n) && is_cast(prog.FindNode(n.args[0]));
+      },
+      [&](const Program& prog, const Node& n) {  // a lone cast: of no cast, cast by none
+        return is_cast(&n) && !is_cast(prog.FindNode(n.args[0])) &&
+               std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                            [&](const Node& m) { return is_cast(&m) && m.args[0] == n.name; });
+      });
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -12,10 +12,12 @@
 namespace mmdiff {
 
 struct GenPolicy {
-  int max_ops = 3;                  // ops per program: uniform in [1, max_ops]
-  double p_chain = 0.5;             // an op takes the previous op's result as its first operand
-  double p_mixed_dtype = 0.35;      // an operand gets a dtype other than the op's base dtype
-  double p_cast = 0.2;              // an operand goes through an explicit cast node first
+  int max_ops = 3;              // ops per program: uniform in [1, max_ops]
+  double p_chain = 0.5;         // an op takes the previous op's result as its first operand
+  double p_mixed_dtype = 0.35;  // an operand gets a dtype other than the op's base dtype
+  double p_cast = 0.2;          // an operand goes through an explicit cast node first
+  double p_cast_pair = 0.2;     // ... and then through a second one (x.to(a).to(b)): back to its
+                                // dtype (a round trip) or on to a floating dtype
   double p_shape_violation = 0.04;  // contracted dimensions deliberately disagree
   double p_transposed = 0.2;        // an input of rank >= 2 is stored transposed
   double p_view = 0.2;         // an operand is made through a view of an input of another shape:
