@@ -82,8 +82,10 @@ const ContractRule kSdpaDType{
 // rule").
 const ContractRule kEmptyBmm{
     "empty_bmm_dtype",
-    "bmm, baddbmm, matmul reaching bmm (an operand of rank >= 3), on cpu and cuda, when the "
-    "product is empty (a batch, M, K or N of 0)",
+    "bmm, baddbmm, matmul reaching bmm (an operand of rank >= 3; also a >= 3-D first operand with "
+    "a 2-D second, and linear of a >= 3-D input, where the first operand's strides keep it from "
+    "being folded into one matrix), on cpu and cuda, when the product is empty (a batch, M, K or "
+    "N of 0)",
     "same_dtype holds for empty products too. Eager breaks it there: bmm_out_or_baddbmm_ returns "
     "before its dtype check and the result takes the second matrix's dtype (baddbmm's bias is "
     "still compared with the first matrix)",
@@ -211,16 +213,23 @@ std::string Reaches(const Node& n, const std::vector<ValueType>& args) {
 // The row naming eager's deviation where a node breaks same_dtype and eager on cpu or cuda does not
 // check it (eager on meta runs torch's meta functions, which do): an empty bmm-path product whose
 // matrices differ (kEmptyBmm), a linear whose bias alone differs and whose input is not 2-D
-// (kLinearBias); else nullptr. `shape`: the node's, inferred.
+// (kLinearBias); else nullptr. `shape`: the node's, inferred. The contract sees shapes, not
+// strides: a >= 3-D first operand with a 2-D second folds into mm when contiguous (mm checks
+// dtypes of empty operands) and reaches bmm when its strides forbid the fold (should_fold: a
+// transposed or permuted operand; seen on 2.15.0, linear of a transposed float32[2, 2, 2] with a
+// float64[0, 2] weight returns float64[2, 2, 0]), so the row is named there too: it names what
+// eager breaks only where eager accepts.
 const ContractRule* EagerDeviation(const Node& n, const std::vector<ValueType>& args,
                                    const Result<Shape>& shape) {
   if (args.size() < 2 || args[0].device == Device::kMeta || !IsMatmulFamily(n.op)) return nullptr;
   if (n.op == OpKind::kLinear) {
     bool bias_differs =
         args.size() == 3 && args[0].dtype == args[1].dtype && args[2].dtype != args[0].dtype;
-    return bias_differs && args[0].shape.size() != 2 ? &kLinearBias : nullptr;
+    if (bias_differs && args[0].shape.size() != 2) return &kLinearBias;
   }
-  if (Reaches(n, args) != "bmm") return nullptr;
+  const bool strided_fold = (n.op == OpKind::kMatmul || n.op == OpKind::kLinear) &&
+                            args[0].shape.size() >= 3 && args[1].shape.size() == 2;
+  if (Reaches(n, args) != "bmm" && !strided_fold) return nullptr;
   size_t first = n.op == OpKind::kBaddbmm ? 1 : 0;
   const ValueType &a = args[first], &b = args[first + 1];
   if (first == 1 && args[0].dtype != a.dtype) return nullptr;  // baddbmm compares its bias first

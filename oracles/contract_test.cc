@@ -214,6 +214,17 @@ TEST(Contract, AnEmptyMixedDtypeBatchedProductBreaksSameDtypeAsMmDoes) {
     EXPECT_NE(row->source.find("100274"), std::string::npos);
     EXPECT_EQ(row->where, "with an empty operand");
   }
+  // A >= 3-D first operand with a 2-D second: folded into mm when contiguous (eager raises), the
+  // bmm path when its strides forbid the fold (eager accepts); the contract sees no strides and
+  // names the deviation for both, which only the second shows.
+  Program lin = op(OpKind::kLinear, {{"x", {2, 2, 2}, DType::kFloat32}, {"w", {0, 2}, f64}});
+  for (const Program& p : {lin, Matmul(DType::kFloat32, f64, {2, 2, 2}, {2, 0})}) {
+    EXPECT_EQ(Expect(p).violation.rule, "same_dtype") << p.Summary();
+    EXPECT_EQ(Expect(p).violation.eager_deviation, "empty_bmm_dtype") << p.Summary();
+  }
+  Program full = lin;
+  full.inputs[1].shape = {3, 2};  // not empty: the rule, kept by eager
+  EXPECT_EQ(Expect(full).violation.eager_deviation, "");
   // mm of the same empty operands: the rule, which eager keeps there (no deviation).
   Expectation mm = Expect(op(OpKind::kMm, {{"a", {0, 3}, f64}, {"b", {3, 4}, i64}}));
   EXPECT_EQ(mm.violation.rule, "same_dtype");
