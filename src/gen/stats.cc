@@ -13,6 +13,33 @@ namespace mmdiff {
 
 namespace {
 
+// Hand-written attention's spellings, read back from its softmax `n`: what feeds it (through a mask
+// add and casts) and how the product before it was scaled; keys permuted rather than transposed,
+// products by bmm, a float32 cast before the softmax, a softmax over another dim than the last.
+void AttentionSpellings(const Program& p, const Node& n,
+                        const std::map<std::string, StaticType>& types,
+                        std::set<std::string>& out) {
+  if (!n.ints.empty() && n.ints[0] != -1) {
+    const auto& t = types.at(n.args[0]);
+    if (!t.shape || n.ints[0] != static_cast<int64_t>(t.shape->size()) - 1)
+      out.insert("softmax_other_dim");
+  }
+  const Node* x = p.FindNode(n.args[0]);
+  if (x && x->op == OpKind::kCast && !n.dtype) out.insert("softmax_cast_first");
+  while (x && (x->op == OpKind::kCast || x->op == OpKind::kAdd)) x = p.FindNode(x->args[0]);
+  const bool scores_scaled = x && HasScalar(x->op);
+  if (scores_scaled) {
+    out.insert(x->op == OpKind::kDivScalar ? "scores_divided" : "scores_multiplied");
+    x = p.FindNode(x->args[0]);
+  }
+  if (!x || (x->op != OpKind::kMatmul && x->op != OpKind::kBmm)) return;
+  if (x->op == OpKind::kBmm) out.insert("bmm_products");
+  const Node* q = p.FindNode(x->args[0]);
+  if (!scores_scaled) out.insert(q && HasScalar(q->op) ? "query_scaled" : "unscaled");
+  const Node* kt = p.FindNode(x->args[1]);
+  if (kt && kt->op == OpKind::kPermute) out.insert("keys_permuted");
+}
+
 // The features of one program, by category.
 std::map<std::string, std::set<std::string>> Features(const Program& p, const InputRecipe& r) {
   std::map<std::string, std::set<std::string>> f;
@@ -72,9 +99,16 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
       if (n.scale) f["attention"].insert("scale");
       if (n.enable_gqa) f["attention"].insert("enable_gqa");
     }
-    if (n.op == OpKind::kSoftmax)
+    if (n.op == OpKind::kSoftmax) {
       f["attention"].insert(n.dtype ? "softmax_dtype_" + std::string(DTypeName(*n.dtype))
                                     : "softmax_same_dtype");
+      AttentionSpellings(p, n, types, f["attention"]);
+    }
+    if (n.op == OpKind::kPermute && n.ints == std::vector<int64_t>{0, 2, 1, 3})
+      f["attention"].insert("heads_first_permute");
+    if (n.op == OpKind::kCast)
+      if (const Node* src = p.FindNode(n.args[0]); src && src->op == OpKind::kCast)
+        f["cast"].insert("cast_pair");
     if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) f["layout"].insert("permuted_view");
     if (n.op == OpKind::kCast) f["dtype"].insert(std::string(DTypeName(*n.dtype)));
     if (n.op == OpKind::kCast) f["cast"].insert(n.method_spelling ? "method_spelling" : "to_dtype");

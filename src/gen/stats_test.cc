@@ -39,9 +39,14 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
     EXPECT_GT(w["layout"][f], 0) << f;
   for (const char* v : {"grid16", "exact", "uniform", "normal", "special_values"})
     EXPECT_GT(w["value_class"][v], 0) << v;
-  for (const char* a : {"bool_mask", "additive_mask", "is_causal", "scale", "enable_gqa",
-                        "softmax_dtype_float32", "softmax_same_dtype"})
+  for (const char* a :
+       {"bool_mask", "additive_mask", "is_causal", "scale", "enable_gqa", "softmax_dtype_float32",
+        "softmax_same_dtype",
+        // hand-written attention's spellings
+        "scores_divided", "scores_multiplied", "query_scaled", "unscaled", "keys_permuted",
+        "heads_first_permute", "bmm_products", "softmax_cast_first", "softmax_other_dim"})
     EXPECT_GT(w["attention"][a], 0) << a;
+  EXPECT_GT(w["cast"]["cast_pair"], 0);
   for (const char* a :
        {"region_cpu_bfloat16", "region_cpu_float16", "region_cuda_bfloat16", "nested_disabled",
         "nested_cpu_float16", "autocast_cast", "explicit_cast_recast"})
