@@ -121,6 +121,13 @@ const ContractRule kSoftmaxDType{
     "a floating input dtype, or a floating dtype= argument; floating result", "NotImplementedError",
     "aten/src/ATen/native/SoftMax.cpp dispatch: '\"softmax_lastdim_kernel_impl\" not "
     "implemented for 'Int''. Probed on torch 2.15.0 cpu (meta accepts)."};
+const ContractRule kDropoutDType{
+    "dropout_dtype", "dropout with train and p > 0",
+    "a floating input, unless it is empty (the kept elements are scaled by 1 / (1 - p) in float)",
+    "RuntimeError",
+    "aten/src/ATen/native/Dropout.cpp _dropout_impl multiplies by a float: 'result type Float "
+    "can't be cast to the desired output type Int'. Probed on torch 2.15.0 cpu and meta for every "
+    "integer dtype and bool; an empty input, p = 0 or train=False returns the input"};
 const ContractRule kMetaCopy{
     "meta_copy_out", "to_device",
     "a meta tensor cannot move to a device with data (nor, in a "
@@ -171,9 +178,9 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 
 const std::vector<ContractRule>& ContractRules() {
   static const std::vector<ContractRule> kRules = {
-      kSameDevice, kSameDType,  kSupportedDType, kShape,     kDimRange,       kView,
-      kSdpaDType,  kSdpaArgs,   kSoftmaxDType,   kMetaCopy,  kIntScalarEmpty, kScalarRange,
-      kEmptyBmm,   kLinearBias, kCudaIntegers,   kGradDType, kAutocastPromote};
+      kSameDevice,  kSameDType, kSupportedDType, kShape,        kDimRange,  kView,
+      kSdpaDType,   kSdpaArgs,  kSoftmaxDType,   kDropoutDType, kMetaCopy,  kIntScalarEmpty,
+      kScalarRange, kEmptyBmm,  kLinearBias,     kCudaIntegers, kGradDType, kAutocastPromote};
   return kRules;
 }
 
@@ -341,6 +348,10 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
   } else if (n.op == OpKind::kSoftmax) {
     if (!IsFloating(out.dtype))
       return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
+  } else if (n.op == OpKind::kDropout) {
+    if (n.train && n.dropout_p > 0 && !IsFloating(out.dtype) && Numel(args[0].shape) > 0)
+      return fail(kDropoutDType, "result type Float can't be cast to the desired output type " +
+                                     std::string(DTypeName(out.dtype)));
   } else if (matmul_family) {
     if (auto v = MatmulDTypes(n, args, shape, torch, out)) {
       auto violation = fail(*v->first, v->second);

@@ -383,3 +383,31 @@ TEST(Contract, ReleasesParseAndTheAddmvRuleFollowsThem) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// Dropout that trains with p > 0 scales by a float: eager rejects a non-floating input unless it is
+// empty; p = 0 or eval returns the input, whatever its dtype.
+TEST(Contract, DropoutThatZeroesNeedsAFloatingInputUnlessEmpty) {
+  auto dropout = [](DType d, Shape s, double p, bool train) {
+    Program prog = test_programs::OneOp(OpKind::kDropout, {{"x", s, d}});
+    prog.nodes[0].dropout_p = p;
+    prog.nodes[0].train = train;
+    return prog;
+  };
+  Expectation e = Expect(dropout(DType::kInt32, {3, 4}, 0.5, true));
+  ASSERT_TRUE(e.rejects);
+  EXPECT_EQ(e.violation.rule, "dropout_dtype");
+  EXPECT_EQ(e.violation.error_class, "RuntimeError");
+  for (const Program& ok :
+       {dropout(DType::kInt32, {0, 4}, 0.5, true), dropout(DType::kBool, {3, 4}, 0.0, true),
+        dropout(DType::kUInt8, {3, 4}, 0.5, false), dropout(DType::kFloat16, {3, 4}, 0.5, true)}) {
+    Expectation x = Expect(ok);
+    EXPECT_FALSE(x.rejects) << ok.Summary() << ": " << x.violation.message;
+    EXPECT_EQ(x.outputs[0].dtype, ok.inputs[0].dtype) << ok.Summary();
+  }
+}
+
+}  // namespace
+}  // namespace mmdiff

@@ -291,6 +291,9 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kDivScalar:
         r = at::div(a[0], at::Scalar(n.alpha));
         break;
+      case OpKind::kDropout:
+        r = at::dropout(a[0], n.dropout_p, n.train);
+        break;
       case OpKind::kSoftmax:
         r = n.dtype ? at::softmax(a[0], n.ints.at(0), ToScalarType(*n.dtype))
                     : at::softmax(a[0], n.ints.at(0));

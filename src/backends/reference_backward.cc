@@ -2,6 +2,7 @@
 // (kernels/backward_ops.h), cast back to its operand's dtype as autograd does.
 #include "src/backends/reference_backward.h"
 
+#include <limits>
 #include <set>
 
 #include "kernels/attention_backward.h"
@@ -123,6 +124,12 @@ class Backward {
         return Give(x, mmref::Scale(g, n.alpha, out), out);
       case OpKind::kDivScalar:
         return Give(x, mmref::Scale(g, 1.0 / n.alpha, out), out);
+      case OpKind::kDropout: {  // the random mask's gradient: any value where it trains
+        mmref::RefTensor any = g;
+        if (n.train && n.dropout_p > 0)
+          any.err.assign(any.val.size(), std::numeric_limits<double>::infinity());
+        return Give(x, any, out);
+      }
       case OpKind::kAdd:  // each operand's share summed to its shape, then cast to its dtype
         for (const auto& a : n.args)
           if (tracked_.count(a)) Give(a, mmref::SumTo(g, ShapeOf(a), {out, out}), out);

@@ -21,6 +21,8 @@ constexpr double kGlueResidual = 0.5;   // an added tensor: residual or bias row
 constexpr double kMaskUnbatched = 0.5;  // an (L, S) mask or a batched one: one mask, two shapes
 constexpr double kRsqrtScale = 0.5;     // 1/sqrt(E) or a plain constant: either is just a scalar
 constexpr double kCastRoundTrip = 0.5;  // a cast pair back to where it started, or on: both common
+constexpr double kDropoutTrainsAtZero = 0.5;  // a dropout that keeps all: p = 0 training, or eval
+constexpr double kHalfIsFloat16 = 0.5;        // a 16-bit product: float16 or bfloat16
 
 // Each dtype the generator draws and the policy weight it is drawn by, in the order of the draws
 // (the order is part of what a seed means): the floating dtypes, then the others.
@@ -585,8 +587,8 @@ class ProgramBuilder {
   // permuted; torch.bmm for 3-D operands sometimes), scaled (multiplied by 1/sqrt(E) or a
   // constant, or divided by sqrt(E) or a constant; the scores, or q before the product, or not
   // at all), an optional additive mask, softmax in a chosen dtype (its dtype argument, or a cast
-  // first; over the last dim, or sometimes another), a cast back, @ v. Its table entry is its
-  // softmax.
+  // first; over the last dim, or sometimes another), dropout, a cast back (or the probabilities
+  // and v both cast to a 16-bit dtype), @ v. Its table entry is its softmax.
   void Attention(bool chain) {
     Qkv a = AttentionOperands(/*fused=*/false, chain);
     int64_t rank = static_cast<int64_t>(a.q.shape.size());
@@ -638,10 +640,28 @@ class ProgramBuilder {
           n.ints = {dim};
           if (f32) n.dtype = DType::kFloat32;
         });
-    if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back))
+    // Dropout on the probabilities: zeroing at random while training (its values then go
+    // unjudged; its dtypes, shapes and errors do not), or a form that keeps every element (p = 0
+    // while training, or any p in eval).
+    if (c_.Coin(p_.p_attention_dropout)) {
+      const bool random = c_.Coin(p_.p_dropout_random);
+      const bool train = random || c_.Coin(kDropoutTrainsAtZero);
+      const double p = train && !random ? 0.0 : c_.Pick(std::vector<double>{0.1, 0.5});
+      probs = Emit(OpKind::kDropout, {probs}, probs.shape, probs.dtype, [&](Node& n) {
+        n.dropout_p = p;
+        n.train = train;
+      });
+    }
+    Value v = a.v;
+    if (c_.Coin(p_.p_attention_half_product)) {  // probs.to(h) @ v.to(h)
+      const DType h = c_.Coin(kHalfIsFloat16) ? DType::kFloat16 : DType::kBFloat16;
+      probs = CastTo(probs, h);
+      v = CastTo(v, h);
+    } else if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back)) {
       probs = Emit(OpKind::kCast, {probs}, probs.shape, a.q.dtype,
                    [&](Node& n) { n.dtype = a.q.dtype; });
-    Emit(product, {probs, a.v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
+    }
+    Emit(product, {probs, v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
   }
 
   // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).

@@ -258,6 +258,35 @@ TEST(GeneratorOdds, AttentionSpellings) {
       p, &GenPolicy::p_softmax_cast_first, "p_softmax_cast_first",
       [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && !n.dtype; },
       [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.dtype; });
+  auto dropout = [](bool random) {
+    return [random](const Program&, const Node& n) {
+      return n.op == OpKind::kDropout && random == (n.train && n.dropout_p > 0);
+    };
+  };
+  ExpectControls(
+      p, &GenPolicy::p_attention_dropout, "p_attention_dropout",
+      [](const Program&, const Node& n) { return n.op == OpKind::kDropout; },
+      [](const Program& prog, const Node& n) {
+        return n.op == OpKind::kSoftmax &&
+               std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                            [](const Node& m) { return m.op == OpKind::kDropout; });
+      });
+  p.p_attention_dropout = 1;
+  ExpectControls(p, &GenPolicy::p_dropout_random, "p_dropout_random", dropout(true),
+                 dropout(false));
+  p.p_attention_dropout = 0;
+  // A 16-bit product: v cast (v is an input: no other cast of one here).
+  ExpectControls(
+      p, &GenPolicy::p_attention_half_product, "p_attention_half_product",
+      [](const Program& prog, const Node& n) {
+        return n.op == OpKind::kCast && prog.FindInput(n.args[0]) != nullptr;
+      },
+      [](const Program& prog, const Node& n) {
+        return (n.op == OpKind::kMatmul || n.op == OpKind::kBmm) &&
+               prog.FindInput(n.args[1]) != nullptr && prog.FindNode(n.args[0]) != nullptr &&
+               prog.FindNode(n.args[0])->op != OpKind::kPermute &&
+               prog.FindNode(n.args[0])->op != OpKind::kTranspose;
+      });
   ExpectControls(
       p, &GenPolicy::p_softmax_other_dim, "p_softmax_other_dim",
       [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.ints[0] >= 0; },

@@ -81,6 +81,12 @@ struct GenPolicy {
   double p_key_permute = 0.3, p_scale_div = 0.5, p_softmax_other_dim = 0.05;
   double p_attention_unscaled = 0.15, p_scale_query = 0.2, p_attention_bshd = 0.3;
   double p_attention_bmm = 0.3, p_softmax_cast_first = 0.4;
+  // Dropout on attention's probabilities with p_attention_dropout, of which a share
+  // p_dropout_random zeroes at random (training, p > 0: its values are not judged; the others
+  // keep every element: p = 0 while training, or eval); the probabilities and v both cast to
+  // float16 or bfloat16 before the last product (a 16-bit product after a float32 softmax) with
+  // p_attention_half_product.
+  double p_attention_dropout = 0.2, p_dropout_random = 0.5, p_attention_half_product = 0.1;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.

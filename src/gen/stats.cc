@@ -106,6 +106,8 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     }
     if (n.op == OpKind::kPermute && n.ints == std::vector<int64_t>{0, 2, 1, 3})
       f["attention"].insert("heads_first_permute");
+    if (n.op == OpKind::kDropout)
+      f["attention"].insert(n.train && n.dropout_p > 0 ? "dropout_random" : "dropout_keeps_all");
     if (n.op == OpKind::kCast)
       if (const Node* src = p.FindNode(n.args[0]); src && src->op == OpKind::kCast)
         f["cast"].insert("cast_pair");

@@ -44,7 +44,8 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
         "softmax_same_dtype",
         // hand-written attention's spellings
         "scores_divided", "scores_multiplied", "query_scaled", "unscaled", "keys_permuted",
-        "heads_first_permute", "bmm_products", "softmax_cast_first", "softmax_other_dim"})
+        "heads_first_permute", "bmm_products", "softmax_cast_first", "softmax_other_dim",
+        "dropout_random", "dropout_keeps_all"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["cast"]["cast_pair"], 0);
   for (const char* a :

@@ -7,7 +7,7 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 25> kSpecs = {{
+constexpr std::array<OpSpec, 26> kSpecs = {{
     {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
     {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
     {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
@@ -25,6 +25,7 @@ constexpr std::array<OpSpec, 25> kSpecs = {{
     {OpKind::kSoftmax, "softmax", 1, "torch.softmax", false, false, 1, true},
     {OpKind::kSdpa, "scaled_dot_product_attention", 4,
      "torch.nn.functional.scaled_dot_product_attention", false, false, 3, false},
+    {OpKind::kDropout, "dropout", 1, "torch.dropout", false, false, 1, false},
     {OpKind::kToDevice, "to_device", 1, ".to", false, false, 1, false},
     {OpKind::kTranspose, "transpose", 1, ".transpose", false, false, 1, true},
     {OpKind::kPermute, "permute", 1, ".permute", false, false, 1, true},
@@ -325,6 +326,7 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
     case OpKind::kCast:
     case OpKind::kMulScalar:
     case OpKind::kDivScalar:
+    case OpKind::kDropout:
     case OpKind::kToDevice:
       return args[0];
     case OpKind::kSoftmax: {

@@ -31,6 +31,10 @@ enum class OpKind {
   // scaled_dot_product_attention (q, k, v, optional mask; attributes is_causal, scale, enable_gqa).
   kSoftmax,
   kSdpa,
+  // Dropout, torch.dropout(x, p, train) (attributes "p" and "train"): with train and p > 0 it
+  // zeroes elements at random, so its values (and those computed from them) are not judged; its
+  // dtype, shape and errors are.
+  kDropout,
   // A device move, .to(device) (attribute "device").
   kToDevice,
   // Views and layout changes (attribute "ints": transpose {d0, d1}; permute the dims; reshape and

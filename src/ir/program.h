@@ -48,6 +48,9 @@ struct Node {
   bool is_causal = false;
   std::optional<double> scale;
   bool enable_gqa = false;
+  // dropout: the probability of zeroing an element, in [0, 1), and whether it trains (zeroes).
+  double dropout_p = 0.0;
+  bool train = false;
   // The innermost autocast region the node runs in (an index into Program::autocast).
   std::optional<size_t> autocast;
   bool operator==(const Node&) const = default;

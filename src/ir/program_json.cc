@@ -41,6 +41,10 @@ json ProgramToJson(const Program& p) {
       jn["enable_gqa"] = n.enable_gqa;
       if (n.scale) jn["scale"] = *n.scale;
     }
+    if (n.op == OpKind::kDropout) {
+      jn["p"] = n.dropout_p;
+      jn["train"] = n.train;
+    }
     if (n.autocast) jn["autocast"] = *n.autocast;
     j["nodes"].push_back(jn);
   }
@@ -176,6 +180,14 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
       n.scale = v;
     else
       (std::string(key) == "alpha" ? n.alpha : n.beta) = v;
+  }
+  if (j.contains("p")) {
+    if (!j["p"].is_number()) return Status::Error(where + ": \"p\" must be a number");
+    n.dropout_p = j["p"].get<double>();
+  }
+  if (j.contains("train")) {
+    if (!j["train"].is_boolean()) return Status::Error(where + ": \"train\" must be true or false");
+    n.train = j["train"].get<bool>();
   }
   for (const char* key : {"is_causal", "enable_gqa"}) {
     if (!j.contains(key)) continue;

@@ -196,6 +196,11 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
       o << ")\n";
       continue;
     }
+    if (n.op == OpKind::kDropout) {
+      o << call(spec.torch_call) << "(" << n.args[0] << ", " << PyFloat(n.dropout_p) << ", "
+        << (n.train ? "True" : "False") << ")\n";
+      continue;
+    }
     if (n.op == OpKind::kSdpa) {
       o << call(spec.torch_call) << "(" << n.args[0] << ", " << n.args[1] << ", " << n.args[2];
       if (n.args.size() == 4) o << ", attn_mask=" << n.args[3];

@@ -161,6 +161,16 @@ TEST(PythonEmitter, GlueOps) {
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back.value().nodes[0].alpha, 0.125);
   EXPECT_EQ(back.value().nodes[2].alpha, 8.0);
+  Node dropout{"v3", OpKind::kDropout, {"v2"}};
+  dropout.dropout_p = 0.25;
+  dropout.train = true;
+  p.nodes.push_back(dropout);
+  p.outputs = {"v3"};
+  f = EmitFunction(p);
+  EXPECT_NE(f.find("v3 = torch.dropout(v2, 0.25, True)"), std::string::npos) << f;
+  back = ProgramFromJson(ProgramToJson(p));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.value(), p);
 }
 
 }  // namespace
@@ -337,6 +347,10 @@ Program EveryOpAndFeature() {
   add({"v_linear_bias", OpKind::kLinear, {"x", "w", "b"}});
   add({"v_mul", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125});
   add({"v_div", OpKind::kDivScalar, {"x"}, std::nullopt, 8.0});
+  Node dropout{"v_dropout", OpKind::kDropout, {"q"}};
+  dropout.dropout_p = 0.5;
+  dropout.train = true;
+  add(dropout);
   add({"v_softmax", OpKind::kSoftmax, {"q"}, std::nullopt, 1.0, 1.0, {-1}});
   add({"v_softmax_dtype", OpKind::kSoftmax, {"q"}, DType::kFloat32, 1.0, 1.0, {3}});
   add({"v_sdpa", OpKind::kSdpa, {"q", "q", "q"}});
@@ -404,7 +418,7 @@ TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeat
   const std::set<std::string> aten_calls = {
       "torch.mm(",  "torch.bmm(",   "torch.matmul(",  "torch.addmm(",  "torch.mv(",
       "torch.dot(", "torch.addmv(", "torch.baddbmm(", "torch.addbmm(", "torch.add(",
-      "torch.mul(", "torch.div(",   "torch.softmax("};
+      "torch.mul(", "torch.div(",   "torch.softmax(", "torch.dropout("};
   std::set<std::string> native = aten_calls, from_python = aten_calls;
   native.insert({"torch.linear(", "torch.scaled_dot_product_attention("});
   from_python.insert(

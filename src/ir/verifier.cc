@@ -315,6 +315,10 @@ Status Verify(const Program& p) {
       return Status::Error(
           where + ": is_causal, enable_gqa and scale belong to scaled_dot_product_attention");
     if (n.scale && !std::isfinite(*n.scale)) return Status::Error(where + ": scale must be finite");
+    if (n.op != OpKind::kDropout && (n.dropout_p != 0.0 || n.train))
+      return Status::Error(where + ": p and train belong to dropout");
+    if (!(n.dropout_p >= 0.0 && n.dropout_p < 1.0))
+      return Status::Error(where + ": dropout's p must lie in [0, 1)");
     if (n.method_spelling && (n.op != OpKind::kCast || !n.dtype || !CastMethodName(*n.dtype)))
       return Status::Error(
           where +

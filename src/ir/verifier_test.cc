@@ -64,6 +64,16 @@ TEST(Verifier, StructuralErrorsNameTheNode) {
   ExpectError(p, "alpha must be finite");
   p.nodes.back().alpha = -2.0;
   EXPECT_TRUE(Verify(p).ok());
+  p = Valid();
+  p.nodes.push_back({"v1", OpKind::kDropout, {"v0"}});
+  p.outputs = {"v1"};
+  p.nodes.back().dropout_p = 1.0;
+  ExpectError(p, "dropout's p must lie in [0, 1)");
+  p.nodes.back().dropout_p = 0.5;
+  p.nodes.back().train = true;
+  EXPECT_TRUE(Verify(p).ok());
+  p.nodes[0].train = true;  // on the mm
+  ExpectError(p, "p and train belong to dropout");
 }
 
 // Names become variables of generated Python (repro.py) and TorchScript: a keyword made repro.py
