@@ -101,9 +101,10 @@ TEST(PassCoverageE2E, ACampaignCountsTheRewriteAndMmdiffRewritesNoLongerListsIt)
     policy[op] = 0;
   std::ofstream(dir + "/policy.json") << policy.dump();
   const std::string out = dir + "/campaign";
-  auto r = e2e::RunMmdiff("fuzz --cases 2 --jobs 1 --seed 5 --paths reference,eager,inductor "
-                          "--policy " +
-                          dir + "/policy.json --profile --out " + out);
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 2 --jobs 1 --seed 5 --paths reference,eager,inductor "
+      "--policy " +
+      dir + "/policy.json --profile --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = e2e::ReadJson(out + "/summary.json");
   ASSERT_TRUE(s.is_object()) << r.output;

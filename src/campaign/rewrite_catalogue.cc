@@ -92,8 +92,7 @@ Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& p
                                                             double timeout_s) {
   PrivateTempDir tmp("mmdiff-rewrites");
   if (!tmp.ok()) return Status::Error("cannot make a temporary folder: " + tmp.error());
-  if (Status s = WriteFileAtomic(tmp.File("catalogue.py"), CatalogueScript()); !s.ok())
-    return s;
+  if (Status s = WriteFileAtomic(tmp.File("catalogue.py"), CatalogueScript()); !s.ok()) return s;
   ProcessOptions o;
   o.argv = {python, tmp.File("catalogue.py"), tmp.File("catalogue.json")};
   // Inductor's caches in the temporary folder: a hit would skip the passes this lists.
@@ -105,8 +104,8 @@ Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& p
   if (!pr.started) return Status::Error("cannot start " + python + ": " + pr.error);
   if (pr.timed_out || pr.signal != 0 || pr.exit_code != 0)
     return Status::Error(python + " failed to list Inductor's rewrites (" +
-                         (pr.timed_out  ? "ran past " + std::to_string(static_cast<int>(timeout_s)) +
-                                             " s"
+                         (pr.timed_out
+                              ? "ran past " + std::to_string(static_cast<int>(timeout_s)) + " s"
                           : pr.signal ? "signal " + std::to_string(pr.signal)
                                       : "exit " + std::to_string(pr.exit_code)) +
                          "): " + LastLine(o.output));

@@ -15,14 +15,14 @@ namespace mmdiff {
 
 struct CatalogueRewrite {
   std::string name;
-  std::string kind;  // "replacement", "graph", "lowering" or "decomposition"
+  std::string kind;     // "replacement", "graph", "lowering" or "decomposition"
   bool family = false;  // touches a matmul, softmax or attention op, or a joint-graph cast/view
   std::vector<std::string> ops;  // the ops its pattern holds
   std::string note;  // why a program cannot reach it on a CPU with the default config; "" if it can
 };
 
-// The catalogue as the script wrote it (JSON: an array of {name, kind, family, ops, note}); an error
-// names the entry and field that is wrong.
+// The catalogue as the script wrote it (JSON: an array of {name, kind, family, ops, note}); an
+// error names the entry and field that is wrong.
 Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& text);
 
 // Runs the catalogue script in `python` (a venv's interpreter) with a time limit; the error says

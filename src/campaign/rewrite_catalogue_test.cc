@@ -51,7 +51,8 @@ TEST(RewriteCatalogue, ABadCatalogueIsAnErrorNamingTheEntry) {
       "\"family\" must be true or false");
   bad(R"([{"name": "a", "kind": "graph", "family": true, "ops": [3], "note": ""}])",
       "\"ops\" must be an array of op names");
-  bad(R"([{"name": "a", "kind": "graph", "family": true, "ops": []}])", "\"note\" must be a string");
+  bad(R"([{"name": "a", "kind": "graph", "family": true, "ops": []}])",
+      "\"note\" must be a string");
   auto odd = ParseRewriteCatalogue(
       R"([{"name": "a", "kind": "graph", "family": true, "ops": [], "note": "x\u001b[2Jy"}])");
   ASSERT_TRUE(odd.ok());

@@ -87,8 +87,7 @@ const CommandRegistrar kRegistrar{
                       "Seconds the Python may take to list the rewrites")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();
-      return std::pair<CLI::App*, std::function<int()>>{sub,
-                                                        [args] { return RunRewrites(*args); }};
+      return std::pair<CLI::App*, std::function<int()>>{sub, [args] { return RunRewrites(*args); }};
     }};
 
 }  // namespace

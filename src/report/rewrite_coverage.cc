@@ -15,8 +15,8 @@ void AddRewrites(const std::vector<PathResult>& results, std::set<std::string>& 
         into.insert(internal.substr(kRewritePrefix.size()));
 }
 
-void RewriteCoverage::AddProgram(const std::set<std::string>& reached, int64_t index,
-                                 uint64_t seed, double found_s) {
+void RewriteCoverage::AddProgram(const std::set<std::string>& reached, int64_t index, uint64_t seed,
+                                 double found_s) {
   for (const std::string& name : reached) {
     RewriteStats& s = rewrites[name];
     ++s.programs;
@@ -76,7 +76,8 @@ Result<RewriteCoverage> RewriteCoverage::FromJson(const nlohmann::json& j) {
       return Status::Error(where + ".first_found_s must be a number");
     const double found = v.at("first_found_s").get<double>();
     if (!(found >= 0 && found < 1e12))
-      return Status::Error(where + ".first_found_s is out of range: " + v.at("first_found_s").dump());
+      return Status::Error(where +
+                           ".first_found_s is out of range: " + v.at("first_found_s").dump());
     c.rewrites[name] = {programs.value(), first.value(), v.at("first_seed").get<uint64_t>(), found};
   }
   return c;
@@ -109,9 +110,9 @@ std::string RewriteTable(std::vector<RewriteRow> rows, int64_t programs) {
                 "share", "first (case seed, s)", "buckets whose example reached it");
   out << line;
   for (const RewriteRow& r : rows) {
-    const double share = programs > 0 ? 100.0 * static_cast<double>(r.stats.programs) /
-                                            static_cast<double>(programs)
-                                      : 0.0;
+    const double share =
+        programs > 0 ? 100.0 * static_cast<double>(r.stats.programs) / static_cast<double>(programs)
+                     : 0.0;
     std::string buckets;
     for (const std::string& b : r.buckets) buckets += (buckets.empty() ? "" : " ") + b;
     char first[64];

@@ -1,9 +1,9 @@
-// Pass coverage: which of Inductor's graph rewrites (pattern-matcher entries, matmul decompositions)
-// a campaign's programs reached. A compiled path reports the rewrites that fired while it compiled
-// as internals "rewrite:<name>" (src/backends/python/rewrite_names.py names them); a program
-// reaches a rewrite when any of its checked inputs' compiled runs reported it. summary.json keeps
-// the counts ("rewrites"), `mmdiff fuzz --profile` and triage.html show them, and `mmdiff rewrites`
-// lists the ones of the installed torch that no program reached.
+// Pass coverage: which of Inductor's graph rewrites (pattern-matcher entries, matmul
+// decompositions) a campaign's programs reached. A compiled path reports the rewrites that fired
+// while it compiled as internals "rewrite:<name>" (src/backends/python/rewrite_names.py names
+// them); a program reaches a rewrite when any of its checked inputs' compiled runs reported it.
+// summary.json keeps the counts ("rewrites"), `mmdiff fuzz --profile` and triage.html show them,
+// and `mmdiff rewrites` lists the ones of the installed torch that no program reached.
 #pragma once
 
 #include <cstdint>
