@@ -153,15 +153,20 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
 
 // A resumed campaign writes and removes finding folders: a summary naming one outside findings/
 // is malformed, not followed.
-TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
-  FuzzOptions o;
-  FuzzSummary s;
+// A summary of one bucket "x" whose smallest case is `first_index`, with its folder.
+BucketStats OneCaseBucket(int64_t first_index) {
   BucketStats b;
   b.signature = b.headline = "x";
   b.count = 1;
-  b.first_index = 0;
+  b.first_index = first_index;
   b.finding_dir = "findings/" + HashHex("x");
-  s.buckets[HashHex("x")] = b;
+  return b;
+}
+
+TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
+  FuzzOptions o;
+  FuzzSummary s;
+  s.buckets[HashHex("x")] = OneCaseBucket(0);
   nlohmann::json j = SummaryToJson(s, o);
   FuzzOptions back;
   FuzzSummary sback;
@@ -181,11 +186,7 @@ TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
 TEST(FuzzSummary, ResumeReadsBackTheRewritesReached) {
   FuzzOptions o;
   FuzzSummary s;
-  BucketStats b;
-  b.signature = b.headline = "x";
-  b.count = 1;
-  b.first_index = 5;
-  b.finding_dir = "findings/" + HashHex("x");
+  BucketStats b = OneCaseBucket(5);
   b.rewrites = {"fuse_attention._sfdp_pattern_1"};
   s.buckets[HashHex("x")] = b;
   s.rewrites.AddProgram({"fuse_attention._sfdp_pattern_1", "decompose:mm"}, 5, 6, 2.5);
