@@ -32,11 +32,15 @@ Program Attention() {
   return p;
 }
 
-// The internals the inductor path reported for `p`, run with `mmdiff run --json`.
-std::vector<std::string> InductorInternals(const std::string& dir, const Program& p) {
-  const std::string file = dir + "/program.json";
+// The internals the inductor path reported for `p`, run with `mmdiff run --json` and Inductor's
+// caches in `dir`, fresh: a compile the FX graph cache answers runs no pass and reports none.
+std::vector<std::string> InductorInternals(const std::string& dir, const Program& p,
+                                           const std::string& name) {
+  const std::string file = dir + "/" + name + ".json";
   std::ofstream(file) << ProgramToJson(p).dump();
-  auto r = e2e::RunMmdiff("run " + file + " --paths reference,eager,inductor --json");
+  auto r =
+      e2e::RunShell("TORCHINDUCTOR_CACHE_DIR=" + dir + "/cache-" + name + " " + MMDIFF_BUILD_DIR +
+                    "/mmdiff run " + file + " --paths reference,eager,inductor --json");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json report = nlohmann::json::parse(r.output, nullptr, false);
   if (report.is_discarded()) {
@@ -57,10 +61,9 @@ bool HasRewrite(const std::vector<std::string>& internals, const std::string& na
 
 TEST(PassCoverageE2E, AnAttentionProgramRecordsItsRewriteAndAPlainProductNone) {
   const std::string dir = e2e::ScratchDir("pass-coverage-run");
-  const auto fused = InductorInternals(dir, Attention());
+  const auto fused = InductorInternals(dir, Attention(), "attention");
   EXPECT_TRUE(HasRewrite(fused, kFused)) << nlohmann::json(fused).dump();
-  Program mm = e2e::LegalMm();
-  const auto plain = InductorInternals(dir, mm);
+  const auto plain = InductorInternals(dir, e2e::LegalMm(), "mm");
   EXPECT_FALSE(plain.empty());
   EXPECT_FALSE(HasRewrite(plain)) << nlohmann::json(plain).dump();
 }
