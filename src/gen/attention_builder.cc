@@ -1,0 +1,147 @@
+// The attention builders of ProgramBuilder: torch's scaled_dot_product_attention and attention
+// written by hand in the spellings Inductor's attention rewrites match.
+#include <cmath>
+#include <vector>
+
+#include "src/gen/program_builder.h"
+
+namespace mmdiff {
+
+ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
+  DType f = FloatDType();
+  bool four = c_.Coin(p_.p_attention_4d);
+  // Hand-written 4-D attention whose operands are laid out (B, S, H, E), as models project
+  // them, and permuted to heads first (the form of _sfdp_pattern_7 to 12 and 14 to 20).
+  const bool heads_second = four && !fused && c_.Coin(p_.p_attention_bshd);
+  auto fresh = [&](const Shape& s, DType dtype) {
+    return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
+  };
+  int64_t b = c_.Int(1, 3), h = c_.Int(1, 4), l = Dim(), e = Dim();
+  Value q;
+  if (chain && last_.shape.size() == (four ? 4u : 3u)) {
+    q = last_;
+    if (four) b = q.shape[0];
+    h = q.shape[q.shape.size() - 3];
+    l = q.shape[q.shape.size() - 2];
+    e = q.shape.back();
+  } else {
+    q = fresh(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
+  }
+  int64_t s = Dim(), ev = c_.Coin(p_.p_ev_equal_e) ? e : Dim(), hk = h;
+  bool gqa = fused && four && c_.Coin(p_.p_gqa);
+  if (gqa) {  // k and v carry fewer heads: query heads are grouped onto them
+    hk = c_.Int(1, 2);
+    h = hk * c_.Int(2, 3);
+    if (!chain || q.shape[1] != h) q = Input({b, h, l, e}, f);
+  }
+  auto shape = [&](int64_t heads, int64_t rows, int64_t cols) {
+    return HeadsShape(four, b, heads, rows, cols);
+  };
+  DType k_dtype = OperandDType(q.dtype);  // before the shape's draws (see Operand)
+  Value k = fresh(shape(hk, s, SecondK(e)), k_dtype);
+  Value v =
+      fresh(shape(hk, s, ev), c_.Coin(p_.p_v_float32) ? DType::kFloat32 : OperandDType(q.dtype));
+  Shape mask_shape = c_.Coin(kMaskUnbatched) ? Shape{l, s}
+                     : four                  ? Shape{b, 1, l, s}
+                                             : Shape{1, l, s};
+  return {q, k, v, mask_shape, four, gqa, b, h, hk, l, s, e, ev};
+}
+
+ProgramBuilder::Value ProgramBuilder::HeadsFirst(const Shape& s, DType dtype) {
+  Value in = RawInput({s[0], s[2], s[1], s[3]}, dtype);
+  return Emit(OpKind::kPermute, {in}, s, dtype, [](Node& n) { n.ints = {0, 2, 1, 3}; });
+}
+
+void ProgramBuilder::Sdpa(bool chain) {
+  Qkv a = AttentionOperands(/*fused=*/true, chain);
+  std::vector<Value> args = {a.q, a.k, a.v};
+  bool mask = c_.Coin(p_.p_mask);
+  if (mask)
+    args.push_back(RawInput(a.mask_shape, c_.Coin(p_.p_mask_bool)      ? DType::kBool
+                                          : c_.Coin(p_.p_mask_float32) ? DType::kFloat32
+                                                                       : a.q.dtype));
+  bool causal = mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
+  std::optional<double> scale;
+  static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
+  if (c_.Coin(p_.p_sdpa_scale)) scale = c_.Pick(kScales);
+  Emit(OpKind::kSdpa, args, a.Heads(a.h, a.l, a.ev), a.q.dtype, [&](Node& n) {
+    n.is_causal = causal;
+    n.scale = scale;
+    n.enable_gqa = a.gqa;
+  });
+}
+
+void ProgramBuilder::Attention(bool chain) {
+  Qkv a = AttentionOperands(/*fused=*/false, chain);
+  int64_t rank = static_cast<int64_t>(a.q.shape.size());
+  const OpKind product = rank == 3 && c_.Coin(p_.p_attention_bmm) ? OpKind::kBmm : OpKind::kMatmul;
+  // Where the scale goes: on the scores, on q before the product, or nowhere.
+  const bool unscaled = c_.Coin(p_.p_attention_unscaled);
+  const bool on_query = !unscaled && c_.Coin(p_.p_scale_query);
+  auto scaled = [&](const Value& x) {
+    const bool divide = c_.Coin(p_.p_scale_div);
+    const double root_e = std::sqrt(static_cast<double>(std::max<int64_t>(a.e, 1)));
+    double scale = c_.Coin(kRsqrtScale) ? (divide ? root_e : 1.0 / root_e)
+                   : divide             ? c_.Pick(std::vector<double>{8.0, 2.0})
+                                        : c_.Pick(std::vector<double>{0.125, 0.5});
+    return Emit(divide ? OpKind::kDivScalar : OpKind::kMulScalar, {x}, x.shape, x.dtype,
+                [&](Node& n) { n.alpha = scale; });
+  };
+  Value q = on_query ? scaled(a.q) : a.q;
+  Value kt;
+  if (c_.Coin(p_.p_key_permute)) {
+    kt = Emit(OpKind::kPermute, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype, [&](Node& n) {
+      for (int64_t d = 0; d < rank; ++d) n.ints.push_back(d);
+      std::swap(n.ints[rank - 2], n.ints[rank - 1]);
+    });
+  } else {
+    kt = Emit(OpKind::kTranspose, {a.k}, a.Heads(a.hk, a.e, a.s), a.k.dtype,
+              [&](Node& n) { n.ints = {rank - 2, rank - 1}; });
+  }
+  Value scores = Emit(product, {q, kt}, a.Heads(a.h, a.l, a.s), q.dtype, [](Node&) {});
+  Value x = unscaled || on_query ? scores : scaled(scores);
+  if (c_.Coin(p_.p_mask)) {
+    Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
+    x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
+             [](Node&) {});
+  }
+  bool f32 = c_.Coin(p_.p_softmax_float32);
+  // In float32 by softmax's dtype argument, or by a cast before it (x.float().softmax(-1)).
+  if (f32 && c_.Coin(p_.p_softmax_cast_first)) {
+    const bool method = c_.Coin(p_.p_cast_method);
+    x = Emit(OpKind::kCast, {x}, x.shape, DType::kFloat32, [&](Node& n) {
+      n.dtype = DType::kFloat32;
+      n.method_spelling = method;
+    });
+    f32 = false;
+  }
+  const int64_t dim = c_.Coin(p_.p_softmax_other_dim) ? c_.Int(0, rank - 2) : -1;
+  Value probs = Emit(OpKind::kSoftmax, {x}, x.shape, f32 ? DType::kFloat32 : x.dtype, [&](Node& n) {
+    n.ints = {dim};
+    if (f32) n.dtype = DType::kFloat32;
+  });
+  // Dropout on the probabilities: zeroing at random while training (its values then go
+  // unjudged; its dtypes, shapes and errors do not), or a form that keeps every element (p = 0
+  // while training, or any p in eval).
+  if (c_.Coin(p_.p_attention_dropout)) {
+    const bool random = c_.Coin(p_.p_dropout_random);
+    const bool train = random || c_.Coin(kDropoutTrainsAtZero);
+    const double p = train && !random ? 0.0 : c_.Pick(std::vector<double>{0.1, 0.5});
+    probs = Emit(OpKind::kDropout, {probs}, probs.shape, probs.dtype, [&](Node& n) {
+      n.dropout_p = p;
+      n.train = train;
+    });
+  }
+  Value v = a.v;
+  if (c_.Coin(p_.p_attention_half_product)) {  // probs.to(h) @ v.to(h)
+    const DType h = c_.Coin(kHalfIsFloat16) ? DType::kFloat16 : DType::kBFloat16;
+    probs = CastTo(probs, h);
+    v = CastTo(v, h);
+  } else if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back)) {
+    probs =
+        Emit(OpKind::kCast, {probs}, probs.shape, a.q.dtype, [&](Node& n) { n.dtype = a.q.dtype; });
+  }
+  Emit(product, {probs, v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
+}
+
+}  // namespace mmdiff
