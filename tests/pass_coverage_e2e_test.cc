@@ -3,6 +3,7 @@
 // none; `mmdiff rewrites` then leaves the reached rewrite out of those never reached.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "src/ir/program_json.h"
@@ -137,6 +138,15 @@ TEST(PassCoverageE2E, ACampaignCountsTheRewriteAndMmdiffRewritesNoLongerListsIt)
   EXPECT_GE(reached, 1) << listed.output;
   auto missing = e2e::RunMmdiff("rewrites " + dir + "/no-such-campaign");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  // A summary whose rewrites are malformed is an error naming it, before any Python runs.
+  s["rewrites"] = 3;
+  std::filesystem::create_directories(dir + "/broken");
+  std::ofstream(dir + "/broken/summary.json") << s.dump();
+  auto broken = e2e::RunMmdiff("rewrites " + dir + "/broken");
+  EXPECT_EQ(broken.exit_code, 2) << broken.output;
+  EXPECT_NE(broken.output.find("broken/summary.json"), std::string::npos) << broken.output;
+  EXPECT_NE(broken.output.find("\"rewrites\" must be an object"), std::string::npos)
+      << broken.output;
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 #include "src/campaign/rewrite_catalogue.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <sstream>
 
 #include "mmdiff/python/inductor_rewrites.h"
@@ -11,8 +10,6 @@
 #include "src/support/subprocess.h"
 
 namespace mmdiff {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -32,18 +29,6 @@ std::string LastLine(const std::string& path) {
   while (std::getline(lines, line))
     if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
   return last.substr(0, 300);
-}
-
-void FindSummaries(const fs::path& dir, int depth, std::vector<fs::path>& out) {
-  std::error_code ec;
-  if (fs::is_regular_file(dir / "summary.json", ec)) out.push_back(dir / "summary.json");
-  if (depth == 0) return;
-  std::vector<fs::path> subdirs;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (!e.is_symlink(ec) && e.is_directory(ec) && e.path().filename() != "findings")
-      subdirs.push_back(e.path());
-  std::sort(subdirs.begin(), subdirs.end());
-  for (const auto& d : subdirs) FindSummaries(d, depth - 1, out);
 }
 
 }  // namespace
@@ -112,40 +97,6 @@ Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& p
   auto text = ReadFile(tmp.File("catalogue.json"), size_t{1} << 26);
   if (!text.ok()) return text.status();
   return ParseRewriteCatalogue(text.value());
-}
-
-Result<RewriteCoverage> ReadCampaignRewrites(const std::vector<std::string>& inputs,
-                                             int64_t& programs) {
-  RewriteCoverage all;
-  programs = 0;
-  for (const std::string& input : inputs) {
-    std::vector<fs::path> summaries;
-    std::error_code ec;
-    if (fs::is_directory(input, ec))
-      FindSummaries(input, 4, summaries);
-    else if (fs::is_regular_file(input, ec))
-      summaries.push_back(input);
-    else
-      return Status::Error(input + ": no such file or folder");
-    if (summaries.empty()) return Status::Error(input + ": holds no summary.json");
-    for (const fs::path& path : summaries) {
-      auto text = ReadFile(path.string());
-      if (!text.ok()) return Status::Error(path.string() + ": " + text.error());
-      auto j = ParseJsonBounded(text.value());
-      if (!j.ok()) return Status::Error(path.string() + ": " + j.error());
-      if (!j.value().is_object() || j.value().value("format", "") != "mmdiff.fuzz-summary")
-        return Status::Error(path.string() + ": not a campaign's summary.json");
-      const nlohmann::json& cases = j.value().contains("cases") ? j.value().at("cases") : nullptr;
-      if (!cases.is_number_unsigned())
-        return Status::Error(path.string() + ": \"cases\" must be a non-negative integer");
-      programs += cases.get<int64_t>();
-      if (!j.value().contains("rewrites")) continue;  // a campaign of an earlier mmdiff
-      auto coverage = RewriteCoverage::FromJson(j.value().at("rewrites"));
-      if (!coverage.ok()) return Status::Error(path.string() + ": " + coverage.error());
-      all += coverage.value();
-    }
-  }
-  return all;
 }
 
 std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,

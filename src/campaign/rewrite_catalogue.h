@@ -30,12 +30,6 @@ Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& t
 Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& python,
                                                             double timeout_s);
 
-// The campaigns' coverage read from summary.json files: each input is a summary.json or a folder
-// searched (at most 4 levels deep, as shards are laid out) for them. An input that holds none, or a
-// summary that cannot be read, is an error naming it.
-Result<RewriteCoverage> ReadCampaignRewrites(const std::vector<std::string>& inputs,
-                                             int64_t& programs);
-
 // The family's rewrites as lines for people: those never reached first (each with its note), then,
 // with `all`, the reached ones with their programs; and a count line.
 std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,

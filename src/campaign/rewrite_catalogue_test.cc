@@ -1,12 +1,8 @@
-// Tests for the rewrite catalogue: what the install's Python writes is read with checks, campaigns'
-// coverage is summed from their summaries, and the family's unreached rewrites are listed.
+// Tests for the rewrite catalogue: what the install's Python writes is read with checks, and the
+// family's unreached rewrites are listed.
 #include "src/campaign/rewrite_catalogue.h"
 
 #include <gtest/gtest.h>
-
-#include <filesystem>
-
-#include "src/support/files.h"
 
 namespace mmdiff {
 namespace {
@@ -57,38 +53,6 @@ TEST(RewriteCatalogue, ABadCatalogueIsAnErrorNamingTheEntry) {
       R"([{"name": "a", "kind": "graph", "family": true, "ops": [], "note": "x\u001b[2Jy"}])");
   ASSERT_TRUE(odd.ok());
   EXPECT_EQ(odd.value()[0].note, "x?[2Jy");  // printed as it is: no terminal escapes
-}
-
-TEST(RewriteCatalogue, CampaignsAndShardsAddUpAndABadSummaryIsNamed) {
-  PrivateTempDir tmp("mmdiff-rewrite-catalogue-test");
-  ASSERT_TRUE(tmp.ok());
-  namespace fs = std::filesystem;
-  fs::create_directories(tmp.File("run/shard-0"));
-  fs::create_directories(tmp.File("run/shard-1"));
-  const std::string summary =
-      R"({"format": "mmdiff.fuzz-summary", "cases": 4, "rewrites": {"post_grad.addmm":
-         {"programs": 2, "first_index": 3, "first_seed": 4, "first_found_s": 1.5}}})";
-  ASSERT_TRUE(WriteFileAtomic(tmp.File("run/shard-0/summary.json"), summary).ok());
-  ASSERT_TRUE(WriteFileAtomic(tmp.File("run/shard-1/summary.json"), summary).ok());
-  int64_t programs = 0;
-  auto sum = ReadCampaignRewrites({tmp.File("run")}, programs);
-  ASSERT_TRUE(sum.ok()) << sum.error();
-  EXPECT_EQ(programs, 8);
-  EXPECT_EQ(sum.value().rewrites.at("post_grad.addmm").programs, 4);
-
-  fs::create_directories(tmp.File("empty"));
-  auto none = ReadCampaignRewrites({tmp.File("empty")}, programs);
-  ASSERT_FALSE(none.ok());
-  EXPECT_NE(none.error().find("holds no summary.json"), std::string::npos) << none.error();
-  ASSERT_TRUE(WriteFileAtomic(tmp.File("run/shard-1/summary.json"),
-                              R"({"format": "mmdiff.fuzz-summary", "cases": 1, "rewrites": 3})")
-                  .ok());
-  auto broken = ReadCampaignRewrites({tmp.File("run")}, programs);
-  ASSERT_FALSE(broken.ok());
-  EXPECT_NE(broken.error().find("shard-1/summary.json: \"rewrites\" must be an object"),
-            std::string::npos)
-      << broken.error();
-  EXPECT_FALSE(ReadCampaignRewrites({tmp.File("nothing-here")}, programs).ok());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "mmdiff/build_info.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -19,6 +20,11 @@ std::string WorkerBinary() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   return (self.parent_path() / "mmdiff-worker").string();
+}
+
+std::string VenvPython() {
+  const char* python = std::getenv("MMDIFF_PYTHON");
+  return python && *python ? python : build_info::kVenvPython;
 }
 
 bool GpuPresent() { return fs::exists("/dev/nvidia0") || fs::exists("/dev/nvidiactl"); }

@@ -15,6 +15,9 @@ namespace mmdiff::cli {
 
 // The mmdiff-worker next to this executable ($MMDIFF_WORKER overrides).
 std::string WorkerBinary();
+// The Python of the venv the workers embed ($MMDIFF_PYTHON overrides): repro.py's and the rewrite
+// catalogue's interpreter.
+std::string VenvPython();
 // Whether this machine has an NVIDIA GPU, from the driver's device files (without loading CUDA).
 bool GpuPresent();
 // The default policy for "", else the file's (errors name the file).

@@ -309,8 +309,7 @@ int Fuzz(FuzzArgs a) {
     fo.standalone_check = !a.no_standalone_check;
   }
   // repro.py of a new finding runs with the interpreter the workers embed (the campaign's venv).
-  const char* python = std::getenv("MMDIFF_PYTHON");
-  fo.standalone.python = python && *python ? python : build_info::kVenvPython;
+  fo.standalone.python = VenvPython();
   fo.standalone.timeout_s = fo.stage_timeout_s + 120;
   if (!a.inductor_cache.empty()) fo.inductor_cache_dir = fs::absolute(a.inductor_cache).string();
   if (Status s = CheckFuzzOptions(fo); !s.ok()) {

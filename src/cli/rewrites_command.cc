@@ -1,16 +1,17 @@
 // `mmdiff rewrites [CAMPAIGN...]`: the matmul/attention-family rewrites of the installed torch's
 // Inductor that the campaigns' programs never reached (pass coverage, docs/campaigns.md).
 #include <CLI/CLI.hpp>
-#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "mmdiff/build_info.h"
 #include "src/campaign/rewrite_catalogue.h"
+#include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/triage/triage_input.h"
 
 namespace mmdiff::cli {
 namespace {
@@ -38,16 +39,28 @@ struct Args {
   double timeout_s = 600;
 };
 
+// The campaigns' rewrites and programs, read as triage reads campaigns and shards; a summary it
+// cannot read is an error here, not a file to skip.
+Result<RewriteCoverage> ReachedBy(const std::vector<std::string>& inputs, int64_t& programs) {
+  programs = 0;
+  if (inputs.empty()) return RewriteCoverage{};
+  auto data = triage::LoadTriageInputs(inputs);
+  if (!data.ok()) return data.status();
+  for (const auto& s : data.value().skipped)
+    if (std::filesystem::path(s.path).filename() == "summary.json")
+      return Status::Error(s.path + ": " + s.reason);
+  for (const auto& c : data.value().campaigns) programs += c.has_summary ? c.cases : 0;
+  return data.value().rewrites;
+}
+
 int RunRewrites(const Args& a) {
   int64_t programs = 0;
-  auto reached = ReadCampaignRewrites(a.inputs, programs);
+  auto reached = ReachedBy(a.inputs, programs);
   if (!reached.ok()) {
     std::cerr << "mmdiff rewrites: " << reached.error() << "\n";
     return kExitUsage;
   }
-  const char* env = std::getenv("MMDIFF_PYTHON");
-  const std::string python = env && *env ? env : build_info::kVenvPython;
-  auto catalogue = ListInstalledRewrites(python, a.timeout_s);
+  auto catalogue = ListInstalledRewrites(VenvPython(), a.timeout_s);
   if (!catalogue.ok()) {
     std::cerr << "mmdiff rewrites: " << catalogue.error() << "\n";
     return kExitEnvironment;
