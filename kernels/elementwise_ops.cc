@@ -11,6 +11,7 @@
 namespace mmref {
 
 using detail::BroadcastStrides;
+using detail::ElementwiseBound;
 using detail::kInf;
 using detail::SetInteger;
 using detail::TwoTermSum;
@@ -114,7 +115,7 @@ RefTensor Slice(const RefTensor& a, int64_t dim, int64_t start, int64_t end, int
   return Strided(a, shape, strides, start * st[dim]);
 }
 
-namespace {
+namespace detail {
 // The bound of one elementwise result: inherited error plus one rounding to `out`. A non-finite
 // value computed from exact operands is exact (IEEE); an integer result wraps exactly. A finite
 // result that may round beyond the format's range may also be that infinity (bits added to also).
@@ -132,7 +133,7 @@ double ElementwiseBound(double& v, double inherited, Format out, uint8_t& also) 
   if (v - bound < -MaxFinite(out)) also |= kAlsoNegInf;
   return bound;
 }
-}  // namespace
+}  // namespace detail
 
 RefTensor Add(const RefTensor& a, const RefTensor& b, const std::vector<int64_t>& shape,
               Format out) {

@@ -19,6 +19,13 @@ std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
 // An exact integer result as a RefTensor element: doubles hold integers exactly up to 2^53 only.
 void SetInteger(int64_t v, Format out, double& val, double& err);
 
+// The bound of one elementwise result v with `inherited` error from its operands, after one
+// rounding to `out`; unbounded when the inherited error is. A non-finite value computed from exact
+// operands is exact (IEEE); an integer result (|v| < 2^62, exact operands) wraps exactly, v
+// becoming the wrapped value. A finite result that may round beyond the format's range may also be
+// that infinity: the bits are added to `also`.
+double ElementwiseBound(double& v, double inherited, Format out, uint8_t& also);
+
 // The element x + y of two terms given as sets (value, error, also; see RefTensor), where the
 // finite result of finite terms is `sum` within `sum_bound`: its outcomes by IEEE rules. A finite
 // term beyond +-limit may itself have overflowed; a finite result beyond the output format's range

@@ -2,6 +2,7 @@
 // correct implementation's result may lie from them, and the special values it may also be.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
