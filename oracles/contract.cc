@@ -40,9 +40,10 @@ const ContractRule kSupportedDType{
     "NotImplementedError",
     "AT_DISPATCH in addmm_impl_cpu_: '\"addmm_impl_cpu_\" not implemented for 'Bool''"};
 const ContractRule kShape{
-    "shape", "the matmul family",
+    "shape", "the matmul family; elementwise ops and masks; tril",
     "ranks and sizes as documented (mm 2-D, bmm 3-D with equal batch, mv 2-D by 1-D, dot 1-D, "
-    "contracted dims equal, matmul batch dims broadcast, bias expandable to the product)",
+    "contracted dims equal, matmul batch dims broadcast, bias expandable to the product; "
+    "elementwise operands and masks broadcast; tril at least 2-D)",
     "RuntimeError", "aten/src/ATen/native/LinearAlgebra.cpp shape checks; torch.matmul docs"};
 
 const ContractRule kCudaIntegers{"cuda_integer_matmul", "the matmul family on cuda",
@@ -152,6 +153,26 @@ const ContractRule kScalarRange{"scalar_range", "the addmm family on integer dty
                                 "to type uint8_t without overflow'. "
                                 "Probed on torch 2.15.0 cpu (meta does not check)."};
 
+const ContractRule kMaskDType{
+    "mask_dtype", "masked_fill's mask, where's condition",
+    "masked_fill: a bool mask; where: a bool condition (or uint8, which cpu still accepts with a "
+    "deprecation warning)",
+    "RuntimeError",
+    "aten/src/ATen/native/TensorAdvancedIndexing.cpp masked_fill_impl_cpu: 'masked_fill_ only "
+    "supports boolean masks, but got mask with dtype float'; TensorCompare.cpp where: 'where "
+    "expected condition to be a boolean tensor, but got a tensor with dtype Float'. Probed on "
+    "torch "
+    "2.15.0 cpu, empty tensors too (meta rejects a uint8 condition as well)"};
+const ContractRule kFillValue{
+    "fill_value", "masked_fill; full to float32 (cpu and cuda)",
+    "the Python float fits the result's dtype: integers from their lowest value to below their "
+    "largest + 1 (then truncated), floating dtypes up to their largest finite magnitude (an "
+    "infinity fits); full converts through float, so only float32 can overflow",
+    "RuntimeError",
+    "c10/util/TypeCast.h checked_convert: 'value cannot be converted to type c10::Half without "
+    "overflow'. Probed on torch 2.15.0 cpu at each dtype's edges (int8 127.99 fits, 128 and "
+    "-128.01 do not; float16 65505 does not), empty tensors too; meta does not check"};
+
 const ContractRule kGradDType{
     "grad_dtype", "inputs with requires_grad",
     "only floating inputs require gradients (integer and bool ones cannot)", "RuntimeError",
@@ -178,9 +199,10 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 
 const std::vector<ContractRule>& ContractRules() {
   static const std::vector<ContractRule> kRules = {
-      kSameDevice,  kSameDType, kSupportedDType, kShape,        kDimRange,  kView,
-      kSdpaDType,   kSdpaArgs,  kSoftmaxDType,   kDropoutDType, kMetaCopy,  kIntScalarEmpty,
-      kScalarRange, kEmptyBmm,  kLinearBias,     kCudaIntegers, kGradDType, kAutocastPromote};
+      kSameDevice,   kSameDType,      kSupportedDType,  kShape,        kDimRange,
+      kView,         kSdpaDType,      kSdpaArgs,        kSoftmaxDType, kDropoutDType,
+      kMetaCopy,     kIntScalarEmpty, kScalarRange,     kEmptyBmm,     kLinearBias,
+      kCudaIntegers, kGradDType,      kAutocastPromote, kMaskDType,    kFillValue};
   return kRules;
 }
 
@@ -298,6 +320,15 @@ std::optional<std::pair<const ContractRule*, std::string>> MatmulDTypes(
   return std::nullopt;
 }
 
+// Whether a Python float converts to dtype d without torch's overflow error (kFillValue's rule;
+// the addmm family's alpha and beta are checked the same way).
+bool FitsDType(double v, DType d) {
+  if (d == DType::kBool) return true;
+  if (IsFloating(d)) return !std::isfinite(v) || std::fabs(v) <= MaxFinite(d);
+  const double lowest = d == DType::kUInt8 ? 0 : -MaxFinite(d) - 1;
+  return std::isfinite(v) && v >= lowest && v < MaxFinite(d) + 1;
+}
+
 // The rule a node breaks, if any, given its argument types; on success `out` is its result type.
 std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueType>& args,
                                        TorchRelease torch, ValueType& out) {
@@ -307,9 +338,13 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
         Violation(n, rule, op_name + ": " + std::move(message)));
   };
   std::vector<DType> dtypes;
-  for (const auto& a : args) dtypes.push_back(a.dtype);
+  std::vector<bool> zero_dim;
+  for (const auto& a : args) {
+    dtypes.push_back(a.dtype);
+    zero_dim.push_back(a.shape.empty());
+  }
   out = args[0];
-  out.dtype = ResultDType(n, dtypes).value_or(args[0].dtype);
+  out.dtype = ResultDType(n, dtypes, zero_dim).value_or(args[0].dtype);
   if (n.op == OpKind::kCast) return std::nullopt;
   if (n.op == OpKind::kToDevice) {
     if (args[0].device == Device::kMeta && *n.device != Device::kMeta)
@@ -326,8 +361,7 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
   // The shape rules come after the dtype rules (eager's order); the dtype rules read the shape.
   std::vector<Shape> shapes;
   for (const auto& a : args) shapes.push_back(a.shape);
-  auto shape = n.op == OpKind::kAdd ? BroadcastShapes(shapes[0], shapes[1])
-                                    : InferShape(n.op, shapes, n.ints, n.enable_gqa);
+  auto shape = InferShape(n.op, shapes, n.ints, n.enable_gqa);
   bool matmul_family = IsMatmulFamily(n.op) || n.op == OpKind::kSdpa;
   if (n.op == OpKind::kSdpa) {
     for (size_t i = 1; i < same; ++i)
@@ -348,6 +382,23 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
   } else if (n.op == OpKind::kSoftmax) {
     if (!IsFloating(out.dtype))
       return fail(kSoftmaxDType, "not implemented for " + std::string(DTypeName(out.dtype)));
+  } else if (n.op == OpKind::kMaskedFill || n.op == OpKind::kWhere) {
+    const DType m = args[n.op == OpKind::kWhere ? 0 : 1].dtype;
+    if (m != DType::kBool && !(n.op == OpKind::kWhere && m == DType::kUInt8))
+      return fail(kMaskDType, n.op == OpKind::kWhere
+                                  ? "expected condition to be a boolean tensor, but got a tensor "
+                                    "with dtype " +
+                                        std::string(DTypeName(m))
+                                  : "only supports boolean masks, but got mask with dtype " +
+                                        std::string(DTypeName(m)));
+    if (n.op == OpKind::kMaskedFill && args[0].device != Device::kMeta &&
+        !FitsDType(n.alpha, out.dtype))
+      return fail(kFillValue, "value cannot be converted to type " +
+                                  std::string(DTypeName(out.dtype)) + " without overflow");
+  } else if (n.op == OpKind::kFull) {
+    if (args[0].device != Device::kMeta && out.dtype == DType::kFloat32 &&
+        !FitsDType(n.alpha, out.dtype))
+      return fail(kFillValue, "value cannot be converted to type float32 without overflow");
   } else if (n.op == OpKind::kDropout) {
     if (n.train && n.dropout_p > 0 && !IsFloating(out.dtype) && Numel(args[0].shape) > 0)
       return fail(kDropoutDType, "result type Float can't be cast to the desired output type " +
@@ -372,9 +423,7 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     DType d = out.dtype;
     for (double s : {n.alpha, n.beta}) {
       // The float itself is range-checked (so -0.5 does not fit uint8), then truncated.
-      bool fits =
-          d == DType::kUInt8 ? s >= 0 && s <= 255 : s >= -MaxFinite(d) - 1 && s <= MaxFinite(d);
-      if (!fits)
+      if (!FitsDType(s, d))
         return fail(kScalarRange, "alpha/beta " + std::to_string(s) + " does not fit " +
                                       std::string(DTypeName(d)));
     }
@@ -477,7 +526,7 @@ std::set<std::string> GradTrackedValues(const Program& p,
   for (const auto& n : p.nodes) {
     bool from = std::any_of(n.args.begin(), n.args.end(),
                             [&](const std::string& a) { return tracked.count(a) > 0; });
-    if (from && IsFloating(types.at(n.name).dtype)) tracked.insert(n.name);
+    if (from && IsFloating(types.at(n.name).dtype) && !CutsGradient(n.op)) tracked.insert(n.name);
   }
   return tracked;
 }

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <utility>
+
 #include "src/ir/test_programs.h"
 
 namespace mmdiff {
@@ -407,6 +410,57 @@ TEST(Contract, DropoutThatZeroesNeedsAFloatingInputUnlessEmpty) {
     EXPECT_FALSE(x.rejects) << ok.Summary() << ": " << x.violation.message;
     EXPECT_EQ(x.outputs[0].dtype, ok.inputs[0].dtype) << ok.Summary();
   }
+}
+
+// Probed on torch 2.15.0 cpu (oracles/contract.cc's mask_dtype and fill_value rules).
+TEST(Contract, MasksNeedBoolAndFillValuesMustFit) {
+  const double inf = std::numeric_limits<double>::infinity();
+  auto fill = [](DType x, DType mask, double value, Device d = Device::kCpu) {
+    Program p;
+    p.inputs = {{"x", {2, 3}, x, d}, {"m", {3}, mask, d}};
+    p.nodes = {{"v0", OpKind::kMaskedFill, {"x", "m"}, std::nullopt, value}};
+    p.outputs = {"v0"};
+    return Expect(p);
+  };
+  EXPECT_EQ(fill(DType::kFloat32, DType::kUInt8, 1.0).violation.rule, "mask_dtype");
+  EXPECT_EQ(fill(DType::kFloat32, DType::kFloat32, 1.0).violation.rule, "mask_dtype");
+  EXPECT_EQ(fill(DType::kInt32, DType::kBool, -inf).violation.rule, "fill_value");
+  EXPECT_EQ(fill(DType::kFloat16, DType::kBool, 65505.0).violation.rule, "fill_value");
+  EXPECT_EQ(fill(DType::kInt8, DType::kBool, 128.0).violation.rule, "fill_value");
+  EXPECT_EQ(fill(DType::kInt8, DType::kBool, -128.01).violation.rule, "fill_value");
+  EXPECT_EQ(fill(DType::kUInt8, DType::kBool, -0.5).violation.rule, "fill_value");
+  EXPECT_FALSE(fill(DType::kFloat16, DType::kBool, 1e6, Device::kMeta).rejects);  // unchecked
+  for (auto [x, v] : {std::pair{DType::kInt8, 127.99},
+                      {DType::kUInt8, 255.5},
+                      {DType::kFloat16, -inf},
+                      {DType::kFloat16, 65504.0},
+                      {DType::kBool, -1e4}}) {
+    Expectation e = fill(x, DType::kBool, v);
+    EXPECT_FALSE(e.rejects) << DTypeName(x) << " " << v << ": " << e.violation.message;
+    EXPECT_EQ(e.outputs[0], (ValueType{{2, 3}, x, Device::kCpu}));
+  }
+
+  Program w;
+  w.inputs = {{"c", {3}, DType::kUInt8}, {"x", {2, 3}, DType::kInt32}, {"y", {}, DType::kFloat16}};
+  w.nodes = {{"v0", OpKind::kWhere, {"c", "x", "y"}}};
+  w.outputs = {"v0"};
+  Expectation e = Expect(w);  // a uint8 condition is still accepted (deprecated)
+  ASSERT_FALSE(e.rejects) << e.violation.message;
+  EXPECT_EQ(e.outputs[0], (ValueType{{2, 3}, DType::kFloat16, Device::kCpu}));
+  w.inputs[0].dtype = DType::kFloat32;
+  EXPECT_EQ(Expect(w).violation.rule, "mask_dtype");
+
+  Program f = test_programs::OneOp(OpKind::kFull, {{"x", {2}, DType::kFloat16}});
+  f.nodes[0].dtype = DType::kFloat32;
+  f.nodes[0].alpha = 1e39;  // float32 overflows; float16 and bfloat16 round to inf
+  EXPECT_EQ(Expect(f).violation.rule, "fill_value");
+  f.nodes[0].dtype = DType::kFloat16;
+  EXPECT_FALSE(Expect(f).rejects);
+  Program t = test_programs::OneOp(OpKind::kTril, {{"x", {3}, DType::kFloat32}});
+  t.nodes[0].ints = {0};
+  EXPECT_EQ(Expect(t).violation.rule, "shape");
+  t.inputs[0].shape = {2, 3, 3};
+  EXPECT_FALSE(Expect(t).rejects);
 }
 
 }  // namespace

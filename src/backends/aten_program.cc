@@ -291,6 +291,28 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kDivScalar:
         r = at::div(a[0], at::Scalar(n.alpha));
         break;
+      case OpKind::kMul:
+        r = at::mul(a[0], a[1]);
+        break;
+      case OpKind::kDiv:
+        r = at::div(a[0], a[1]);
+        break;
+      case OpKind::kEqScalar:
+        r = at::eq(a[0], at::Scalar(n.alpha));
+        break;
+      case OpKind::kMaskedFill:
+        r = at::masked_fill(a[0], a[1], at::Scalar(n.alpha));
+        break;
+      case OpKind::kWhere:
+        r = at::where(a[0], a[1], a[2]);
+        break;
+      case OpKind::kTril:
+        r = at::tril(a[0], n.ints.at(0));
+        break;
+      case OpKind::kFull:  // its argument gives the device and the default dtype only
+        r = at::full(n.ints, at::Scalar(n.alpha),
+                     a[0].options().dtype(n.dtype ? ToScalarType(*n.dtype) : a[0].scalar_type()));
+        break;
       case OpKind::kDropout:
         r = at::dropout(a[0], n.dropout_p, n.train);
         break;

@@ -8,6 +8,7 @@
 
 #include "kernels/attention_ops.h"
 #include "kernels/reference_ops.h"
+#include "kernels/select_ops.h"
 #ifdef MMDIFF_WITH_CUDA
 #include "kernels/cuda/cuda_reference.h"
 #endif
@@ -26,6 +27,14 @@ static_assert(int{kAlsoPosInf} == int{mmref::kAlsoPosInf} &&
 namespace {
 
 int64_t Wrap(int64_t d, size_t rank) { return d < 0 ? d + static_cast<int64_t>(rank) : d; }
+
+// A Python float stored into format f, as masked_fill and full store their value: truncated for
+// integers, non-zero for bool (the contract rejects values out of an integer's range).
+double StoredValue(mmref::Format f, double v) {
+  if (f == mmref::Format::kBool) return v != 0 ? 1 : 0;
+  if (mmref::IsInteger(f)) return std::trunc(v);
+  return mmref::TorchConvertFromDouble(f, v);
+}
 
 // A final product (mm, bmm, matmul, mv, dot, linear without bias), rounded once to arith.out: on
 // the GPU in a cuda program where possible, with the same per-element math.
@@ -114,9 +123,32 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       any.err.assign(any.val.size(), std::numeric_limits<double>::infinity());
       return any;
     }
-    case OpKind::kAdd:  // operands are promoted to `out` first: exact, since promotion only widens
+    // Operands are converted to `out` first, as eager's common dtype does: exact where promotion
+    // widens; a 0-d operand of a wider dtype of the same category rounds (the cast's bound).
+    case OpKind::kAdd:
       return mmref::Add(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape,
                         out);
+    case OpKind::kMul:
+      return mmref::Mul(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape,
+                        out);
+    case OpKind::kDiv:
+      return mmref::Div(mmref::Cast(arg(0), out, in[0]), mmref::Cast(arg(1), out, in[1]), shape,
+                        out);
+    case OpKind::kWhere:
+      return mmref::Where(arg(0), mmref::Cast(arg(1), out, in[1]), mmref::Cast(arg(2), out, in[2]),
+                          shape);
+    case OpKind::kMaskedFill:
+      return mmref::MaskedFill(arg(0), arg(1), StoredValue(out, n.alpha), shape);
+    case OpKind::kEqScalar: {  // in x's dtype, or float32 (the default) for integers and bool
+      const mmref::Format common = mmref::IsInteger(in[0]) ? mmref::Format::kF32 : in[0];
+      return mmref::EqScalar(mmref::Cast(arg(0), common, in[0]), StoredValue(common, n.alpha));
+    }
+    case OpKind::kTril:
+      return mmref::Tril(arg(0), n.ints[0]);
+    case OpKind::kFull: {
+      std::vector<double> values(static_cast<size_t>(Numel(shape)), StoredValue(out, n.alpha));
+      return mmref::MakeExact(shape, std::move(values));
+    }
     case OpKind::kCast:
       return mmref::Cast(arg(0), out, in[0]);
     case OpKind::kMm:

@@ -7,6 +7,7 @@
 
 #include "kernels/attention_backward.h"
 #include "kernels/backward_ops.h"
+#include "kernels/select_ops.h"
 #include "src/backends/reference_formats.h"
 
 namespace mmdiff {
@@ -133,6 +134,46 @@ class Backward {
       case OpKind::kAdd:  // each operand's share summed to its shape, then cast to its dtype
         for (const auto& a : n.args)
           if (tracked_.count(a)) Give(a, mmref::SumTo(g, ShapeOf(a), {out, out}), out);
+        return;
+      case OpKind::kMul:  // g * y for x, g * x for y, each summed to its operand's shape
+        for (size_t i = 0; i < 2; ++i) {
+          const std::string& a = n.args[i];
+          const std::string& other = n.args[1 - i];
+          if (!tracked_.count(a)) continue;
+          mmref::RefTensor ga =
+              mmref::Mul(g, mmref::Cast(Value(other), out, Fmt(other)), ShapeOf(n.name), out);
+          Give(a, mmref::SumTo(ga, ShapeOf(a), {out, out}), out);
+        }
+        return;
+      case OpKind::kDiv: {  // g / y for x; y's gradient (-g x / y^2) is left unjudged
+        const std::string& y = n.args[1];
+        if (tracked_.count(x)) {
+          mmref::RefTensor gx =
+              mmref::Div(g, mmref::Cast(Value(y), out, Fmt(y)), ShapeOf(n.name), out);
+          Give(x, mmref::SumTo(gx, ShapeOf(x), {out, out}), out);
+        }
+        if (tracked_.count(y)) Give(y, mmref::Unjudged(ShapeOf(y)), out);
+        return;
+      }
+      case OpKind::kWhere: {  // g where the condition holds to x, elsewhere to y
+        const mmref::RefTensor zeros = Zeros(ShapeOf(n.name));
+        for (size_t i = 1; i < 3; ++i) {
+          const std::string& a = n.args[i];
+          if (!tracked_.count(a)) continue;
+          mmref::RefTensor ga = i == 1 ? mmref::Where(Value(n.args[0]), g, zeros, ShapeOf(n.name))
+                                       : mmref::Where(Value(n.args[0]), zeros, g, ShapeOf(n.name));
+          Give(a, mmref::SumTo(ga, ShapeOf(a), {out, out}), out);
+        }
+        return;
+      }
+      case OpKind::kMaskedFill: {  // nothing where the mask filled
+        mmref::RefTensor gx = mmref::MaskedFill(g, Value(n.args[1]), 0.0, ShapeOf(n.name));
+        return Give(x, mmref::SumTo(gx, ShapeOf(x), {out, out}), out);
+      }
+      case OpKind::kTril:
+        return Give(x, mmref::Tril(g, n.ints[0]), out);
+      case OpKind::kEqScalar:  // no gradient flows through a comparison or a fill
+      case OpKind::kFull:
         return;
       case OpKind::kMm:
       case OpKind::kBmm:

@@ -62,6 +62,7 @@ namespace {
 struct Value {
   DType dtype;
   Device device;
+  bool zero_dim = false;  // a 0-d tensor (type promotion treats it apart)
 };
 
 std::string FreshName(const std::string& base, std::set<std::string>& taken) {
@@ -80,8 +81,13 @@ AutocastLowering LowerAutocast(const Program& p) {
   q.outputs = p.outputs;
   std::map<std::string, Value> values;
   std::set<std::string> taken;
+  const std::map<std::string, StaticType> shapes = InferStaticTypes(p);
+  auto zero_dim = [&](const std::string& name) {
+    auto it = shapes.find(name);
+    return it != shapes.end() && it->second.shape && it->second.shape->empty();
+  };
   for (const auto& in : p.inputs) {
-    values[in.name] = {in.dtype, in.device};
+    values[in.name] = {in.dtype, in.device, in.shape.empty()};
     taken.insert(in.name);
   }
   for (const auto& n : p.nodes) taken.insert(n.name);
@@ -129,15 +135,19 @@ AutocastLowering LowerAutocast(const Program& p) {
         cast.op = OpKind::kCast;
         cast.args = {n.args[i]};
         cast.dtype = *target;
-        values[cast.name] = {*target, device};
+        values[cast.name] = {*target, device, values.at(n.args[i]).zero_dim};
         n.args[i] = cast.name;
         q.nodes.push_back(std::move(cast));
       }
     }
     n.autocast.reset();
     std::vector<DType> dtypes;
-    for (const auto& a : n.args) dtypes.push_back(values.at(a).dtype);
-    Value v{ResultDType(n, dtypes).value_or(dtypes[0]), device};
+    std::vector<bool> zero;
+    for (const auto& a : n.args) {
+      dtypes.push_back(values.at(a).dtype);
+      zero.push_back(values.at(a).zero_dim);
+    }
+    Value v{ResultDType(n, dtypes, zero).value_or(dtypes[0]), device, zero_dim(n.name)};
     if (n.op == OpKind::kToDevice && n.device) v.device = *n.device;
     values[n.name] = v;
     q.nodes.push_back(std::move(n));

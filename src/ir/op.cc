@@ -7,7 +7,7 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 26> kSpecs = {{
+constexpr std::array<OpSpec, 33> kSpecs = {{
     {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
     {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
     {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
@@ -22,6 +22,13 @@ constexpr std::array<OpSpec, 26> kSpecs = {{
     {OpKind::kAdd, "add", 2, "torch.add", false, false, 2, false},
     {OpKind::kMulScalar, "mul_scalar", 1, "torch.mul", false, false, 1, false},
     {OpKind::kDivScalar, "div_scalar", 1, "torch.div", false, false, 1, false},
+    {OpKind::kMul, "mul", 2, "torch.mul", false, false, 2, false},
+    {OpKind::kDiv, "div", 2, "torch.div", false, false, 2, false},
+    {OpKind::kEqScalar, "eq_scalar", 1, "torch.eq", false, false, 1, false},
+    {OpKind::kMaskedFill, "masked_fill", 2, "torch.masked_fill", false, false, 2, false},
+    {OpKind::kWhere, "where", 3, "torch.where", false, false, 3, false},
+    {OpKind::kTril, "tril", 1, "torch.tril", false, false, 1, true},
+    {OpKind::kFull, "full", 1, "torch.full", false, false, 1, true},
     {OpKind::kSoftmax, "softmax", 1, "torch.softmax", false, false, 1, true},
     {OpKind::kSdpa, "scaled_dot_product_attention", 4,
      "torch.nn.functional.scaled_dot_product_attention", false, false, 3, false},
@@ -281,8 +288,17 @@ Result<Shape> SdpaShape(const std::vector<Shape>& a, bool enable_gqa) {
 }
 }  // namespace
 bool IsMatmulFamily(OpKind k) { return k <= OpKind::kLinear && k != OpKind::kCast; }
-bool IsElementwise(OpKind k) { return k == OpKind::kAdd || HasScalar(k); }
-bool HasScalar(OpKind k) { return k == OpKind::kMulScalar || k == OpKind::kDivScalar; }
+bool IsElementwise(OpKind k) {
+  return k == OpKind::kAdd || k == OpKind::kMulScalar || k == OpKind::kDivScalar;
+}
+bool HasScalar(OpKind k) {
+  return k == OpKind::kMulScalar || k == OpKind::kDivScalar || k == OpKind::kEqScalar ||
+         k == OpKind::kMaskedFill || k == OpKind::kFull;
+}
+bool CutsGradient(OpKind k) { return k == OpKind::kEqScalar || k == OpKind::kFull; }
+bool IsBinaryPromoting(OpKind k) {
+  return k == OpKind::kAdd || k == OpKind::kMul || k == OpKind::kDiv;
+}
 
 Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::vector<int64_t>& ints,
                          bool enable_gqa) {
@@ -338,7 +354,26 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
     case OpKind::kSdpa:
       return SdpaShape(args, enable_gqa);
     case OpKind::kAdd:
+    case OpKind::kMul:
+    case OpKind::kDiv:
+    case OpKind::kMaskedFill:
       return BroadcastShapes(args[0], args[1]);
+    case OpKind::kWhere: {
+      auto xy = BroadcastShapes(args[1], args[2]);
+      if (!xy.ok()) return xy;
+      return BroadcastShapes(args[0], xy.value());
+    }
+    case OpKind::kEqScalar:
+      return args[0];
+    case OpKind::kTril:
+      if (ints.size() != 1) return Status::Error("tril needs one diagonal");
+      if (args[0].size() < 2)
+        return Status::Error("tril: input tensor must have at least 2 dimensions");
+      return args[0];
+    case OpKind::kFull:
+      for (int64_t d : ints)
+        if (d < 0) return Status::Error("full: negative size " + std::to_string(d));
+      return Shape(ints.begin(), ints.end());
     case OpKind::kTranspose:
     case OpKind::kPermute:
     case OpKind::kReshape:

@@ -27,6 +27,21 @@ enum class OpKind {
   kAdd,
   kMulScalar,
   kDivScalar,
+  // Tensor-tensor product and true quotient, broadcasting, with type promotion (a 0-d operand
+  // such as torch.full([], s) promotes only across categories; true division of integers is
+  // float32): attention scaled by a 0-d tensor.
+  kMul,
+  kDiv,
+  // Masks: x == alpha (bool); x.masked_fill(mask, alpha) (mask bool, broadcasting; alpha may be
+  // +-inf); torch.where(cond, x, y) (cond bool, or uint8 as torch still accepts); torch.tril(x,
+  // ints[0]) over the last two dims; torch.full(ints, alpha, dtype=dtype or args[0]'s,
+  // device=args[0]'s), whose one argument gives only the device (and the default dtype) and
+  // carries no gradient: masks' fill values, scales as 0-d tensors and causal masks.
+  kEqScalar,
+  kMaskedFill,
+  kWhere,
+  kTril,
+  kFull,
   // Attention: softmax over dim ints[0] (optional "dtype": softmax's dtype argument); torch's
   // scaled_dot_product_attention (q, k, v, optional mask; attributes is_causal, scale, enable_gqa).
   kSoftmax,
@@ -79,7 +94,12 @@ bool IsView(OpKind k);
 bool IsMatmulFamily(OpKind k);
 // True for the elementwise glue (add, mul or div by a scalar).
 bool IsElementwise(OpKind k);
-// True for the ops with a scalar operand "alpha" and no beta (mul and div by a scalar).
+// True for the ops with a scalar operand "alpha" and no beta (mul, div and eq by a scalar,
+// masked_fill's value, full's value).
 bool HasScalar(OpKind k);
+// True for the ops whose result carries no gradient to their arguments (eq, full).
+bool CutsGradient(OpKind k);
+// True for the binary ops that broadcast and promote their two operands (add, mul, div).
+bool IsBinaryPromoting(OpKind k);
 
 }  // namespace mmdiff

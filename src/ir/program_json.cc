@@ -2,6 +2,7 @@
 #include "src/ir/program_json.h"
 
 #include <cmath>
+#include <limits>
 
 #include "src/ir/verifier.h"
 #include "src/support/json_guard.h"
@@ -33,7 +34,9 @@ json ProgramToJson(const Program& p) {
       jn["alpha"] = n.alpha;
       jn["beta"] = n.beta;
     }
-    if (HasScalar(n.op)) jn["alpha"] = n.alpha;
+    // JSON has no infinities: a fill value of +-inf is written "inf" or "-inf".
+    if (HasScalar(n.op))
+      jn["alpha"] = std::isinf(n.alpha) ? json(n.alpha > 0 ? "inf" : "-inf") : json(n.alpha);
     if (n.device) jn["device"] = DeviceName(*n.device);
     if (n.method_spelling) jn["spelling"] = "method";
     if (n.op == OpKind::kSdpa) {
@@ -174,8 +177,12 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
   }
   for (const char* key : {"alpha", "beta", "scale"}) {
     if (!j.contains(key)) continue;
-    if (!j[key].is_number()) return Status::Error(where + ": \"" + key + "\" must be a number");
-    double v = j[key].get<double>();
+    const bool infinite = std::string(key) == "alpha" && (j[key] == "inf" || j[key] == "-inf");
+    if (!j[key].is_number() && !infinite)
+      return Status::Error(where + ": \"" + key + "\" must be a number" +
+                           (std::string(key) == "alpha" ? " (or \"inf\", \"-inf\")" : ""));
+    const double inf = std::numeric_limits<double>::infinity();
+    double v = infinite ? (j[key] == "inf" ? inf : -inf) : j[key].get<double>();
     if (std::string(key) == "scale")
       n.scale = v;
     else

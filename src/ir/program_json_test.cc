@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace mmdiff {
 namespace {
 
@@ -28,6 +30,31 @@ TEST(ProgramJson, RoundTripIsLossless) {
   auto text = ParseProgramText(ProgramToJson(p).dump());
   ASSERT_TRUE(text.ok()) << text.error();
   EXPECT_EQ(text.value().nodes[2].alpha, 0.1);
+}
+
+// JSON has no infinities: masked_fill's -inf travels as the string "-inf".
+TEST(ProgramJson, InfiniteFillValuesTravelAsStrings) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"m", {3}, DType::kBool}};
+  p.nodes = {{"v0",
+              OpKind::kMaskedFill,
+              {"x", "m"},
+              std::nullopt,
+              -std::numeric_limits<double>::infinity()},
+             {"v1", OpKind::kFull, {"x"}, DType::kBool, 1.0, 1.0, {3, 3}},
+             {"v2", OpKind::kTril, {"v1"}, std::nullopt, 1.0, 1.0, {-1}}};
+  p.outputs = {"v0", "v2"};
+  const auto j = ProgramToJson(p);
+  EXPECT_EQ(j["nodes"][0]["alpha"], "-inf");
+  auto text = ParseProgramText(j.dump());
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_EQ(text.value(), p);
+  auto bad = j;
+  bad["nodes"][0]["alpha"] = "-infinity";
+  auto e = ProgramFromJson(bad);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().find("\"alpha\" must be a number (or \"inf\", \"-inf\")"), std::string::npos)
+      << e.error();
 }
 
 TEST(ProgramJson, RequiresGradIsWrittenOnlyWhereSetAndMustBeABoolean) {

@@ -23,6 +23,8 @@ namespace mmdiff {
 namespace {
 
 std::string PyFloat(double v) {
+  if (std::isnan(v)) return "float(\"nan\")";
+  if (std::isinf(v)) return v > 0 ? "float(\"inf\")" : "float(\"-inf\")";
   char buf[40];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
   std::string s = buf;
@@ -196,6 +198,14 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
       o << ")\n";
       continue;
     }
+    if (n.op == OpKind::kFull) {  // its argument gives the device and the default dtype only
+      o << call(spec.torch_call) << "([";
+      for (size_t i = 0; i < n.ints.size(); ++i) o << (i ? ", " : "") << n.ints[i];
+      o << "], " << PyFloat(n.alpha)
+        << ", dtype=" << (n.dtype ? dtype(*n.dtype) : n.args[0] + ".dtype")
+        << ", device=" << n.args[0] << ".device)\n";
+      continue;
+    }
     if (n.op == OpKind::kDropout) {
       o << call(spec.torch_call) << "(" << n.args[0] << ", " << PyFloat(n.dropout_p) << ", "
         << (n.train ? "True" : "False") << ")\n";
@@ -223,6 +233,7 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
     o << call(spec.torch_call) << "(";
     for (size_t a = 0; a < n.args.size(); ++a) o << (a ? ", " : "") << n.args[a];
     if (HasScalar(n.op)) o << ", " << PyFloat(n.alpha);
+    if (n.op == OpKind::kTril) o << ", " << n.ints[0];
     if (spec.has_alpha_beta) o << ", beta=" << PyFloat(n.beta) << ", alpha=" << PyFloat(n.alpha);
     o << ")\n";
   }

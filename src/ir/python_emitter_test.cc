@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -347,6 +348,20 @@ Program EveryOpAndFeature() {
   add({"v_linear_bias", OpKind::kLinear, {"x", "w", "b"}});
   add({"v_mul", OpKind::kMulScalar, {"x"}, std::nullopt, 0.125});
   add({"v_div", OpKind::kDivScalar, {"x"}, std::nullopt, 8.0});
+  Node full{"v_full", OpKind::kFull, {"x"}};  // torch.full([], 2.0, like x)
+  full.alpha = 2.0;
+  add(full);
+  add({"v_full_bool", OpKind::kFull, {"q"}, DType::kBool, 1.0, 1.0, {3, 3}});
+  add({"v_mul_t", OpKind::kMul, {"x", "v_full"}});
+  add({"v_div_t", OpKind::kDiv, {"x", "s"}});
+  add({"v_tril", OpKind::kTril, {"v_full_bool"}, std::nullopt, 1.0, 1.0, {-1}});
+  add({"v_eq", OpKind::kEqScalar, {"x"}, std::nullopt, 0.0});
+  add({"v_masked_fill",
+       OpKind::kMaskedFill,
+       {"x", "v_eq"},
+       std::nullopt,
+       -std::numeric_limits<double>::infinity()});
+  add({"v_where", OpKind::kWhere, {"v_eq", "x", "v_full"}});
   Node dropout{"v_dropout", OpKind::kDropout, {"q"}};
   dropout.dropout_p = 0.5;
   dropout.train = true;
@@ -416,15 +431,17 @@ TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeat
       << "add the new op above";
 
   const std::set<std::string> aten_calls = {
-      "torch.mm(",  "torch.bmm(",   "torch.matmul(",  "torch.addmm(",  "torch.mv(",
-      "torch.dot(", "torch.addmv(", "torch.baddbmm(", "torch.addbmm(", "torch.add(",
-      "torch.mul(", "torch.div(",   "torch.softmax(", "torch.dropout("};
+      "torch.mm(",          "torch.bmm(",   "torch.matmul(",  "torch.addmm(",   "torch.mv(",
+      "torch.dot(",         "torch.addmv(", "torch.baddbmm(", "torch.addbmm(",  "torch.add(",
+      "torch.mul(",         "torch.div(",   "torch.softmax(", "torch.dropout(", "torch.eq(",
+      "torch.masked_fill(", "torch.where(", "torch.tril(",    "torch.full("};
   std::set<std::string> native = aten_calls, from_python = aten_calls;
   native.insert({"torch.linear(", "torch.scaled_dot_product_attention("});
   from_python.insert(
       {"torch.nn.functional.linear(", "torch.nn.functional.scaled_dot_product_attention("});
   std::set<std::string> python = from_python;
   for (DType d : AllDTypes()) python.insert("torch." + std::string(DTypeName(d)) + ")");
+  python.insert("torch.bool,");  // full's dtype=
 
   for (const auto& [dialect, allowed] :
        {std::pair{FunctionDialect::kTorchScript, native},

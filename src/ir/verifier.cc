@@ -234,6 +234,20 @@ bool IsContiguousValue(const Program& p, const std::string& name) {
   return n && n->op == OpKind::kContiguous;
 }
 
+// Whether a promoting op's operand dtypes give a dtype mmdiff models (unknown operands: yes).
+enum PromotionCheck { kModelled, kUnmodelled };
+PromotionCheck Promotes(const Node& n, const std::map<std::string, StaticType>& types) {
+  std::vector<DType> dtypes;
+  std::vector<bool> zero_dim;
+  for (const auto& a : n.args) {
+    auto it = types.find(a);
+    if (it == types.end()) return kModelled;
+    dtypes.push_back(it->second.dtype);
+    zero_dim.push_back(it->second.shape && it->second.shape->empty());
+  }
+  return ResultDType(n, dtypes, zero_dim) ? kModelled : kUnmodelled;
+}
+
 }  // namespace
 
 Status Verify(const Program& p) {
@@ -307,8 +321,10 @@ Status Verify(const Program& p) {
         return Status::Error(where + ": argument " + Quoted(a) +
                              " is not defined before this node");
     if (spec.has_dtype && !n.dtype) return Status::Error(where + ": needs a \"dtype\"");
-    if (!spec.has_dtype && n.dtype && n.op != OpKind::kSoftmax)
+    if (!spec.has_dtype && n.dtype && n.op != OpKind::kSoftmax && n.op != OpKind::kFull)
       return Status::Error(where + ": takes no \"dtype\"");
+    if (n.op == OpKind::kFull && n.dtype && !IsFloating(*n.dtype) && *n.dtype != DType::kBool)
+      return Status::Error(where + ": full makes floating or bool tensors only");
     if ((n.op == OpKind::kToDevice) != n.device.has_value())
       return Status::Error(where + (n.device ? ": takes no \"device\"" : ": needs a \"device\""));
     if (n.op != OpKind::kSdpa && (n.is_causal || n.enable_gqa || n.scale))
@@ -340,16 +356,18 @@ Status Verify(const Program& p) {
     for (int64_t v : n.ints)
       if (v < -kMaxNumel || v > kMaxNumel)
         return Status::Error(where + ": \"ints\" entry out of range");
-    if (HasScalar(n.op) && !std::isfinite(n.alpha))
-      return Status::Error(where + ": alpha must be finite");
+    // A fill value may be an infinity (masks); the other scalars are finite.
+    const bool fills = n.op == OpKind::kMaskedFill || n.op == OpKind::kFull;
+    if (HasScalar(n.op) && (fills ? std::isnan(n.alpha) : !std::isfinite(n.alpha)))
+      return Status::Error(where + (fills ? ": alpha must not be NaN" : ": alpha must be finite"));
+    if (n.op == OpKind::kTril && n.ints.size() != 1)
+      return Status::Error(where + ": ints must be {diagonal}");
     if (n.op == OpKind::kDivScalar && n.alpha == 0.0)
       return Status::Error(where + ": cannot divide by 0");
     if (!spec.has_alpha_beta && ((n.alpha != 1.0 && !HasScalar(n.op)) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
-    if (n.op == OpKind::kAdd && n.args.size() == 2 && types.count(n.args[0]) &&
-        types.count(n.args[1]) &&
-        !PromoteTypes(types.at(n.args[0]).dtype, types.at(n.args[1]).dtype))
-      return Status::Error(where + ": int8 + uint8 gives int16, a dtype mmdiff does not model");
+    if ((IsBinaryPromoting(n.op) || n.op == OpKind::kWhere) && Promotes(n, types) == kUnmodelled)
+      return Status::Error(where + ": int8 with uint8 gives int16, a dtype mmdiff does not model");
     if (n.op == OpKind::kSdpa && n.args.size() == 4) {
       auto it = types.find(n.args[3]);
       if (it != types.end() && it->second.shape && it->second.shape->size() < 2)

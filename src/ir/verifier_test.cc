@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace mmdiff {
 namespace {
 
@@ -18,6 +21,34 @@ void ExpectError(const Program& p, const std::string& fragment) {
   Status s = Verify(p);
   ASSERT_FALSE(s.ok()) << "expected an error containing " << fragment;
   EXPECT_NE(s.message().find(fragment), std::string::npos) << s.message();
+}
+
+TEST(Verifier, MaskAndFillNodesKeepTheirAttributesInRange) {
+  Program p;
+  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"m", {3}, DType::kBool}};
+  p.nodes = {{"v0",
+              OpKind::kMaskedFill,
+              {"x", "m"},
+              std::nullopt,
+              -std::numeric_limits<double>::infinity()}};
+  p.outputs = {"v0"};
+  EXPECT_TRUE(Verify(p).ok());  // an infinite fill value is what masks use
+  p.nodes[0].alpha = std::nan("");
+  ExpectError(p, "alpha must not be NaN");
+  p.nodes[0] = {
+      "v0", OpKind::kEqScalar, {"x"}, std::nullopt, std::numeric_limits<double>::infinity()};
+  ExpectError(p, "alpha must be finite");
+  p.nodes[0] = {"v0", OpKind::kFull, {"x"}, DType::kInt32, 1.0, 1.0, {2}};
+  ExpectError(p, "full makes floating or bool tensors only");
+  p.nodes[0].dtype = DType::kBool;
+  EXPECT_TRUE(Verify(p).ok());
+  p.nodes[0] = {"v0", OpKind::kTril, {"x"}, std::nullopt, 1.0, 1.0, {0, 1}};
+  ExpectError(p, "ints must be {diagonal}");
+  p.inputs = {{"c", {3}, DType::kBool}, {"a", {3}, DType::kInt8}, {"b", {3}, DType::kUInt8}};
+  p.nodes = {{"v0", OpKind::kWhere, {"c", "a", "b"}}};
+  ExpectError(p, "int8 with uint8 gives int16");
+  p.inputs[2].shape = {};  // a 0-d uint8 does not promote an int8 tensor
+  EXPECT_TRUE(Verify(p).ok());
 }
 
 TEST(Verifier, ContractViolationsAreLegalPrograms) {

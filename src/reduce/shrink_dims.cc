@@ -44,6 +44,7 @@ Program ReplaceSize(const Program& p, int64_t from, int64_t to) {
       case OpKind::kReshape:
       case OpKind::kView:
       case OpKind::kExpand:
+      case OpKind::kFull:
         for (auto& v : n.ints) ReplaceIn(v, from, to);
         break;
       case OpKind::kNarrow:
