@@ -1,6 +1,7 @@
 // The attention builders of ProgramBuilder: torch's scaled_dot_product_attention and attention
 // written by hand in the spellings Inductor's attention rewrites match.
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "src/gen/program_builder.h"
@@ -71,6 +72,53 @@ void ProgramBuilder::Sdpa(bool chain) {
   });
 }
 
+ProgramBuilder::Value ProgramBuilder::CausalMask(const Value& like, int64_t l, int64_t s) {
+  Value ones = Emit(OpKind::kFull, {like}, {l, s}, DType::kBool, [&](Node& n) {
+    n.ints = {l, s};
+    n.alpha = 1.0;
+    n.dtype = DType::kBool;
+  });
+  return Emit(OpKind::kTril, {ones}, ones.shape, DType::kBool, [](Node& n) { n.ints = {0}; });
+}
+
+ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
+  const bool causal = c_.Coin(p_.p_causal_tril);
+  if (c_.Coin(p_.p_mask_fill)) {  // True where masked
+    Value mask;
+    if (a.four && c_.Coin(p_.p_mask_padding)) {  // (pad == 0).view(B, 1, 1, S).expand_as(scores)
+      Value pad = Input({a.b, a.s}, FloatDType());
+      Value zero =
+          Emit(OpKind::kEqScalar, {pad}, pad.shape, DType::kBool, [](Node& n) { n.alpha = 0.0; });
+      const Shape spread = {a.b, 1, 1, a.s};
+      Value row =
+          Emit(OpKind::kReshape, {zero}, spread, DType::kBool, [&](Node& n) { n.ints = spread; });
+      mask =
+          Emit(OpKind::kExpand, {row}, x.shape, DType::kBool, [&](Node& n) { n.ints = x.shape; });
+    } else if (causal) {  // above the diagonal: tril(ones) == 0
+      Value keep = CausalMask(x, a.l, a.s);
+      mask =
+          Emit(OpKind::kEqScalar, {keep}, keep.shape, DType::kBool, [](Node& n) { n.alpha = 0.0; });
+    } else {
+      mask = RawInput(a.mask_shape, DType::kBool);
+    }
+    static const std::vector<double> kKinds = {0, 0, 1, 2};  // -inf (most common), lowest, -1e4
+    const double kind = c_.Pick(kKinds);
+    const double fill = kind == 0   ? -std::numeric_limits<double>::infinity()
+                        : kind == 1 ? -MaxFinite(x.dtype)
+                                    : -1e4;
+    return Emit(OpKind::kMaskedFill, {x, mask}, x.shape, x.dtype, [&](Node& n) { n.alpha = fill; });
+  }
+  if (c_.Coin(p_.p_mask_where)) {  // True where kept; the rest the dtype's lowest value
+    Value keep = causal ? CausalMask(x, a.l, a.s) : RawInput(a.mask_shape, DType::kBool);
+    Value lowest =
+        Emit(OpKind::kFull, {x}, {}, x.dtype, [&](Node& n) { n.alpha = -MaxFinite(x.dtype); });
+    return Emit(OpKind::kWhere, {keep, x, lowest}, x.shape, x.dtype, [](Node&) {});
+  }
+  Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
+  return Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
+              [](Node&) {});
+}
+
 void ProgramBuilder::Attention(bool chain) {
   Qkv a = AttentionOperands(/*fused=*/false, chain);
   int64_t rank = static_cast<int64_t>(a.q.shape.size());
@@ -84,6 +132,10 @@ void ProgramBuilder::Attention(bool chain) {
     double scale = c_.Coin(kRsqrtScale) ? (divide ? root_e : 1.0 / root_e)
                    : divide             ? c_.Pick(std::vector<double>{8.0, 2.0})
                                         : c_.Pick(std::vector<double>{0.125, 0.5});
+    if (c_.Coin(p_.p_scale_tensor)) {  // x / torch.full([], s, dtype=x.dtype, device=x.device)
+      Value t = Emit(OpKind::kFull, {x}, {}, x.dtype, [&](Node& n) { n.alpha = scale; });
+      return Emit(divide ? OpKind::kDiv : OpKind::kMul, {x, t}, x.shape, x.dtype, [](Node&) {});
+    }
     return Emit(divide ? OpKind::kDivScalar : OpKind::kMulScalar, {x}, x.shape, x.dtype,
                 [&](Node& n) { n.alpha = scale; });
   };
@@ -100,11 +152,7 @@ void ProgramBuilder::Attention(bool chain) {
   }
   Value scores = Emit(product, {q, kt}, a.Heads(a.h, a.l, a.s), q.dtype, [](Node&) {});
   Value x = unscaled || on_query ? scores : scaled(scores);
-  if (c_.Coin(p_.p_mask)) {
-    Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
-    x = Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
-             [](Node&) {});
-  }
+  if (c_.Coin(p_.p_mask)) x = Masked(a, x);
   bool f32 = c_.Coin(p_.p_softmax_float32);
   // In float32 by softmax's dtype argument, or by a cast before it (x.float().softmax(-1)).
   if (f32 && c_.Coin(p_.p_softmax_cast_first)) {

@@ -18,8 +18,9 @@ namespace mmdiff {
 // Bumped whenever the same (policy, seed) would produce a different program.
 // 2: more ops; 3: devices; 4: views; 5: glue; 6: attention, integers, moves, value classes, sizes;
 // 7: training (inputs that require grad); 8: autocast regions; 9: attention in the spellings
-// Inductor's rewrites match (keys permuted, scores divided, softmax over another dim)
-inline constexpr int kGeneratorVersion = 9;
+// Inductor's rewrites match (keys permuted, scores divided, softmax over another dim); 10: masks
+// by masked_fill and where (padding masks, causal tril masks), scales as 0-d tensors
+inline constexpr int kGeneratorVersion = 10;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

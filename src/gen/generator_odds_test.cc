@@ -88,6 +88,7 @@ TEST(GeneratorOdds, NegativeDim) {
 TEST(GeneratorOdds, SizeMinusOne) {
   GenPolicy p;
   p.p_view = 1;
+  p.p_mask_padding = 0;  // attention's padding mask spells every size of its reshape and expand
   auto minus_one = [](const Node& n) {
     return std::find(n.ints.begin(), n.ints.end(), -1) != n.ints.end();
   };
@@ -206,6 +207,9 @@ TEST(GeneratorOdds, AttentionSpellings) {
   p.p_view = p.p_glue = p.p_cast = p.p_chain = 0;  // q, k and v are inputs, no other views
   p.p_attention_bshd = 0;                          // no permuted operands
   p.p_attention_unscaled = 0;                      // a scaling in every program
+  p.p_scale_tensor = 0;                            // by Python floats (mul_scalar, div_scalar)
+  // Scalings (masked_fill, eq and full take a scalar too).
+  auto HasScalar = [](OpKind k) { return k == OpKind::kMulScalar || k == OpKind::kDivScalar; };
   ExpectControls(
       p, &GenPolicy::p_key_permute, "p_key_permute",
       [](const Program&, const Node& n) { return n.op == OpKind::kPermute; },
@@ -215,7 +219,7 @@ TEST(GeneratorOdds, AttentionSpellings) {
       [](const Program&, const Node& n) { return n.op == OpKind::kDivScalar; },
       [](const Program&, const Node& n) { return n.op == OpKind::kMulScalar; });
   p.p_scale_query = 0;
-  auto scaled_scores = [](const Program& prog, const Node& n) {
+  auto scaled_scores = [&](const Program& prog, const Node& n) {
     if (!HasScalar(n.op)) return false;
     const Node* from = prog.FindNode(n.args[0]);
     return from && (from->op == OpKind::kMatmul || from->op == OpKind::kBmm);
@@ -223,17 +227,17 @@ TEST(GeneratorOdds, AttentionSpellings) {
   p.p_attention_unscaled = 0.15;
   ExpectControls(
       p, &GenPolicy::p_attention_unscaled, "p_attention_unscaled",
-      [](const Program& prog, const Node& n) {
+      [&](const Program& prog, const Node& n) {
         return n.op == OpKind::kSoftmax &&
                std::none_of(prog.nodes.begin(), prog.nodes.end(),
-                            [](const Node& m) { return HasScalar(m.op); });
+                            [&](const Node& m) { return HasScalar(m.op); });
       },
-      [](const Program&, const Node& n) { return HasScalar(n.op); });
+      [&](const Program&, const Node& n) { return HasScalar(n.op); });
   p.p_attention_unscaled = 0;
   p.p_scale_query = 0.5;
   ExpectControls(
       p, &GenPolicy::p_scale_query, "p_scale_query",
-      [](const Program& prog, const Node& n) {
+      [&](const Program& prog, const Node& n) {
         return HasScalar(n.op) && prog.FindInput(n.args[0]) != nullptr;
       },
       scaled_scores);
@@ -291,6 +295,42 @@ TEST(GeneratorOdds, AttentionSpellings) {
       p, &GenPolicy::p_softmax_other_dim, "p_softmax_other_dim",
       [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.ints[0] >= 0; },
       [](const Program&, const Node& n) { return n.op == OpKind::kSoftmax && n.ints[0] == -1; });
+}
+
+// The masks and scales of Inductor's GPT-2 and DistilBert attention patterns.
+TEST(GeneratorOdds, AttentionMasksAndTensorScales) {
+  GenPolicy p = Only(OpKind::kSoftmax);
+  p.p_view = p.p_glue = p.p_cast = p.p_chain = 0;
+  p.p_attention_unscaled = 0;
+  p.p_mask = 1;
+  auto op_is = [](OpKind k) { return [k](const Program&, const Node& n) { return n.op == k; }; };
+  ExpectControls(
+      p, &GenPolicy::p_scale_tensor, "p_scale_tensor",
+      [](const Program&, const Node& n) { return n.op == OpKind::kDiv || n.op == OpKind::kMul; },
+      [](const Program&, const Node& n) {
+        return n.op == OpKind::kDivScalar || n.op == OpKind::kMulScalar;
+      });
+  ExpectControls(p, &GenPolicy::p_mask_fill, "p_mask_fill", op_is(OpKind::kMaskedFill),
+                 [](const Program& prog, const Node& n) {
+                   return n.op == OpKind::kSoftmax &&
+                          std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                                       [](const Node& m) { return m.op == OpKind::kMaskedFill; });
+                 });
+  p.p_mask_fill = 0;
+  ExpectControls(p, &GenPolicy::p_mask_where, "p_mask_where", op_is(OpKind::kWhere),
+                 op_is(OpKind::kAdd));
+  p.p_mask_where = 1;
+  ExpectControls(p, &GenPolicy::p_causal_tril, "p_causal_tril", op_is(OpKind::kTril),
+                 [](const Program& prog, const Node& n) {
+                   return n.op == OpKind::kWhere && prog.FindInput(n.args[0]) != nullptr;
+                 });
+  p.p_mask_fill = 1;
+  p.p_causal_tril = 0;
+  p.p_attention_4d = 1;
+  ExpectControls(p, &GenPolicy::p_mask_padding, "p_mask_padding", op_is(OpKind::kEqScalar),
+                 [](const Program& prog, const Node& n) {
+                   return n.op == OpKind::kMaskedFill && prog.FindInput(n.args[1]) != nullptr;
+                 });
 }
 
 }  // namespace

@@ -87,6 +87,16 @@ struct GenPolicy {
   // float16 or bfloat16 before the last product (a 16-bit product after a float32 softmax) with
   // p_attention_half_product.
   double p_attention_dropout = 0.2, p_dropout_random = 0.5, p_attention_half_product = 0.1;
+  // Hand-written attention's masks (with p_mask): by masked_fill (True where masked, filled with
+  // -inf, the dtype's lowest value or -1e4) with p_mask_fill, else by torch.where (True where kept,
+  // the rest a 0-d torch.full of the dtype's lowest value, as GPT-2 writes it) with p_mask_where,
+  // else added. A masked_fill mask of 4-D attention is a padding mask, (pad == 0) reshaped to
+  // (B, 1, 1, S) and expanded to the scores, as DistilBert writes it, with p_mask_padding; a
+  // masked_fill or where mask is causal, torch.tril of a torch.full of ones, with p_causal_tril.
+  // A scale multiplies or divides by a 0-d torch.full tensor rather than a Python float with
+  // p_scale_tensor.
+  double p_mask_fill = 0.3, p_mask_where = 0.3, p_mask_padding = 0.4, p_causal_tril = 0.3;
+  double p_scale_tensor = 0.15;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.

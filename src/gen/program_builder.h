@@ -534,6 +534,11 @@ class ProgramBuilder {
   // first; over the last dim, or sometimes another), dropout, a cast back (or the probabilities
   // and v both cast to a 16-bit dtype), @ v. Its table entry is its softmax.
   void Attention(bool chain);
+  // Hand-written attention's mask on its scores x: added, masked_fill'ed or torch.where'd (see
+  // GenPolicy's p_mask_fill), from an input, a padding vector or a causal tril.
+  Value Masked(const Qkv& a, const Value& x);
+  // torch.tril(torch.full([l, s], True, device=like.device)): True on and below the diagonal.
+  Value CausalMask(const Value& like, int64_t l, int64_t s);
 
   // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).
   void EmitScaled(OpKind op, const std::vector<Value>& args, const Shape& shape, DType dtype) {

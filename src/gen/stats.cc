@@ -13,6 +13,23 @@ namespace mmdiff {
 
 namespace {
 
+bool IsScale(OpKind k) {
+  return k == OpKind::kMulScalar || k == OpKind::kDivScalar || k == OpKind::kMul ||
+         k == OpKind::kDiv;
+}
+
+// A mask applied by masked_fill (mask_filled; padding_mask: made by == 0 from a padding vector)
+// or torch.where (mask_where); causal_tril: the mask comes from torch.tril.
+void MaskSpelling(const Program& p, const Node& m, std::set<std::string>& out) {
+  out.insert(m.op == OpKind::kWhere ? "mask_where" : "mask_filled");
+  const Node* mask = p.FindNode(m.args[m.op == OpKind::kWhere ? 0 : 1]);
+  while (mask && (IsView(mask->op) || mask->op == OpKind::kEqScalar)) {
+    if (mask->op == OpKind::kEqScalar && !p.FindNode(mask->args[0])) out.insert("padding_mask");
+    mask = p.FindNode(mask->args[0]);
+  }
+  if (mask && mask->op == OpKind::kTril) out.insert("causal_tril");
+}
+
 // Hand-written attention's spellings, read back from its softmax `n`: what feeds it (through a mask
 // add and casts) and how the product before it was scaled; keys permuted rather than transposed,
 // products by bmm, a float32 cast before the softmax, a softmax over another dim than the last.
@@ -26,16 +43,22 @@ void AttentionSpellings(const Program& p, const Node& n,
   }
   const Node* x = p.FindNode(n.args[0]);
   if (x && x->op == OpKind::kCast && !n.dtype) out.insert("softmax_cast_first");
-  while (x && (x->op == OpKind::kCast || x->op == OpKind::kAdd)) x = p.FindNode(x->args[0]);
-  const bool scores_scaled = x && HasScalar(x->op);
+  while (x && (x->op == OpKind::kCast || x->op == OpKind::kAdd || x->op == OpKind::kMaskedFill ||
+               x->op == OpKind::kWhere)) {
+    if (x->op == OpKind::kMaskedFill || x->op == OpKind::kWhere) MaskSpelling(p, *x, out);
+    x = p.FindNode(x->args[x->op == OpKind::kWhere ? 1 : 0]);
+  }
+  const bool scores_scaled = x && IsScale(x->op);
   if (scores_scaled) {
-    out.insert(x->op == OpKind::kDivScalar ? "scores_divided" : "scores_multiplied");
+    const bool divided = x->op == OpKind::kDivScalar || x->op == OpKind::kDiv;
+    out.insert(divided ? "scores_divided" : "scores_multiplied");
+    if (x->op == OpKind::kDiv || x->op == OpKind::kMul) out.insert("scale_0d_tensor");
     x = p.FindNode(x->args[0]);
   }
   if (!x || (x->op != OpKind::kMatmul && x->op != OpKind::kBmm)) return;
   if (x->op == OpKind::kBmm) out.insert("bmm_products");
   const Node* q = p.FindNode(x->args[0]);
-  if (!scores_scaled) out.insert(q && HasScalar(q->op) ? "query_scaled" : "unscaled");
+  if (!scores_scaled) out.insert(q && IsScale(q->op) ? "query_scaled" : "unscaled");
   const Node* kt = p.FindNode(x->args[1]);
   if (kt && kt->op == OpKind::kPermute) out.insert("keys_permuted");
 }
