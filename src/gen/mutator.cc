@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -292,12 +294,100 @@ std::optional<std::string> RemoveNode(Program& p, ChoiceSource& c, const GenPoli
          (replacement.empty() ? "" : " (uses now read " + replacement + ")");
 }
 
+// The spellings Respell switches between, for node i of p (see MutationKind::kRespell).
+std::vector<std::function<std::string(Program&)>> Respellings(
+    const Program& p, size_t i, const std::map<std::string, StaticType>& types) {
+  std::vector<std::function<std::string(Program&)>> out;
+  const Node& n = p.nodes[i];
+  const std::string name = n.name;
+  auto shape = [&](const std::string& v) -> std::optional<Shape> {
+    auto it = types.find(v);
+    return it == types.end() ? std::nullopt : it->second.shape;
+  };
+  if ((n.op == OpKind::kMulScalar || n.op == OpKind::kDivScalar) && n.alpha != 0) {
+    out.push_back([i, name](Program& q) {  // x * s <-> x / (1 / s)
+      Node& m = q.nodes[i];
+      m.op = m.op == OpKind::kMulScalar ? OpKind::kDivScalar : OpKind::kMulScalar;
+      m.alpha = 1.0 / m.alpha;
+      return name + ": as " + std::string(GetOpSpec(m.op).name);
+    });
+    out.push_back([i, name](Program& q) {  // the scale as torch.full([], s, like x)
+      Node full{FreshName(Names(q), "s"), OpKind::kFull, {q.nodes[i].args[0]}};
+      full.alpha = q.nodes[i].alpha;
+      Node& m = q.nodes[i];
+      m.op = m.op == OpKind::kMulScalar ? OpKind::kMul : OpKind::kDiv;
+      m.alpha = 1.0;
+      m.args.push_back(full.name);
+      q.nodes.insert(q.nodes.begin() + static_cast<long>(i), full);
+      return name + ": its scale as a 0-d tensor";
+    });
+  }
+  if (n.op == OpKind::kMul || n.op == OpKind::kDiv) {
+    const Node* s = p.FindNode(n.args[1]);
+    if (s && s->op == OpKind::kFull && s->ints.empty() && !s->dtype && std::isfinite(s->alpha) &&
+        s->alpha != 0)
+      out.push_back([i, name, v = s->alpha](Program& q) {  // back to a Python float
+        Node& m = q.nodes[i];
+        m.op = m.op == OpKind::kMul ? OpKind::kMulScalar : OpKind::kDivScalar;
+        m.alpha = v;
+        m.args.resize(1);
+        return name + ": its scale as a Python float";
+      });
+  }
+  if (n.op == OpKind::kMaskedFill) {
+    const DType d = types.count(name) ? types.at(name).dtype : DType::kFloat32;
+    for (double v :
+         {-std::numeric_limits<double>::infinity(), IsFloating(d) ? -MaxFinite(d) : 0.0, -1e4, 0.0})
+      if (v != n.alpha)
+        out.push_back([i, name, v](Program& q) {
+          q.nodes[i].alpha = v;
+          return name + ": fills " + std::to_string(v);
+        });
+  }
+  const std::optional<Shape> in = n.args.empty() ? std::nullopt : shape(n.args[0]);
+  const int64_t rank = in ? static_cast<int64_t>(in->size()) : -1;
+  auto last_two = [&](const std::vector<int64_t>& d) {
+    std::vector<int64_t> swap;
+    for (int64_t k = 0; k < rank; ++k) swap.push_back(k);
+    if (rank >= 2) std::swap(swap[rank - 2], swap[rank - 1]);
+    return d == swap;
+  };
+  if (n.op == OpKind::kTranspose && rank >= 2 &&
+      ((n.ints == std::vector<int64_t>{rank - 2, rank - 1}) ||
+       (n.ints == std::vector<int64_t>{-2, -1})))
+    out.push_back([i, name, rank](Program& q) {
+      Node& m = q.nodes[i];
+      m.op = OpKind::kPermute;
+      m.ints.clear();
+      for (int64_t k = 0; k < rank; ++k) m.ints.push_back(k);
+      std::swap(m.ints[rank - 2], m.ints[rank - 1]);
+      return name + ": a permute";
+    });
+  if (n.op == OpKind::kPermute && rank >= 2 && last_two(n.ints))
+    out.push_back([i, name](Program& q) {
+      q.nodes[i].op = OpKind::kTranspose;
+      q.nodes[i].ints = {-2, -1};
+      return name + ": a transpose";
+    });
+  return out;
+}
+
+std::optional<std::string> Respell(Program& p, ChoiceSource& c, const GenPolicy&) {
+  if (p.nodes.size() >= kMaxNodes) return std::nullopt;
+  const auto types = InferStaticTypes(p);
+  std::vector<std::function<std::string(Program&)>> all;
+  for (size_t i = 0; i < p.nodes.size(); ++i)
+    for (auto& r : Respellings(p, i, types)) all.push_back(std::move(r));
+  if (all.empty()) return std::nullopt;
+  return c.Pick(all)(p);
+}
+
 }  // namespace
 
 std::string_view MutationName(MutationKind k) {
-  static constexpr std::array<std::string_view, 10> kNames = {
-      "change_dtype", "insert_cast", "remove_cast", "flip_layout", "perturb_dim",
-      "swap_op",      "add_node",    "remove_node", "move_device", "autocast"};
+  static constexpr std::array<std::string_view, 11> kNames = {
+      "change_dtype", "insert_cast", "remove_cast", "flip_layout", "perturb_dim", "swap_op",
+      "add_node",     "remove_node", "move_device", "autocast",    "respell"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -341,9 +431,9 @@ Program Legalize(Program p) {
 }
 
 Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy) {
-  static const std::array<Attempt, 10> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout,
+  static const std::array<Attempt, 11> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout,
                                                     PerturbDim,  SwapOp,     AddNode,    RemoveNode,
-                                                    MoveDevice,  Autocast};
+                                                    MoveDevice,  Autocast,   Respell};
   size_t first = static_cast<size_t>(choices.Int(0, static_cast<int64_t>(kAttempts.size()) - 1));
   for (size_t k = 0; k < kAttempts.size(); ++k) {
     size_t which = (first + k) % kAttempts.size();

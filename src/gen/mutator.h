@@ -24,6 +24,10 @@ enum class MutationKind {
   kMoveDevice,  // a .to(device) in front of one argument of a node, to another device
   kAutocast,    // a node into a fresh autocast region of its program's device type, or one region
                 // out of the one it is in
+  kRespell,     // one computation in another of the spellings Inductor's rewrites tell apart: x * s
+                // <-> x / (1 / s), a Python-float scale <-> a 0-d torch.full tensor, masked_fill's
+                // value (-inf, the dtype's lowest, -1e4, 0), a transpose of the last two dims <->
+                // a permute
 };
 std::string_view MutationName(MutationKind k);
 

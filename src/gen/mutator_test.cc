@@ -30,7 +30,7 @@ TEST(Mutator, MutateThenFixAlwaysVerifiesAndEveryKindHappens) {
       p = m.program;
     }
   }
-  for (int k = 0; k < 10; ++k)
+  for (int k = 0; k <= static_cast<int>(MutationKind::kRespell); ++k)
     EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k)))
         << MutationName(static_cast<MutationKind>(k));
 }
@@ -117,6 +117,51 @@ TEST(Mutator, AutocastPutsANodeIntoARegionAndTakesItOut) {
   EXPECT_TRUE(out);
 }
 
+// Respell turns each spelling Inductor's rewrites tell apart into another, and back.
+TEST(Mutator, RespellSwitchesScalesMasksAndKeyTransposes) {
+  Program p;
+  p.inputs = {{"q", {2, 3, 4}, DType::kFloat16}, {"m", {3, 3}, DType::kBool}};
+  p.nodes = {{"v_kt", OpKind::kTranspose, {"q"}, std::nullopt, 1.0, 1.0, {-2, -1}},
+             {"v_s", OpKind::kMatmul, {"q", "v_kt"}},
+             {"v_d", OpKind::kDivScalar, {"v_s"}, std::nullopt, 2.0},
+             {"v_f", OpKind::kMaskedFill, {"v_d", "m"}, std::nullopt, -1e4}};
+  p.outputs = {"v_f"};
+  std::set<std::string> seen;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    SeededChoices c(seed);
+    Mutation m = Mutate(p, c, GenPolicy{});
+    if (m.kind != MutationKind::kRespell) continue;
+    ASSERT_TRUE(Verify(m.program).ok()) << m.detail;
+    const Node* d = m.program.FindNode("v_d");
+    const Node* kt = m.program.FindNode("v_kt");
+    if (d->op == OpKind::kMulScalar && d->alpha == 0.5) seen.insert("divide -> multiply");
+    if (d->op == OpKind::kDiv) {
+      const Node* full = m.program.FindNode(d->args[1]);
+      ASSERT_TRUE(full && full->op == OpKind::kFull && full->alpha == 2.0) << m.detail;
+      seen.insert("0-d tensor");
+    }
+    if (m.program.FindNode("v_f")->alpha != -1e4) seen.insert("fill value");
+    if (kt->op == OpKind::kPermute && kt->ints == std::vector<int64_t>{0, 2, 1})
+      seen.insert("permute");
+  }
+  EXPECT_EQ(seen,
+            (std::set<std::string>{"divide -> multiply", "0-d tensor", "fill value", "permute"}));
+  // And back: a 0-d tensor scale to a Python float, a permute of the last two dims to a transpose.
+  Program t = p;
+  t.nodes[0] = {"v_kt", OpKind::kPermute, {"q"}, std::nullopt, 1.0, 1.0, {0, 2, 1}};
+  t.nodes[2] = {"v_d", OpKind::kDiv, {"v_s", "v_two"}};
+  t.nodes.insert(t.nodes.begin() + 2, Node{"v_two", OpKind::kFull, {"v_s"}, std::nullopt, 2.0});
+  std::set<std::string> back;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    SeededChoices c(seed);
+    Mutation m = Mutate(t, c, GenPolicy{});
+    if (m.kind != MutationKind::kRespell) continue;
+    if (m.program.FindNode("v_d")->op == OpKind::kDivScalar) back.insert("python float");
+    if (m.program.FindNode("v_kt")->op == OpKind::kTranspose) back.insert("transpose");
+  }
+  EXPECT_EQ(back, (std::set<std::string>{"python float", "transpose"}));
+}
+
 TEST(Mutator, CrossOverKeepsBothOutputsAndVerifies) {
   GenPolicy policy;
   for (uint64_t seed = 0; seed < 300; ++seed) {
@@ -170,6 +215,7 @@ TEST(Mutator, NewDTypesAreFloatingWithThePolicysShare) {
   for (double* w : {&policy.w_int8, &policy.w_uint8, &policy.w_int32, &policy.w_int64,
                     &policy.w_bool, &policy.w_sdpa})
     *w = 0;
+  policy.p_mask = 0;  // attention's masks are bool
   auto not_floating = [&](const GenPolicy& mutation_policy) {
     int hits = 0;
     for (uint64_t seed = 0; seed < 400; ++seed) {
