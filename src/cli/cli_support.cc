@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "mmdiff/build_info.h"
+#include "src/gen/focus.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -29,15 +31,17 @@ std::string VenvPython() {
 
 bool GpuPresent() { return fs::exists("/dev/nvidia0") || fs::exists("/dev/nvidiactl"); }
 
-Result<GenPolicy> LoadPolicy(const std::string& file) {
-  if (file.empty()) return GenPolicy{};
+Result<GenPolicy> LoadPolicy(const std::string& file, const std::string& focus) {
+  std::optional<size_t> f = FindFocus(focus.empty() ? "as_given" : focus);
+  if (!f) return Status::Error("--focus: no focus named " + nlohmann::json(focus).dump());
+  if (file.empty()) return Focused(GenPolicy{}, *f);
   auto text = ReadFile(file);
   if (!text.ok()) return text.status();
   auto j = ParseJsonBounded(text.value());
   if (!j.ok()) return Status::Error(file + ": " + j.error());
   auto p = PolicyFromJson(j.value());
   if (!p.ok()) return Status::Error(file + ": " + p.error());
-  return p;
+  return Focused(p.value(), *f);
 }
 
 RunContext Context(const Supervisor& sup) {

@@ -21,7 +21,8 @@ std::string VenvPython();
 // Whether this machine has an NVIDIA GPU, from the driver's device files (without loading CUDA).
 bool GpuPresent();
 // The default policy for "", else the file's (errors name the file).
-Result<GenPolicy> LoadPolicy(const std::string& file);
+// ... with `focus`'s overlay (src/gen/focus.h; "": none).
+Result<GenPolicy> LoadPolicy(const std::string& file, const std::string& focus = "");
 // Versions and knobs recorded in reports.
 RunContext Context(const Supervisor& sup);
 // "a,b,,c" -> {a, b, c}.

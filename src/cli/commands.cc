@@ -89,9 +89,9 @@ std::string VersionText() {
          build_info::kVenvPython;
 }
 
-int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy, bool whole_case,
-        bool values) {
-  auto policy = LoadPolicy(policy_file);
+int Gen(uint64_t seed, const std::string& policy_file, const std::string& focus, bool dump_policy,
+        bool whole_case, bool values) {
+  auto policy = LoadPolicy(policy_file, focus);
   if (!policy.ok()) {
     std::cerr << "mmdiff gen: " << policy.error() << "\n";
     return kExitUsage;
@@ -120,8 +120,9 @@ int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy, bool wh
   return kExitOk;
 }
 
-int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, bool json) {
-  auto policy = LoadPolicy(policy_file);
+int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, const std::string& focus,
+             bool json) {
+  auto policy = LoadPolicy(policy_file, focus);
   if (!policy.ok()) {
     std::cerr << "mmdiff gen: " << policy.error() << "\n";
     return kExitUsage;

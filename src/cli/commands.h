@@ -23,10 +23,11 @@ struct CommonOptions {
   double timeout_s = 300;   // per stage of a path, before the worker is killed
 };
 
-int Gen(uint64_t seed, const std::string& policy_file, bool dump_policy, bool whole_case,
-        bool values);
+int Gen(uint64_t seed, const std::string& policy_file, const std::string& focus, bool dump_policy,
+        bool whole_case, bool values);
 // Statistics of `count` programs from seed on (text, or JSON with json=true).
-int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, bool json);
+int GenStats(uint64_t seed, int64_t count, const std::string& policy_file, const std::string& focus,
+             bool json);
 // One mutation of a program file (or a crossover with a second one); prints the new program.
 int Mutate(const std::string& program_file, const std::string& cross_with, uint64_t seed,
            const std::string& policy_file);

@@ -6,6 +6,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/gen/focus.h"
 
 namespace {
 
@@ -38,6 +39,11 @@ int main(int argc, char** argv) {
   gen->add_option("--policy", policy_file, "Generation policy JSON")->check(CLI::ExistingFile);
   gen->add_flag("--dump-policy", dump_policy,
                 "Print the (default or loaded) policy instead of a program");
+  std::string focus;
+  gen->add_option("--focus", focus,
+                  "Generate with a focus's overlay on the policy, as a steered campaign's case "
+                  "did (its finding's case.json and summary bucket name it)")
+      ->check(CLI::IsMember(mmdiff::FocusNames()));
   int64_t stats = 0;
   bool stats_json = false;
   gen->add_option("--stats", stats,
@@ -139,9 +145,10 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : mmdiff::cli::kExitUsage;
   }
-  if (*gen && stats > 0) return mmdiff::cli::GenStats(seed, stats, policy_file, stats_json);
+  if (*gen && stats > 0) return mmdiff::cli::GenStats(seed, stats, policy_file, focus, stats_json);
   if (*gen)
-    return mmdiff::cli::Gen(seed, policy_file, dump_policy, gen_case || gen_values, gen_values);
+    return mmdiff::cli::Gen(seed, policy_file, focus, dump_policy, gen_case || gen_values,
+                            gen_values);
   if (*mutate) return mmdiff::cli::Mutate(mutate_file, cross_file, mutate_seed, mutate_policy);
   if (*run)
     return mmdiff::cli::Run(program_file, input_seed, seed_opt->count() > 0, run_opts, json,

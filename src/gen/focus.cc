@@ -1,0 +1,135 @@
+// The foci and their policy overlays.
+#include "src/gen/focus.h"
+
+#include <stdexcept>
+
+#include "src/gen/generator.h"
+
+namespace mmdiff {
+
+namespace {
+
+using nlohmann::json;
+
+// Programs a rewrite can take: one device, one dtype per op, no deliberate violation, few special
+// values, no integers (the fusions check dtypes and devices before they fire).
+json Clean() {
+  return {{"p_shape_violation", 0}, {"p_device_mismatch", 0}, {"p_meta", 0},
+          {"p_cuda", 0},            {"p_move", 0},            {"p_grad_violation", 0},
+          {"p_zero_dim", 0},        {"p_special", 0.05},      {"p_autocast", 0.05},
+          {"p_mixed_dtype", 0},     {"w_int8", 0},            {"w_uint8", 0},
+          {"w_int32", 0},           {"w_int64", 0},           {"w_bool", 0}};
+}
+
+// Only the ops given keep a weight (the others 0).
+json OnlyOps(const json& weights) {
+  json j;
+  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
+  j.update(weights);
+  return j;
+}
+
+json Merge(std::initializer_list<json> parts) {
+  json j = json::object();
+  for (const json& p : parts) j.update(p);
+  return j;
+}
+
+// One hand-written attention per program, as a model writes it.
+json Attention() {
+  return Merge({Clean(), OnlyOps({{"w_attention", 1}}),
+                {{"max_ops", 1},
+                 {"p_view", 0.05},
+                 {"p_transposed", 0.05},
+                 {"p_cast", 0.05},
+                 {"p_glue", 0},
+                 {"p_train", 0.15},
+                 {"w_float64", 0.2}}});
+}
+
+std::vector<Focus> Build() {
+  return {
+      {"as_given", "whatever the campaign's policy reaches", json::object()},
+      {"attention",
+       "the attention fusions (fuse_attention.py's _sfdp_pattern_*): hand-written attention on one "
+       "device and dtype",
+       Attention()},
+      {"attention_masked",
+       "the masked attention fusions (BERT, DistilBert, GPT-2 forms): every attention masked, "
+       "4-D, heads permuted",
+       Merge({Attention(), {{"p_mask", 1}, {"p_attention_4d", 0.9}, {"p_attention_bshd", 0.5}}})},
+      {"attention_training",
+       "the training attention fusions (_sfdp_pattern_*_training): attention that requires grad, "
+       "with dropout",
+       Merge({Attention(),
+              {{"p_train", 1}, {"p_requires_grad", 0.9}, {"p_attention_dropout", 0.5}}})},
+      {"attention_half",
+       "the 16-bit attention fusions: float16 and bfloat16 attention, float32 softmax, 16-bit "
+       "products",
+       Merge({Attention(),
+              {{"w_float64", 0},
+               {"w_float32", 1},
+               {"w_float16", 3},
+               {"w_bfloat16", 2},
+               {"p_softmax_float32", 0.7},
+               {"p_attention_half_product", 0.4}}})},
+      {"addmm_family",
+       "the addmm family's fusions and small-matmul decompositions (addmm, bias unfusing, "
+       "decompose_mm/bmm/addmm): products with biases, small sizes",
+       Merge({Clean(),
+              OnlyOps({{"w_mm", 2},
+                       {"w_bmm", 2},
+                       {"w_matmul", 1},
+                       {"w_addmm", 3},
+                       {"w_linear", 3},
+                       {"w_baddbmm", 1},
+                       {"w_addbmm", 1}}),
+              {{"p_glue", 0.6},
+               {"max_ops", 2},
+               {"p_train", 0.4},
+               {"dims", {1, 2, 3, 4, 5, 7, 8, 16}}}})},
+      {"casts_and_views",
+       "the joint graph's cast and view eliminations (pointless_convert, pointless_view, ...): "
+       "cast pairs, views and chains",
+       Merge({Clean(),
+              {{"p_cast", 0.6},
+               {"p_cast_pair", 0.6},
+               {"p_view", 0.6},
+               {"p_contiguous", 0.5},
+               {"p_transposed", 0.4},
+               {"p_chain", 0.8},
+               {"p_train", 0.3}}})},
+  };
+}
+
+}  // namespace
+
+const std::vector<Focus>& Foci() {
+  static const std::vector<Focus> kFoci = Build();
+  return kFoci;
+}
+
+std::optional<size_t> FindFocus(std::string_view name) {
+  for (size_t i = 0; i < Foci().size(); ++i)
+    if (Foci()[i].name == name) return i;
+  return std::nullopt;
+}
+
+std::vector<std::string> FocusNames() {
+  std::vector<std::string> out;
+  for (const Focus& f : Foci()) out.emplace_back(f.name);
+  return out;
+}
+
+GenPolicy Focused(const GenPolicy& base, size_t index) {
+  const Focus& f = Foci().at(index);
+  if (f.overlay.empty()) return base;
+  json j = PolicyToJson(base);
+  j.update(f.overlay);
+  Result<GenPolicy> p = PolicyFromJson(j);
+  // The overlays are constants checked by focus_test: a failure here is a programming error.
+  if (!p.ok()) throw std::logic_error("focus " + std::string(f.name) + ": " + p.error());
+  return p.value();
+}
+
+}  // namespace mmdiff
