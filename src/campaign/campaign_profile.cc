@@ -51,6 +51,7 @@ CampaignProfile& CampaignProfile::operator+=(const CampaignProfile& o) {
   worker_starts += o.worker_starts;
   training_programs += o.training_programs;
   training_run_s += o.training_run_s;
+  steer_wait_s += o.steer_wait_s;
   for (const auto& [name, t] : o.paths) {
     PathTime& mine = paths[name];
     mine.runs += t.runs;
@@ -67,6 +68,7 @@ nlohmann::json CampaignProfile::ToJson() const {
   j["worker_starts"] = worker_starts;
   j["training_programs"] = training_programs;
   j["training_run_s"] = training_run_s;
+  j["steer_wait_s"] = steer_wait_s;
   nlohmann::json ps = nlohmann::json::object();
   for (const auto& [name, t] : paths) {
     nlohmann::json pj = {{"runs", t.runs}, {"seconds", t.seconds}};
@@ -101,6 +103,11 @@ Result<CampaignProfile> CampaignProfile::FromJson(const nlohmann::json& j) {
     auto s = Seconds(j.at("training_run_s"), "training_run_s");
     if (!s.ok()) return s.status();
     p.training_run_s = s.value();
+  }
+  if (j.contains("steer_wait_s")) {  // absent before steering
+    auto s = Seconds(j.at("steer_wait_s"), "steer_wait_s");
+    if (!s.ok()) return s.status();
+    p.steer_wait_s = s.value();
   }
   if (!j.contains("paths") || !j.at("paths").is_object())
     return Status::Error("profile: paths must be an object");
@@ -159,6 +166,7 @@ std::string ProfileTable(const CampaignProfile& p, int64_t programs, double tota
           p.training_run_s);
   }
   row(0, "the rest (campaign bookkeeping, idle jobs)", std::max(total_s - accounted, 0.0));
+  if (p.steer_wait_s > 0) row(2, "of which waiting for steering's epochs", p.steer_wait_s);
   return out;
 }
 

@@ -38,6 +38,9 @@ struct CampaignProfile {
   // Training programs (inputs that require grad): how many, and their share of run_s.
   int64_t training_programs = 0;
   double training_run_s = 0;
+  // A steered campaign's jobs waiting for an epoch to complete before the next case's odds are
+  // known (src/campaign/steering.h): idle job-seconds, part of "the rest".
+  double steer_wait_s = 0;
 
   void AddRuns(const std::vector<PathResult>& results);
   CampaignProfile& operator+=(const CampaignProfile& o);

@@ -89,10 +89,15 @@ CaseSchedule::CaseSchedule(Shard shard, int64_t max_cases)
     : shard_(shard), max_cases_(max_cases), done_below_(shard.index), cursor_(shard.index) {}
 
 bool CaseSchedule::Next(int64_t* index) {
+  if (!Peek(index)) return false;
+  cursor_ += shard_.count;
+  return true;
+}
+
+bool CaseSchedule::Peek(int64_t* index) {
   while (InBudget(cursor_) && IsDone(cursor_)) cursor_ += shard_.count;
   if (!InBudget(cursor_)) return false;
   *index = cursor_;
-  cursor_ += shard_.count;
   return true;
 }
 

@@ -39,6 +39,8 @@ class CaseSchedule {
 
   // The next index neither done nor handed out; false when the budget is used up.
   bool Next(int64_t* index);
+  // The index Next would hand out, without handing it out.
+  bool Peek(int64_t* index);
   // Marks a handed-out (or, on resume, an adopted) index done.
   void MarkDone(int64_t index);
   // Resume: every shard index below done_below, and those in extra, are done.

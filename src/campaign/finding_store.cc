@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "src/gen/focus.h"
 #include "src/report/rerun_records_json.h"
+#include "src/report/rewrite_coverage.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 
@@ -36,6 +38,10 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
       {"found_s", fc.found_s}};
   if (!fc.known.is_null()) cj["known"] = fc.known;
   if (c.standalone) cj["standalone"] = StandaloneToJson(*c.standalone);
+  if (!fc.focus.empty()) {
+    cj["focus"] = fc.focus;
+    cj["rewrites"] = fc.rewrites;
+  }
   if (Status s = WriteFileAtomic((tmp / "case.json").string(), cj.dump(2) + "\n"); !s.ok())
     return s;
   if (reduced && reduced->reduction.steps_kept > 0)
@@ -104,6 +110,11 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
         if (!rec.ok()) throw std::runtime_error(rec.error());
         fc.standalone = rec.value();
       }
+      fc.focus = j.value("focus", "");
+      if (!fc.focus.empty() && !FindFocus(fc.focus)) throw std::runtime_error("an unknown focus");
+      fc.rewrites = j.value("rewrites", std::vector<std::string>{});
+      for (const auto& r : fc.rewrites)
+        if (!ValidRewriteName(r)) throw std::runtime_error("a rewrite that is not a rewrite name");
       out.push_back(std::move(fc));
     } catch (const std::exception& ex) {
       spdlog::warn("ignoring {}: unreadable case.json ({})", e.path().string(), ex.what());

@@ -30,6 +30,10 @@ struct FindingCase {
   // The new root cause's standalone check (the folder's report records it too); none for a known
   // one.
   std::optional<StandaloneRecord> standalone;
+  // In a steered campaign: the focus the case generated with and the rewrites its compiled runs
+  // reached, which a resumed campaign's steering adopts with the case. "" and none otherwise.
+  std::string focus;
+  std::vector<std::string> rewrites;
 };
 
 // Writes out_dir/findings/<folder>/ with report.json, program.json, repro.py and case.json (and,

@@ -20,6 +20,8 @@
 #include "src/campaign/mitigations.h"
 #include "src/campaign/progress.h"
 #include "src/campaign/reduce_finding.h"
+#include "src/campaign/steering.h"
+#include "src/gen/focus.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
 #include "src/report/root_cause_fold.h"
@@ -124,6 +126,11 @@ class Campaign {
         summary_path_((fs::path(o.out_dir) / "summary.json").string()),
         elapsed_before_(sum_.elapsed_s) {
     schedule_.Restore(sum_.done_below, sum_.done_extra);
+    if (o.steer) {
+      steering_.emplace(o.seed, o.shard, o.steer_epoch_cases);
+      // SummaryFromJson checked a resumed summary's state already.
+      if (!sum_.steering.is_null()) (void)steering_->FromJson(sum_.steering);
+    }
   }
 
   // Folders written after the last summary: their cases count as done, with their buckets (a case
@@ -156,6 +163,7 @@ class Campaign {
       BucketStats& b = sum_.buckets[f.hash];
       b = {f.signature, f.headline, dir, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
       b.standalone = f.standalone;
+      b.first_focus = f.focus;
       // The folder's root cause is the reduced case's, where it differs from the bucket's own.
       if (IsFoldedRootCause(f.root_cause))
         b.folded = f.root_cause;
@@ -165,6 +173,9 @@ class Campaign {
         schedule_.MarkDone(f.index);
         ++sum_.cases;
         ++sum_.diverging_cases;
+        if (steering_)
+          steering_->Record(f.index, FindFocus(f.focus).value_or(0),
+                            {f.rewrites.begin(), f.rewrites.end()});
       }
       spdlog::info("resume: adopted finding {} (case {}) written after the last checkpoint", f.hash,
                    f.index);
@@ -247,6 +258,7 @@ class Campaign {
   Status SaveLocked() {
     sum_.done_below = schedule_.done_below();
     sum_.done_extra = schedule_.done_extra();
+    if (steering_) sum_.steering = steering_->ToJson();
     if (!error_.ok()) return error_;
     auto start = std::chrono::steady_clock::now();
     Status s = WriteFileAtomic(summary_path_, SummaryToJson(sum_, o_).dump(2) + "\n");
@@ -254,20 +266,35 @@ class Campaign {
     return s;
   }
 
-  bool NextCase(int64_t* index) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (g_stop) {
-      if (!sum_.interrupted) spdlog::warn("interrupted: stopping after the cases under way");
-      sum_.interrupted = true;
-      return false;
+  // The next case to run; with steering, it waits until the case's odds are known (its epoch's
+  // barrier, src/campaign/steering.h), and hands out its focus.
+  bool NextCase(int64_t* index, size_t* focus) {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      if (g_stop) {
+        if (!sum_.interrupted) spdlog::warn("interrupted: stopping after the cases under way");
+        sum_.interrupted = true;
+        return false;
+      }
+      if (!error_.ok() || Elapsed() >= o_.time_s) return false;
+      *focus = 0;
+      if (!steering_) return schedule_.Next(index);
+      int64_t next;
+      if (!schedule_.Peek(&next)) return false;
+      if (steering_->Ready(next, schedule_.done_below(), o_.max_cases)) {
+        *focus = steering_->FocusOf(next);
+        return schedule_.Next(index);
+      }
+      auto waiting = std::chrono::steady_clock::now();
+      case_done_cv_.wait_for(lock, std::chrono::milliseconds(200));
+      sum_.profile.steer_wait_s += SecondsSince(waiting);
     }
-    if (!error_.ok() || Elapsed() >= o_.time_s) return false;
-    return schedule_.Next(index);
   }
 
   void Job(Supervisor& sup) {
     int64_t index;
-    while (NextCase(&index)) RunCase(sup, index);
+    size_t focus;
+    while (NextCase(&index, &focus)) RunCase(sup, index, focus);
     std::lock_guard<std::mutex> lock(mu_);
     ++finished_threads_;
     done_cv_.notify_all();
@@ -275,11 +302,12 @@ class Campaign {
 
   // A case's counts go into the summary together with marking it done, so that a summary saved at
   // any moment counts exactly the cases a resume will not run again. `buckets`: one per finding.
-  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index,
+  void CountDone(const CaseRun& c, const InputStats& inputs, int64_t index, size_t focus,
                  const std::vector<BucketStats*>& buckets,
                  const std::vector<std::vector<std::string>>& ops,
                  const std::set<std::string>& reached) {
     ++sum_.cases;
+    if (steering_) steering_->Record(index, focus, reached);
     sum_.rewrites.AddProgram(reached, index, o_.seed + static_cast<uint64_t>(index), Elapsed());
     sum_.inputs += inputs;
     for (const auto& r : c.results) {
@@ -294,7 +322,10 @@ class Campaign {
     for (size_t i = 0; i < buckets.size(); ++i) {
       BucketStats* b = buckets[i];
       ++b->count;
-      if (b->first_index == index) b->rewrites.assign(reached.begin(), reached.end());
+      if (b->first_index == index) {
+        b->rewrites.assign(reached.begin(), reached.end());
+        b->first_focus = steering_ ? std::string(Foci()[focus].name) : "";
+      }
       AddExample(*b, o_.seed + static_cast<uint64_t>(index));
       for (const auto& op : i < ops.size() ? ops[i] : std::vector<std::string>{}) {
         auto at = std::lower_bound(b->ops_seen.begin(), b->ops_seen.end(), op);
@@ -303,16 +334,18 @@ class Campaign {
       }
     }
     schedule_.MarkDone(index);
+    case_done_cv_.notify_all();
   }
 
   // A case is one program checked on up to inputs_per_program inputs in a row (compile once, run
   // many), until one diverges: that input is the case's finding.
-  void RunCase(Supervisor& sup, int64_t index) {
+  void RunCase(Supervisor& sup, int64_t index, size_t focus) {
     const bool stop_before = g_stop;
     uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
     CampaignProfile prof;
     auto generating = std::chrono::steady_clock::now();
-    GeneratedCase gc = GenerateCaseFromSeed(case_seed, o_.policy);
+    const GenPolicy policy = Focused(o_.policy, focus);
+    GeneratedCase gc = GenerateCaseFromSeed(case_seed, policy);
     prof.generate_s += SecondsSince(generating);
     prof.training_programs += Trains(gc.program);
     std::vector<std::string> paths = CasePaths(sup, o_.paths, case_seed, o_.policy);
@@ -339,7 +372,7 @@ class Campaign {
     for (int v = 0; v < o_.policy.inputs_per_program; ++v) {
       generating = std::chrono::steady_clock::now();
       InputVariant in =
-          MakeInputVariant(gc.program, gc.recipe, case_seed, v, o_.policy, same_contract);
+          MakeInputVariant(gc.program, gc.recipe, case_seed, v, policy, same_contract);
       prof.generate_s += SecondsSince(generating);
       auto judging = std::chrono::steady_clock::now();
       double ran_s = prof.run_s + prof.worker_start_s;
@@ -373,19 +406,20 @@ class Campaign {
     std::vector<std::vector<std::string>> ops;
     for (const FindingKey& k : findings) {
       ops.push_back(FindingOps(WithFinding(c, k)));
-      BucketStats* b = Finding(sup, WithFinding(c, k), k, index, case_seed, lock);
+      BucketStats* b = Finding(sup, WithFinding(c, k), k, index, case_seed, focus, reached, lock);
       if (!b) return;  // the output folder failed: error_ is set
       buckets.push_back(b);
     }
     sum_.profile += prof;
-    CountDone(c, inputs, index, buckets, ops, reached);
+    CountDone(c, inputs, index, focus, buckets, ops, reached);
     if (!buckets.empty()) Refresh();
   }
 
   // Records finding `k` of case `index` in its bucket, writing the bucket's folder when this is its
   // smallest case so far. Called and returns with `lock` held; null when writing failed.
   BucketStats* Finding(Supervisor& sup, CaseRun c, const FindingKey& k, int64_t index,
-                       uint64_t case_seed, std::unique_lock<std::mutex>& lock) {
+                       uint64_t case_seed, size_t focus, const std::set<std::string>& reached,
+                       std::unique_lock<std::mutex>& lock) {
     const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
     if (known) c.known = known->ToJson();
     FindingCase fc{HashHex(k.signature),
@@ -397,6 +431,10 @@ class Campaign {
                    case_seed,
                    Elapsed(),
                    c.known};
+    if (steering_) {
+      fc.focus = Foci()[focus].name;
+      fc.rewrites.assign(reached.begin(), reached.end());
+    }
     BucketStats& b = sum_.buckets[fc.hash];
     if (b.signature
             .empty()) {  // known now, even while another case of the bucket writes its folder
@@ -584,6 +622,8 @@ class Campaign {
   std::chrono::steady_clock::time_point start_;
   std::mutex mu_;
   std::condition_variable done_cv_, write_cv_;
+  std::condition_variable case_done_cv_;  // a case was marked done (steering's barrier)
+  std::optional<Steering> steering_;
   std::set<std::string> writing_;                // buckets whose case is being reduced and written
   std::set<std::string> storing_;                // finding folders being written
   std::map<std::string, int64_t> folder_index_;  // finding folder -> the case index it holds

@@ -59,6 +59,10 @@ struct FuzzOptions {
   // standalone_check.h); false: not checked (its status says so, and it is not listed as new).
   bool standalone_check = true;
   StandaloneOptions standalone;
+  // Steering (src/campaign/steering.h): each case generates with a focus drawn from odds that
+  // follow the campaign's pass coverage, in epochs of steer_epoch_cases cases.
+  bool steer = false;
+  int64_t steer_epoch_cases = 64;
 };
 
 struct BucketStats {
@@ -88,6 +92,8 @@ struct BucketStats {
   std::vector<std::string> ops_seen;
   // The rewrites its example case (first_index) reached (src/report/rewrite_coverage.h), sorted.
   std::vector<std::string> rewrites;
+  // The focus its example case generated with (src/gen/focus.h), in a steered campaign; "" else.
+  std::string first_focus;
   const std::string& RootCause() const {
     return !folded.empty() ? folded : reduced_signature.empty() ? signature : reduced_signature;
   }
@@ -133,6 +139,8 @@ struct FuzzSummary {
   std::map<std::string, BucketStats> buckets;  // by bucket hash
   // The rewrites of Inductor the programs' compiled runs reached.
   RewriteCoverage rewrites;
+  // A steered campaign's steering state (Steering::ToJson); null when not steered.
+  nlohmann::json steering;
   // Resume state: the schedule's done set.
   int64_t done_below = 0;
   std::vector<int64_t> done_extra;

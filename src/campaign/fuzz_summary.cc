@@ -7,6 +7,8 @@
 #include <set>
 
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/steering.h"
+#include "src/gen/focus.h"
 #include "src/gen/generator.h"
 #include "src/report/finding_class.h"
 #include "src/report/rerun_records_json.h"
@@ -94,6 +96,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
     if (!b->folded.empty()) jb["folded_root_cause"] = b->folded;
     jb["ops_seen"] = b->ops_seen;
     jb["rewrites"] = b->rewrites;
+    if (!b->first_focus.empty()) jb["first_focus"] = b->first_focus;
     if (b->standalone) jb["standalone"] = StandaloneToJson(*b->standalone);
     buckets.push_back(jb);
   }
@@ -131,6 +134,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"ignored_input_reruns", s.inputs.ignored_input_reruns}}},
           {"compile", compile},
           {"rewrites", s.rewrites.ToJson()},
+          {"steering", s.steering},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
           {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
@@ -149,6 +153,8 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"reduce_known", o.reduce_known},
             {"controls", ControlsModeName(o.controls)},
             {"standalone_check", o.standalone_check},
+            {"steer", o.steer},
+            {"steer_epoch_cases", o.steer_epoch_cases},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
 }
@@ -217,12 +223,14 @@ Status CheckFuzzOptions(const FuzzOptions& o) {
                          nlohmann::json(lo).dump() + ", " + nlohmann::json(hi).dump() + "]");
   };
   const double inf = std::numeric_limits<double>::infinity();
-  for (Status s : {range("jobs", o.jobs, 1, kMaxJobs),
-                   range("stage timeout (s)", o.stage_timeout_s, 1e-3, 86400),
-                   range("time budget (s)", o.time_s, 0, inf),
-                   range("case budget", static_cast<double>(o.max_cases), -1, 9e18),
-                   range("reduce budget", static_cast<double>(o.reduce_budget), 0, 1e6),
-                   range("reduce time (s)", o.reduce_time_s, 0, 7 * 86400.0)})
+  for (Status s :
+       {range("jobs", o.jobs, 1, kMaxJobs),
+        range("stage timeout (s)", o.stage_timeout_s, 1e-3, 86400),
+        range("time budget (s)", o.time_s, 0, inf),
+        range("case budget", static_cast<double>(o.max_cases), -1, 9e18),
+        range("reduce budget", static_cast<double>(o.reduce_budget), 0, 1e6),
+        range("reduce time (s)", o.reduce_time_s, 0, 7 * 86400.0),
+        range("steering epoch (cases)", static_cast<double>(o.steer_epoch_cases), 1, 1e6)})
     if (!s.ok()) return s;
   return Status::Ok();
 }
@@ -291,6 +299,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
                            r.at("controls").dump());
     o.controls = *controls;
     o.standalone_check = r.value("standalone_check", true);
+    o.steer = r.value("steer", false);  // absent before steering
+    if (r.contains("steer_epoch_cases")) o.steer_epoch_cases = Count(r, "steer_epoch_cases");
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();
@@ -341,6 +351,13 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       if (!rewrites.ok()) return Status::Error("malformed summary: " + rewrites.error());
       s.rewrites = rewrites.value();
     }
+    if (o.steer) {  // checked here, so that a hostile one stops --resume before anything runs
+      Steering check(o.seed, o.shard, o.steer_epoch_cases);
+      if (!j.contains("steering")) return Status::Error("malformed summary: no steering state");
+      if (Status st = check.FromJson(j.at("steering")); !st.ok())
+        return Status::Error("malformed summary: " + st.message());
+      s.steering = j.at("steering");
+    }
     if (!j.at("buckets").is_array())
       return Status::Error("malformed summary: \"buckets\" must be an array");
     s.done_below = Count(r, "done_below");
@@ -389,6 +406,10 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
           return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
                                " lists a rewrite that is not a rewrite name");
       std::sort(bs.rewrites.begin(), bs.rewrites.end());
+      bs.first_focus = b.value("first_focus", "");
+      if (!bs.first_focus.empty() && !FindFocus(bs.first_focus))
+        return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
+                             ": \"first_focus\" is not a focus");
       if (b.contains("standalone")) {
         auto rec = StandaloneFromJson(b.at("standalone"));
         if (!rec.ok()) return Status::Error("malformed summary: " + rec.error());

@@ -79,6 +79,8 @@ struct FuzzArgs {
   std::string controls = "divergence";
   bool profile = false;
   bool no_standalone_check = false;
+  std::string steer = "auto";
+  int64_t steer_epoch = 64;
 };
 
 int64_t DefaultMemoryMb(int jobs) {
@@ -307,6 +309,13 @@ int Fuzz(FuzzArgs a) {
     fo.reduce_known = a.reduce_known;
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
     fo.standalone_check = !a.no_standalone_check;
+    // auto: steer where inductor runs (the default paths have it; paths resolved without it turn
+    // steering off below).
+    fo.steer_epoch_cases = a.steer_epoch;
+    fo.steer =
+        a.steer == "on" || (a.steer == "auto" &&
+                            (a.common.paths.empty() ||
+                             ("," + a.common.paths + ",").find(",inductor,") != std::string::npos));
   }
   // repro.py of a new finding runs with the interpreter the workers embed (the campaign's venv).
   fo.standalone.python = VenvPython();
@@ -345,6 +354,14 @@ int Fuzz(FuzzArgs a) {
   // graphs are shared by the jobs and survive worker recycling and --resume.
   // --inductor-cache puts them elsewhere (node-local disk on a cluster; an absolute path).
   setenv("TORCHINDUCTOR_CACHE_DIR", (fs::absolute(fo.out_dir) / fo.inductor_cache_dir).c_str(), 1);
+  // A steered campaign's odds follow the rewrites each program reached, and a compile that a cache
+  // answers runs no pass: with Inductor's FX graph and AOTAutograd caches the same case could
+  // record other rewrites in another run (whichever job compiled a graph first, or after
+  // --resume), so steered campaigns compile every graph.
+  if (fo.steer) {
+    setenv("TORCHINDUCTOR_FX_GRAPH_CACHE", "0", 1);
+    setenv("TORCHINDUCTOR_AUTOGRAD_CACHE", "0", 1);
+  }
   // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
   // exit normally. A second one stops at once: complete findings are already on disk (and the
   // workers die with the supervisor); `--resume` tidies what was under way.
@@ -373,6 +390,11 @@ int Fuzz(FuzzArgs a) {
   for (auto& t : starting) t.join();
   if (code != kExitOk) return code;
   fo.paths = paths;
+  if (fo.steer && a.resume.empty() && a.steer == "auto" &&
+      std::find(paths.begin(), paths.end(), "inductor") == paths.end()) {
+    spdlog::info("no steering: inductor is not among the paths, so no rewrite is ever reported");
+    fo.steer = false;
+  }
   fo.progress_line = isatty(STDERR_FILENO);
   std::string joined;
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
@@ -538,6 +560,21 @@ const CommandRegistrar kFuzz{
                     "right, is not looked for); `always` runs them on every input. Without "
                     "inductor among the paths they always run")
           ->check(CLI::IsMember({"divergence", "always"}))
+          ->capture_default_str();
+      c->add_option("--steer", args->steer,
+                    "Steer toward the rewrites not yet reached: each case generates with a focus "
+                    "(attention, masked attention, training attention, 16-bit attention, the "
+                    "addmm family, casts and views, or the policy as given) drawn from odds that "
+                    "follow which rewrites each focus's programs reached so far (summary.json "
+                    "\"steering\"; `mmdiff gen --focus` regenerates a case). `auto`: on when "
+                    "inductor is among the paths. Reproducible: a case's odds come from the epochs "
+                    "(--steer-epoch cases each) two or more back, which it waits for; Inductor's "
+                    "FX graph cache is off. Kept by --resume")
+          ->check(CLI::IsMember({"auto", "on", "off"}))
+          ->capture_default_str();
+      c->add_option("--steer-epoch", args->steer_epoch,
+                    "Cases per steering epoch: shorter reacts sooner, longer waits less")
+          ->check(CLI::Range(int64_t{1}, int64_t{1000000}))
           ->capture_default_str();
       AddCommonOptions(c, args->common);
       return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt, shard_opt] {

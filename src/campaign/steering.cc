@@ -1,0 +1,160 @@
+// Steering's epochs, odds and summary section.
+#include "src/campaign/steering.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "src/gen/focus.h"
+#include "src/report/rewrite_coverage.h"
+#include "src/support/rng.h"
+
+namespace mmdiff {
+
+namespace {
+
+// Keeps a hostile summary's numbers in range: counts up to a trillion, epochs up to a billion.
+constexpr int64_t kMaxCount = 1'000'000'000'000;
+constexpr int64_t kMaxEpoch = 1'000'000'000;
+// Salt of the focus stream: another stream than the program's (seed + index).
+constexpr uint64_t kFocusSalt = 0x5EE7'F0C5'0000'0001ULL;
+
+bool CountIn(const nlohmann::json& v, int64_t hi) {
+  return v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= hi;
+}
+
+}  // namespace
+
+Steering::Steering(uint64_t seed, Shard shard, int64_t epoch_cases)
+    : seed_(seed), shard_(shard), epoch_cases_(std::max<int64_t>(epoch_cases, 1)) {}
+
+int64_t Steering::EpochOf(int64_t index) const {
+  return (index - shard_.index) / shard_.count / epoch_cases_;
+}
+
+bool Steering::Ready(int64_t index, int64_t done_below, int64_t max_cases) const {
+  const int64_t epoch = EpochOf(index);
+  if (epoch < 2) return true;
+  // The shard's first case index of epoch - 1: all before it must be done.
+  int64_t needed = shard_.index + (epoch - 1) * epoch_cases_ * shard_.count;
+  if (max_cases >= 0 && max_cases < needed) needed = max_cases;
+  return done_below >= needed;
+}
+
+size_t Steering::FocusOf(int64_t index) const {
+  const std::vector<double> odds = Odds(EpochOf(index));
+  Rng rng(SplitMix64(seed_ ^ kFocusSalt) + static_cast<uint64_t>(index));
+  double u = rng.UniformDouble() * std::accumulate(odds.begin(), odds.end(), 0.0);
+  for (size_t f = 0; f < odds.size(); ++f) {
+    if (u < odds[f]) return f;
+    u -= odds[f];
+  }
+  return odds.size() - 1;
+}
+
+std::vector<double> Steering::Odds(int64_t epoch) const {
+  const size_t n = Foci().size();
+  std::vector<int64_t> programs(n, 0);
+  std::map<std::string, std::vector<int64_t>> hits;  // rewrite -> programs per focus
+  for (const auto& [e, foci] : epochs_) {
+    if (e > epoch - 2) break;
+    for (size_t f = 0; f < n && f < foci.size(); ++f) {
+      programs[f] += foci[f].programs;
+      for (const auto& [r, k] : foci[f].rewrites) {
+        auto& row = hits[r];
+        row.resize(n, 0);
+        row[f] += k;
+      }
+    }
+  }
+  std::vector<double> yield(n, 0.0);
+  for (const auto& [r, row] : hits) {
+    const double total = static_cast<double>(std::accumulate(row.begin(), row.end(), int64_t{0}));
+    for (size_t f = 0; f < n; ++f)
+      if (programs[f] > 0) yield[f] += static_cast<double>(row[f]) / total;
+  }
+  double best = 0;
+  for (size_t f = 0; f < n; ++f) {
+    if (programs[f] > 0) yield[f] /= static_cast<double>(programs[f]);
+    best = std::max(best, yield[f]);
+  }
+  if (best == 0) best = 1;
+  for (size_t f = 0; f < n; ++f)
+    if (programs[f] < kExplore) yield[f] = best;
+  const double sum = std::accumulate(yield.begin(), yield.end(), 0.0);
+  std::vector<double> odds(n);
+  for (size_t f = 0; f < n; ++f)
+    odds[f] = kFloor + (1 - kFloor * static_cast<double>(n)) * yield[f] / sum;
+  if (odds[0] < kAsGiven) {  // the campaign's own policy keeps its share
+    const double rest = std::accumulate(odds.begin() + 1, odds.end(), 0.0);
+    for (size_t f = 1; f < n; ++f) odds[f] *= (1 - kAsGiven) / rest;
+    odds[0] = kAsGiven;
+  }
+  return odds;
+}
+
+void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
+  auto& foci = epochs_[EpochOf(index)];
+  foci.resize(Foci().size());
+  FocusStats& s = foci.at(focus);
+  ++s.programs;
+  for (const auto& r : rewrites) ++s.rewrites[r];
+}
+
+std::vector<int64_t> Steering::ProgramsPerFocus() const {
+  std::vector<int64_t> out(Foci().size(), 0);
+  for (const auto& [e, foci] : epochs_)
+    for (size_t f = 0; f < foci.size(); ++f) out[f] += foci[f].programs;
+  return out;
+}
+
+nlohmann::json Steering::ToJson() const {
+  nlohmann::json epochs = nlohmann::json::array();
+  for (const auto& [e, foci] : epochs_) {
+    nlohmann::json by_focus = nlohmann::json::object();
+    for (size_t f = 0; f < foci.size(); ++f) {
+      if (foci[f].programs == 0) continue;
+      by_focus[std::string(Foci()[f].name)] = {{"programs", foci[f].programs},
+                                               {"rewrites", foci[f].rewrites}};
+    }
+    epochs.push_back({{"epoch", e}, {"foci", by_focus}});
+  }
+  return {{"epoch_cases", epoch_cases_}, {"epochs", epochs}};
+}
+
+Status Steering::FromJson(const nlohmann::json& j) {
+  auto bad = [](const std::string& what) { return Status::Error("steering: " + what); };
+  if (!j.is_object() || !j.contains("epoch_cases") || !j.contains("epochs") ||
+      !j.at("epochs").is_array())
+    return bad("must be an object with \"epoch_cases\" and an \"epochs\" array");
+  if (!CountIn(j.at("epoch_cases"), kMaxEpoch) || j.at("epoch_cases").get<int64_t>() != epoch_cases_)
+    return bad("\"epoch_cases\" is not this campaign's " + std::to_string(epoch_cases_));
+  std::map<int64_t, std::vector<FocusStats>> epochs;
+  for (const auto& e : j.at("epochs")) {
+    if (!e.is_object() || !e.contains("epoch") || !CountIn(e.at("epoch"), kMaxEpoch) ||
+        !e.contains("foci") || !e.at("foci").is_object())
+      return bad("an epoch must be {\"epoch\": a count, \"foci\": {...}}");
+    const int64_t epoch = e.at("epoch").get<int64_t>();
+    if (epochs.count(epoch)) return bad("epoch " + std::to_string(epoch) + " twice");
+    auto& foci = epochs[epoch];
+    foci.resize(Foci().size());
+    for (const auto& [name, s] : e.at("foci").items()) {
+      auto f = FindFocus(name);
+      if (!f) return bad("unknown focus" + (ValidRewriteName(name) ? " \"" + name + "\"" : ""));
+      if (!s.is_object() || !s.contains("programs") || !CountIn(s.at("programs"), kMaxCount) ||
+          !s.contains("rewrites") || !s.at("rewrites").is_object())
+        return bad("focus " + name + " must be {\"programs\": a count, \"rewrites\": {...}}");
+      FocusStats& st = foci[*f];
+      st.programs = s.at("programs").get<int64_t>();
+      for (const auto& [r, k] : s.at("rewrites").items()) {
+        if (!ValidRewriteName(r)) return bad("a rewrite name that is not one");
+        if (!CountIn(k, st.programs))
+          return bad("rewrite " + r + ": its programs must be a count up to the focus's");
+        st.rewrites[r] = k.get<int64_t>();
+      }
+    }
+  }
+  epochs_ = std::move(epochs);
+  return Status::Ok();
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,70 @@
+// Steering toward the unreached: each case of a steered campaign generates with a focus
+// (src/gen/focus.h) drawn from odds that follow the campaign's pass coverage, so that the foci
+// whose programs reach the rewrites that fired least get more programs.
+//
+// Reproducible: a shard's cases are cut into epochs of epoch_cases consecutive cases, and a case's
+// odds come only from epochs two or more before its own, which must be complete before it starts
+// (the campaign waits; with cases much shorter than an epoch it rarely does). So the same seed,
+// budget and shard give the same cases whatever the jobs' timing, and a resumed campaign, which
+// reads the epochs back from its summary, goes on as if it had never stopped. A steered shard's
+// cases follow its own coverage: shards of a steered campaign are not the cases one machine would
+// run (without steering they are).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "src/campaign/case_schedule.h"
+#include "src/support/status.h"
+
+namespace mmdiff {
+
+class Steering {
+ public:
+  static constexpr int64_t kDefaultEpochCases = 64;
+  // Odds: every focus keeps at least kFloor, the campaign's own policy ("as_given") kAsGiven; a
+  // focus with fewer than kExplore programs so far counts as the best one (it is tried first).
+  static constexpr double kFloor = 0.04, kAsGiven = 0.25;
+  static constexpr int64_t kExplore = 8;
+
+  Steering(uint64_t seed, Shard shard, int64_t epoch_cases = kDefaultEpochCases);
+
+  int64_t epoch_cases() const { return epoch_cases_; }
+  // The epoch of one of the shard's case indices.
+  int64_t EpochOf(int64_t index) const;
+  // Whether case `index` may start: every case of the shard's epochs up to EpochOf(index) - 2
+  // (below the budget max_cases; -1: none) is done, given that all below done_below are.
+  bool Ready(int64_t index, int64_t done_below, int64_t max_cases) const;
+  // The focus case `index` generates with: drawn with the odds of its epoch from a stream of its
+  // own (seed, index), so it does not disturb the program's draws.
+  size_t FocusOf(int64_t index) const;
+  // The odds of each focus (Foci() order) in `epoch`: from the programs of epochs up to epoch - 2,
+  // each focus's share of every rewrite's programs summed and divided by its programs, so that a
+  // focus that alone reaches a rare rewrite outweighs one that reaches common ones often.
+  std::vector<double> Odds(int64_t epoch) const;
+  // A done case: its focus and the rewrites its compiled runs reached.
+  void Record(int64_t index, size_t focus, const std::set<std::string>& rewrites);
+  // Programs per focus over all epochs, for the summary's table.
+  std::vector<int64_t> ProgramsPerFocus() const;
+
+  // summary.json's "steering" section; FromJson checks everything (a hostile summary is an error)
+  // and needs the same epoch_cases, which the options carry.
+  nlohmann::json ToJson() const;
+  Status FromJson(const nlohmann::json& j);
+
+ private:
+  struct FocusStats {
+    int64_t programs = 0;
+    std::map<std::string, int64_t> rewrites;  // programs that reached each
+  };
+  uint64_t seed_;
+  Shard shard_;
+  int64_t epoch_cases_;
+  std::map<int64_t, std::vector<FocusStats>> epochs_;  // per epoch, per focus
+};
+
+}  // namespace mmdiff

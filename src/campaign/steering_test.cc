@@ -1,0 +1,107 @@
+// Tests for steering: epochs and their barrier, odds that follow rare rewrites, a deterministic
+// focus per case, and a summary section that reads back exactly (and rejects hostile ones).
+#include "src/campaign/steering.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "src/gen/focus.h"
+
+namespace mmdiff {
+namespace {
+
+TEST(Steering, EpochsCountTheShardsOwnCasesAndWaitForTheEpochTwoBefore) {
+  Steering s(1, Shard{1, 3}, 4);  // shard 1 of 3: cases 1, 4, 7, ...; 4 cases per epoch
+  EXPECT_EQ(s.EpochOf(1), 0);
+  EXPECT_EQ(s.EpochOf(10), 0);  // the shard's fourth case
+  EXPECT_EQ(s.EpochOf(13), 1);
+  EXPECT_EQ(s.EpochOf(25), 2);
+  EXPECT_TRUE(s.Ready(13, 1, -1));   // epoch 1 needs nothing
+  EXPECT_FALSE(s.Ready(25, 10, -1));  // epoch 2 needs epoch 0's cases (1, 4, 7, 10) done
+  EXPECT_TRUE(s.Ready(25, 13, -1));
+  EXPECT_TRUE(s.Ready(25, 10, 8));  // ... those in the budget: 1, 4 and 7
+  EXPECT_FALSE(s.Ready(25, 7, 8));
+}
+
+TEST(Steering, OddsFollowTheFociThatReachRareRewrites) {
+  Steering s(7, Shard{}, 8);
+  const size_t n = Foci().size();
+  std::vector<double> first = s.Odds(0);
+  ASSERT_EQ(first.size(), n);
+  EXPECT_NEAR(std::accumulate(first.begin(), first.end(), 0.0), 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(first[0], Steering::kAsGiven);  // nothing known: every other focus alike
+  for (size_t f = 2; f < n; ++f) EXPECT_DOUBLE_EQ(first[f], first[1]);
+  // Epoch 0: every focus runs 10 programs; all reach "common", focus 2 alone reaches "rare".
+  for (size_t f = 0; f < n; ++f)
+    for (int i = 0; i < 10; ++i)
+      s.Record(static_cast<int64_t>(f * 10 + i) % 8, f,
+               f == 2 && i == 0 ? std::set<std::string>{"common", "rare"}
+                                : std::set<std::string>{"common"});
+  EXPECT_EQ(s.Odds(1), first) << "epoch 1 reads nothing of epoch 0";
+  std::vector<double> odds = s.Odds(2);
+  EXPECT_NEAR(std::accumulate(odds.begin(), odds.end(), 0.0), 1.0, 1e-12);
+  for (size_t f = 1; f < n; ++f) {
+    if (f != 2) {
+      EXPECT_GT(odds[2], 2 * odds[f]) << f;
+    }
+  }
+  EXPECT_GE(odds[0], Steering::kAsGiven - 1e-12);
+  for (double o : odds) EXPECT_GE(o, Steering::kFloor * 0.75 - 1e-12);
+}
+
+TEST(Steering, EachCaseHasOneFocusAndTheDrawsSpreadOverThem) {
+  Steering a(3, Shard{}, 16), b(3, Shard{}, 16), other(4, Shard{}, 16);
+  std::vector<int> count(Foci().size(), 0);
+  int differs = 0;
+  for (int64_t i = 0; i < 2000; ++i) {
+    EXPECT_EQ(a.FocusOf(i), b.FocusOf(i));
+    differs += a.FocusOf(i) != other.FocusOf(i);
+    ++count[a.FocusOf(i)];
+  }
+  EXPECT_GT(differs, 0);
+  EXPECT_NEAR(count[0] / 2000.0, Steering::kAsGiven, 0.05);
+  for (int c : count) EXPECT_GT(c, 100);
+}
+
+TEST(Steering, TheSummarySectionReadsBackAndRejectsWhatIsNotOne) {
+  Steering s(1, Shard{}, 4);
+  s.Record(0, 1, {"_sfdp_pattern_1_inference", "decompose.mm"});
+  s.Record(5, 0, {});
+  s.Record(9, 3, {"decompose.mm"});
+  Steering back(1, Shard{}, 4);
+  ASSERT_TRUE(back.FromJson(s.ToJson()).ok());
+  EXPECT_EQ(back.ToJson(), s.ToJson());
+  EXPECT_EQ(back.Odds(4), s.Odds(4));
+  EXPECT_EQ(back.ProgramsPerFocus(), s.ProgramsPerFocus());
+
+  auto rejects = [&](nlohmann::json j, const std::string& fragment) {
+    Steering t(1, Shard{}, 4);
+    Status st = t.FromJson(j);
+    ASSERT_FALSE(st.ok()) << j.dump();
+    EXPECT_NE(st.message().find(fragment), std::string::npos) << st.message();
+  };
+  nlohmann::json j = s.ToJson();
+  rejects(nlohmann::json::array(), "must be an object");
+  auto k = j;
+  k["epoch_cases"] = 8;
+  rejects(k, "\"epoch_cases\" is not this campaign's 4");
+  k = j;
+  k["epochs"][0]["foci"]["no_such_focus"] = {{"programs", 1}, {"rewrites", nlohmann::json::object()}};
+  rejects(k, "unknown focus \"no_such_focus\"");
+  k = j;
+  k["epochs"][0]["foci"]["attention"]["rewrites"]["decompose.mm"] = 99;
+  rejects(k, "up to the focus's");
+  k = j;
+  k["epochs"][0]["foci"]["attention"]["rewrites"]["<script>"] = 1;
+  rejects(k, "not one");
+  k = j;
+  k["epochs"].push_back(j["epochs"][0]);
+  rejects(k, "twice");
+  k = j;
+  k["epochs"][0]["epoch"] = -1;
+  rejects(k, "an epoch must be");
+}
+
+}  // namespace
+}  // namespace mmdiff
