@@ -126,7 +126,8 @@ Status Steering::FromJson(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("epoch_cases") || !j.contains("epochs") ||
       !j.at("epochs").is_array())
     return bad("must be an object with \"epoch_cases\" and an \"epochs\" array");
-  if (!CountIn(j.at("epoch_cases"), kMaxEpoch) || j.at("epoch_cases").get<int64_t>() != epoch_cases_)
+  if (!CountIn(j.at("epoch_cases"), kMaxEpoch) ||
+      j.at("epoch_cases").get<int64_t>() != epoch_cases_)
     return bad("\"epoch_cases\" is not this campaign's " + std::to_string(epoch_cases_));
   std::map<int64_t, std::vector<FocusStats>> epochs;
   for (const auto& e : j.at("epochs")) {

@@ -17,7 +17,7 @@ TEST(Steering, EpochsCountTheShardsOwnCasesAndWaitForTheEpochTwoBefore) {
   EXPECT_EQ(s.EpochOf(10), 0);  // the shard's fourth case
   EXPECT_EQ(s.EpochOf(13), 1);
   EXPECT_EQ(s.EpochOf(25), 2);
-  EXPECT_TRUE(s.Ready(13, 1, -1));   // epoch 1 needs nothing
+  EXPECT_TRUE(s.Ready(13, 1, -1));    // epoch 1 needs nothing
   EXPECT_FALSE(s.Ready(25, 10, -1));  // epoch 2 needs epoch 0's cases (1, 4, 7, 10) done
   EXPECT_TRUE(s.Ready(25, 13, -1));
   EXPECT_TRUE(s.Ready(25, 10, 8));  // ... those in the budget: 1, 4 and 7
@@ -87,7 +87,8 @@ TEST(Steering, TheSummarySectionReadsBackAndRejectsWhatIsNotOne) {
   k["epoch_cases"] = 8;
   rejects(k, "\"epoch_cases\" is not this campaign's 4");
   k = j;
-  k["epochs"][0]["foci"]["no_such_focus"] = {{"programs", 1}, {"rewrites", nlohmann::json::object()}};
+  k["epochs"][0]["foci"]["no_such_focus"] = {{"programs", 1},
+                                             {"rewrites", nlohmann::json::object()}};
   rejects(k, "unknown focus \"no_such_focus\"");
   k = j;
   k["epochs"][0]["foci"]["attention"]["rewrites"]["decompose.mm"] = 99;

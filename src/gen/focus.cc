@@ -14,11 +14,21 @@ using nlohmann::json;
 // Programs a rewrite can take: one device, one dtype per op, no deliberate violation, few special
 // values, no integers (the fusions check dtypes and devices before they fire).
 json Clean() {
-  return {{"p_shape_violation", 0}, {"p_device_mismatch", 0}, {"p_meta", 0},
-          {"p_cuda", 0},            {"p_move", 0},            {"p_grad_violation", 0},
-          {"p_zero_dim", 0},        {"p_special", 0.05},      {"p_autocast", 0.05},
-          {"p_mixed_dtype", 0},     {"w_int8", 0},            {"w_uint8", 0},
-          {"w_int32", 0},           {"w_int64", 0},           {"w_bool", 0}};
+  return {{"p_shape_violation", 0},
+          {"p_device_mismatch", 0},
+          {"p_meta", 0},
+          {"p_cuda", 0},
+          {"p_move", 0},
+          {"p_grad_violation", 0},
+          {"p_zero_dim", 0},
+          {"p_special", 0.05},
+          {"p_autocast", 0.05},
+          {"p_mixed_dtype", 0},
+          {"w_int8", 0},
+          {"w_uint8", 0},
+          {"w_int32", 0},
+          {"w_int64", 0},
+          {"w_bool", 0}};
 }
 
 // Only the ops given keep a weight (the others 0).
@@ -39,7 +49,8 @@ json Merge(std::initializer_list<json> parts) {
 // fires, a row with NaN or inf goes to sdpa's fused kernel, whose special rows are its own (the
 // reference leaves them unjudged in sdpa; docs/judging.md), so the fusion would only show that.
 json Attention() {
-  return Merge({Clean(), OnlyOps({{"w_attention", 1}}),
+  return Merge({Clean(),
+                OnlyOps({{"w_attention", 1}}),
                 {{"max_ops", 1},
                  {"p_special", 0},
                  {"p_view", 0.05},
