@@ -5,6 +5,8 @@
 
 #include <limits>
 
+#include "src/ir/test_programs.h"
+
 namespace mmdiff {
 namespace {
 
@@ -34,15 +36,9 @@ TEST(ProgramJson, RoundTripIsLossless) {
 
 // JSON has no infinities: masked_fill's -inf travels as the string "-inf".
 TEST(ProgramJson, InfiniteFillValuesTravelAsStrings) {
-  Program p;
-  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"m", {3}, DType::kBool}};
-  p.nodes = {{"v0",
-              OpKind::kMaskedFill,
-              {"x", "m"},
-              std::nullopt,
-              -std::numeric_limits<double>::infinity()},
-             {"v1", OpKind::kFull, {"x"}, DType::kBool, 1.0, 1.0, {3, 3}},
-             {"v2", OpKind::kTril, {"v1"}, std::nullopt, 1.0, 1.0, {-1}}};
+  Program p = test_programs::MaskedFill(-std::numeric_limits<double>::infinity());
+  p.nodes.push_back({"v1", OpKind::kFull, {"x"}, DType::kBool, 1.0, 1.0, {3, 3}});
+  p.nodes.push_back({"v2", OpKind::kTril, {"v1"}, std::nullopt, 1.0, 1.0, {-1}});
   p.outputs = {"v0", "v2"};
   const auto j = ProgramToJson(p);
   EXPECT_EQ(j["nodes"][0]["alpha"], "-inf");

@@ -20,6 +20,14 @@ inline Program OneOp(OpKind k, std::vector<InputSpec> inputs) {
   return p;
 }
 
+// x[2, 3].masked_fill(m[3], value), float32 with a bool mask.
+inline Program MaskedFill(double value) {
+  Program p =
+      OneOp(OpKind::kMaskedFill, {{"x", {2, 3}, DType::kFloat32}, {"m", {3}, DType::kBool}});
+  p.nodes[0].alpha = value;
+  return p;
+}
+
 // A float32 mm of x0[m, k] @ x1[k, n].
 inline Program Mm(int64_t m, int64_t k, int64_t n) {
   return OneOp(OpKind::kMm, {{"x0", {m, k}, DType::kFloat32}, {"x1", {k, n}, DType::kFloat32}});

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "src/ir/test_programs.h"
+
 namespace mmdiff {
 namespace {
 
@@ -24,14 +26,7 @@ void ExpectError(const Program& p, const std::string& fragment) {
 }
 
 TEST(Verifier, MaskAndFillNodesKeepTheirAttributesInRange) {
-  Program p;
-  p.inputs = {{"x", {2, 3}, DType::kFloat32}, {"m", {3}, DType::kBool}};
-  p.nodes = {{"v0",
-              OpKind::kMaskedFill,
-              {"x", "m"},
-              std::nullopt,
-              -std::numeric_limits<double>::infinity()}};
-  p.outputs = {"v0"};
+  Program p = test_programs::MaskedFill(-std::numeric_limits<double>::infinity());
   EXPECT_TRUE(Verify(p).ok());  // an infinite fill value is what masks use
   p.nodes[0].alpha = std::nan("");
   ExpectError(p, "alpha must not be NaN");
