@@ -1,0 +1,60 @@
+// Tests for the foci: each overlay is a valid policy that moves generation toward its forms.
+#include "src/gen/focus.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "src/gen/generator.h"
+
+namespace mmdiff {
+namespace {
+
+// Programs among `n` seeds with a node of kind k.
+int WithOp(const GenPolicy& p, OpKind k, int n = 300) {
+  int hits = 0;
+  for (uint64_t seed = 1; seed <= static_cast<uint64_t>(n); ++seed) {
+    Program prog = GenerateFromSeed(seed, p);
+    hits += std::any_of(prog.nodes.begin(), prog.nodes.end(),
+                        [&](const Node& node) { return node.op == k; });
+  }
+  return hits;
+}
+
+TEST(Focus, EveryOverlayIsAValidPolicyAndTheFirstIsThePolicyAsGiven) {
+  ASSERT_GE(Foci().size(), 2u);
+  EXPECT_EQ(Foci()[0].name, "as_given");
+  GenPolicy base;
+  base.swarm = true;
+  base.p_cuda = 0.2;
+  EXPECT_EQ(Focused(base, 0), base);
+  std::set<std::string_view> names;
+  for (size_t f = 0; f < Foci().size(); ++f) {
+    EXPECT_TRUE(names.insert(Foci()[f].name).second) << Foci()[f].name;
+    EXPECT_EQ(FindFocus(Foci()[f].name), f);
+    GenPolicy p = Focused(base, f);  // throws on an invalid overlay
+    EXPECT_TRUE(p.swarm) << Foci()[f].name << " keeps what it does not set";
+    if (f > 0) {
+      EXPECT_NE(p, base) << Foci()[f].name;
+    }
+  }
+  EXPECT_FALSE(FindFocus("nonesuch").has_value());
+}
+
+TEST(Focus, AttentionFociMakeAttentionAndTheAddmmFocusMakesNone) {
+  const GenPolicy base;
+  const int as_given = WithOp(base, OpKind::kSoftmax);
+  const GenPolicy attention = Focused(base, *FindFocus("attention"));
+  EXPECT_GT(WithOp(attention, OpKind::kSoftmax), 2 * as_given);
+  EXPECT_EQ(WithOp(attention, OpKind::kToDevice), 0);  // one device: no moves
+  const GenPolicy masked = Focused(base, *FindFocus("attention_masked"));
+  EXPECT_GT(WithOp(masked, OpKind::kMaskedFill) + WithOp(masked, OpKind::kWhere),
+            WithOp(attention, OpKind::kMaskedFill) + WithOp(attention, OpKind::kWhere));
+  const GenPolicy addmm = Focused(base, *FindFocus("addmm_family"));
+  EXPECT_EQ(WithOp(addmm, OpKind::kSoftmax), 0);
+  EXPECT_GT(WithOp(addmm, OpKind::kAddmm), WithOp(base, OpKind::kAddmm));
+}
+
+}  // namespace
+}  // namespace mmdiff
