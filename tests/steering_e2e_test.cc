@@ -2,6 +2,7 @@
 // budget give the same cases whatever the number of jobs and across a stop and --resume.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -71,6 +72,27 @@ TEST(SteeringE2E, TheSameSeedAndBudgetGiveTheSameCasesWhateverTheJobsAndAcrossRe
     EXPECT_EQ(gen.exit_code, 0) << gen.output;
     break;
   }
+}
+
+// --steer auto steers a default campaign only: not one with a policy file (the foci would override
+// it), not a shard (shards then merge into the one-machine campaign), not one without inductor.
+TEST(SteeringE2E, AutoSteersOnlyADefaultCampaign) {
+  const std::string dir = e2e::ScratchDir("steering-auto");
+  std::ofstream(dir + "/policy.json") << R"({"p_train": 0})";
+  auto steered = [&](const std::string& name, const std::string& args) {
+    auto r = e2e::RunMmdiff("fuzz --cases 1 --jobs 1 --seed 4 --no-reduce --no-standalone-check " +
+                            args + " --out " + dir + "/" + name);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    nlohmann::json s = e2e::ReadJson(dir + "/" + name + "/summary.json");
+    return s.is_object() && s["resume"]["steer"] == true && s["steering"].is_object();
+  };
+  const std::string inductor = "--paths reference,eager,inductor";
+  EXPECT_TRUE(steered("default", inductor));
+  EXPECT_FALSE(steered("policy", inductor + " --policy " + dir + "/policy.json"));
+  EXPECT_FALSE(steered("shard", inductor + " --shard 0/2"));
+  EXPECT_FALSE(steered("no-inductor", "--paths reference,eager"));
+  EXPECT_TRUE(steered("asked", "--paths reference,eager --steer on"));
+  EXPECT_FALSE(steered("off", inductor + " --steer off"));
 }
 
 }  // namespace

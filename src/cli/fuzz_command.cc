@@ -309,13 +309,15 @@ int Fuzz(FuzzArgs a) {
     fo.reduce_known = a.reduce_known;
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
     fo.standalone_check = !a.no_standalone_check;
-    // auto: steer where inductor runs (the default paths have it; paths resolved without it turn
-    // steering off below).
+    // auto: steer a default campaign: the default policy, one shard, inductor among the paths (the
+    // default paths have it; paths resolved without it turn steering off below). A policy file is
+    // the user's choice of forms, which the foci would override for most programs; a steered shard
+    // follows its own coverage, and only unsteered shards merge into the one-machine campaign.
     fo.steer_epoch_cases = a.steer_epoch;
-    fo.steer =
-        a.steer == "on" || (a.steer == "auto" &&
-                            (a.common.paths.empty() ||
-                             ("," + a.common.paths + ",").find(",inductor,") != std::string::npos));
+    const bool inductor = a.common.paths.empty() ||
+                          ("," + a.common.paths + ",").find(",inductor,") != std::string::npos;
+    fo.steer = a.steer == "on" || (a.steer == "auto" && inductor && fo.shard.count == 1 &&
+                                   a.common.policy_file.empty());
   }
   // repro.py of a new finding runs with the interpreter the workers embed (the campaign's venv).
   fo.standalone.python = VenvPython();
@@ -566,8 +568,11 @@ const CommandRegistrar kFuzz{
                     "(attention, masked attention, training attention, 16-bit attention, the "
                     "addmm family, casts and views, or the policy as given) drawn from odds that "
                     "follow which rewrites each focus's programs reached so far (summary.json "
-                    "\"steering\"; `mmdiff gen --focus` regenerates a case). `auto`: on when "
-                    "inductor is among the paths. Reproducible: a case's odds come from the epochs "
+                    "\"steering\"; `mmdiff gen --focus` regenerates a case). `auto`: on for a "
+                    "default campaign: no --policy (the foci would override it), one shard (a "
+                    "steered shard follows its own coverage, so steered shards do not merge into "
+                    "the one-machine campaign), inductor among the paths. Reproducible: a case's "
+                    "odds come from the epochs "
                     "(--steer-epoch cases each) two or more back, which it waits for; Inductor's "
                     "FX graph cache is off. Kept by --resume")
           ->check(CLI::IsMember({"auto", "on", "off"}))
