@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/steering.h"
 #include "src/support/hash.h"
 
 namespace mmdiff {
@@ -208,6 +209,54 @@ TEST(FuzzSummary, ResumeReadsBackTheRewritesReached) {
   Status st = SummaryFromJson(j, back, sback);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("programs is out of range"), std::string::npos) << st.message();
+}
+
+// A steered campaign's state and its buckets' foci survive --resume; a steered summary without a
+// well-formed state, or naming a focus that is none, is an error.
+TEST(FuzzSummary, ResumeReadsBackTheSteeringState) {
+  FuzzOptions o;
+  o.steer = true;
+  o.steer_epoch_cases = 4;
+  Steering steering(o.seed, o.shard, 4);
+  steering.Record(0, 2, {"decompose.mm"});
+  steering.Record(5, 0, {});
+  FuzzSummary s;
+  s.steering = steering.ToJson();
+  BucketStats b = OneCaseBucket(5);
+  b.first_focus = "attention";
+  s.buckets[HashHex("x")] = b;
+  nlohmann::json j = SummaryToJson(s, o);
+  FuzzOptions back;
+  FuzzSummary sback;
+  ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
+  EXPECT_TRUE(back.steer);
+  EXPECT_EQ(back.steer_epoch_cases, 4);
+  EXPECT_EQ(sback.steering, s.steering);
+  EXPECT_EQ(sback.buckets.at(HashHex("x")).first_focus, "attention");
+
+  auto rejects = [&](nlohmann::json k, const std::string& fragment) {
+    Status st = SummaryFromJson(k, back, sback);
+    ASSERT_FALSE(st.ok()) << k.dump();
+    EXPECT_NE(st.message().find(fragment), std::string::npos) << st.message();
+  };
+  auto k = j;
+  k.erase("steering");
+  rejects(k, "no steering state");
+  k = j;
+  k["steering"]["epochs"][0]["foci"]["attention_masked"]["programs"] = -1;
+  rejects(k, "steering:");
+  k = j;
+  k["buckets"][0]["first_focus"] = "nonesuch";
+  rejects(k, "not a focus");
+  k = j;
+  k["resume"]["steer_epoch_cases"] = 0;
+  rejects(k, "steering epoch");
+  // An unsteered summary keeps no state and needs none.
+  o.steer = false;
+  s.steering = nullptr;
+  ASSERT_TRUE(SummaryFromJson(SummaryToJson(s, o), back, sback).ok());
+  EXPECT_FALSE(back.steer);
+  EXPECT_TRUE(sback.steering.is_null());
 }
 
 }  // namespace
