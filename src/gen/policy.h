@@ -63,8 +63,9 @@ struct GenPolicy {
   // with p_ev_equal_e (else drawn), and v is float32 whatever q's dtype with p_v_float32. sdpa gets
   // a mask (bool or additive) with p_mask, else is_causal with p_causal; 4-D sdpa groups query
   // heads (enable_gqa) with p_gqa; sdpa gets an explicit scale with p_sdpa_scale; hand-written
-  // attention adds an additive mask with p_mask, takes its softmax in float32 (dtype=torch.float32)
-  // with p_softmax_float32, and casts back to the query's dtype with p_cast_back. An sdpa mask is
+  // attention masks its scores with p_mask (added, masked_fill'ed or where'd: below), takes its
+  // softmax in float32 (dtype=torch.float32) with p_softmax_float32, and casts back to the query's
+  // dtype with p_cast_back. An sdpa mask is
   // bool with p_mask_bool; an sdpa float mask is float32 (accepted with any query dtype) rather
   // than the query's dtype with p_mask_float32.
   double p_mask = 0.5, p_causal = 0.3, p_gqa = 0.3, p_softmax_float32 = 0.6, p_cast_back = 0.7;
