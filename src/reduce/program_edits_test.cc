@@ -80,14 +80,17 @@ TEST(ProgramEdits, ReplaceSizeChangesInputsAndSizeAttributes) {
   Program p;
   p.inputs = {{"a", {6, 3}, DType::kFloat32}};
   p.nodes = {reduce_test::MakeNode("r", OpKind::kReshape, {"a"}),
-             reduce_test::MakeNode("n", OpKind::kNarrow, {"a"})};
+             reduce_test::MakeNode("n", OpKind::kNarrow, {"a"}),
+             reduce_test::MakeNode("f", OpKind::kFull, {"a"})};  // a causal mask's ones
   p.nodes[0].ints = {3, 6};
   p.nodes[1].ints = {0, 0, 6};
-  p.outputs = {"r", "n"};
+  p.nodes[2].ints = {6, 6};
+  p.outputs = {"r", "n", "f"};
   Program q = ReplaceSize(p, 6, 2);
   EXPECT_EQ(q.inputs[0].shape, (Shape{2, 3}));
   EXPECT_EQ(q.nodes[0].ints, (std::vector<int64_t>{3, 2}));
   EXPECT_EQ(q.nodes[1].ints, (std::vector<int64_t>{0, 0, 2}));  // the dim index 0 is not a size
+  EXPECT_EQ(q.nodes[2].ints, (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(ShapeValidNodes(q), ShapeValidNodes(p));
 }
 
