@@ -80,6 +80,8 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
   if (best == 0) best = 1;
   for (size_t f = 0; f < n; ++f)
     if (programs[f] < kExplore) yield[f] = best;
+  // No rewrite reached yet (or none ever: a campaign steered without inductor): every focus alike.
+  if (std::accumulate(yield.begin(), yield.end(), 0.0) == 0) yield.assign(n, 1.0);
   const double sum = std::accumulate(yield.begin(), yield.end(), 0.0);
   std::vector<double> odds(n);
   for (size_t f = 0; f < n; ++f)

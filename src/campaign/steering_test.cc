@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "src/gen/focus.h"
@@ -48,6 +49,17 @@ TEST(Steering, OddsFollowTheFociThatReachRareRewrites) {
   }
   EXPECT_GE(odds[0], Steering::kAsGiven - 1e-12);
   for (double o : odds) EXPECT_GE(o, Steering::kFloor * 0.75 - 1e-12);
+}
+
+// A campaign whose programs reach no rewrite (steered without inductor) keeps every focus alike.
+TEST(Steering, WithoutAnyRewriteTheOddsStayEven) {
+  Steering s(7, Shard{}, 100);
+  for (size_t f = 0; f < Foci().size(); ++f)
+    for (int i = 0; i < 10; ++i) s.Record(static_cast<int64_t>(f * 10 + i), f, {});
+  std::vector<double> odds = s.Odds(2);
+  EXPECT_EQ(odds, s.Odds(0));
+  for (double o : odds) EXPECT_TRUE(std::isfinite(o));
+  EXPECT_NEAR(std::accumulate(odds.begin(), odds.end(), 0.0), 1.0, 1e-12);
 }
 
 TEST(Steering, EachCaseHasOneFocusAndTheDrawsSpreadOverThem) {
