@@ -164,7 +164,7 @@ const ContractRule kMaskDType{
     "torch "
     "2.15.0 cpu, empty tensors too (meta rejects a uint8 condition as well)"};
 const ContractRule kFillValue{
-    "fill_value", "masked_fill; full to float32 (cpu and cuda)",
+    "fill_value", "masked_fill; full to float32 or an integer dtype (cpu and cuda)",
     "the Python float fits the result's dtype: integers from their lowest value to below their "
     "largest + 1 (then truncated), floating dtypes up to their largest finite magnitude (an "
     "infinity fits); full converts through float, so only float32 can overflow",
@@ -395,10 +395,11 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
         !FitsDType(n.alpha, out.dtype))
       return fail(kFillValue, "value cannot be converted to type " +
                                   std::string(DTypeName(out.dtype)) + " without overflow");
-  } else if (n.op == OpKind::kFull) {
-    if (args[0].device != Device::kMeta && out.dtype == DType::kFloat32 &&
-        !FitsDType(n.alpha, out.dtype))
-      return fail(kFillValue, "value cannot be converted to type float32 without overflow");
+  } else if (n.op == OpKind::kFull) {  // 16-bit dtypes convert through float: they round to inf
+    const bool checked = out.dtype == DType::kFloat32 || !IsFloating(out.dtype);
+    if (args[0].device != Device::kMeta && checked && !FitsDType(n.alpha, out.dtype))
+      return fail(kFillValue, "value cannot be converted to type " +
+                                  std::string(DTypeName(out.dtype)) + " without overflow");
   } else if (n.op == OpKind::kDropout) {
     if (n.train && n.dropout_p > 0 && !IsFloating(out.dtype) && Numel(args[0].shape) > 0)
       return fail(kDropoutDType, "result type Float can't be cast to the desired output type " +

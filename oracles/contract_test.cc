@@ -456,6 +456,13 @@ TEST(Contract, MasksNeedBoolAndFillValuesMustFit) {
   EXPECT_EQ(Expect(f).violation.rule, "fill_value");
   f.nodes[0].dtype = DType::kFloat16;
   EXPECT_FALSE(Expect(f).rejects);
+  // Without a dtype, full takes its argument's: an integer one checks the value's range too.
+  f.nodes[0].dtype.reset();
+  f.inputs[0].dtype = DType::kInt32;
+  f.nodes[0].alpha = -inf;
+  EXPECT_EQ(Expect(f).violation.rule, "fill_value");
+  f.nodes[0].alpha = 2.5;  // truncated
+  EXPECT_EQ(Expect(f).outputs[0].dtype, DType::kInt32);
   Program t = test_programs::OneOp(OpKind::kTril, {{"x", {3}, DType::kFloat32}});
   t.nodes[0].ints = {0};
   EXPECT_EQ(Expect(t).violation.rule, "shape");
