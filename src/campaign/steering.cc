@@ -41,7 +41,10 @@ bool Steering::Ready(int64_t index, int64_t done_below, int64_t max_cases) const
 }
 
 size_t Steering::FocusOf(int64_t index) const {
-  const std::vector<double> odds = Odds(EpochOf(index));
+  const int64_t epoch = EpochOf(index);
+  auto cached = odds_.find(epoch);
+  if (cached == odds_.end()) cached = odds_.emplace(epoch, Odds(epoch)).first;
+  const std::vector<double>& odds = cached->second;
   Rng rng(SplitMix64(seed_ ^ kFocusSalt) + static_cast<uint64_t>(index));
   double u = rng.UniformDouble() * std::accumulate(odds.begin(), odds.end(), 0.0);
   for (size_t f = 0; f < odds.size(); ++f) {
@@ -95,7 +98,9 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
 }
 
 void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
-  auto& foci = epochs_[EpochOf(index)];
+  const int64_t epoch = EpochOf(index);
+  odds_.erase(odds_.lower_bound(epoch + 2), odds_.end());  // their odds read this epoch
+  auto& foci = epochs_[epoch];
   foci.resize(Foci().size());
   FocusStats& s = foci.at(focus);
   ++s.programs;
@@ -157,6 +162,7 @@ Status Steering::FromJson(const nlohmann::json& j) {
     }
   }
   epochs_ = std::move(epochs);
+  odds_.clear();
   return Status::Ok();
 }
 

@@ -65,6 +65,9 @@ class Steering {
   Shard shard_;
   int64_t epoch_cases_;
   std::map<int64_t, std::vector<FocusStats>> epochs_;  // per epoch, per focus
+  // Odds(epoch) as FocusOf last computed it, per epoch: every case of an epoch draws with the
+  // same odds, which change only when an epoch two or more before it gets a record.
+  mutable std::map<int64_t, std::vector<double>> odds_;
 };
 
 }  // namespace mmdiff

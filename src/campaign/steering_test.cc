@@ -62,6 +62,27 @@ TEST(Steering, WithoutAnyRewriteTheOddsStayEven) {
   EXPECT_NEAR(std::accumulate(odds.begin(), odds.end(), 0.0), 1.0, 1e-12);
 }
 
+// A case's focus follows the records that reached its odds, whenever it was first asked: a draw
+// made before an earlier epoch's records (as a resumed campaign adopts folders) is not kept.
+TEST(Steering, AFocusDrawnBeforeTheRecordsOfItsOddsIsDrawnAgain) {
+  Steering early(3, Shard{}, 10), late(3, Shard{}, 10);
+  for (int64_t i = 20; i < 30; ++i) (void)early.FocusOf(i);  // epoch 2, before any record
+  for (Steering* s : {&early, &late})  // every focus explored; focus 2 alone reaches "rare"
+    for (size_t f = 0; f < Foci().size(); ++f)
+      for (int64_t i = 0; i < 10; ++i)
+        s->Record(i, f,
+                  f == 2 && i == 0 ? std::set<std::string>{"common", "rare"}
+                                   : std::set<std::string>{"common"});
+  int differs_from_nothing_known = 0;
+  Steering none(3, Shard{}, 10);
+  for (int64_t i = 20; i < 30; ++i) {
+    EXPECT_EQ(early.FocusOf(i), late.FocusOf(i)) << i;
+    differs_from_nothing_known += late.FocusOf(i) != none.FocusOf(i);
+  }
+  EXPECT_NE(late.Odds(2), none.Odds(2));
+  EXPECT_GT(differs_from_nothing_known, 0);
+}
+
 TEST(Steering, EachCaseHasOneFocusAndTheDrawsSpreadOverThem) {
   Steering a(3, Shard{}, 16), b(3, Shard{}, 16), other(4, Shard{}, 16);
   std::vector<int> count(Foci().size(), 0);
