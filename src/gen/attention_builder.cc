@@ -11,9 +11,10 @@ namespace mmdiff {
 ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
   DType f = FloatDType();
   bool four = c_.Coin(p_.p_attention_4d);
-  // Hand-written 4-D attention whose operands are laid out (B, S, H, E), as models project
-  // them, and permuted to heads first (the form of _sfdp_pattern_7 to 12 and 14 to 20).
-  const bool heads_second = four && !fused && c_.Coin(p_.p_attention_bshd);
+  // 4-D attention whose operands are laid out (B, S, H, E), as models project them, and permuted
+  // to heads first (by hand: the form of _sfdp_pattern_7 to 12 and 14 to 28; sdpa: 29 and 30,
+  // which fold sdpa's own decomposition back).
+  const bool heads_second = four && c_.Coin(p_.p_attention_bshd);
   auto fresh = [&](const Shape& s, DType dtype) {
     return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
   };
@@ -33,7 +34,7 @@ ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
   if (gqa) {  // k and v carry fewer heads: query heads are grouped onto them
     hk = c_.Int(1, 2);
     h = hk * c_.Int(2, 3);
-    if (!chain || q.shape[1] != h) q = Input({b, h, l, e}, f);
+    if (!chain || q.shape[1] != h) q = fresh({b, h, l, e}, f);
   }
   auto shape = [&](int64_t heads, int64_t rows, int64_t cols) {
     return HeadsShape(four, b, heads, rows, cols);
@@ -57,10 +58,12 @@ void ProgramBuilder::Sdpa(bool chain) {
   Qkv a = AttentionOperands(/*fused=*/true, chain);
   std::vector<Value> args = {a.q, a.k, a.v};
   bool mask = c_.Coin(p_.p_mask);
-  if (mask)
-    args.push_back(RawInput(a.mask_shape, c_.Coin(p_.p_mask_bool)      ? DType::kBool
-                                          : c_.Coin(p_.p_mask_float32) ? DType::kFloat32
-                                                                       : a.q.dtype));
+  if (mask) {
+    const DType m = c_.Coin(p_.p_mask_bool)      ? DType::kBool
+                    : c_.Coin(p_.p_mask_float32) ? DType::kFloat32
+                                                 : a.q.dtype;
+    args.push_back(MaskInput([&] { return RawInput(a.mask_shape, m); }));
+  }
   bool causal = mask ? c_.Coin(p_.p_shape_violation) : c_.Coin(p_.p_causal);  // both: a violation
   std::optional<double> scale;
   static const std::vector<double> kScales = {0.125, 0.5, 1.0, 2.0};
@@ -86,7 +89,7 @@ ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
   if (c_.Coin(p_.p_mask_fill)) {  // True where masked
     Value mask;
     if (a.four && c_.Coin(p_.p_mask_padding)) {  // (pad == 0).view(B, 1, 1, S).expand_as(scores)
-      Value pad = Input({a.b, a.s}, FloatDType());
+      Value pad = MaskInput([&] { return Input({a.b, a.s}, FloatDType()); });
       Value zero =
           Emit(OpKind::kEqScalar, {pad}, pad.shape, DType::kBool, [](Node& n) { n.alpha = 0.0; });
       const Shape spread = {a.b, 1, 1, a.s};
@@ -114,7 +117,12 @@ ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
         Emit(OpKind::kFull, {x}, {}, x.dtype, [&](Node& n) { n.alpha = -MaxFinite(x.dtype); });
     return Emit(OpKind::kWhere, {keep, x, lowest}, x.shape, x.dtype, [](Node&) {});
   }
-  Value m = Addable(Input(a.mask_shape, OperandDType(x.dtype)), x.dtype);
+  // A float32 mask added to 16-bit scores promotes them (_sfdp_pattern_16's half_mask_fp32 form).
+  const DType m_dtype =
+      (x.dtype == DType::kFloat16 || x.dtype == DType::kBFloat16) && c_.Coin(p_.p_mask_float32)
+          ? DType::kFloat32
+          : OperandDType(x.dtype);
+  Value m = Addable(MaskInput([&] { return Input(a.mask_shape, m_dtype); }), x.dtype);
   return Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
               [](Node&) {});
 }

@@ -52,13 +52,18 @@ json Merge(std::initializer_list<json> parts) {
 // reference leaves them unjudged in sdpa; docs/judging.md), so the fusion would only show that. A
 // float32 softmax is spelled as T5 writes it, x.float().softmax(-1): softmax(x, dtype=float32) is
 // no fusion's form, and in training it makes TorchScript's known softmax-dtype autodiff error
-// again in every dtype.
+// again in every dtype. v keeps q's dtype and a float32 softmax is cast back (else the last
+// product mixes dtypes, eager raises and nothing fuses), and a mask never requires grad (the
+// training fusions' check).
 json Attention() {
   return Merge({Clean(),
                 OnlyOps({{"w_attention", 1}}),
                 {{"max_ops", 1},
                  {"p_special", 0},
                  {"p_softmax_cast_first", 1},
+                 {"p_v_float32", 0},
+                 {"p_cast_back", 1},
+                 {"p_mask_grad", 0},
                  {"p_view", 0.05},
                  {"p_transposed", 0.05},
                  {"p_cast", 0.05},
@@ -82,7 +87,10 @@ std::vector<Focus> Build() {
        "the training attention fusions (_sfdp_pattern_*_training): attention that requires grad, "
        "with dropout",
        Merge({Attention(),
-              {{"p_train", 1}, {"p_requires_grad", 0.9}, {"p_attention_dropout", 0.5}}})},
+              {{"p_train", 1},
+               {"p_requires_grad", 0.9},
+               {"p_attention_dropout", 0.5},
+               {"p_softmax_float32", 0.3}}})},
       {"attention_half",
        "the 16-bit attention fusions: float16 and bfloat16 attention, float32 softmax, 16-bit "
        "products",

@@ -19,8 +19,9 @@ namespace mmdiff {
 // 2: more ops; 3: devices; 4: views; 5: glue; 6: attention, integers, moves, value classes, sizes;
 // 7: training (inputs that require grad); 8: autocast regions; 9: attention in the spellings
 // Inductor's rewrites match (keys permuted, scores divided, softmax over another dim); 10: masks
-// by masked_fill and where (padding masks, causal tril masks), scales as 0-d tensors
-inline constexpr int kGeneratorVersion = 10;
+// by masked_fill and where (padding masks, causal tril masks), scales as 0-d tensors; 11: sdpa of
+// permuted (B, S, H, E) operands, float32 masks added to 16-bit scores, p_mask_grad
+inline constexpr int kGeneratorVersion = 11;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -67,6 +67,7 @@ TEST(GeneratorOdds, NegativeDim) {
   GenPolicy p;
   p.p_view = 1;
   p.w_attention = 0;  // its kᵀ is written transpose(rank - 2, rank - 1)
+  p.w_sdpa = 0;       // its (B, S, H, E) operands are permuted by (0, 2, 1, 3)
   auto dims = [](const Node& n) {
     std::vector<int64_t> d;
     if (n.op == OpKind::kTranspose || n.op == OpKind::kPermute) d = n.ints;
@@ -192,6 +193,53 @@ TEST(GeneratorOdds, SdpaScale) {
       Only(OpKind::kSdpa), &GenPolicy::p_sdpa_scale, "p_sdpa_scale",
       [](const Program&, const Node& n) { return n.op == OpKind::kSdpa && n.scale.has_value(); },
       [](const Program&, const Node& n) { return n.op == OpKind::kSdpa && !n.scale.has_value(); });
+}
+
+// sdpa of (B, S, H, E) operands permuted to heads first (_sfdp_pattern_29 and 30).
+TEST(GeneratorOdds, SdpaHeadsSecond) {
+  GenPolicy p = Only(OpKind::kSdpa);
+  p.p_attention_4d = 1;
+  p.p_view = p.p_cast = p.p_move = p.p_chain = 0;
+  auto q_permuted = [](bool permuted) {
+    return [permuted](const Program& prog, const Node& n) {
+      return n.op == OpKind::kSdpa && (prog.FindInput(n.args[0]) == nullptr) == permuted;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_attention_bshd, "p_attention_bshd (sdpa)", q_permuted(true),
+                 q_permuted(false));
+}
+
+// The input of an additive mask of hand-written attention, or nullptr.
+const InputSpec* AddedMask(const Program& prog, const Node& n) {
+  return n.op == OpKind::kAdd && n.args.size() == 2 ? prog.FindInput(n.args[1]) : nullptr;
+}
+
+// An added mask requires grad with p_mask_grad, not p_requires_grad; float32 with p_mask_float32
+// where the scores are 16-bit.
+TEST(GeneratorOdds, AddedMasks) {
+  GenPolicy p = Only(OpKind::kSoftmax);
+  p.p_view = p.p_cast = p.p_move = p.p_chain = p.p_glue = p.p_mixed_dtype = 0;
+  p.p_mask = 1;
+  p.p_mask_fill = p.p_mask_where = 0;
+  p.p_train = 1;
+  p.p_requires_grad = 0.5;
+  auto mask_grad = [](bool grad) {
+    return [grad](const Program& prog, const Node& n) {
+      const InputSpec* m = AddedMask(prog, n);
+      return m && m->requires_grad == grad;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_mask_grad, "p_mask_grad", mask_grad(true), mask_grad(false));
+  p.p_train = 0;
+  p.w_float64 = p.w_float32 = p.w_bfloat16 = 0;  // float16 scores
+  auto mask_float32 = [](bool f32) {
+    return [f32](const Program& prog, const Node& n) {
+      const InputSpec* m = AddedMask(prog, n);
+      return m && (m->dtype == DType::kFloat32) == f32;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_mask_float32, "p_mask_float32 (added)", mask_float32(true),
+                 mask_float32(false));
 }
 
 }  // namespace

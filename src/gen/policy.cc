@@ -79,6 +79,7 @@ std::map<std::string, Field> AllFields() {
       {"p_train", Prob(&GenPolicy::p_train, "p_train")},
       {"p_requires_grad", Prob(&GenPolicy::p_requires_grad, "p_requires_grad")},
       {"p_grad_violation", Prob(&GenPolicy::p_grad_violation, "p_grad_violation")},
+      {"p_mask_grad", Prob(&GenPolicy::p_mask_grad, "p_mask_grad")},
       {"p_autocast", Prob(&GenPolicy::p_autocast, "p_autocast")},
       {"p_autocast_bfloat16", Prob(&GenPolicy::p_autocast_bfloat16, "p_autocast_bfloat16")},
       {"p_autocast_nested", Prob(&GenPolicy::p_autocast_nested, "p_autocast_nested")},

@@ -50,8 +50,9 @@ struct GenPolicy {
   double p_large_k = 0.04;
   // Training (src/ir/program.h): a program trains with p_train; then each floating input requires
   // grad with p_requires_grad (at least one does), and each non-floating one, deliberately (eager
-  // rejects it), with p_grad_violation.
-  double p_train = 0.33, p_requires_grad = 0.6, p_grad_violation = 0.02;
+  // rejects it), with p_grad_violation; an attention mask (an added one, a padding mask's input)
+  // with p_mask_grad instead (Inductor's training attention fusions take only masks that do not).
+  double p_train = 0.33, p_requires_grad = 0.6, p_grad_violation = 0.02, p_mask_grad = 0.6;
   // Autocast (src/ir/autocast.h): a program gets an autocast region around a run of its nodes with
   // p_autocast, of the program's device type (cpu for meta programs, where it changes nothing), in
   // bfloat16 with p_autocast_bfloat16 (else float16); inside it, a nested region around a shorter
@@ -65,18 +66,18 @@ struct GenPolicy {
   // heads (enable_gqa) with p_gqa; sdpa gets an explicit scale with p_sdpa_scale; hand-written
   // attention masks its scores with p_mask (added, masked_fill'ed or where'd: below), takes its
   // softmax in float32 (dtype=torch.float32) with p_softmax_float32, and casts back to the query's
-  // dtype with p_cast_back. An sdpa mask is
-  // bool with p_mask_bool; an sdpa float mask is float32 (accepted with any query dtype) rather
-  // than the query's dtype with p_mask_float32.
+  // dtype with p_cast_back. An sdpa mask is bool with p_mask_bool; a float mask (sdpa's, or one
+  // added to 16-bit scores by hand) is float32 (sdpa takes it with any query dtype; added, it
+  // promotes the scores) rather than the query's dtype with p_mask_float32.
   double p_mask = 0.5, p_causal = 0.3, p_gqa = 0.3, p_softmax_float32 = 0.6, p_cast_back = 0.7;
   double p_mask_bool = 0.5, p_mask_float32 = 0.3;
   // Hand-written attention's spellings (the forms Inductor's attention rewrites match): keys
   // permuted rather than transposed with p_key_permute; scaled by a division (by sqrt(E) or a
   // constant) rather than a multiplication (by 1/sqrt(E) or a constant) with p_scale_div; not
   // scaled at all with p_attention_unscaled, else q scaled before the product rather than the
-  // scores with p_scale_query; 4-D operands stored (B, S, H, E) and permuted to heads first with
-  // p_attention_bshd; 3-D products by torch.bmm rather than matmul with p_attention_bmm; a
-  // float32 softmax by a cast before it rather than its dtype argument with p_softmax_cast_first;
+  // scores with p_scale_query; 4-D operands (sdpa's too) stored (B, S, H, E) and permuted to heads
+  // first with p_attention_bshd; 3-D products by torch.bmm rather than matmul with p_attention_bmm;
+  // a float32 softmax by a cast before it rather than its dtype argument with p_softmax_cast_first;
   // softmax over another dim than the last with p_softmax_other_dim (no attention rewrite should
   // take that).
   double p_key_permute = 0.3, p_scale_div = 0.5, p_softmax_other_dim = 0.05;

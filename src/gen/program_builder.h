@@ -3,6 +3,7 @@
 // attention builders).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -89,8 +90,9 @@ class ProgramBuilder {
     for (int64_t i = inner_begin; i <= inner_end; ++i) p.nodes[i].autocast = 1;
   }
 
-  // A training program (p_train): each floating input requires grad with p_requires_grad (at least
-  // one does), and, deliberately, a non-floating one with p_grad_violation.
+  // A training program (p_train): each floating input requires grad with p_requires_grad (an
+  // attention mask's with p_mask_grad; at least one input does), and, deliberately, a non-floating
+  // one with p_grad_violation.
   void Train(Program& p) {
     if (!c_.Coin(p_.p_train)) return;
     InputSpec* first = nullptr;
@@ -101,7 +103,9 @@ class ProgramBuilder {
         continue;
       }
       if (!first) first = &in;
-      in.requires_grad = c_.Coin(p_.p_requires_grad);
+      const bool mask =
+          std::find(mask_inputs_.begin(), mask_inputs_.end(), in.name) != mask_inputs_.end();
+      in.requires_grad = c_.Coin(mask ? p_.p_mask_grad : p_.p_requires_grad);
       any |= in.requires_grad;
     }
     if (!any && first) first->requires_grad = true;
@@ -334,6 +338,16 @@ class ProgramBuilder {
 
   // b itself, or b cast to `to` where adding the two would give a dtype mmdiff does not model
   // (int8 + uint8 gives int16).
+  // The value `make` returns, its new inputs noted as an attention mask's (Train: p_mask_grad).
+  template <typename F>
+  Value MaskInput(F&& make) {
+    const size_t first = prog_.inputs.size();
+    Value v = make();
+    for (size_t i = first; i < prog_.inputs.size(); ++i)
+      mask_inputs_.push_back(prog_.inputs[i].name);
+    return v;
+  }
+
   Value Addable(Value b, DType to) {
     if (PromoteTypes(to, b.dtype)) return b;
     return Emit(OpKind::kCast, {b}, b.shape, to, [&](Node& n) { n.dtype = to; });
@@ -562,6 +576,7 @@ class ProgramBuilder {
   ChoiceSource& c_;
   GenPolicy p_;  // a copy: swarm mode edits it per program
   Program prog_;
+  std::vector<std::string> mask_inputs_;  // the inputs that are attention masks (MaskInput)
   Value last_;
   bool has_last_ = false;
   Device device_ = Device::kCpu;

@@ -30,6 +30,19 @@ void MaskSpelling(const Program& p, const Node& m, std::set<std::string>& out) {
   if (mask && mask->op == OpKind::kTril) out.insert("causal_tril");
 }
 
+// An added mask that requires grad (mask_requires_grad), or is float32 where the scores are 16-bit
+// (mask_float32_promotes).
+void AddedMask(const Program& p, const Node& add, const std::map<std::string, StaticType>& types,
+               std::set<std::string>& out) {
+  const InputSpec* m = p.FindInput(add.args[1]);
+  if (!m) return;
+  if (m->requires_grad) out.insert("mask_requires_grad");
+  const auto it = types.find(add.args[0]);
+  if (m->dtype == DType::kFloat32 && it != types.end() &&
+      (it->second.dtype == DType::kFloat16 || it->second.dtype == DType::kBFloat16))
+    out.insert("mask_float32_promotes");
+}
+
 // Hand-written attention's spellings, read back from its softmax `n`: what feeds it (through a mask
 // add and casts) and how the product before it was scaled; keys permuted rather than transposed,
 // products by bmm, a float32 cast before the softmax, a softmax over another dim than the last.
@@ -46,6 +59,7 @@ void AttentionSpellings(const Program& p, const Node& n,
   while (x && (x->op == OpKind::kCast || x->op == OpKind::kAdd || x->op == OpKind::kMaskedFill ||
                x->op == OpKind::kWhere)) {
     if (x->op == OpKind::kMaskedFill || x->op == OpKind::kWhere) MaskSpelling(p, *x, out);
+    if (x->op == OpKind::kAdd && x->args.size() == 2) AddedMask(p, *x, types, out);
     x = p.FindNode(x->args[x->op == OpKind::kWhere ? 1 : 0]);
   }
   const bool scores_scaled = x && IsScale(x->op);
@@ -121,6 +135,8 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
       if (n.is_causal) f["attention"].insert("is_causal");
       if (n.scale) f["attention"].insert("scale");
       if (n.enable_gqa) f["attention"].insert("enable_gqa");
+      if (const Node* q = p.FindNode(n.args[0]); q && q->op == OpKind::kPermute)
+        f["attention"].insert("sdpa_of_permuted");
     }
     if (n.op == OpKind::kSoftmax) {
       f["attention"].insert(n.dtype ? "softmax_dtype_" + std::string(DTypeName(*n.dtype))

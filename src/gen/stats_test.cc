@@ -45,7 +45,8 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
         // hand-written attention's spellings
         "scores_divided", "scores_multiplied", "query_scaled", "unscaled", "keys_permuted",
         "heads_first_permute", "bmm_products", "softmax_cast_first", "softmax_other_dim",
-        "dropout_random", "dropout_keeps_all"})
+        "dropout_random", "dropout_keeps_all", "sdpa_of_permuted", "mask_requires_grad",
+        "mask_float32_promotes"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["cast"]["cast_pair"], 0);
   for (const char* a :
