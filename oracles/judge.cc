@@ -171,7 +171,7 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
         g.data.empty())
       continue;
     out.judged = true;
-    out.low_precision |= g.dtype == DType::kFloat16 || g.dtype == DType::kBFloat16;
+    out.low_precision |= IsHalfFloat(g.dtype);
     for (size_t i = 0; i < g.data.size(); ++i) {
       if (std::isfinite(g.data[i]) && std::isfinite(e.data[i])) {
         out.squared_error += (g.data[i] - e.data[i]) * (g.data[i] - e.data[i]);

@@ -145,7 +145,7 @@ bool EagersAlphaZeroDefect(const Program& program) {
   for (const Node& n : p.nodes) {
     auto t = types.find(n.name);
     if (GetOpSpec(n.op).has_alpha_beta && n.alpha == 0 && t != types.end() &&
-        (t->second.dtype == DType::kFloat16 || t->second.dtype == DType::kBFloat16))
+        IsHalfFloat(t->second.dtype))
       return true;
   }
   return false;

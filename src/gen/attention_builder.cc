@@ -119,9 +119,7 @@ ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
   }
   // A float32 mask added to 16-bit scores promotes them (_sfdp_pattern_16's half_mask_fp32 form).
   const DType m_dtype =
-      (x.dtype == DType::kFloat16 || x.dtype == DType::kBFloat16) && c_.Coin(p_.p_mask_float32)
-          ? DType::kFloat32
-          : OperandDType(x.dtype);
+      IsHalfFloat(x.dtype) && c_.Coin(p_.p_mask_float32) ? DType::kFloat32 : OperandDType(x.dtype);
   Value m = Addable(MaskInput([&] { return Input(a.mask_shape, m_dtype); }), x.dtype);
   return Emit(OpKind::kAdd, {x, m}, x.shape, PromoteTypes(x.dtype, m.dtype).value_or(x.dtype),
               [](Node&) {});

@@ -103,8 +103,7 @@ class ProgramBuilder {
         continue;
       }
       if (!first) first = &in;
-      const bool mask =
-          std::find(mask_inputs_.begin(), mask_inputs_.end(), in.name) != mask_inputs_.end();
+      const bool mask = mask_inputs_.count(in.name) > 0;
       in.requires_grad = c_.Coin(mask ? p_.p_mask_grad : p_.p_requires_grad);
       any |= in.requires_grad;
     }
@@ -343,8 +342,7 @@ class ProgramBuilder {
   Value MaskInput(F&& make) {
     const size_t first = prog_.inputs.size();
     Value v = make();
-    for (size_t i = first; i < prog_.inputs.size(); ++i)
-      mask_inputs_.push_back(prog_.inputs[i].name);
+    for (size_t i = first; i < prog_.inputs.size(); ++i) mask_inputs_.insert(prog_.inputs[i].name);
     return v;
   }
 
@@ -576,7 +574,7 @@ class ProgramBuilder {
   ChoiceSource& c_;
   GenPolicy p_;  // a copy: swarm mode edits it per program
   Program prog_;
-  std::vector<std::string> mask_inputs_;  // the inputs that are attention masks (MaskInput)
+  std::set<std::string> mask_inputs_;  // the inputs that are attention masks (MaskInput)
   Value last_;
   bool has_last_ = false;
   Device device_ = Device::kCpu;

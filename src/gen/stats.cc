@@ -38,8 +38,7 @@ void AddedMask(const Program& p, const Node& add, const std::map<std::string, St
   if (!m) return;
   if (m->requires_grad) out.insert("mask_requires_grad");
   const auto it = types.find(add.args[0]);
-  if (m->dtype == DType::kFloat32 && it != types.end() &&
-      (it->second.dtype == DType::kFloat16 || it->second.dtype == DType::kBFloat16))
+  if (m->dtype == DType::kFloat32 && it != types.end() && IsHalfFloat(it->second.dtype))
     out.insert("mask_float32_promotes");
 }
 

@@ -46,6 +46,8 @@ const std::vector<DType>& AllDTypes() {
 }
 
 bool IsFloating(DType d) { return Info(d).floating; }
+
+bool IsHalfFloat(DType d) { return d == DType::kFloat16 || d == DType::kBFloat16; }
 double UnitRoundoff(DType d) { return Info(d).unit_roundoff; }
 double MaxFinite(DType d) { return Info(d).max_finite; }
 std::optional<std::string_view> CastMethodName(DType d) {

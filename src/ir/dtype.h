@@ -15,6 +15,8 @@ std::string_view DTypeName(DType d);
 std::optional<DType> ParseDType(std::string_view name);
 const std::vector<DType>& AllDTypes();
 bool IsFloating(DType d);
+// float16 or bfloat16.
+bool IsHalfFloat(DType d);
 // Unit roundoff 2^-p of a floating dtype (0 for integers).
 double UnitRoundoff(DType d);
 // Largest finite value of a floating dtype.
