@@ -326,6 +326,8 @@ TEST(CampaignE2E, ALiveProgressLineOnATerminalAndLogLinesOtherwise) {
   EXPECT_NE(r.output.find("\r\033[K"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cases ("), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("left"), std::string::npos) << r.output;
+  // The workers ran in the campaign's folder for torch's debug files, not in the caller's.
+  EXPECT_TRUE(std::filesystem::is_directory(dir + "/worker-files"));
 }
 
 TEST(CampaignE2E, BadInputGetsAClearMessageAndExitCodeTwo) {

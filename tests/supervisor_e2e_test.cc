@@ -86,6 +86,45 @@ TEST(SupervisorE2E, MissingWorkerBinaryIsAClearError) {
   EXPECT_NE(s.message().find("cannot start worker"), std::string::npos) << s.message();
 }
 
+std::string WorkerCwd(const Supervisor& sup) {
+  return std::filesystem::read_symlink("/proc/" + std::to_string(sup.worker_pid()) + "/cwd")
+      .string();
+}
+
+// Torch writes debug files into its current folder: a worker runs in the folder it was given (a
+// campaign's worker-files/), or in a private temporary one that goes with the supervisor, never
+// in the folder mmdiff was started from; a relative worker binary still starts.
+TEST(SupervisorE2E, WorkerRunsInAFolderOfItsOwn) {
+  namespace fs = std::filesystem;
+  std::string dir = e2e::ScratchDir("sup-folder");
+  SupervisorOptions o = Options(60, dir + "/worker.log");
+  o.work_dir = dir + "/worker-files";
+  {
+    Supervisor sup(o);
+    ASSERT_TRUE(sup.Hello().ok());
+    EXPECT_EQ(WorkerCwd(sup), fs::canonical(dir + "/worker-files").string());
+  }
+  EXPECT_TRUE(fs::is_directory(dir + "/worker-files"));  // the campaign keeps it
+
+  o.work_dir = "";
+  o.worker_binary = fs::relative(e2e::WorkerBinary(), fs::current_path()).string();
+  ASSERT_FALSE(fs::path(o.worker_binary).is_absolute());
+  std::string cwd;
+  {
+    Supervisor sup(o);
+    ASSERT_TRUE(sup.Hello().ok());
+    cwd = WorkerCwd(sup);
+    EXPECT_NE(cwd, fs::current_path().string());
+    EXPECT_NE(cwd.find("mmdiff-worker-"), std::string::npos) << cwd;
+    // A restarted worker gets the same folder.
+    sup.Renew();
+    ASSERT_EQ(sup.Run(e2e::LegalMm(), InputRecipe{"grid16", 3}, {"eager"})[0].kind,
+              OutcomeKind::kOk);
+    EXPECT_EQ(WorkerCwd(sup), cwd);
+  }
+  EXPECT_FALSE(fs::exists(cwd));
+}
+
 // Reports and regression entries record path names only; read back, their paths get the recorded
 // traits (src/report/recorded_paths.h), which must be what the worker publishes.
 TEST(SupervisorE2E, PublishedTraitsAreTheRecordedOnes) {

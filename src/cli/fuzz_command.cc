@@ -380,6 +380,7 @@ int Fuzz(FuzzArgs a) {
     so.recycle_after = a.recycle_after;
     so.recycle_growth_mb = a.recycle_growth_mb;
     so.memory_limit_mb = a.memory_mb >= 0 ? a.memory_mb : DefaultMemoryMb(fo.jobs);
+    so.work_dir = (fs::path(fo.out_dir) / "worker-files").string();  // torch's debug files
     owned.push_back(std::make_unique<Supervisor>(so));
     workers.push_back(owned.back().get());
   }

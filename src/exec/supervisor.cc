@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -136,12 +137,26 @@ Status Supervisor::Start() {
                          std::strerror(errno));
   struct stat st;
   log_offset_ = fstat(log_fd, &st) == 0 ? static_cast<long>(st.st_size) : 0;
+  Result<std::string> folder = folder_.Get(options_.work_dir);
+  if (!folder.ok()) {
+    close(log_fd);
+    return folder.status();
+  }
   // Everything the child needs is prepared before fork: between fork and exec a child of a
-  // multi-threaded process may only make async-signal-safe calls (no allocation).
+  // multi-threaded process may only make async-signal-safe calls (no allocation). The worker
+  // starts in its folder, so names relative to this one are made absolute first.
+  std::error_code ec;
+  std::string binary = std::filesystem::absolute(options_.worker_binary, ec).string();
+  if (ec) binary = options_.worker_binary;
   std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(options_.worker_binary.c_str()));
+  argv.push_back(binary.data());
   for (auto& a : options_.worker_args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  std::vector<std::string> env_strings = WorkerEnvironment();
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const char* dir = folder.value().c_str();
   struct rlimit rl;
   rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(options_.memory_limit_mb) << 20;
   bool limit = options_.memory_limit_mb > 0;
@@ -169,7 +184,12 @@ Status Supervisor::Start() {
     // RLIMIT_DATA counts the heap and private writable mappings, not address space a GPU runtime
     // only reserves, so it bounds what the worker really uses.
     if (limit) setrlimit(RLIMIT_DATA, &rl);
-    execv(argv[0], argv.data());
+    if (chdir(dir) != 0) {
+      const char* no_dir = "mmdiff: cannot enter the worker's folder\n";
+      (void)!write(2, no_dir, std::strlen(no_dir));
+      _exit(127);
+    }
+    execve(argv[0], argv.data(), envp.data());
     const char* why = errno == ENOENT   ? "No such file or directory\n"
                       : errno == EACCES ? "Permission denied\n"
                                         : "exec failed\n";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/exec/path_info.h"
+#include "src/exec/worker_folder.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
@@ -25,6 +26,9 @@ struct SupervisorOptions {
   double startup_timeout_s =
       180;               // for the worker's hello (includes starting Python and importing torch)
   std::string log_path;  // worker stderr is appended here; "" -> /dev/null
+  // The folder the worker runs in (torch writes debug files into its current folder): "" -> a
+  // private temporary one, removed with the supervisor (src/exec/worker_folder.h).
+  std::string work_dir;
   // Start a fresh worker, to contain leaks, after this many programs that ran a compiled path (0:
   // never; what the compilers cache stays in the worker; input variants of a program, see Run,
   // count once), or once its resident memory has grown by recycle_growth_mb (at most a quarter of
@@ -52,6 +56,8 @@ class Supervisor {
   // The traits the worker published for `path`; nullptr for a path it does not have.
   const PathTraits* Traits(const std::string& path) const;
   const nlohmann::json& versions() const { return versions_; }
+  // The running worker's process id; -1 when none runs.
+  pid_t worker_pid() const { return pid_; }
 
   // One result per requested path, in order, each with its path's traits. Never throws; worker
   // deaths become results. `fresh`: the paths that keep state (PathTraits::keeps_state) forget
@@ -93,6 +99,7 @@ class Supervisor {
   bool RecycleDue() const;
 
   SupervisorOptions options_;
+  WorkerFolder folder_;
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
   int restarts_ = 0;
