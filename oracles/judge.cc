@@ -170,6 +170,7 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
     if (e.shape != g.shape || e.dtype != g.dtype || g.data.size() != e.data.size() ||
         g.data.empty())
       continue;
+    if (!out.judged) out.worst.diverging_elements = out.worst.nan_reference_elements = 0;
     out.judged = true;
     out.low_precision |= IsHalfFloat(g.dtype);
     for (size_t i = 0; i < g.data.size(); ++i) {
@@ -183,6 +184,8 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
       if (AllowedValue(got, want, allowed, e.also.empty() ? 0 : e.also[i])) continue;
       double diff = std::fabs(got - want);
       out.within = false;
+      ++out.worst.diverging_elements;
+      out.worst.nan_reference_elements += std::isnan(want) ? 1 : 0;
       double ratio = std::isfinite(diff) ? diff / std::max(allowed, 1e-300) : INFINITY;
       if (ratio >= out.worst_ratio || out.worst.element < 0) {
         out.worst_ratio = ratio;

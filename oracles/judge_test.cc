@@ -365,6 +365,33 @@ TEST(VerdictJson, OutputIndicesOutOfRangeAreNotTaken) {
   }
 }
 
+// The counts of elements out of bound survive a report; counts from a file that cannot be (one
+// missing, negative, past 2^62, more NaN-reference elements than diverging ones) are not taken.
+TEST(VerdictJson, DivergingElementCountsRoundTripAndBadOnesAreNotTaken) {
+  Verdict v;
+  Divergence d{DivergenceKind::kValue, {"eager", "inductor"}, "inductor", "x"};
+  d.diverging_elements = 7;
+  d.nan_reference_elements = 3;
+  v.divergences = {d};
+  auto back = VerdictFromJson(VerdictToJson(v));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().divergences[0].diverging_elements, 7);
+  EXPECT_EQ(back.value().divergences[0].nan_reference_elements, 3);
+  nlohmann::json j = VerdictToJson(v);
+  for (const nlohmann::json& bad :
+       {nlohmann::json({{"diverging", 7}}),
+        nlohmann::json({{"diverging", 2}, {"nan_reference", 3}}),
+        nlohmann::json({{"diverging", -1}, {"nan_reference", 0}}),
+        nlohmann::json({{"diverging", UINT64_MAX}, {"nan_reference", 0}}),
+        nlohmann::json({{"diverging", "7"}, {"nan_reference", 3}})}) {
+    j["divergences"][0]["elements"] = bad;
+    auto r = VerdictFromJson(j);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r.value().divergences[0].diverging_elements, -1) << bad.dump();
+    EXPECT_EQ(r.value().divergences[0].nan_reference_elements, -1) << bad.dump();
+  }
+}
+
 }  // namespace
 }  // namespace mmdiff
 

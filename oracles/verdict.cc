@@ -110,6 +110,9 @@ nlohmann::json VerdictToJson(const Verdict& v) {
                      {"expected", Num(d.expected)},
                      {"allowed_error", Num(d.allowed)}};
       if (d.path_rmse >= 0) jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
+      if (d.diverging_elements >= 0)
+        jd["elements"] = {{"diverging", d.diverging_elements},
+                          {"nan_reference", d.nan_reference_elements}};
     }
     if (d.kind == DivergenceKind::kDType || d.kind == DivergenceKind::kShape ||
         d.kind == DivergenceKind::kDevice)
@@ -161,6 +164,22 @@ Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
       if (w.contains("got")) d.got = NumFrom(w["got"]);
       if (w.contains("expected")) d.expected = NumFrom(w["expected"]);
       if (w.contains("allowed_error")) d.allowed = NumFrom(w["allowed_error"]);
+    }
+    // Counts from a file: both or neither, each in [0, 2^62], no more NaN-reference elements than
+    // diverging ones.
+    if (jd.contains("elements") && jd["elements"].is_object()) {
+      const auto& e = jd["elements"];
+      auto count = [&](const char* key) -> int64_t {
+        return e.contains(key) && e[key].is_number_integer() && e[key].get<int64_t>() >= 0 &&
+                       e[key].get<int64_t>() <= (int64_t{1} << 62)
+                   ? e[key].get<int64_t>()
+                   : -1;
+      };
+      int64_t all = count("diverging"), nan = count("nan_reference");
+      if (all >= 0 && nan >= 0 && nan <= all) {
+        d.diverging_elements = all;
+        d.nan_reference_elements = nan;
+      }
     }
     v.divergences.push_back(std::move(d));
   }

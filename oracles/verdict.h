@@ -65,6 +65,10 @@ struct Divergence {
   int output = -1;
   int64_t element = -1;
   double got = 0, expected = 0, allowed = 0;
+  // kValue: how many elements are out of bound, and how many of those are where the reference is
+  // NaN (every one of them: a path that gives numbers where the exact result is undefined, e.g.
+  // sdpa's kernels zeroing a row with no finite score); -1 when not counted (older reports).
+  int64_t diverging_elements = -1, nan_reference_elements = -1;
 };
 
 struct Verdict {

@@ -61,10 +61,10 @@ TEST(WorkerFolder, RelativePathVariablesBecomeAbsolute) {
   std::vector<std::string> env = WorkerEnvironment();
   EXPECT_TRUE(HasEntry(env, "TORCHINDUCTOR_CACHE_DIR=" + here + "/rel/cache"));
   EXPECT_TRUE(HasEntry(env, "MMDIFF_AOTI_DIR=/abs/aoti"));
-  EXPECT_TRUE(HasEntry(env, "PYTHONPATH=a:b"));          // a list is left as it is
+  EXPECT_TRUE(HasEntry(env, "PYTHONPATH=a:b"));             // a list is left as it is
   EXPECT_TRUE(HasEntry(env, "MMDIFF_WF_OTHER=rel/other"));  // not a path variable
-  for (const char* v : {"TORCHINDUCTOR_CACHE_DIR", "MMDIFF_AOTI_DIR", "PYTHONPATH",
-                        "MMDIFF_WF_OTHER"})
+  for (const char* v :
+       {"TORCHINDUCTOR_CACHE_DIR", "MMDIFF_AOTI_DIR", "PYTHONPATH", "MMDIFF_WF_OTHER"})
     unsetenv(v);
 }
 

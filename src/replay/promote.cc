@@ -9,6 +9,7 @@
 #include "src/ir/program_json.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
+#include "src/report/root_cause.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
 
@@ -66,7 +67,9 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
   if (result == "diverge") {
     nlohmann::json divergences = nlohmann::json::array();
     std::set<std::pair<std::string, std::string>> seen;
-    for (const auto& d : verdict.value("divergences", nlohmann::json::array())) {
+    const nlohmann::json all = verdict.value("divergences", nlohmann::json::array());
+    for (size_t index = 0; index < (all.is_array() ? all.size() : 0); ++index) {
+      const nlohmann::json& d = all[index];
       std::string kind = StringField(d, "kind"), blamed = StringField(d, "blamed");
       if (kind.empty()) return Status::Error("report: every divergence needs a \"kind\"");
       // Both name the entry's file (PromotedFileName): a kind mmdiff knows, a path of the report.
@@ -84,6 +87,13 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
         if (kind == "value" && worst.is_object() && worst.value("got", nlohmann::json()) == "nan" &&
             worst.value("expected", nlohmann::json()) != "nan")
           divergences.back()["nan"] = true;
+        // The finding's divergence, of attention fusions: the entry signs it with them.
+        const nlohmann::json finding = j.value("finding", nlohmann::json());
+        const nlohmann::json bucket = j.value("bucket", nlohmann::json());
+        if (finding.is_object() && finding.value("divergence", nlohmann::json()) == index)
+          for (const std::string& field : SignatureFields(StringField(bucket, "signature")))
+            if (field.rfind("fused=", 0) == 0 && AttentionFusionPatterns(field.substr(6)))
+              divergences.back()["fused"] = field.substr(6);
       }
     }
     expectation["divergences"] = divergences;

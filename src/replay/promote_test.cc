@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "src/report/known.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
 
@@ -50,6 +54,48 @@ TEST(Promote, ExpectsTheReportsVerdictOnItsTorchVersionOnly) {
   EXPECT_TRUE(ExpectationFor(parsed.value(), "2.15.0+cu132").has_value());
   EXPECT_FALSE(ExpectationFor(parsed.value(), "2.15.1").has_value());
   EXPECT_FALSE(ExpectationFor(parsed.value(), "2.14.1").has_value());
+}
+
+// A finding of an attention fusion's values (pytorch#174049 on torch 2.11.0: the scale dropped):
+// the entry says which fusions, reads back, and the catalogue signs it as the report's bucket, not
+// as the rounding of the op the fusion replaced.
+TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
+  Program p;
+  p.inputs = {{"q", {1, 2, 3}, DType::kFloat32}, {"k", {1, 3, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kBmm, {"q", "k"}}};
+  p.outputs = {"v0"};
+  PathResult ref{"reference", OutcomeKind::kOk};
+  ref.outputs = {{DType::kFloat32, {1, 2, 2}, Device::kCpu, {-1, -1, -1, -1}, {0, 0, 0, 0}}};
+  PathResult eager = ref, inductor = ref;
+  eager.path = "eager";
+  eager.outputs[0].bound.clear();
+  inductor.path = "inductor";
+  inductor.outputs[0].bound.clear();
+  inductor.outputs[0].data[0] = -11;
+  inductor.traits.compiled = true;
+  inductor.compile.internals = {"rewrite:_sfdp_pattern_5_inference"};
+  RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0+cpu"}, {"python", "3.11.2"}}, {}};
+  nlohmann::json report = MakeReport(MakeCaseRun(p, {"exact", 7}, {ref, eager, inductor}), ctx);
+  const std::string bucket = report["bucket"]["signature"];
+  ASSERT_NE(bucket.find("|fused=_sfdp_pattern_5|"), std::string::npos) << bucket;
+  auto entry = PromoteReport(report.dump(), {"findings/x/report.json", "", "", ""});
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  EXPECT_EQ(entry.value()["expected"][0]["divergences"][0]["fused"], "_sfdp_pattern_5");
+  auto parsed = ParseRegressionEntry(entry.value().dump());
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed.value().expected[0].divergences[0].fused, "_sfdp_pattern_5");
+  std::string dir = ::testing::TempDir() + "/promote-fused";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/entry.json") << entry.value().dump();
+  auto cat = LoadKnownCatalogue({dir});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(cat.value().Find(bucket), nullptr);
+  // Anything but attention fusion patterns is refused.
+  nlohmann::json bad = entry.value();
+  bad["expected"][0]["divergences"][0]["fused"] = "_sfdp_pattern_5,../x";
+  auto refused = ParseRegressionEntry(bad.dump());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("\"fused\""), std::string::npos) << refused.error();
 }
 
 TEST(Promote, OptionsSetTitleNoteAndRange) {

@@ -89,6 +89,8 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
   const RootCauseFacts facts = FindingFacts(contract, results, v, k.divergence);
   const std::string call = FindingOpCall(p, contract, facts);
   std::string at_fault = d.blamed.empty() ? "" : d.blamed;
+  // A result of attention fusions: which ones, named after the path (RootCauseFacts::fused).
+  const std::string fusing = facts.fused.empty() ? "" : ", fusing attention (" + facts.fused + "),";
   std::string h;
   switch (d.kind) {
     case DivergenceKind::kCrash:
@@ -163,14 +165,18 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       char worst[160];
       std::snprintf(worst, sizeof(worst), "got %.6g, reference %.6g, allowed error %.3g", d.got,
                     d.expected, d.allowed);
-      std::string who =
-          at_fault.empty() ? d.paths.back() + " (eager is out of bound too)" : at_fault;
+      std::string who = at_fault.empty()         ? d.paths.back() + " (eager is out of bound too)"
+                        : facts.path == at_fault ? at_fault + fusing
+                                                 : at_fault;
       // A gradient: "the backward of mm(float32, float32) for grad(x)".
-      bool grad = facts.behaviour == "grad_values";
+      bool grad = d.output >= 0 && IsGradient(contract, d.output);
       std::string what = grad ? "the backward of " + call + " for " +
                                     contract.result_names.at(static_cast<size_t>(d.output))
                               : call;
       h = who + " computes " + what + " beyond the rounding bound (" + worst + ")";
+      if (facts.behaviour == kSdpaSafeSoftmax)
+        h = who + " returns numbers for " + what + " where the unfused softmax gives NaN (" +
+            worst + "; by design: sdpa zeroes a row with no finite score, pytorch#141128)";
       break;
     }
     case DivergenceKind::kBackwardError: {
@@ -231,8 +237,8 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
         h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " +
             ErrorClass(o);
       else
-        h = path + " returns " + OutputType(r, d.output) + " for " + call + " where " + other +
-            " returns " + OutputType(o, d.output);
+        h = path + (facts.path == path ? fusing : "") + " returns " + OutputType(r, d.output) +
+            " for " + call + " where " + other + " returns " + OutputType(o, d.output);
       if (at_fault.empty()) h += " (nobody blamed: neither follows the contract)";
       break;
     }

@@ -75,6 +75,9 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
       if (RestatesEagersFinding(contract, x, d)) continue;
       RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
       facts.nan = d.nan;
+      if (*kind == DivergenceKind::kValue || *kind == DivergenceKind::kDType ||
+          *kind == DivergenceKind::kShape)
+        facts.fused = d.fused;
       std::vector<std::string> sigs = {RootCauseSignature(e.program, contract, facts)};
       // An entry records a value divergence's kind, not which result it was in: in a training
       // program it may be a gradient's (signed grad_values), so it names both.

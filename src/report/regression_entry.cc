@@ -7,6 +7,7 @@
 
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
+#include "src/report/root_cause.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
 
@@ -135,16 +136,22 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
     for (const auto& d : x.value("divergences", nlohmann::json::array())) {
       if (!d.is_object() || !d.contains("kind") || !d["kind"].is_string() ||
           (d.contains("blamed") && !d["blamed"].is_string()) ||
-          (d.contains("nan") && !d["nan"].is_boolean()))
+          (d.contains("nan") && !d["nan"].is_boolean()) ||
+          (d.contains("fused") && !d["fused"].is_string()))
         return Status::Error(
             "expectation for torch " + ve.torch +
-            ": each divergence needs a string \"kind\" (and \"blamed\", if given, a string; "
-            "\"nan\", if given, true or false)");
+            ": each divergence needs a string \"kind\" (and \"blamed\" and \"fused\", if given, "
+            "strings; \"nan\", if given, true or false)");
       std::string kind = d["kind"];
       if (!ParseDivergenceKind(kind))
         return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" +
                              kind + "\"");
-      ve.divergences.push_back({kind, d.value("blamed", ""), d.value("nan", false)});
+      std::string fused = d.value("fused", "");
+      if (!fused.empty() && !AttentionFusionPatterns(fused))
+        return Status::Error("expectation for torch " + ve.torch +
+                             ": \"fused\" must name attention fusion patterns, e.g. "
+                             "\"_sfdp_pattern_5\" or \"_sfdp_pattern_5,_sfdp_pattern_6\"");
+      ve.divergences.push_back({kind, d.value("blamed", ""), d.value("nan", false), fused});
     }
     e.expected.push_back(ve);
   }

@@ -27,6 +27,9 @@ struct ExpectedDivergence {
   // what its root cause is signed by where that matters (EagerBfloat16ProductNan). Replay does not
   // check it.
   bool nan = false;
+  // A result divergence of attention fusions ("fused": "_sfdp_pattern_5", several joined by ','):
+  // the root cause is signed with them (RootCauseFacts::fused). Replay does not check it.
+  std::string fused;
 };
 
 struct VersionExpectation {

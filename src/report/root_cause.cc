@@ -2,12 +2,14 @@
 #include "src/report/root_cause.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
 #include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
+#include "src/report/rewrite_coverage.h"
 
 namespace mmdiff {
 
@@ -491,6 +493,8 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
            "|devices=" + (t ? std::string(DeviceName(t->device)) : std::string("?"));
   }
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
+  if (f.behaviour == kSdpaSafeSoftmax) return s;  // whatever the op and the fusion
+  if (!f.fused.empty()) s += "|fused=" + f.fused;
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
   if (EagerRaisedElsewhere(contract, f))
@@ -586,12 +590,47 @@ RootCauseFacts LoweredFacts(const Expectation& contract, const std::vector<PathR
 
 }  // namespace
 
+std::string AttentionFusionPattern(const std::string& rewrite) {
+  static const std::string kPattern = "_sfdp_pattern_";
+  if (rewrite.rfind(kPattern, 0) != 0) return "";
+  size_t end = kPattern.size();
+  while (end < rewrite.size() && std::isdigit(static_cast<unsigned char>(rewrite[end]))) ++end;
+  return end > kPattern.size() ? rewrite.substr(0, end) : "";
+}
+
+bool AttentionFusionPatterns(const std::string& fused) {
+  if (fused.empty()) return false;
+  size_t at = 0;
+  for (;;) {
+    size_t comma = fused.find(',', at);
+    std::string part =
+        fused.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (AttentionFusionPattern(part) != part || part.empty()) return false;
+    if (comma == std::string::npos) return true;
+    at = comma + 1;
+  }
+}
+
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i) {
   RootCauseFacts f = LoweredFacts(contract, results, v, i);
   // An unblamed path at fault ("?(p)") names no result: never compiled.
   const PathResult* at_fault = FindResult(results, f.path);
   f.compiled = at_fault && at_fault->traits.compiled;
+  const DivergenceKind k = v.divergences[i].kind;
+  if (f.compiled &&
+      (k == DivergenceKind::kValue || k == DivergenceKind::kDType || k == DivergenceKind::kShape)) {
+    std::set<std::string> patterns;
+    for (const std::string& name : at_fault->compile.internals)
+      if (name.rfind(kRewritePrefix, 0) == 0)
+        if (std::string p = AttentionFusionPattern(name.substr(kRewritePrefix.size())); !p.empty())
+          patterns.insert(p);
+    for (const std::string& p : patterns) f.fused += (f.fused.empty() ? "" : ",") + p;
+    const Divergence& d = v.divergences[i];
+    if (!f.fused.empty() && k == DivergenceKind::kValue && d.diverging_elements > 0 &&
+        d.nan_reference_elements == d.diverging_elements)
+      f.behaviour = kSdpaSafeSoftmax;
+  }
   return f;
 }
 

@@ -38,7 +38,27 @@ struct RootCauseFacts {
   // A value finding whose worst element is NaN where the reference allows no NaN (a regression
   // entry says so with "nan": true).
   bool nan = false;
+  // The attention fusions (Inductor's fuse_attention replacements, by pattern: "_sfdp_pattern_5",
+  // several joined by ',') whose result the path at fault returned, for a result finding (values,
+  // dtype, shape) of a compiled path: a fused attention runs another kernel than the ops it
+  // replaced, a root cause of its own beside the rounding of those ops (seen on torch 2.11.0:
+  // pytorch#174049, the fusion dropping the scale, joined a float16 bmm rounding bucket).
+  std::string fused;
 };
+
+// The behaviour of a value finding of attention fusions where every element out of bound is one
+// whose exact result is undefined (NaN in the reference: a row of scores with no finite value, all
+// masked or holding NaN) and the fused path returns a number: the fusion hands the row to sdpa,
+// whose kernels zero such rows (its safe softmax; on CPU since torch 2.5, pytorch#141128). One
+// root cause per path whatever the op and pattern: "value|path=<path>|by_design=sdpa_safe_softmax".
+inline constexpr char kSdpaSafeSoftmax[] = "by_design=sdpa_safe_softmax";
+
+// The fuse_attention pattern a rewrite name belongs to ("_sfdp_pattern_5_half_inference" ->
+// "_sfdp_pattern_5"); "" for a rewrite that is not an attention fusion.
+std::string AttentionFusionPattern(const std::string& rewrite);
+// True for a non-empty RootCauseFacts::fused: patterns, each a whole AttentionFusionPattern name,
+// joined by ','.
+bool AttentionFusionPatterns(const std::string& fused);
 
 // Eager's bfloat16 products returning NaN where the result is finite or an infinity (seen on torch
 // 2.15.0 on CPUs with AMX, in mm, bmm and addmm and their backward: oneDNN's AMX kernels): a value
@@ -92,6 +112,8 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 // The root-cause signature, e.g.
 //   "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"
 //   "value|path=inductor|values|op=mv|devices=cpu,cpu"
+//   "value|path=inductor|values|fused=_sfdp_pattern_5|op=matmul|devices=cpu,cpu" (the path at
+//   fault ran attention fusions: RootCauseFacts::fused)
 //   "meta|path=eager_meta|skips_check|rule=same_dtype" (eager on meta accepting what cpu rejects,
 //   or raising another class later: one root cause per rule whatever the op, for the eager_meta
 //   path and for eager on a meta program)

@@ -4,8 +4,9 @@
 # gives ("ok", [tensors], info) or ("error", class, qualified type, message, info): the root cause
 # as root_cause() names it (src/ir/python/root_cause.py, run in __main__ before this text), and
 # info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose: kernels, fallbacks,
-# torch's counters, and as "rewrite:<name>" the graph rewrites that fired while it compiled, named
-# and observed by src/ir/python/inductor_rewrites.py, run in __main__ before this text], {phase: seconds}):
+# torch's counters, and as "rewrite:<name>" the graph rewrites that fired while it compiled the
+# function, on this call or an earlier one that it reuses, named and observed by
+# src/ir/python/inductor_rewrites.py, run in __main__ before this text], {phase: seconds}):
 # where the call's time went (_mmdiff_phases), from torch's own compile timers. For a training
 # program _mmdiff_backward then takes the outputs' cotangents (made in C++ from the recipe) and
 # gives the gradients the same way, with the info of the backward's own compile.
@@ -60,8 +61,9 @@ def _mmdiff_function(source, backend, key, dynamic=False):
     if not _mmdiff_program["reused"]:
         # dynamic=True: every size symbolic from the first call (the default, None, compiles static
         # sizes first and marks a size dynamic when a new one arrives).
+        # [function, compiles, tries, the rewrites its compiles applied]
         fns[key] = [torch.compile(_mmdiff_exec(source, key), backend=backend, fullgraph=True,
-                                  dynamic=True if dynamic else None), 0, 0]
+                                  dynamic=True if dynamic else None), 0, 0, set()]
     _mmdiff_program["key"] = key
     return fns[key][0]
 
@@ -128,12 +130,17 @@ def _mmdiff_timed(run, knob=""):
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
     compiled = counters["stats"]["unique_graphs"] > graphs
     fn_state = _mmdiff_program["fns"].get(_mmdiff_program.get("key"))
+    rewrites = take_rewrites()
     if fn_state:  # compiles, and tries to compile
         fn_state[1] += compiled
         fn_state[2] += bool(compilation_time_metrics.get("_compile.compile_inner"))
+        # A call that reuses the compiled function runs what those rewrites made of it: a finding
+        # of such a call names them (src/report/root_cause.h, RootCauseFacts::fused).
+        fn_state[3].update(rewrites)
+        rewrites = sorted(fn_state[3])
     info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
-            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta, take_rewrites()),
+            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta, rewrites),
             _mmdiff_phases(compilation_time_metrics, call_s))
     return result + (info,)
 

@@ -76,6 +76,22 @@ class CallTest(unittest.TestCase):
         self.assertIsNot(NS["_mmdiff_function"](SOURCE, "eager", key), fn)
         self.assertFalse(NS["_mmdiff_program"]["reused"])
 
+    def test_a_reused_function_reports_the_rewrites_its_compiles_applied(self):
+        fired = NS["_mmdiff_rewrites_fired"]
+        fn = NS["_mmdiff_function"](SOURCE, "eager", "eager|rw")
+        # A call in which the observer records a rewrite firing.
+        fires = NS["_mmdiff_timed"](
+            lambda: fired.append("_sfdp_pattern_5_inference") or list(fn(*args())))
+        self.assertIn("rewrite:_sfdp_pattern_5_inference", fires[2][4])
+        self.assertIs(NS["_mmdiff_function"](SOURCE, "eager", "eager|rw"), fn)
+        again = NS["_mmdiff_call"](fn, args())  # nothing fires: it reuses the compiled function
+        self.assertEqual(again[2][:2], (False, True))
+        self.assertIn("rewrite:_sfdp_pattern_5_inference", again[2][4])
+        NS["_mmdiff_forget"]()
+        fresh = NS["_mmdiff_function"](SOURCE, "eager", "eager|rw")
+        self.assertNotIn("rewrite:_sfdp_pattern_5_inference",
+                         NS["_mmdiff_call"](fresh, args())[2][4])
+
     def test_each_function_has_a_source_file_of_its_own(self):
         # torch 2.11 runs functions without a source file through one shared frame, whose cache
         # filled after 8 of them: the ninth (an ablation's variants of one program) failed with
@@ -101,7 +117,7 @@ class CallTest(unittest.TestCase):
         bad = SOURCE.replace("torch.mm(x0, x1)", "torch.mm(x0, x0)")  # fails while tracing
         fn = NS["_mmdiff_function"](bad, "eager", "eager|")
         self.assertEqual(NS["_mmdiff_call"](fn, args())[0], "error")
-        self.assertEqual(NS["_mmdiff_program"]["fns"]["eager|"][1:], [0, 1])  # tried, no graph
+        self.assertEqual(NS["_mmdiff_program"]["fns"]["eager|"][1:3], [0, 1])  # tried, no graph
         NS["_mmdiff_program"]["fns"]["eager|"][2] = 64
         self.assertIsNot(NS["_mmdiff_function"](bad, "eager", "eager|"), fn)
 
