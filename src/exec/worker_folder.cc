@@ -13,10 +13,11 @@ namespace mmdiff {
 namespace fs = std::filesystem;
 
 const char* const kPathVariables[] = {
-    "MMDIFF_PYTHON",           // the interpreter the embedded Python takes its prefix from
-    "MMDIFF_AOTI_DIR",         // AOTInductor packages
-    "TMPDIR",                  // Python's and the packages' temporary files
-    "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR",
+    "MMDIFF_PYTHON",    // the interpreter the embedded Python takes its prefix from
+    "MMDIFF_AOTI_DIR",  // AOTInductor packages
+    "TMPDIR",           // Python's and the packages' temporary files
+    "TORCHINDUCTOR_CACHE_DIR",
+    "TRITON_CACHE_DIR",
     "PYTHONPATH",  // a list: only a single relative entry is made absolute
     nullptr};
 
