@@ -49,8 +49,8 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   EXPECT_EQ(c["compiles"].get<int>() + c["reuses"].get<int>(), 18);
   EXPECT_GE(c["reuses"].get<int>(), 12);
   EXPECT_GE(c["shape_variants"].get<int>(), 1);
-  EXPECT_EQ(c["fx_cache_hits"].get<int>() + c["fx_cache_misses"].get<int>(),
-            c["compiles"].get<int>());
+  // Workers turn the FX graph cache off: every compile runs Inductor's passes.
+  EXPECT_EQ(c["fx_cache_hits"].get<int>(), 0);
   EXPECT_EQ(c["cache_dir"], "inductor-cache");
   EXPECT_TRUE(fs::is_directory(many + "/inductor-cache"))
       << "Inductor's cache is not in the campaign folder";

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "kernels/attention_ops.h"
 #include "kernels/reference_ops.h"
@@ -15,6 +16,7 @@
 #include "oracles/contract.h"
 #include "src/backends/reference_backward.h"
 #include "src/backends/reference_formats.h"
+#include "src/ir/attention_chain.h"
 #include "src/ir/autocast.h"
 
 namespace mmdiff {
@@ -208,6 +210,10 @@ class ReferenceBackend : public Backend {
     const bool autocast = UsesAutocast(p);
     const Program lowered = autocast ? LowerAutocast(p).program : Program{};
     const Program& q = autocast ? lowered : p;
+    // An attention chain's float16/bfloat16 results between its two products: a fusion into sdpa
+    // may keep them in float32 (src/ir/attention_chain.h), so each is computed in float32 and its
+    // rounding to the 16-bit dtype may or may not happen.
+    const std::set<std::string> fusable = FusableAttentionNodes(q);
     std::map<std::string, mmref::RefTensor> env;
     for (size_t i = 0; i < p.inputs.size(); ++i) {
       const InputSpec& in = p.inputs[i];
@@ -228,8 +234,14 @@ class ReferenceBackend : public Backend {
         env[n.name] = mmref::CastMaybeSkipped(env.at(n.args[0]), out, in[0]);
         continue;
       }
-      env[n.name] = Evaluate(n, env, in, out, e.types.at(n.name).shape,
-                             e.types.at(n.name).device == Device::kCuda);
+      const bool cuda = e.types.at(n.name).device == Device::kCuda;
+      if ((out == mmref::Format::kF16 || out == mmref::Format::kBF16) && fusable.count(n.name)) {
+        env[n.name] = mmref::CastMaybeSkipped(
+            Evaluate(n, env, in, mmref::Format::kF32, e.types.at(n.name).shape, cuda), out,
+            mmref::Format::kF32);
+        continue;
+      }
+      env[n.name] = Evaluate(n, env, in, out, e.types.at(n.name).shape, cuda);
     }
     res.kind = OutcomeKind::kOk;
     for (size_t i = 0; i < p.outputs.size(); ++i) {

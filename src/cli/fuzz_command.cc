@@ -353,17 +353,10 @@ int Fuzz(FuzzArgs a) {
     return lock_fd < 0 ? kExitEnvironment : kExitUsage;
   }
   // Inductor's caches live in the campaign's folder (the workers inherit the variable): compiled
-  // graphs are shared by the jobs and survive worker recycling and --resume.
+  // kernels are shared by the jobs and survive worker recycling and --resume (the workers turn the
+  // FX graph cache off: every graph runs the passes, whose rewrites sign findings).
   // --inductor-cache puts them elsewhere (node-local disk on a cluster; an absolute path).
   setenv("TORCHINDUCTOR_CACHE_DIR", (fs::absolute(fo.out_dir) / fo.inductor_cache_dir).c_str(), 1);
-  // A steered campaign's odds follow the rewrites each program reached, and a compile that a cache
-  // answers runs no pass: with Inductor's FX graph and AOTAutograd caches the same case could
-  // record other rewrites in another run (whichever job compiled a graph first, or after
-  // --resume), so steered campaigns compile every graph.
-  if (fo.steer) {
-    setenv("TORCHINDUCTOR_FX_GRAPH_CACHE", "0", 1);
-    setenv("TORCHINDUCTOR_AUTOGRAD_CACHE", "0", 1);
-  }
   // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
   // exit normally. A second one stops at once: complete findings are already on disk (and the
   // workers die with the supervisor); `--resume` tidies what was under way.
