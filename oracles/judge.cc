@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "oracles/accuracy.h"
 #include "oracles/tolerance.h"
 
 namespace mmdiff {
@@ -215,9 +216,6 @@ std::string ValueDetail(const Expectation& c, const std::string& path, const Div
 
 }  // namespace
 
-// torch._dynamo.utils.same's default tol, used with its fp64 reference rule.
-constexpr double kSameTolerance = 1e-4;
-
 Verdict Judge(const Expectation& contract, const std::vector<PathResult>& results) {
   Verdict v;
   for (const auto& r : results) {
@@ -277,7 +275,10 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
     }
   }
   for (const auto& r : results) {
-    if (r.path == kReferencePath || r.path == kEagerPath || !Judgeable(&r)) continue;
+    // The float64 run is the accuracy rule's measure (oracles/accuracy.h), not a path under test.
+    if (r.path == kReferencePath || r.path == kEagerPath || r.path == kReferenceFloat64Path ||
+        !Judgeable(&r))
+      continue;
     if (r.path == kEagerMetaPath) {
       if (Judgeable(eager)) CompareMeta(contract, *eager, r, Judgeable(ref), v);
       continue;
@@ -292,9 +293,7 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
     if (ev_all.judged && xv.counted > 0) {  // PyTorch's rule for compiler accuracy reports
       d.eager_rmse = ev_all.Rmse();
       d.path_rmse = xv.Rmse();
-      double m = xv.low_precision || xv.counted < 1000 ? 3.0 : 2.0;
-      d.classification =
-          d.path_rmse > m * d.eager_rmse + kSameTolerance / 10 ? "filable" : "precision-only";
+      d.classification = AccuracyClass(d.path_rmse, d.eager_rmse, xv.low_precision, xv.counted);
       // A NaN or an infinity on either side is no matter of precision: same()'s fp64 RMSE over
       // such an element is NaN or infinite, and its check fails.
       if (eager_values_ok && (!std::isfinite(d.got) || !std::isfinite(d.expected)))

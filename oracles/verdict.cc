@@ -109,7 +109,10 @@ nlohmann::json VerdictToJson(const Verdict& v) {
                      {"got", Num(d.got)},
                      {"expected", Num(d.expected)},
                      {"allowed_error", Num(d.allowed)}};
-      if (d.path_rmse >= 0) jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
+      if (d.path_rmse >= 0) {
+        jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
+        jd["rmse"]["against"] = d.rmse_float64 ? "float64" : "reference";
+      }
       if (d.diverging_elements >= 0)
         jd["elements"] = {{"diverging", d.diverging_elements},
                           {"nan_reference", d.nan_reference_elements}};

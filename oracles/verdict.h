@@ -61,6 +61,7 @@ struct Divergence {
   // crashes).
   std::string classification;
   double eager_rmse = -1, path_rmse = -1;  // kValue against the reference, where measured
+  bool rmse_float64 = false;  // the RMSEs are against the float64 run (oracles/accuracy.h)
   // kValue: the worst element; dtype, shape, device: the first output whose type differs.
   int output = -1;
   int64_t element = -1;

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "src/ir/autocast.h"
+#include "src/ir/static_types.h"
 
 namespace mmdiff {
 
@@ -183,7 +184,14 @@ class AutocastScope {
 std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>& inputs,
                                 const AtenRunOptions& o, std::string* running) {
   std::map<std::string, at::Tensor> env;
-  for (size_t i = 0; i < p.inputs.size(); ++i) env[p.inputs[i].name] = inputs[i];
+  const bool wide = o.fault == PlantedFault::kWideIntermediates;
+  // The dtype a node computes in: float32 for a 16-bit one in kWideIntermediates.
+  auto computed = [&](DType d) {
+    at::ScalarType s = ToScalarType(d);
+    return wide && (s == at::kHalf || s == at::kBFloat16) ? at::kFloat : s;
+  };
+  for (size_t i = 0; i < p.inputs.size(); ++i)
+    env[p.inputs[i].name] = inputs[i].to(computed(p.inputs[i].dtype));
   AutocastScope autocast;
   for (const auto& n : p.nodes) {
     if (running) *running = n.name;
@@ -244,7 +252,7 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
         r = at::addmm(a[0], a[1], a[2], n.beta, n.alpha);
         break;
       case OpKind::kCast:
-        r = a[0].to(ToScalarType(*n.dtype));
+        r = a[0].to(computed(*n.dtype));
         break;
       case OpKind::kMv:
         r = at::mv(a[0], a[1]);
@@ -311,13 +319,13 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
         break;
       case OpKind::kFull:  // its argument gives the device and the default dtype only
         r = at::full(n.ints, at::Scalar(n.alpha),
-                     a[0].options().dtype(n.dtype ? ToScalarType(*n.dtype) : a[0].scalar_type()));
+                     a[0].options().dtype(n.dtype ? computed(*n.dtype) : a[0].scalar_type()));
         break;
       case OpKind::kDropout:
         r = at::dropout(a[0], n.dropout_p, n.train);
         break;
       case OpKind::kSoftmax:
-        r = n.dtype ? at::softmax(a[0], n.ints.at(0), ToScalarType(*n.dtype))
+        r = n.dtype ? at::softmax(a[0], n.ints.at(0), computed(*n.dtype))
                     : at::softmax(a[0], n.ints.at(0));
         break;
       case OpKind::kSdpa:
@@ -342,8 +350,10 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
     env[n.name] = r;
   }
   std::vector<at::Tensor> outs;
+  const std::map<std::string, StaticType> types = wide ? InferStaticTypes(p) : decltype(types){};
   for (const auto& name : p.outputs) {
     at::Tensor t = env.at(name);
+    if (wide) t = t.to(ToScalarType(types.at(name).dtype));
     if (o.fault == PlantedFault::kWrongDType && t.scalar_type() == at::kFloat)
       t = t.to(at::kDouble);
     if (o.fault == PlantedFault::kNanToNumber && t.is_floating_point() && !t.is_meta())

@@ -41,8 +41,11 @@ enum class PlantedFault {
                    // NaN or an infinity of input into NaN (Inductor's baddbmm, pytorch#96087)
   kDropGradTerm,   // mm/bmm/matmul of same-rank matrices: the forward is right, but the second
                    // operand's gradient Aᵀ·G leaves out A's last row (one term of every dB element)
-  kIgnoreAutocast,  // autocast regions are ignored: their ops run in their operands' dtypes (a
-                    // float32 matmul in a bfloat16 region stays float32)
+  kIgnoreAutocast,     // autocast regions are ignored: their ops run in their operands' dtypes (a
+                       // float32 matmul in a bfloat16 region stays float32)
+  kWideIntermediates,  // float16/bfloat16 values are computed in float32 and each output is rounded
+                       // to its dtype once at the end: more accurate than eager, not wrong (a
+                       // fused attention kept in float32 is such a path)
 };
 
 struct AtenRunOptions {

@@ -13,7 +13,9 @@
 #ifdef MMDIFF_WITH_CUDA
 #include "kernels/cuda/cuda_reference.h"
 #endif
+#include "oracles/accuracy.h"
 #include "oracles/contract.h"
+#include "oracles/judge.h"
 #include "src/backends/reference_backward.h"
 #include "src/backends/reference_formats.h"
 #include "src/ir/attention_chain.h"
@@ -185,11 +187,18 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
   return arg(0);
 }
 
+// The reference: each op computed from its definition, rounded to its dtype as eager rounds, with
+// a bound on the error eager may make. With `float64`, the program's math in float64 instead: every
+// floating value computed in float64 and nothing rounded to float32, float16 or bfloat16 (inputs
+// and cotangents keep the values the paths get), bounded by float64's error (+inf where anything
+// goes); what PyTorch's accuracy rule measures the compiled and the eager result against
+// (oracles/accuracy.h).
 class ReferenceBackend : public Backend {
  public:
-  std::string name() const override { return "reference"; }
+  explicit ReferenceBackend(bool float64) : float64_(float64) {}
+  std::string name() const override { return float64_ ? kReferenceFloat64Path : kReferencePath; }
   // Computes a cuda program on the GPU where there is one, else on the CPU: it needs none.
-  PathTraits traits() const override { return {}; }
+  PathTraits traits() const override { return {.on_demand = float64_}; }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     PathResult res;
@@ -213,7 +222,8 @@ class ReferenceBackend : public Backend {
     // An attention chain's float16/bfloat16 results between its two products: a fusion into sdpa
     // may keep them in float32 (src/ir/attention_chain.h), so each is computed in float32 and its
     // rounding to the 16-bit dtype may or may not happen.
-    const std::set<std::string> fusable = FusableAttentionNodes(q);
+    const std::set<std::string> fusable =
+        float64_ ? std::set<std::string>{} : FusableAttentionNodes(q);
     std::map<std::string, mmref::RefTensor> env;
     for (size_t i = 0; i < p.inputs.size(); ++i) {
       const InputSpec& in = p.inputs[i];
@@ -224,10 +234,13 @@ class ReferenceBackend : public Backend {
       for (double& v : t.val) v = mmref::TorchConvertFromDouble(f, v);
       env[in.name] = std::move(t);
     }
+    auto format = [&](const std::string& v) {
+      return ComputedIn(ToFormat(e.types.at(v).dtype), float64_);
+    };
     for (const auto& n : q.nodes) {
       std::vector<mmref::Format> in;
-      for (const auto& a : n.args) in.push_back(ToFormat(e.types.at(a).dtype));
-      const mmref::Format out = ToFormat(e.types.at(n.name).dtype);
+      for (const auto& a : n.args) in.push_back(format(a));
+      const mmref::Format out = format(n.name);
       // A cast autocast inserted: a compiler may fuse it into the op and skip its rounding (the op
       // then runs more precisely than autocast asks, which autocast allows).
       if (autocast && n.op == OpKind::kCast && !p.FindNode(n.name)) {
@@ -244,25 +257,28 @@ class ReferenceBackend : public Backend {
       env[n.name] = Evaluate(n, env, in, out, e.types.at(n.name).shape, cuda);
     }
     res.kind = OutcomeKind::kOk;
-    for (size_t i = 0; i < p.outputs.size(); ++i) {
-      const mmref::RefTensor& t = env.at(p.outputs[i]);
-      const ValueType& vt = e.outputs[i];
-      res.outputs.push_back({vt.dtype, vt.shape, vt.device, t.val, t.err, t.also});
-    }
+    auto add = [&](const ValueType& vt, mmref::RefTensor t) {
+      const DType dtype = float64_ && IsFloating(vt.dtype) ? DType::kFloat64 : vt.dtype;
+      res.outputs.push_back(
+          {dtype, vt.shape, vt.device, std::move(t.val), std::move(t.err), std::move(t.also)});
+    };
+    for (size_t i = 0; i < p.outputs.size(); ++i) add(e.outputs[i], env.at(p.outputs[i]));
     if (!Trains(p)) return res;
     stages.Stage("backward");
-    std::vector<mmref::RefTensor> grads = ReferenceGradients(q, e, recipe, env);
-    for (size_t g = 0; g < grads.size(); ++g) {
-      const ValueType& vt = e.outputs[p.outputs.size() + g];
-      res.outputs.push_back({vt.dtype, vt.shape, vt.device, std::move(grads[g].val),
-                             std::move(grads[g].err), std::move(grads[g].also)});
-    }
+    std::vector<mmref::RefTensor> grads = ReferenceGradients(q, e, recipe, env, float64_);
+    for (size_t g = 0; g < grads.size(); ++g)
+      add(e.outputs[p.outputs.size() + g], std::move(grads[g]));
     return res;
   }
+
+ private:
+  bool float64_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> MakeReferenceBackend() { return std::make_unique<ReferenceBackend>(); }
+std::unique_ptr<Backend> MakeReferenceBackend(bool float64) {
+  return std::make_unique<ReferenceBackend>(float64);
+}
 
 }  // namespace mmdiff

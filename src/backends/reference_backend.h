@@ -7,6 +7,8 @@
 
 namespace mmdiff {
 
-std::unique_ptr<Backend> MakeReferenceBackend();
+// The reference path; with `float64`, the reference_float64 path (oracles/accuracy.h), run on
+// demand.
+std::unique_ptr<Backend> MakeReferenceBackend(bool float64 = false);
 
 }  // namespace mmdiff

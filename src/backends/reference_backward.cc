@@ -23,8 +23,8 @@ mmref::RefTensor Zeros(const Shape& shape) {
 class Backward {
  public:
   Backward(const Program& p, const Expectation& e,
-           const std::map<std::string, mmref::RefTensor>& env)
-      : p_(p), e_(e), env_(env), tracked_(GradTrackedValues(p, e.types)) {}
+           const std::map<std::string, mmref::RefTensor>& env, bool float64)
+      : p_(p), e_(e), env_(env), tracked_(GradTrackedValues(p, e.types)), float64_(float64) {}
 
   std::vector<mmref::RefTensor> Run(const InputRecipe& r) {
     // d loss / d out_i = w_i, the recipe's cotangent in out_i's dtype.
@@ -48,7 +48,9 @@ class Backward {
   }
 
  private:
-  mmref::Format Fmt(const std::string& v) const { return ToFormat(e_.types.at(v).dtype); }
+  mmref::Format Fmt(const std::string& v) const {
+    return ComputedIn(ToFormat(e_.types.at(v).dtype), float64_);
+  }
   const Shape& ShapeOf(const std::string& v) const { return e_.types.at(v).shape; }
   const mmref::RefTensor& Value(const std::string& v) const { return env_.at(v); }
 
@@ -228,15 +230,17 @@ class Backward {
   const Expectation& e_;
   const std::map<std::string, mmref::RefTensor>& env_;
   std::set<std::string> tracked_;
+  bool float64_;
   std::map<std::string, std::vector<mmref::RefTensor>> grads_;
 };
 
 }  // namespace
 
-std::vector<mmref::RefTensor> ReferenceGradients(
-    const Program& p, const Expectation& e, const InputRecipe& r,
-    const std::map<std::string, mmref::RefTensor>& env) {
-  return Backward(p, e, env).Run(r);
+std::vector<mmref::RefTensor> ReferenceGradients(const Program& p, const Expectation& e,
+                                                 const InputRecipe& r,
+                                                 const std::map<std::string, mmref::RefTensor>& env,
+                                                 bool float64) {
+  return Backward(p, e, env, float64).Run(r);
 }
 
 }  // namespace mmdiff

@@ -16,9 +16,11 @@ namespace mmdiff {
 // For a program the contract accepts, with `env` the reference value of every input and node:
 // the gradient of each requires_grad input, in input order (exact zeros where the loss does not
 // depend on it). scaled_dot_product_attention has no reference backward yet: what flows through
-// it is unjudged (bound +inf).
-std::vector<mmref::RefTensor> ReferenceGradients(
-    const Program& p, const Expectation& e, const InputRecipe& r,
-    const std::map<std::string, mmref::RefTensor>& env);
+// it is unjudged (bound +inf). With `float64`, every floating gradient is computed in float64
+// (ComputedIn), from the cotangents the paths get.
+std::vector<mmref::RefTensor> ReferenceGradients(const Program& p, const Expectation& e,
+                                                 const InputRecipe& r,
+                                                 const std::map<std::string, mmref::RefTensor>& env,
+                                                 bool float64 = false);
 
 }  // namespace mmdiff

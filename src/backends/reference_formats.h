@@ -30,6 +30,13 @@ inline mmref::Format ToFormat(DType d) {
   return mmref::Format::kF64;
 }
 
+// The format a value is computed in: its own, or float64 for a floating one in the reference's
+// float64 evaluation (the program's math without its float32/float16/bfloat16 roundings: the fp64
+// run of PyTorch's accuracy rule, oracles/accuracy.h).
+inline mmref::Format ComputedIn(mmref::Format f, bool float64) {
+  return float64 && !mmref::IsInteger(f) ? mmref::Format::kF64 : f;
+}
+
 // How eager computes in dtype d: float64 in float64, narrower floats accumulate in float32,
 // integers in their own (wrapping) type.
 inline mmref::Arith ArithFor(mmref::Format out) {

@@ -13,6 +13,8 @@ namespace mmdiff {
 std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths) {
   std::vector<std::unique_ptr<Backend>> v;
   v.push_back(MakeReferenceBackend());
+  // The program's math in float64, for PyTorch's accuracy rule (oracles/accuracy.h).
+  v.push_back(MakeReferenceBackend(/*float64=*/true));
   v.push_back(MakeEagerBackend());
   v.push_back(MakeEagerMetaBackend());
   v.push_back(MakeCompiledBackend("inductor"));

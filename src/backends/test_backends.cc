@@ -69,6 +69,7 @@ std::vector<std::unique_ptr<Backend>> MakeTestBackends() {
   planted("planted_bias_times_beta", PlantedFault::kBiasTimesBeta);
   planted("planted_drop_grad_term", PlantedFault::kDropGradTerm);
   planted("planted_ignore_autocast", PlantedFault::kIgnoreAutocast);
+  planted("planted_wide_intermediates", PlantedFault::kWideIntermediates);
   AtenRunOptions one_thread;
   one_thread.threads = 1;
   v.push_back(std::make_unique<AtenVariant>("eager_1thread", one_thread));

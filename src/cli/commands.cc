@@ -258,9 +258,10 @@ int Paths(bool json, bool test_paths) {
   for (const auto& p : sup.paths())
     std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no",
                 p.traits.test_only ? "test-only " : "",
-                p.traits.variant     ? "variant, run on demand "
-                : p.traits.on_demand ? "slow, run on demand "
-                                     : "",
+                p.traits.variant ? "variant, run on demand "
+                : p.traits.on_demand
+                    ? (p.traits.compiled ? "slow, run on demand " : "run on demand ")
+                    : "",
                 p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n",
               gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "mmdiff/build_info.h"
+#include "oracles/accuracy.h"
 #include "oracles/judge.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
@@ -208,7 +209,7 @@ int RunReleases(const ReleasesArgs& a) {
     std::cerr << "mmdiff releases: " << s.message() << "\n";
     return kExitEnvironment;
   }
-  std::vector<PathResult> references;
+  std::vector<std::vector<PathResult>> references;
   for (const auto& f : findings) {
     for (const auto& path : f.paths) {
       bool known = std::any_of(sup.paths().begin(), sup.paths().end(),
@@ -218,7 +219,7 @@ int RunReleases(const ReleasesArgs& a) {
         return kExitUsage;
       }
     }
-    references.push_back(sup.Run(f.program, f.recipe, {kReferencePath}).front());
+    references.push_back(sup.Run(f.program, f.recipe, {kReferencePath, kReferenceFloat64Path}));
   }
   ReleasesRunOptions o;
   o.venvs = venvs.value();

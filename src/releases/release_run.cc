@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "oracles/accuracy.h"
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
 #include "src/ir/python_emitter.h"
@@ -48,7 +49,7 @@ std::string LastLogLine(const std::string& log) {
 
 std::optional<PathResult> NotRunnableInRelease(const Program& p, const std::string& path,
                                                bool has_gpu) {
-  if (path == kReferencePath) return std::nullopt;
+  if (path == kReferencePath || path == kReferenceFloat64Path) return std::nullopt;
   if (!ReleaseRunnerRuns(path))
     return Unsupported(path, UnsupportedReason::kUnavailable,
                        path +
@@ -95,8 +96,8 @@ std::vector<PathResult> ReleaseRunner::operator()(const Program& p, const InputR
   std::vector<std::string> runner_paths;
   std::vector<size_t> runner_slots;
   for (size_t i = 0; i < paths.size(); ++i) {
-    if (paths[i] == kReferencePath) {
-      results[i] = reference_(p, r);
+    if (paths[i] == kReferencePath || paths[i] == kReferenceFloat64Path) {
+      results[i] = reference_(p, r, paths[i]);
     } else if (auto no = NotRunnableInRelease(p, paths[i], settings_.has_gpu)) {
       results[i] = std::move(*no);
     } else {

@@ -31,19 +31,21 @@ std::optional<PathResult> NotRunnableInRelease(const Program& p, const std::stri
 // Runs cases in one release. Not shared between threads.
 class ReleaseRunner {
  public:
-  using ReferenceFn = std::function<PathResult(const Program&, const InputRecipe&)>;
+  // The result of "reference" or "reference_float64" (oracles/accuracy.h), named by `path`.
+  using ReferenceFn =
+      std::function<PathResult(const Program&, const InputRecipe&, const std::string& path)>;
   // `before`: the case's calls before (src/ir/call_sequence.h), which each runner process makes
   // first on the paths that keep state.
   ReleaseRunner(ReleaseVenv venv, ReleaseRunSettings settings, ReferenceFn reference,
                 std::string tag, std::vector<PriorCall> before = {});
 
-  // The results of `paths` in order: "reference" from this build, the others from the runner or
-  // NotRunnableInRelease. A path the runner died in is a crash, one it ran past the time limit on
-  // a timeout; the paths after it are unsupported. When the runner could not run the case at all
-  // (its inputs cannot be built there, Python failed, its output is unreadable), or the release
-  // lacks what one of its paths needs (e.g. no AOTInductor packages), failure() says why.
-  // (A PathRunner: every run is a fresh Python process, which makes the calls before itself, so
-  // `fresh` changes nothing.)
+  // The results of `paths` in order: "reference" and "reference_float64" from this build, the
+  // others from the runner or NotRunnableInRelease. A path the runner died in is a crash, one it
+  // ran past the time limit on a timeout; the paths after it are unsupported. When the runner could
+  // not run the case at all (its inputs cannot be built there, Python failed, its output is
+  // unreadable), or the release lacks what one of its paths needs (e.g. no AOTInductor packages),
+  // failure() says why. (A PathRunner: every run is a fresh Python process, which makes the calls
+  // before itself, so `fresh` changes nothing.)
   std::vector<PathResult> operator()(const Program& p, const InputRecipe& r,
                                      const std::vector<std::string>& paths, bool fresh = true);
 

@@ -40,8 +40,8 @@ class ReleaseRunTest : public ::testing::Test {
     s.paths = {{"eager", true, "", {}}, {"inductor", true, "", PathTraits{true}}};
     ReleaseRunner runner(
         {"2.11.0", python}, s,
-        [](const Program&, const InputRecipe&) {
-          PathResult r{"reference", OutcomeKind::kOk};
+        [](const Program&, const InputRecipe&, const std::string& path) {
+          PathResult r{path, OutcomeKind::kOk};
           return r;
         },
         "t");

@@ -15,15 +15,20 @@ namespace mmdiff {
 
 namespace {
 
-ReleaseCell RunCell(const ReleaseFinding& f, const PathResult& reference, const ReleaseVenv& venv,
-                    const ReleaseRunSettings& settings, const std::string& tag,
-                    std::optional<ExpectedInRelease>& expected) {
+ReleaseCell RunCell(const ReleaseFinding& f, const std::vector<PathResult>& references,
+                    const ReleaseVenv& venv, const ReleaseRunSettings& settings,
+                    const std::string& tag, std::optional<ExpectedInRelease>& expected) {
   ReleaseCell cell;
   cell.release = venv.torch;
   cell.torch = venv.torch;
   auto start = std::chrono::steady_clock::now();
   ReleaseRunner runner(
-      venv, settings, [&](const Program&, const InputRecipe&) { return reference; }, tag, f.before);
+      venv, settings,
+      [&](const Program&, const InputRecipe&, const std::string& path) {
+        const PathResult* r = FindResult(references, path);
+        return r ? *r : PathResult{path};  // unsupported: not computed
+      },
+      tag, f.before);
   std::vector<PathResult> results = runner(f.program, f.recipe, f.paths);
   if (runner.failure().empty()) {
     CaseRun run = JudgeRun(std::ref(runner), f.program, f.recipe, std::move(results), f.before,
@@ -60,7 +65,7 @@ std::string UnmetCpuFlags(const ReleaseFinding& f) {
 }  // namespace
 
 ReleasesTable RunAcrossReleases(std::vector<ReleaseFinding> findings,
-                                const std::vector<PathResult>& references,
+                                const std::vector<std::vector<PathResult>>& references,
                                 const ReleasesRunOptions& o) {
   ReleasesTable t;
   std::vector<std::string> releases;

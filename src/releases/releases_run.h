@@ -22,10 +22,11 @@ struct ReleasesRunOptions {
   std::function<void(const std::string&)> progress;
 };
 
-// The table for `findings`; references[i] is this build's reference result of findings[i]'s case.
+// The table for `findings`; references[i] holds this build's reference and reference_float64
+// results of findings[i]'s case.
 // An entry's finding is picked for these releases (PickEntryFinding).
 ReleasesTable RunAcrossReleases(std::vector<ReleaseFinding> findings,
-                                const std::vector<PathResult>& references,
+                                const std::vector<std::vector<PathResult>>& references,
                                 const ReleasesRunOptions& o);
 
 }  // namespace mmdiff

@@ -19,6 +19,7 @@ const std::map<std::string, PathTraits>& Recorded() {
     const PathTraits crasher{.test_only = true};
     std::map<std::string, PathTraits> m = {
         {"reference", {}},
+        {"reference_float64", {.on_demand = true}},
         {"eager", {.needs_gpu = true}},
         {"eager_meta", {}},
         {"inductor", compiled},
@@ -34,7 +35,7 @@ const std::map<std::string, PathTraits>& Recorded() {
     for (const char* p : {"planted_promote", "planted_drop_k", "planted_half_accumulate",
                           "planted_wrong_dtype", "planted_nan_to_number", "planted_inf_times_zero",
                           "planted_spread_nan", "planted_bias_times_beta", "planted_drop_grad_term",
-                          "planted_ignore_autocast", "eager_1thread"})
+                          "planted_ignore_autocast", "planted_wide_intermediates", "eager_1thread"})
       m[p] = planted;
     for (const char* c : {"crash_segv", "crash_abort", "crash_sigkill", "oom", "hang"})
       m[c] = crasher;

@@ -1,6 +1,7 @@
 // Run and judge a case.
 #include "src/report/run_case.h"
 
+#include "oracles/accuracy.h"
 #include "oracles/ignored_inputs.h"
 #include "src/report/recorded_paths.h"
 
@@ -38,6 +39,15 @@ CaseRun JudgeRun(const PathRunner& run, const Program& p, const InputRecipe& r,
                  TorchRelease torch) {
   CaseRun c = MakeCaseRun(p, r, std::move(results), torch);
   c.before = before;
+  // PyTorch's accuracy rule measures against the program's math in float64 (oracles/accuracy.h).
+  // A runner without that path (a release's) answers unsupported: the reference's RMSEs stay.
+  if (WantsFloat64Run(c.verdict)) {
+    const PathResult* given = FindResult(c.results, kReferenceFloat64Path);
+    std::vector<PathResult> fp64 =
+        given ? std::vector<PathResult>{*given} : run(p, r, {kReferenceFloat64Path}, false);
+    if (fp64.size() == 1 && ClassifyAgainstFloat64(c.verdict, c.results, fp64[0]))
+      c.finding = LeadFinding(c);
+  }
   std::optional<ZeroedRerun> plan = PlanZeroedRerun(c);
   if (!plan) return c;
   if (AddZeroedRerun(c, plan->zeroed,
