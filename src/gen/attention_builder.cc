@@ -115,8 +115,14 @@ ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
     Value keep = causal ? CausalMask(x, a.l, a.s) : RawInput(a.mask_shape, DType::kBool);
     Value lowest =
         Emit(OpKind::kFull, {x}, {}, x.dtype, [&](Node& n) { n.alpha = -MaxFinite(x.dtype); });
-    return Emit(OpKind::kWhere, {keep, x, lowest}, x.shape, x.dtype, [](Node&) {});
+    Value kept = Emit(OpKind::kWhere, {keep, x, lowest}, x.shape, x.dtype, [](Node&) {});
+    // GPT-2 adds the attention mask after the causal where (_sfdp_pattern_19).
+    return c_.Coin(p_.p_mask_where_add) ? AddedMask(a, kept) : kept;
   }
+  return AddedMask(a, x);
+}
+
+ProgramBuilder::Value ProgramBuilder::AddedMask(const Qkv& a, const Value& x) {
   // A float32 mask added to 16-bit scores promotes them (_sfdp_pattern_16's half_mask_fp32 form).
   const DType m_dtype =
       IsHalfFloat(x.dtype) && c_.Coin(p_.p_mask_float32) ? DType::kFloat32 : OperandDType(x.dtype);
@@ -128,6 +134,11 @@ ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
 void ProgramBuilder::Attention(bool chain) {
   Qkv a = AttentionOperands(/*fused=*/false, chain);
   int64_t rank = static_cast<int64_t>(a.q.shape.size());
+  // T5 returns its keys and values, permuted to heads first, with the result.
+  if (prog_.FindNode(a.k.name) && prog_.FindNode(a.v.name) && c_.Coin(p_.p_attention_kv_outputs)) {
+    extra_outputs_.push_back(a.k.name);
+    extra_outputs_.push_back(a.v.name);
+  }
   const OpKind product = rank == 3 && c_.Coin(p_.p_attention_bmm) ? OpKind::kBmm : OpKind::kMatmul;
   // Where the scale goes: on the scores, on q before the product, or nowhere.
   const bool unscaled = c_.Coin(p_.p_attention_unscaled);
@@ -159,6 +170,10 @@ void ProgramBuilder::Attention(bool chain) {
   Value scores = Emit(product, {q, kt}, a.Heads(a.h, a.l, a.s), q.dtype, [](Node&) {});
   Value x = unscaled || on_query ? scores : scaled(scores);
   if (c_.Coin(p_.p_mask)) x = Masked(a, x);
+  // T5's round trip of 16-bit scores: x.type_as(q) where a float32 mask promoted them, else
+  // x.float().type_as(q).
+  if (IsHalfFloat(a.q.dtype) && c_.Coin(p_.p_scores_round_trip))
+    x = CastTo(x.dtype == a.q.dtype ? CastTo(x, DType::kFloat32) : x, a.q.dtype);
   bool f32 = c_.Coin(p_.p_softmax_float32);
   // In float32 by softmax's dtype argument, or by a cast before it (x.float().softmax(-1)).
   if (f32 && c_.Coin(p_.p_softmax_cast_first)) {
@@ -174,10 +189,18 @@ void ProgramBuilder::Attention(bool chain) {
     n.ints = {dim};
     if (f32) n.dtype = DType::kFloat32;
   });
+  auto cast_back = [&] {
+    probs =
+        Emit(OpKind::kCast, {probs}, probs.shape, a.q.dtype, [&](Node& n) { n.dtype = a.q.dtype; });
+  };
   // Dropout on the probabilities: zeroing at random while training (its values then go
   // unjudged; its dtypes, shapes and errors do not), or a form that keeps every element (p = 0
-  // while training, or any p in eval).
-  if (c_.Coin(p_.p_attention_dropout)) {
+  // while training, or any p in eval). A float32 softmax may be cast back before it (T5).
+  const bool dropout = c_.Coin(p_.p_attention_dropout);
+  const bool back_first = dropout && probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back_first) &&
+                          c_.Coin(p_.p_cast_back);
+  if (back_first) cast_back();
+  if (dropout) {
     const bool random = c_.Coin(p_.p_dropout_random);
     const bool train = random || c_.Coin(kDropoutTrainsAtZero);
     const double p = train && !random ? 0.0 : c_.Pick(std::vector<double>{0.1, 0.5});
@@ -187,13 +210,12 @@ void ProgramBuilder::Attention(bool chain) {
     });
   }
   Value v = a.v;
-  if (c_.Coin(p_.p_attention_half_product)) {  // probs.to(h) @ v.to(h)
+  if (!back_first && c_.Coin(p_.p_attention_half_product)) {  // probs.to(h) @ v.to(h)
     const DType h = c_.Coin(kHalfIsFloat16) ? DType::kFloat16 : DType::kBFloat16;
     probs = CastTo(probs, h);
     v = CastTo(v, h);
-  } else if (probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back)) {
-    probs =
-        Emit(OpKind::kCast, {probs}, probs.shape, a.q.dtype, [&](Node& n) { n.dtype = a.q.dtype; });
+  } else if (!back_first && probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back)) {
+    cast_back();
   }
   Emit(product, {probs, v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
 }

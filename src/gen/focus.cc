@@ -82,7 +82,11 @@ std::vector<Focus> Build() {
       {"attention_masked",
        "the masked attention fusions (BERT, DistilBert, GPT-2 forms): every attention masked, "
        "4-D, heads permuted",
-       Merge({Attention(), {{"p_mask", 1}, {"p_attention_4d", 0.9}, {"p_attention_bshd", 0.5}}})},
+       Merge({Attention(),
+              {{"p_mask", 1},
+               {"p_attention_4d", 0.9},
+               {"p_attention_bshd", 0.5},
+               {"p_mask_where_add", 0.5}}})},
       {"attention_training",
        "the training attention fusions (_sfdp_pattern_*_training): attention that requires grad, "
        "with dropout",
@@ -100,7 +104,9 @@ std::vector<Focus> Build() {
                {"w_float16", 3},
                {"w_bfloat16", 2},
                {"p_softmax_float32", 0.7},
-               {"p_attention_half_product", 0.4}}})},
+               {"p_attention_half_product", 0.4},
+               {"p_scores_round_trip", 0.4},
+               {"p_attention_kv_outputs", 0.3}}})},
       {"addmm_family",
        "the addmm family's fusions and small-matmul decompositions (addmm, bias unfusing, "
        "decompose_mm/bmm/addmm): products with biases, small sizes",

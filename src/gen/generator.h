@@ -20,8 +20,9 @@ namespace mmdiff {
 // 7: training (inputs that require grad); 8: autocast regions; 9: attention in the spellings
 // Inductor's rewrites match (keys permuted, scores divided, softmax over another dim); 10: masks
 // by masked_fill and where (padding masks, causal tril masks), scales as 0-d tensors; 11: sdpa of
-// permuted (B, S, H, E) operands, float32 masks added to 16-bit scores, p_mask_grad
-inline constexpr int kGeneratorVersion = 11;
+// permuted (B, S, H, E) operands, float32 masks added to 16-bit scores, p_mask_grad; 12: where'd
+// then added masks, scores' cast round trips, casts back before dropout, keys and values as outputs
+inline constexpr int kGeneratorVersion = 12;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

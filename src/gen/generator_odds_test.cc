@@ -365,9 +365,18 @@ TEST(GeneratorOdds, AttentionMasksAndTensorScales) {
                                        [](const Node& m) { return m.op == OpKind::kMaskedFill; });
                  });
   p.p_mask_fill = 0;
+  p.p_mask_where_add = 0;
   ExpectControls(p, &GenPolicy::p_mask_where, "p_mask_where", op_is(OpKind::kWhere),
                  op_is(OpKind::kAdd));
   p.p_mask_where = 1;
+  p.p_mask_where_add = 0.3;
+  ExpectControls(p, &GenPolicy::p_mask_where_add, "p_mask_where_add", op_is(OpKind::kAdd),
+                 [](const Program& prog, const Node& n) {
+                   return n.op == OpKind::kWhere &&
+                          std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                                       [](const Node& m) { return m.op == OpKind::kAdd; });
+                 });
+  p.p_mask_where_add = 0;
   ExpectControls(p, &GenPolicy::p_causal_tril, "p_causal_tril", op_is(OpKind::kTril),
                  [](const Program& prog, const Node& n) {
                    return n.op == OpKind::kWhere && prog.FindInput(n.args[0]) != nullptr;
@@ -402,6 +411,56 @@ TEST(GeneratorOdds, CastPair) {
         return is_cast(&n) && !is_cast(prog.FindNode(n.args[0])) &&
                std::none_of(prog.nodes.begin(), prog.nodes.end(),
                             [&](const Node& m) { return is_cast(&m) && m.args[0] == n.name; });
+      });
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// T5's spellings: the scores' cast round trip, the cast back before dropout, keys and values
+// returned.
+TEST(GeneratorOdds, AttentionT5Forms) {
+  GenPolicy p = Only(OpKind::kSoftmax);
+  p.p_view = p.p_glue = p.p_cast = p.p_chain = 0;
+  p.w_float64 = p.w_float32 = 0;  // 16-bit attention
+  p.p_mask = 0;
+  p.p_attention_half_product = 0;
+  p.p_softmax_float32 = 0;  // no other cast on the way
+  auto is_cast = [](const Node* n) { return n && n->op == OpKind::kCast; };
+  ExpectControls(
+      p, &GenPolicy::p_scores_round_trip, "p_scores_round_trip",
+      [&](const Program& prog, const Node& n) {
+        return is_cast(&n) && IsHalfFloat(*n.dtype) && is_cast(prog.FindNode(n.args[0]));
+      },
+      [&](const Program& prog, const Node& n) {
+        return n.op == OpKind::kSoftmax && !is_cast(prog.FindNode(n.args[0]));
+      });
+  p.p_scores_round_trip = 0;
+  p.p_softmax_float32 = 1;
+  p.p_cast_back = 1;
+  p.p_attention_dropout = 1;
+  auto dropout_of = [](OpKind k) {
+    return [k](const Program& prog, const Node& n) {
+      const Node* from = n.op == OpKind::kDropout ? prog.FindNode(n.args[0]) : nullptr;
+      return from && from->op == k;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_cast_back_first, "p_cast_back_first", dropout_of(OpKind::kCast),
+                 dropout_of(OpKind::kSoftmax));
+  p.p_attention_4d = p.p_attention_bshd = 1;
+  auto output = [](const Program& prog, const std::string& name) {
+    return std::find(prog.outputs.begin(), prog.outputs.end(), name) != prog.outputs.end();
+  };
+  ExpectControls(
+      p, &GenPolicy::p_attention_kv_outputs, "p_attention_kv_outputs",
+      [&](const Program& prog, const Node& n) {
+        return n.op == OpKind::kPermute && output(prog, n.name);
+      },
+      [](const Program& prog, const Node& n) {
+        return n.op == OpKind::kSoftmax && prog.outputs.size() == 1;
       });
 }
 

@@ -99,6 +99,15 @@ struct GenPolicy {
   // p_scale_tensor.
   double p_mask_fill = 0.3, p_mask_where = 0.3, p_mask_padding = 0.4, p_causal_tril = 0.3;
   double p_scale_tensor = 0.15;
+  // More of the spellings of models Inductor's fusions name: a where'd mask followed by an added
+  // one (GPT-2, _sfdp_pattern_19) with p_mask_where_add; 16-bit scores through a cast round trip
+  // before the softmax (T5, 21 to 23: x.type_as(q) where a float32 mask promoted them, else
+  // x.float().type_as(q)) with p_scores_round_trip; a float32 softmax cast back to q's dtype before
+  // its dropout rather than after (25 to 27) with p_cast_back_first; 4-D (B, S, H, E) keys and
+  // values, permuted to heads first, returned as outputs too (22, 23, 26, 27) with
+  // p_attention_kv_outputs.
+  double p_mask_where_add = 0.3, p_scores_round_trip = 0.1, p_cast_back_first = 0.5;
+  double p_attention_kv_outputs = 0.2;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.

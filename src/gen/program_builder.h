@@ -66,6 +66,9 @@ class ProgramBuilder {
       if (!used.count(n.name) && n.op != OpKind::kCast && !IsView(n.op))
         prog_.outputs.push_back(n.name);
     if (prog_.outputs.empty()) prog_.outputs.push_back(prog_.nodes.back().name);
+    for (const auto& name : extra_outputs_)  // in the order they were made
+      if (std::find(prog_.outputs.begin(), prog_.outputs.end(), name) == prog_.outputs.end())
+        prog_.outputs.push_back(name);
     GeneratedCase out{prog_, Recipe()};
     Train(out.program);  // drawn after the program: the forward and its values stay what they were
     Autocast(out.program);
@@ -549,6 +552,8 @@ class ProgramBuilder {
   // Hand-written attention's mask on its scores x: added, masked_fill'ed or torch.where'd (see
   // GenPolicy's p_mask_fill), from an input, a padding vector or a causal tril.
   Value Masked(const Qkv& a, const Value& x);
+  // x + mask, the mask an input of x's dtype, or float32 (p_mask_float32) where x is 16-bit.
+  Value AddedMask(const Qkv& a, const Value& x);
   // torch.tril(torch.full([l, s], True, device=like.device)): True on and below the diagonal.
   Value CausalMask(const Value& like, int64_t l, int64_t s);
 
@@ -575,6 +580,8 @@ class ProgramBuilder {
   GenPolicy p_;  // a copy: swarm mode edits it per program
   Program prog_;
   std::set<std::string> mask_inputs_;  // the inputs that are attention masks (MaskInput)
+  // Values a model returns besides its result (attention's permuted keys and values).
+  std::vector<std::string> extra_outputs_;
   Value last_;
   bool has_last_ = false;
   Device device_ = Device::kCpu;

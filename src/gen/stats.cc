@@ -58,7 +58,14 @@ void AttentionSpellings(const Program& p, const Node& n,
   while (x && (x->op == OpKind::kCast || x->op == OpKind::kAdd || x->op == OpKind::kMaskedFill ||
                x->op == OpKind::kWhere)) {
     if (x->op == OpKind::kMaskedFill || x->op == OpKind::kWhere) MaskSpelling(p, *x, out);
-    if (x->op == OpKind::kAdd && x->args.size() == 2) AddedMask(p, *x, types, out);
+    if (x->op == OpKind::kAdd && x->args.size() == 2) {
+      AddedMask(p, *x, types, out);
+      if (const Node* w = p.FindNode(x->args[0]); w && w->op == OpKind::kWhere)
+        out.insert("mask_where_added");
+    }
+    // A cast to a 16-bit dtype on the way to the softmax: the scores' round trip (T5).
+    if (x->op == OpKind::kCast && x->dtype && IsHalfFloat(*x->dtype))
+      out.insert("scores_round_trip");
     x = p.FindNode(x->args[x->op == OpKind::kWhere ? 1 : 0]);
   }
   const bool scores_scaled = x && IsScale(x->op);
@@ -144,8 +151,13 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     }
     if (n.op == OpKind::kPermute && n.ints == std::vector<int64_t>{0, 2, 1, 3})
       f["attention"].insert("heads_first_permute");
-    if (n.op == OpKind::kDropout)
+    if (n.op == OpKind::kDropout) {
       f["attention"].insert(n.train && n.dropout_p > 0 ? "dropout_random" : "dropout_keeps_all");
+      const Node* from = p.FindNode(n.args[0]);
+      if (from && from->op == OpKind::kCast && p.FindNode(from->args[0]) &&
+          p.FindNode(from->args[0])->op == OpKind::kSoftmax)
+        f["attention"].insert("cast_back_before_dropout");
+    }
     if (n.op == OpKind::kCast)
       if (const Node* src = p.FindNode(n.args[0]); src && src->op == OpKind::kCast)
         f["cast"].insert("cast_pair");
@@ -184,6 +196,10 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
   if (mixed) f["program"].insert("mixed_dtype_operands");
   f["program"].insert(std::to_string(p.nodes.size()) + "_nodes");
   if (p.outputs.size() > 1) f["program"].insert("several_outputs");
+  for (const auto& o : p.outputs)  // attention's keys or values returned, permuted to heads first
+    if (const Node* n = p.FindNode(o);
+        n && n->op == OpKind::kPermute && n->ints == std::vector<int64_t>{0, 2, 1, 3})
+      f["attention"].insert("kv_outputs");
   return f;
 }
 
