@@ -46,7 +46,8 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
         "scores_divided", "scores_multiplied", "query_scaled", "unscaled", "keys_permuted",
         "heads_first_permute", "bmm_products", "softmax_cast_first", "softmax_other_dim",
         "dropout_random", "dropout_keeps_all", "sdpa_of_permuted", "mask_requires_grad",
-        "mask_float32_promotes"})
+        "mask_float32_promotes", "mask_where_added", "scores_round_trip",
+        "cast_back_before_dropout", "kv_outputs"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["cast"]["cast_pair"], 0);
   for (const char* a :
