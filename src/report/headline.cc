@@ -177,6 +177,13 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       if (facts.behaviour == kSdpaSafeSoftmax)
         h = who + " returns numbers for " + what + " where the unfused softmax gives NaN (" +
             worst + "; by design: sdpa zeroes a row with no finite score, pytorch#141128)";
+      if (facts.behaviour == kSdpaFloat32) {
+        char rmse[128];
+        std::snprintf(rmse, sizeof(rmse), "RMSE %.3g against float64, eager's %.3g", d.path_rmse,
+                      d.eager_rmse);
+        h += " but no less accurately than eager (" + std::string(rmse) +
+             "; by design: sdpa keeps the scores in float32)";
+      }
       break;
     }
     case DivergenceKind::kBackwardError: {

@@ -493,7 +493,8 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
            "|devices=" + (t ? std::string(DeviceName(t->device)) : std::string("?"));
   }
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
-  if (f.behaviour == kSdpaSafeSoftmax) return s;  // whatever the op and the fusion
+  if (f.behaviour == kSdpaSafeSoftmax || f.behaviour == kSdpaFloat32)
+    return s;  // whatever the op and the fusion
   if (!f.fused.empty()) s += "|fused=" + f.fused;
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
@@ -630,6 +631,9 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
     if (!f.fused.empty() && k == DivergenceKind::kValue && d.diverging_elements > 0 &&
         d.nan_reference_elements == d.diverging_elements)
       f.behaviour = kSdpaSafeSoftmax;
+    else if (!f.fused.empty() && k == DivergenceKind::kValue && d.rmse_float64 &&
+             d.classification == "precision-only")
+      f.behaviour = kSdpaFloat32;
   }
   return f;
 }

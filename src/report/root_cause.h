@@ -52,6 +52,14 @@ struct RootCauseFacts {
 // whose kernels zero such rows (its safe softmax; on CPU since torch 2.5, pytorch#141128). One
 // root cause per path whatever the op and pattern: "value|path=<path>|by_design=sdpa_safe_softmax".
 inline constexpr char kSdpaSafeSoftmax[] = "by_design=sdpa_safe_softmax";
+// The behaviour of any other value finding of attention fusions that PyTorch's accuracy rule,
+// measured against the float64 run (oracles/accuracy.h), calls precision-only: the fusion hands
+// the chain to sdpa, whose kernels keep scores and probabilities in float32 where the program
+// rounds them to 16 bits, forward and backward; the result is as close to the exact one as
+// eager's. One root cause per path whatever the op and pattern:
+// "value|path=<path>|by_design=sdpa_float32" (seen on torch 2.15.0: float16 _sfdp_pattern_1 and
+// bfloat16 _sfdp_pattern_11 gradients).
+inline constexpr char kSdpaFloat32[] = "by_design=sdpa_float32";
 
 // The fuse_attention pattern a rewrite name belongs to ("_sfdp_pattern_5_half_inference" ->
 // "_sfdp_pattern_5"); "" for a rewrite that is not an attention fusion.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "oracles/accuracy.h"
 #include "src/report/finding_class.h"
 #include "src/report/headline.h"
 #include "src/report/recorded_paths.h"
@@ -680,6 +681,40 @@ TEST(RootCause, AFusedAttentionsNumbersWhereTheReferenceIsNanAreSdpasSafeSoftmax
   EXPECT_EQ(both.verdict.divergences[0].diverging_elements, 2);
   EXPECT_EQ(CaseFinding(both).signature,
             "value|path=inductor|values|fused=_sfdp_pattern_2|op=bmm|devices=cpu,cpu");
+}
+
+// A fusion's value finding that PyTorch's accuracy rule, measured against the float64 run, calls
+// precision-only is sdpa keeping the chain in float32: one by-design root cause per path, whatever
+// the op and pattern. Filable, or measured against the rounded reference only, it is the fusion's
+// own finding.
+TEST(RootCause, AFusedAttentionNoLessAccurateThanEagerIsSdpaInFloat32) {
+  const std::vector<std::string> fusion = {"rewrite:_sfdp_pattern_1_training"};
+  CaseRun c = WrongBmm(fusion);
+  ASSERT_EQ(c.verdict.divergences.size(), 1u);
+  const std::string own = "value|path=inductor|values|fused=_sfdp_pattern_1|op=bmm|devices=cpu,cpu";
+  EXPECT_EQ(CaseFinding(c).signature, own);
+  PathResult fp64 = c.results[0];
+  fp64.path = kReferenceFloat64Path;
+  fp64.outputs[0].dtype = DType::kFloat64;
+  CaseRun wrong = c;
+  ASSERT_TRUE(ClassifyAgainstFloat64(wrong.verdict, wrong.results, fp64));
+  EXPECT_EQ(wrong.verdict.divergences[0].classification, "filable");
+  EXPECT_EQ(CaseFinding(wrong).signature, own);
+  fp64.outputs[0].data = c.results[2].outputs[0].data;  // the fused result is the exact one
+  ASSERT_TRUE(ClassifyAgainstFloat64(c.verdict, c.results, fp64));
+  c.finding = LeadFinding(c);
+  EXPECT_EQ(c.verdict.divergences[0].classification, "precision-only");
+  EXPECT_EQ(CaseFinding(c).signature, "value|path=inductor|by_design=sdpa_float32");
+  EXPECT_EQ(ClassOfRootCause(CaseFinding(c).signature), FindingClass::kByDesign);
+  EXPECT_NE(Headline(c).find("but no less accurately than eager (RMSE 0 against float64, eager's "),
+            std::string::npos)
+      << Headline(c);
+  // Not without a fusion: a precision-only finding of the unfused ops stays theirs.
+  CaseRun unfused = WrongBmm({});
+  ASSERT_TRUE(ClassifyAgainstFloat64(unfused.verdict, unfused.results, fp64));
+  unfused.finding = LeadFinding(unfused);
+  EXPECT_EQ(unfused.verdict.divergences[0].classification, "precision-only");
+  EXPECT_EQ(CaseFinding(unfused).signature, "value|path=inductor|values|op=bmm|devices=cpu,cpu");
 }
 
 TEST(RootCause, ARegressionEntrysExpectationSignsLikeTheCaseItDescribes) {
