@@ -40,7 +40,7 @@ CaseRun JudgeRun(const PathRunner& run, const Program& p, const InputRecipe& r,
   CaseRun c = MakeCaseRun(p, r, std::move(results), torch);
   c.before = before;
   // PyTorch's accuracy rule measures against the program's math in float64 (oracles/accuracy.h).
-  // A runner without that path (a release's) answers unsupported: the reference's RMSEs stay.
+  // A runner without that path answers unsupported: the RMSEs against the reference stay.
   if (WantsFloat64Run(c.verdict)) {
     const PathResult* given = FindResult(c.results, kReferenceFloat64Path);
     std::vector<PathResult> fp64 =
