@@ -2,14 +2,12 @@
 #include "src/report/root_cause.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <set>
 
 #include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
-#include "src/report/rewrite_coverage.h"
 
 namespace mmdiff {
 
@@ -537,34 +535,6 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
          "|devices=" + Devices(p, contract, nullptr);
 }
 
-std::string RootCausePrefix(const std::string& signature) {
-  size_t at = signature.find("|op");
-  return at == std::string::npos ? signature : signature.substr(0, at);
-}
-
-std::vector<std::string> SignatureFields(const std::string& signature) {
-  std::vector<std::string> out;
-  for (size_t at = 0;;) {
-    size_t bar = signature.find('|', at);
-    out.push_back(signature.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
-    if (bar == std::string::npos) return out;
-    at = bar + 1;
-  }
-}
-
-bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate) {
-  auto starts = [](const std::string& s, const char* with) { return s.rfind(with, 0) == 0; };
-  std::vector<std::string> a = SignatureFields(original), b = SignatureFields(candidate);
-  if (a.size() != b.size() || std::find(a.begin(), a.end(), "eager_raises_at_op") == a.end())
-    return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    bool same = a[i] == b[i] || (a[i] == "eager_raises_at_op" && starts(b[i], "rule=")) ||
-                (starts(a[i], "devices=") && starts(b[i], "devices="));
-    if (!same) return false;
-  }
-  return true;
-}
-
 namespace {
 
 // The facts of divergence i, the path at fault lowered along the ladder.
@@ -591,27 +561,6 @@ RootCauseFacts LoweredFacts(const Expectation& contract, const std::vector<PathR
 
 }  // namespace
 
-std::string AttentionFusionPattern(const std::string& rewrite) {
-  static const std::string kPattern = "_sfdp_pattern_";
-  if (rewrite.rfind(kPattern, 0) != 0) return "";
-  size_t end = kPattern.size();
-  while (end < rewrite.size() && std::isdigit(static_cast<unsigned char>(rewrite[end]))) ++end;
-  return end > kPattern.size() ? rewrite.substr(0, end) : "";
-}
-
-bool AttentionFusionPatterns(const std::string& fused) {
-  if (fused.empty()) return false;
-  size_t at = 0;
-  for (;;) {
-    size_t comma = fused.find(',', at);
-    std::string part =
-        fused.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    if (AttentionFusionPattern(part) != part || part.empty()) return false;
-    if (comma == std::string::npos) return true;
-    at = comma + 1;
-  }
-}
-
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i) {
   RootCauseFacts f = LoweredFacts(contract, results, v, i);
@@ -621,19 +570,9 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
   const DivergenceKind k = v.divergences[i].kind;
   if (f.compiled &&
       (k == DivergenceKind::kValue || k == DivergenceKind::kDType || k == DivergenceKind::kShape)) {
-    std::set<std::string> patterns;
-    for (const std::string& name : at_fault->compile.internals)
-      if (name.rfind(kRewritePrefix, 0) == 0)
-        if (std::string p = AttentionFusionPattern(name.substr(kRewritePrefix.size())); !p.empty())
-          patterns.insert(p);
-    for (const std::string& p : patterns) f.fused += (f.fused.empty() ? "" : ",") + p;
-    const Divergence& d = v.divergences[i];
-    if (!f.fused.empty() && k == DivergenceKind::kValue && d.diverging_elements > 0 &&
-        d.nan_reference_elements == d.diverging_elements)
-      f.behaviour = kSdpaSafeSoftmax;
-    else if (!f.fused.empty() && k == DivergenceKind::kValue && d.rmse_float64 &&
-             d.classification == "precision-only")
-      f.behaviour = kSdpaFloat32;
+    FusionFacts fusion = FusedAttention(*at_fault, v.divergences[i]);
+    f.fused = fusion.fused;
+    if (!fusion.behaviour.empty()) f.behaviour = fusion.behaviour;
   }
   return f;
 }

@@ -12,6 +12,8 @@
 #include "oracles/verdict.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
+#include "src/report/attention_fusion.h"
+#include "src/report/signature_text.h"
 
 namespace mmdiff {
 
@@ -45,28 +47,6 @@ struct RootCauseFacts {
   // pytorch#174049, the fusion dropping the scale, joined a float16 bmm rounding bucket).
   std::string fused;
 };
-
-// The behaviour of a value finding of attention fusions where every element out of bound is one
-// whose exact result is undefined (NaN in the reference: a row of scores with no finite value, all
-// masked or holding NaN) and the fused path returns a number: the fusion hands the row to sdpa,
-// whose kernels zero such rows (its safe softmax; on CPU since torch 2.5, pytorch#141128). One
-// root cause per path whatever the op and pattern: "value|path=<path>|by_design=sdpa_safe_softmax".
-inline constexpr char kSdpaSafeSoftmax[] = "by_design=sdpa_safe_softmax";
-// The behaviour of any other value finding of attention fusions that PyTorch's accuracy rule,
-// measured against the float64 run (oracles/accuracy.h), calls precision-only: the fusion hands
-// the chain to sdpa, whose kernels keep scores and probabilities in float32 where the program
-// rounds them to 16 bits, forward and backward; the result is as close to the exact one as
-// eager's. One root cause per path whatever the op and pattern:
-// "value|path=<path>|by_design=sdpa_float32" (seen on torch 2.15.0: float16 _sfdp_pattern_1 and
-// bfloat16 _sfdp_pattern_11 gradients).
-inline constexpr char kSdpaFloat32[] = "by_design=sdpa_float32";
-
-// The fuse_attention pattern a rewrite name belongs to ("_sfdp_pattern_5_half_inference" ->
-// "_sfdp_pattern_5"); "" for a rewrite that is not an attention fusion.
-std::string AttentionFusionPattern(const std::string& rewrite);
-// True for a non-empty RootCauseFacts::fused: patterns, each a whole AttentionFusionPattern name,
-// joined by ','.
-bool AttentionFusionPatterns(const std::string& fused);
 
 // Eager's bfloat16 products returning NaN where the result is finite or an infinity (seen on torch
 // 2.15.0 on CPUs with AMX, in mm, bmm and addmm and their backward: oneDNN's AMX kernels): a value
@@ -135,17 +115,6 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 // op family and operand devices of the one node, or the ops and input devices of the program.
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
                                const RootCauseFacts& facts);
-// A signature's fields, split at '|' ("value", "path=inductor", "values", "op=mm", ...).
-std::vector<std::string> SignatureFields(const std::string& signature);
-// The signature without where the program breaks (op, ops, devices): kind, path, behaviour, rule.
-// What reduction keeps while it removes the ops that do not matter.
-std::string RootCausePrefix(const std::string& signature);
-// True when `candidate` names the finding `original` names once the contract sees it: `original`
-// is signed at the node eager raised at past the contract's first violation (eager_raises_at_op,
-// where the contract typed nothing after that violation), and `candidate`, with that earlier
-// violation reduced away, is signed by the contract's rule at an op of the same family, with the
-// same kind, path at fault and behaviour (the operands' devices may now be known).
-bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate);
 
 // torch.compile's stages, lowest first (compile_eager, aot_eager, inductor): a divergence that
 // already shows after Dynamo alone is Dynamo's, whatever the later stages do with it.
