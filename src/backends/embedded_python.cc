@@ -101,6 +101,20 @@ std::string EnsurePython() {
 
 std::string PythonTorchVersion() { return g_torch_version; }
 
+std::string EnsureCompiler() {
+  static std::string error;
+  static bool tried = false;
+  if (tried) return error;
+  tried = true;
+  py::Gil gil;
+  PyObject* main = PyImport_AddModule("__main__");
+  PyObject* globals = PyModule_GetDict(main);
+  PyObject* r = PyRun_String("_mmdiff_load_compiler()", Py_eval_input, globals, globals);
+  if (!r) error = "cannot import torch.compile's Dynamo and Inductor: " + py::TakeErrorText();
+  Py_XDECREF(r);
+  return error;
+}
+
 bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages,
                      std::vector<at::Tensor>& inputs, PathResult& res) {
   if (MissingGpu(p)) {
@@ -108,7 +122,9 @@ bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stag
     return false;
   }
   stages.Stage("python");
-  if (std::string err = EnsurePython(); !err.empty()) {
+  std::string err = EnsurePython();
+  if (err.empty()) err = EnsureCompiler();
+  if (!err.empty()) {
     res = UnsupportedResult(UnsupportedReason::kUnavailable, err);
     return false;
   }

@@ -25,6 +25,10 @@ std::string PythonMissing();
 bool StartPythonPath(const Program& p, const InputRecipe& r, StageReporter& stages,
                      std::vector<at::Tensor>& inputs, PathResult& res);
 
+// Imports Dynamo and Inductor into the interpreter EnsurePython started (seconds, so only for the
+// paths that compile: StartPythonPath does it in their stage "python"). Returns "" or why not.
+std::string EnsureCompiler();
+
 // The torch version Python sees ("" before EnsurePython succeeded).
 std::string PythonTorchVersion();
 

@@ -39,8 +39,9 @@ int main(int argc, char** argv) {
   close(devnull);
   dup2(2, 1);
   auto backends = mmdiff::MakeBackends(test_paths);
-  // Eager needs torch's Python registrations (see eager_backend.cc): start the interpreter now,
-  // before the first request, so that its import time never counts against a stage's timeout.
+  // Eager needs torch's Python registrations (see eager_backend.cc): start the interpreter and
+  // import torch now, before the first request, so that its import time never counts against a
+  // stage's timeout. Dynamo and Inductor wait for the first compiled path (EnsureCompiler).
   if (std::string why = mmdiff::EnsurePython(); !why.empty())
     std::fprintf(stderr, "mmdiff-worker: embedded Python unavailable: %s\n", why.c_str());
   nlohmann::json versions = {{"mmdiff", mmdiff::build_info::kMmdiffVersion},

@@ -125,7 +125,8 @@ ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
             std::string(embedded::kReproAotiPy) + "\n\n", "aoti(f, inputs())", ""};
   // The test-only planted paths' deliberately wrong backends, registered by their own text.
   std::string setup = backend.rfind("mmdiff_planted_", 0) == 0
-                          ? std::string(embedded::kPlantedBackendsPy) + "\n\n"
+                          ? std::string(embedded::kPlantedBackendsPy) +
+                                "\n_mmdiff_register_planted_backends()\n\n\n"
                           : "";
   return {"torch.compile", "torch.compile(backend='" + backend + "')", setup, "",
           "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};

@@ -17,7 +17,6 @@
 # ---- embedded from here on (cmake/embed_python.cmake) ----
 import sys
 import torch
-import torch._dynamo
 
 # Compile once, run many: the functions compiled for the current program, by backend and knob. A new
 # program resets dynamo once, so that the paths of one program (and its input variants) keep theirs.
@@ -45,7 +44,26 @@ def _mmdiff_forget():
     # that what earlier calls compiled (guards, recompiles, sizes marked dynamic) is gone.
     _mmdiff_program["source"] = None
 
+def _mmdiff_load_compiler():
+    # Dynamo and Inductor take seconds to import, which a worker that runs only eager and the
+    # reference never needs (its restarts after a crash, a campaign without compiled paths): they
+    # are imported by the first compile, with the hook on Inductor's output code and the planted
+    # torch.compile backends (src/ir/python/planted_backends.py, defined after this text).
+    if _mmdiff_program.get("compiler"):
+        return
+    import torch._dynamo
+    try:  # Inductor hands each compiled (or cache-loaded) module's source to this hook
+        from torch._inductor.graph import GraphLowering
+        GraphLowering.save_output_code = staticmethod(_mmdiff_codes.append)
+    except Exception:
+        pass
+    register = globals().get("_mmdiff_register_planted_backends")
+    if register:
+        register()
+    _mmdiff_program["compiler"] = True
+
 def _mmdiff_function(source, backend, key, dynamic=False):
+    _mmdiff_load_compiler()
     if source != _mmdiff_program["source"]:
         import linecache
         torch._dynamo.reset()
@@ -66,12 +84,6 @@ def _mmdiff_function(source, backend, key, dynamic=False):
                                   dynamic=True if dynamic else None), 0, 0, set()]
     _mmdiff_program["key"] = key
     return fns[key][0]
-
-try:  # Inductor hands each compiled (or cache-loaded) module's source to this hook
-    from torch._inductor.graph import GraphLowering
-    GraphLowering.save_output_code = staticmethod(_mmdiff_codes.append)
-except Exception:
-    pass
 
 def _mmdiff_internals(codes, inductor_delta, rewrites=()):
     import re

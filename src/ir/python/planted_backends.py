@@ -7,8 +7,8 @@
 #   mmdiff_planted_worker_only: doubles every floating output inside mmdiff's worker only (where
 #     the worker's helpers are defined), and is right in a plain Python: a finding whose repro.py
 #     cannot show it, which a campaign must list as not reproduced standalone.
-# The worker registers them when its Python starts; a repro.py of such a path carries this text to
-# register them there.
+# The worker registers them with its first compile (Dynamo's import); a repro.py of such a path
+# carries this text and registers them there.
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file. The text runs in the namespace of a generated repro.py, which must stay
@@ -33,9 +33,12 @@ def _mmdiff_planted_worker_only(gm, example_inputs):
     return _mmdiff_doubled(gm) if "_mmdiff_program" in globals() else gm.forward
 
 
-for _mmdiff_name, _mmdiff_fn in (("mmdiff_planted_recompile", _mmdiff_planted_recompile),
-                                 ("mmdiff_planted_worker_only", _mmdiff_planted_worker_only)):
-    try:
-        torch._dynamo.register_backend(_mmdiff_fn, _mmdiff_name)
-    except Exception:  # registered already (a second run of this text)
-        pass
+def _mmdiff_register_planted_backends():
+    # Called with Dynamo's import, by the worker's first compile (_mmdiff_load_compiler).
+    import torch._dynamo
+    for name, fn in (("mmdiff_planted_recompile", _mmdiff_planted_recompile),
+                     ("mmdiff_planted_worker_only", _mmdiff_planted_worker_only)):
+        try:
+            torch._dynamo.register_backend(fn, name)
+        except Exception:  # registered already
+            pass
