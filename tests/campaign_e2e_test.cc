@@ -22,10 +22,11 @@ namespace fs = std::filesystem;
 // cases give several buckets.
 // The campaigns here are about the campaign's machinery (shards, jobs, resume, folders, workers):
 // they leave out the standalone check of each new root cause (CallSequenceE2E and the other
-// campaign tests run it), whose worker starts would double their time.
+// campaign tests run it), whose worker starts would double their time, and the ablation
+// (CompileOnceE2E tests it), whose compiles would take most of it.
 const std::string kCampaign =
     "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce "
-    "--no-standalone-check";
+    "--no-standalone-check --no-ablation";
 
 nlohmann::json Summary(const std::string& dir) { return e2e::CampaignSummary(dir); }
 
@@ -78,6 +79,8 @@ TEST(CampaignE2E, TwoShardsMergeIntoTheSingleCampaignAndJobsDoNotChangeIt) {
          c = ReadFile(shard + "/findings/" + hash + "/program.json");
     ASSERT_TRUE(a.ok() && c.ok()) << hash;
     EXPECT_EQ(a.value(), c.value()) << hash;
+    // --no-ablation: the planted path's findings were not run through torch.compile's stages.
+    EXPECT_FALSE(e2e::ReadJson(one + "/findings/" + hash + "/report.json").contains("ablation"));
   }
 }
 
@@ -139,7 +142,8 @@ TEST(CampaignE2E, ResumeIgnoresAFindingFolderOfACaseBeyondTheBudget) {
 TEST(CampaignE2E, NewBucketsAreReducedIntoTheirFolderUnlessToldNot) {
   std::string dir = e2e::ScratchDir("campaign-reduce");
   auto r = e2e::RunMmdiff(
-      "fuzz --no-standalone-check --cases 40 --jobs 1 --reduce-budget 40 --seed 1 --test-paths "
+      "fuzz --no-standalone-check --no-ablation --cases 40 --jobs 1 --reduce-budget 40 --seed 1 "
+      "--test-paths "
       "--paths "
       "reference,eager,planted_promote --out " +
       dir);
@@ -249,7 +253,8 @@ TEST(CampaignE2E, ACrashReductionStopsAtItsTimeLimit) {
   // limit this case's reduction makes about 20 of them.
   std::string dir = e2e::ScratchDir("campaign-reduce-time");
   auto r = e2e::RunMmdiff(
-      "fuzz --no-standalone-check --cases 1 --jobs 1 --seed 3 --reduce-time 1 --test-paths --paths "
+      "fuzz --no-standalone-check --no-ablation --cases 1 --jobs 1 --seed 3 --reduce-time 1 "
+      "--test-paths --paths "
       "reference,eager,crash_segv --out " +
       dir + " 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kPlanted =
-    "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
+    "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce --no-ablation";
 
 nlohmann::json Summary(const std::string& dir) { return e2e::CampaignSummary(dir); }
 

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 const std::string kMmdiff = std::string(MMDIFF_BUILD_DIR) + "/mmdiff";
 const std::string kPlanted =
-    "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce";
+    "--seed 1 --test-paths --paths reference,eager,planted_promote --no-reduce --no-ablation";
 
 TEST(ClusterCliE2E, ShardAutoTakesTheArrayTaskOrTheIndexedJobsPodAndSaysWhatIsMissing) {
   std::string slurm = e2e::ScratchDir("auto-slurm"), k8s = e2e::ScratchDir("auto-k8s");

@@ -83,10 +83,12 @@ TEST(PlantedDivergenceE2E, ReferenceAndEagerAloneRaiseNoNumericFalseAlarm) {
   // up as "contract" divergences (eager accepting what it rejects elsewhere is a finding), but a
   // value divergence here would be a false alarm of the numeric oracle, and neither path may be
   // blamed for an error-behaviour divergence: that kind needs a third path, like the planted one.
+  // Each bucket's signature is what the test reads: no reduction, no standalone check.
   std::string out = e2e::ScratchDir("control");
-  auto r =
-      e2e::RunMmdiff("fuzz --time 120 --cases 3000 --seed 1 --paths reference,eager --policy " +
-                     CpuOnlyPolicy(out) + " --out " + out);
+  auto r = e2e::RunMmdiff(
+      "fuzz --time 120 --cases 3000 --seed 1 --no-reduce --no-standalone-check --paths "
+      "reference,eager --policy " +
+      CpuOnlyPolicy(out) + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto s = nlohmann::json::parse(ReadFile(out + "/summary.json").value());
   EXPECT_EQ(s["cases"], 3000);

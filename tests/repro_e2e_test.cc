@@ -27,8 +27,10 @@ std::string FailsToReproduce(const std::string& repro) {
 TEST(ReproE2E, EveryReproOfACampaignWithCompiledPathsShowsItsFinding) {
   std::string dir = e2e::ScratchDir("repro-campaign");
   auto fuzz = e2e::RunMmdiff(
-      // The policy's own mix (unsteered): meta programs among it give meta findings' scripts.
+      // The policy's own mix (unsteered): meta programs among it give meta findings' scripts. The
+      // test runs every repro.py itself: no standalone check; no ablation either.
       "fuzz --cases 40 --time 200 --seed 1 --jobs 2 --reduce-budget 5 --no-known --steer off "
+      "--no-standalone-check --no-ablation "
       "--paths "
       "reference,eager,eager_meta,inductor,torchscript --out " +
       dir + "/c");

@@ -171,7 +171,7 @@ TEST(TriageE2E, TwoShardsAreMergedRankedAndRenderedInChromium) {
     auto fuzz =
         e2e::RunMmdiff("fuzz --time 120 --cases 60 --seed " + seed +
                        " --paths reference,eager,planted_promote,planted_drop_k --test-paths "
-                       "--no-standalone-check --out " +
+                       "--no-standalone-check --no-ablation --out " +
                        dir + "/shards/" + shard);
     ASSERT_EQ(fuzz.exit_code, 0) << fuzz.output;
     auto summary = nlohmann::json::parse(Read(dir + "/shards/" + shard + "/summary.json"));

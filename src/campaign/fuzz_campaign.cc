@@ -467,8 +467,9 @@ class Campaign {
       c.mitigations =
           Timed(sup, prof, &CampaignProfile::mitigations_s, [&] { return TryMitigations(sup, c); });
       // Which of torch.compile's stages diverges first.
-      c.ablation =
-          Timed(sup, prof, &CampaignProfile::ablation_s, [&] { return RunAblation(sup, c); });
+      if (o_.ablation)
+        c.ablation =
+            Timed(sup, prof, &CampaignProfile::ablation_s, [&] { return RunAblation(sup, c); });
       if (o_.reduce_budget > 0) {
         ReduceFindingOptions ro;
         ro.reduce.max_predicate_calls = o_.reduce_budget;

@@ -59,6 +59,9 @@ struct FuzzOptions {
   // standalone_check.h); false: not checked (its status says so, and it is not listed as new).
   bool standalone_check = true;
   StandaloneOptions standalone;
+  // Each new root cause's case runs through torch.compile's stages (src/campaign/ablation.h);
+  // false: no ablation (campaigns about the campaign's own machinery).
+  bool ablation = true;
   // Steering (src/campaign/steering.h): each case generates with a focus drawn from odds that
   // follow the campaign's pass coverage, in epochs of steer_epoch_cases cases.
   bool steer = false;

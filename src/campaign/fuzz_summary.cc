@@ -153,6 +153,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"reduce_known", o.reduce_known},
             {"controls", ControlsModeName(o.controls)},
             {"standalone_check", o.standalone_check},
+            {"ablation", o.ablation},
             {"steer", o.steer},
             {"steer_epoch_cases", o.steer_epoch_cases},
             {"done_below", s.done_below},
@@ -299,7 +300,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
                            r.at("controls").dump());
     o.controls = *controls;
     o.standalone_check = r.value("standalone_check", true);
-    o.steer = r.value("steer", false);  // absent before steering
+    o.ablation = r.value("ablation", true);  // absent before it could be turned off
+    o.steer = r.value("steer", false);       // absent before steering
     if (r.contains("steer_epoch_cases")) o.steer_epoch_cases = Count(r, "steer_epoch_cases");
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());

@@ -105,6 +105,7 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   FuzzOptions o;
   o.known_paths = {"corpus/regression"};
   o.reduce_known = true;
+  o.ablation = false;
   FuzzSummary s;
   auto bucket = [](const std::string& sig, int64_t first, const std::string& reduced, bool known) {
     BucketStats b;
@@ -145,6 +146,7 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
   EXPECT_EQ(back.known_paths, o.known_paths);
   EXPECT_TRUE(back.reduce_known);
+  EXPECT_FALSE(back.ablation);  // --no-ablation holds across --resume
   EXPECT_EQ(sback.buckets[HashHex("a")].reduced_signature, "bmm-raises");
   EXPECT_EQ(sback.buckets[HashHex("b")].known["title"], "a known one");
   EXPECT_EQ(sback.buckets[HashHex("d")].finding_dir, sback.buckets[HashHex("a")].finding_dir);

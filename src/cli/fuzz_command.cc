@@ -79,6 +79,7 @@ struct FuzzArgs {
   std::string controls = "divergence";
   bool profile = false;
   bool no_standalone_check = false;
+  bool no_ablation = false;
   std::string steer = "auto";
   int64_t steer_epoch = 64;
 };
@@ -309,6 +310,7 @@ int Fuzz(FuzzArgs a) {
     fo.reduce_known = a.reduce_known;
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
     fo.standalone_check = !a.no_standalone_check;
+    fo.ablation = !a.no_ablation;
     // auto: steer a default campaign: the default policy, one shard, inductor among the paths (the
     // default paths have it; paths resolved without it turn steering off below). A policy file is
     // the user's choice of forms, which the foci would override for most programs; a steered shard
@@ -545,6 +547,10 @@ const CommandRegistrar kFuzz{
                   "fresh Python before it is listed as new; one that does not show the finding "
                   "there is listed apart, as not reproduced standalone. Unchecked ones are listed "
                   "there too");
+      c->add_flag("--no-ablation", args->no_ablation,
+                  "Do not run new root causes through torch.compile's stages (compile_eager, "
+                  "aot_eager, inductor and its knob variants) to name the first that disagrees "
+                  "with eager; each ablation costs a few compiles");
       c->add_flag("--reduce-known", args->reduce_known,
                   "Reduce and ablate known root causes too (they are skipped by default so that "
                   "the time goes to new ones)");
