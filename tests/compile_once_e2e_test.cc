@@ -31,7 +31,7 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   std::string dir = e2e::ScratchDir("compile-once");
   std::string policy = ComputingPolicy(dir);
   std::string many = dir + "/many", one = dir + "/one";
-  auto r = e2e::RunMmdiff(
+  auto r = e2e::RunMmdiffOwnCache(
       "fuzz --cases 3 --jobs 1 --no-reduce --seed 11 --paths reference,eager,inductor --policy " +
       policy + " --inputs-per-program 6 --out " + many);
   ASSERT_EQ(r.exit_code, 0) << r.output;

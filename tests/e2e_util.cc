@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "mmdiff/build_info.h"
@@ -16,7 +17,16 @@
 
 namespace mmdiff::e2e {
 
+std::string SharedInductorCache() {
+  static const std::string dir = [] {
+    setenv("TORCHINDUCTOR_CACHE_DIR", MMDIFF_BUILD_DIR "/e2e-inductor-cache", 0);
+    return std::string(std::getenv("TORCHINDUCTOR_CACHE_DIR"));
+  }();
+  return dir;
+}
+
 CommandResult RunShell(const std::string& command) {
+  SharedInductorCache();  // children inherit it
   CommandResult r{-1, ""};
   FILE* f = popen((command + " 2>&1").c_str(), "r");
   if (!f) return r;
@@ -66,6 +76,13 @@ std::map<std::string, CampaignBucket> MergedShardBuckets(const std::vector<std::
 }
 
 CommandResult RunMmdiff(const std::string& args) {
+  if (args.rfind("fuzz ", 0) == 0 && args.find("--resume") == std::string::npos &&
+      args.find("--inductor-cache") == std::string::npos)
+    return RunMmdiffOwnCache("fuzz --inductor-cache " + SharedInductorCache() + args.substr(4));
+  return RunMmdiffOwnCache(args);
+}
+
+CommandResult RunMmdiffOwnCache(const std::string& args) {
   return RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args);
 }
 

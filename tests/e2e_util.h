@@ -16,9 +16,17 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `build/mmdiff ARGS` through the shell.
+// Inductor's cache of compiled kernels for every command the e2e tests run
+// (build/e2e-inductor-cache, TORCHINDUCTOR_CACHE_DIR of the commands, unless set already): a
+// campaign's own cache is cold, and compiling C++ kernels that an earlier test compiled was most
+// of the compiled tests' time. FX graph and AOTAutograd caches stay off in workers, as always.
+std::string SharedInductorCache();
+// Runs `build/mmdiff ARGS` through the shell; a campaign (`fuzz` without --resume or
+// --inductor-cache) gets --inductor-cache SharedInductorCache().
 CommandResult RunMmdiff(const std::string& args);
-// Runs any shell command.
+// The same with the campaign's own cache: for tests of where that cache lives.
+CommandResult RunMmdiffOwnCache(const std::string& args);
+// Runs any shell command, with TORCHINDUCTOR_CACHE_DIR set as above.
 CommandResult RunShell(const std::string& command);
 // A fresh empty folder under the temp dir, removed at exit of the process is not attempted.
 std::string ScratchDir(const std::string& name);
