@@ -34,6 +34,9 @@ function(mmdiff_unit_test name)
   endif()
   cmake_parse_arguments(T "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
+  # The tests' own code at -O1 (the code under test keeps its flags): half the compile time of
+  # -O2 -g for a test file.
+  target_compile_options(${name} PRIVATE -O1)
   target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gtest_main)
   target_link_libraries(${name} PRIVATE mmdiff::warnings)
   set(timeout 60)
