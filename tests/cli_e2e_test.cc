@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "mmdiff/build_info.h"
 #include "src/ir/program_json.h"
@@ -20,6 +21,48 @@ TEST(CliE2E, VersionNamesMmdiffTorchAndPython) {
   EXPECT_NE(r.output.find(std::string("torch ") + build_info::kTorchVersion), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("python 3."), std::string::npos) << r.output;
+}
+
+TEST(CliE2E, HelpListsEachSubcommandOnALineAndAnUnknownOneIsBadUsage) {
+  auto help = e2e::RunMmdiff("--help");
+  ASSERT_EQ(help.exit_code, 0) << help.output;
+  std::istringstream lines(help.output);
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) {
+    ++count;
+    EXPECT_LE(line.size(), 100u) << line;
+  }
+  EXPECT_LE(count, 40) << help.output;
+  for (const char* name : {"gen", "run", "fuzz", "triage", "replay", "releases", "selftest"})
+    EXPECT_NE(help.output.find(std::string("\n  ") + name + " "), std::string::npos) << name;
+  // Every subcommand listed explains itself with an example.
+  std::istringstream listed(help.output.substr(help.output.find("Subcommands:")));
+  int subcommands = 0;
+  std::getline(listed, line);
+  while (std::getline(listed, line) && line.rfind("  ", 0) == 0) {
+    std::string name = line.substr(2, line.find(' ', 2) - 2);
+    ++subcommands;
+    auto own = e2e::RunMmdiff(name + " --help");
+    EXPECT_EQ(own.exit_code, 0) << name;
+    EXPECT_NE(own.output.find("Example: mmdiff " + name), std::string::npos) << own.output;
+  }
+  EXPECT_GE(subcommands, 14);
+  // The detail lives in the subcommand's own help.
+  auto fuzz_help = e2e::RunMmdiff("fuzz --help");
+  EXPECT_EQ(fuzz_help.exit_code, 0);
+  EXPECT_NE(fuzz_help.output.find("resumable after a kill"), std::string::npos) << fuzz_help.output;
+  EXPECT_EQ(help.output.find("resumable after a kill"), std::string::npos);
+
+  for (const char* args : {"nosuchcmd", "fuz --help", "--help fuz"}) {
+    auto r = e2e::RunMmdiff(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    std::string given = std::string(args).find("fuz") != std::string::npos ? "fuz" : "nosuchcmd";
+    EXPECT_NE(r.output.find("unknown subcommand '" + given + "'"), std::string::npos)
+        << args << "\n"
+        << r.output;
+  }
+  EXPECT_NE(e2e::RunMmdiff("fuz").output.find("closest is 'fuzz'"), std::string::npos);
 }
 
 TEST(CliE2E, GenIsDeterministicAndValid) {

@@ -13,6 +13,7 @@
 
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
+#include "src/cli/subcommand_help.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
 #include "src/ir/program_json.h"
@@ -216,13 +217,15 @@ const CommandRegistrar kBench{
     "bench", [](CLI::App& app) {
       auto args = std::make_shared<BenchArgs>();
       auto* c = app.add_subcommand("bench",
-                                   "Measure each path's rate on small generated cpu programs (fast "
+                                   "Measure each path's rate and the worker's peak memory\n"
+                                   "Each path's rate on small generated cpu programs (fast "
                                    "paths: --programs runs each; compiled "
                                    "paths: --compiled-programs new programs each, one compile per "
                                    "run; inductor reusing one compiled "
                                    "program for --inputs inputs) and the worker's peak memory; "
                                    "print JSON. scripts/bench runs this with "
                                    "Inductor's FX graph cache off and adds the other figures.");
+      c->footer(WithExample("", "bench --programs 500 --compiled-programs 5"));
       c->add_option("--programs", args->programs, "Programs per fast path")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();

@@ -23,6 +23,7 @@
 #include "src/campaign/fuzz_campaign.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
+#include "src/cli/subcommand_help.h"
 #include "src/report/finding_class.h"
 #include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
@@ -426,6 +427,7 @@ const CommandRegistrar kFuzz{
     "fuzz", [](CLI::App& app) {
       auto args = std::make_shared<FuzzArgs>();
       auto* c = app.add_subcommand("fuzz",
+                                   "Run a fuzz campaign and report each root cause it finds\n"
                                    "Generate and run programs on parallel workers until the time "
                                    "or case budget is spent; one report per root "
                                    "cause (its smallest case; a case with two root causes is the "
@@ -436,6 +438,7 @@ const CommandRegistrar kFuzz{
                                    "into shards (--shard i/N) whose outputs "
                                    "merge (mmdiff triage) into exactly what one machine would find "
                                    "with the same --seed and --cases.");
+      c->footer(WithExample("", "fuzz --time 600 --jobs 2 --out camp; mmdiff fuzz --resume camp"));
       // The last of a repeated option wins: scripts/fuzz passes defaults that a user's own may
       // override.
       c->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

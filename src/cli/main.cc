@@ -6,27 +6,26 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cli/subcommand_help.h"
 #include "src/gen/focus.h"
 
 namespace {
 
 constexpr const char* kExitCodes =
-    "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or "
-    "invalid input "
-    "file; 3 environment problem (worker cannot start, output folder not writable); 4 replay: an "
-    "expected "
-    "divergence is gone (fixed upstream?); 5 replay: a verdict changed in another way (new "
-    "behaviour).";
+    "`mmdiff SUBCOMMAND --help` explains a subcommand, with an example.\n"
+    "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or\n"
+    "invalid input file; 3 environment problem (worker cannot start, output folder not\n"
+    "writable); 4 replay: an expected divergence is gone (fixed upstream?); 5 replay: a verdict\n"
+    "changed in another way (new behaviour).";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
       "mmdiff: a differential fuzzer for PyTorch's matrix-multiplication family.\n"
-      "Runs random programs through a reference engine, LibTorch eager and torch.compile "
-      "(inductor, aot_eager, "
-      "eager) in isolated worker processes, and reports where they disagree on errors, result "
-      "types or values."};
+      "Runs random programs through a reference engine, LibTorch eager and compiled paths\n"
+      "(torch.compile, AOTInductor, TorchScript) in isolated worker processes, and reports where\n"
+      "they disagree on errors, result types or values."};
   app.footer(kExitCodes);
   app.set_version_flag("--version", mmdiff::cli::VersionText());
   app.require_subcommand(1);
@@ -35,6 +34,8 @@ int main(int argc, char** argv) {
   std::string policy_file;
   bool dump_policy = false;
   auto* gen = app.add_subcommand("gen", "Print the program generated from a seed, as JSON");
+  gen->footer(
+      mmdiff::cli::WithExample("", "gen --seed 7 --case > case.json; mmdiff run case.json"));
   gen->add_option("--seed", seed, "Generator seed")->capture_default_str();
   gen->add_option("--policy", policy_file, "Generation policy JSON")->check(CLI::ExistingFile);
   gen->add_flag("--dump-policy", dump_policy,
@@ -63,6 +64,8 @@ int main(int argc, char** argv) {
   uint64_t mutate_seed = 1;
   auto* mutate = app.add_subcommand(
       "mutate", "Print one mutation of a program (or its crossover with another)");
+  mutate->footer(mmdiff::cli::WithExample(
+      "", "mutate p.json --seed 3   (p.json from mmdiff gen --seed 7 > p.json)"));
   mutate->add_option("program", mutate_file, "Program JSON (or a report or regression entry)")
       ->required();
   mutate->add_option("--seed", mutate_seed, "Mutation seed: the same seed gives the same mutation")
@@ -79,6 +82,8 @@ int main(int argc, char** argv) {
   uint64_t input_seed = 0;
   bool json = false;
   auto* run = app.add_subcommand("run", "Run one program through every path and print the verdict");
+  run->footer(mmdiff::cli::WithExample(
+      "", "run mmdiff-out/<time>/findings/<hash>/report.json --paths reference,eager,inductor"));
   run->add_option("program", program_file,
                   "Program JSON, or a report.json (its program and inputs are used)")
       ->required();
@@ -92,6 +97,7 @@ int main(int argc, char** argv) {
   bool paths_json = false, paths_test = false;
   auto* paths =
       app.add_subcommand("paths", "List the paths this machine can run, and why others cannot");
+  paths->footer(mmdiff::cli::WithExample("", "paths --json"));
   paths->add_flag("--json", paths_json, "Machine-readable output");
   paths->add_flag("--test-paths", paths_test, "Include the test-only paths");
 
@@ -101,7 +107,8 @@ int main(int argc, char** argv) {
   double selftest_timeout = 300;
   auto* selftest =
       app.add_subcommand("selftest",
-                         "Check the oracle on the installed torch: planted faults (a path that "
+                         "Check the oracle on the installed torch: faults caught, no false alarm\n"
+                         "Planted faults (a path that "
                          "drops a k-term, one that accumulates "
                          "float32 in float16, one with a wrong result dtype, one that accepts a "
                          "dtype mismatch, one that turns NaN "
@@ -113,6 +120,7 @@ int main(int argc, char** argv) {
                          "training, gradients judged like outputs; half of them with "
                          "exact values, where one-op programs "
                          "must also agree bit for bit). Exit 0 when all holds, 1 otherwise");
+  selftest->footer(mmdiff::cli::WithExample("", "selftest --programs 1000 --compiled-programs 50"));
   selftest->add_flag("--json", selftest_json, "Print JSON instead of a table");
   selftest->add_flag("--full", selftest_full, "20,000 programs for every check");
   selftest->add_flag(
@@ -138,6 +146,9 @@ int main(int argc, char** argv) {
   std::sort(registry.begin(), registry.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
   for (auto& c : registry) registered.push_back(c.add(app));
+  mmdiff::cli::UseOneLineSubcommandList(app);
+  if (int code = mmdiff::cli::CheckSubcommandName(app, argc, argv, std::cerr); code != 0)
+    return code;
 
   try {
     app.parse(argc, argv);

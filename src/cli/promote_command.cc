@@ -6,6 +6,7 @@
 
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cli/subcommand_help.h"
 #include "src/replay/promote.h"
 #include "src/support/files.h"
 
@@ -15,7 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kDescription =
-    "Turn a report.json into a regression entry: its program, input recipe and paths, and one "
+    "Turn a report.json into a regression entry (corpus/regression/)\n"
+    "The entry holds the report's program, input recipe and paths, and one "
     "expectation: the "
     "report's verdict (agree, or diverge with each divergence's kind and blamed path) on the torch "
     "version the "
@@ -83,7 +85,8 @@ const CommandRegistrar kRegistrar{
     "promote", [](CLI::App& app) {
       auto args = std::make_shared<PromoteArgs>();
       CLI::App* sub = app.add_subcommand("promote", kDescription);
-      sub->footer(kFooter);
+      sub->footer(WithExample(
+          kFooter, "promote mmdiff-out/<time>/findings/<hash>/report.json --torch \">=2.11.0\""));
       sub->add_option("report", args->report,
                       "A report.json written by mmdiff (fuzz findings, run --out)")
           ->required();

@@ -16,6 +16,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cli/subcommand_help.h"
 #include "src/report/root_cause.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
@@ -188,10 +189,12 @@ const CommandRegistrar kRegistrar{
       auto args = std::make_shared<ReduceArgs>();
       CLI::App* sub = app.add_subcommand(
           "reduce",
+          "Shrink a report's case while it stays in the same bucket\n"
           "Shrink a report's case (drop nodes, shrink sizes, simplify dtypes, devices, layouts and "
           "values) while it stays in the same bucket; write the reduced report, program and "
           "repro.py");
-      sub->footer(kFooter);
+      sub->footer(WithExample(kFooter,
+                              "reduce mmdiff-out/<time>/findings/<hash>/report.json --budget 200"));
       sub->add_option("report", args->report_file,
                       "A report.json (as `mmdiff run --out` and `mmdiff fuzz` write)")
           ->required();

@@ -14,6 +14,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cli/subcommand_help.h"
 #include "src/releases/entry_update.h"
 #include "src/releases/releases_run.h"
 #include "src/support/files.h"
@@ -26,9 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kDescription =
-    "Run findings in several torch releases: each report (a finding's report.json, or every "
+    "Run findings in several torch releases: which releases show each one\n"
+    "Runs each report (a finding's report.json, or every "
     "finding of a campaign folder) or regression entry (a file, or corpus/regression/) through "
-    "its paths in each release, and print a table release x finding -> present (the finding: the "
+    "its paths in each release, and prints a table release x finding -> present (the finding: the "
     "report's bucket, the divergence the entry expects in the newest release run), other (the "
     "paths diverge otherwise), agree, or - (cannot run, with the reason), and each finding's "
     "history: "
@@ -263,7 +265,7 @@ const CommandRegistrar kRegistrar{
     "releases", [](CLI::App& app) {
       auto args = std::make_shared<ReleasesArgs>();
       CLI::App* sub = app.add_subcommand("releases", kDescription);
-      sub->footer(kFooter);
+      sub->footer(WithExample(kFooter, "releases mmdiff-out/<time> --torch 2.11.0,2.15.0"));
       sub->add_option("findings", args->inputs,
                       "Reports (report.json), regression entries, or folders: a finding folder, a "
                       "campaign (its findings/*/report.json, shard-*/findings/*/report.json), or "

@@ -11,6 +11,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cli/subcommand_help.h"
 #include "src/gen/fuzz_input.h"
 #include "src/replay/artifact.h"
 #include "src/replay/replay.h"
@@ -20,6 +21,7 @@ namespace mmdiff::cli {
 namespace {
 
 constexpr const char* kDescription =
+    "Replay regression entries and fuzzer artifacts; compare the verdicts\n"
     "Replay regression entries (corpus/regression/*.json) on the installed torch: run each entry's "
     "program "
     "through its paths and compare the verdict with the one the entry expects for this torch "
@@ -142,7 +144,7 @@ const CommandRegistrar kRegistrar{
     "replay", [](CLI::App& app) {
       auto args = std::make_shared<ReplayArgs>();
       CLI::App* sub = app.add_subcommand("replay", kDescription);
-      sub->footer(kFooter);
+      sub->footer(WithExample(kFooter, "replay corpus/regression --junit replay.xml"));
       sub->add_option("entries", args->inputs,
                       "Regression entry files, program-fuzzer artifacts, or folders whose *.json "
                       "files and libFuzzer artifacts (crash-*, timeout-*, oom-*, leak-*) are "

@@ -17,6 +17,7 @@ namespace mmdiff::cli {
 namespace {
 
 constexpr const char* kDescription =
+    "List the matmul-family Inductor rewrites campaigns never reached\n"
     "List the matmul/attention-family rewrites of the installed torch's Inductor (attention "
     "fusions, addmm fusions, small-matmul decompositions, cast and view eliminations) that the "
     "given campaigns never reached.";

@@ -10,6 +10,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cli/subcommand_help.h"
 #include "src/support/utf8.h"
 #include "src/triage/triage.h"
 #include "src/triage/triage_markdown.h"
@@ -20,6 +21,7 @@ namespace mmdiff::cli {
 namespace {
 
 constexpr const char* kDescription =
+    "Merge, bucket and rank campaigns' findings into a report and a page\n"
     "Merge the findings of one or more fuzz campaigns and shards, bucket and rank them, and write "
     "a Markdown "
     "summary and a self-contained HTML page with plots.";
@@ -120,7 +122,7 @@ const CommandRegistrar kRegistrar{
       };
       auto args = std::make_shared<Args>();
       CLI::App* sub = app.add_subcommand("triage", kDescription);
-      sub->footer(Footer());
+      sub->footer(WithExample(Footer(), "triage mmdiff-out/<time> --out triage"));
       sub->add_option("inputs", args->inputs,
                       "Campaign folders, shard folders, report.json or summary.json files")
           ->required();
