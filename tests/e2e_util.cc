@@ -86,9 +86,29 @@ CommandResult RunMmdiffOwnCache(const std::string& args) {
   return RunShell(std::string(MMDIFF_BUILD_DIR) + "/mmdiff " + args);
 }
 
+namespace {
+std::filesystem::path ProcessScratchRoot() {
+  return std::filesystem::temp_directory_path() / ("mmdiff-e2e-" + std::to_string(getpid()));
+}
+
+// At exit, this test process's scratch folders go when every test passed; after a failure they
+// stay for reading, and the process says where.
+void RemoveScratchUnlessFailed() {
+  const auto* unit = ::testing::UnitTest::GetInstance();
+  std::error_code ec;
+  if (unit->Passed()) {
+    std::filesystem::remove_all(ProcessScratchRoot(), ec);
+  } else {
+    std::fprintf(stderr, "e2e: scratch folders kept for reading: %s\n",
+                 ProcessScratchRoot().c_str());
+  }
+}
+}  // namespace
+
 std::string ScratchDir(const std::string& name) {
-  auto dir =
-      std::filesystem::temp_directory_path() / ("mmdiff-e2e-" + std::to_string(getpid())) / name;
+  static const bool cleanup_registered = std::atexit(RemoveScratchUnlessFailed) == 0;
+  (void)cleanup_registered;
+  auto dir = ProcessScratchRoot() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

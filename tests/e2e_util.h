@@ -28,7 +28,8 @@ CommandResult RunMmdiff(const std::string& args);
 CommandResult RunMmdiffOwnCache(const std::string& args);
 // Runs any shell command, with TORCHINDUCTOR_CACHE_DIR set as above.
 CommandResult RunShell(const std::string& command);
-// A fresh empty folder under the temp dir, removed at exit of the process is not attempted.
+// A fresh empty folder under the temp dir (mmdiff-e2e-<pid>/NAME); at exit of the test process
+// they are all removed when every test passed, and kept (with a line saying where) otherwise.
 std::string ScratchDir(const std::string& name);
 // A campaign folder's summary.json, or null when it is missing or not JSON.
 nlohmann::json CampaignSummary(const std::string& dir);
