@@ -21,6 +21,9 @@ function(mmdiff_module name)
   target_include_directories(mmdiff_${name} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
   target_link_libraries(mmdiff_${name} PRIVATE mmdiff::warnings)
   target_link_libraries(mmdiff_${name} PUBLIC ${M_DEPS})
+  if(MMDIFF_FUZZERS)
+    target_compile_options(mmdiff_${name} PRIVATE -fsanitize=fuzzer-no-link)  # libFuzzer's coverage
+  endif()
 endfunction()
 
 # mmdiff_unit_test(NAME SOURCES ... DEPS ...): a gtest binary registered with ctest (label
