@@ -190,9 +190,8 @@ const CommandRegistrar kRegistrar{
       CLI::App* sub = app.add_subcommand(
           "reduce",
           "Shrink a report's case while it stays in the same bucket\n"
-          "Shrink a report's case (drop nodes, shrink sizes, simplify dtypes, devices, layouts and "
-          "values) while it stays in the same bucket; write the reduced report, program and "
-          "repro.py");
+          "Drops nodes and shrinks sizes, simplifies dtypes, devices, layouts and values, and "
+          "writes the reduced report, program and repro.py");
       sub->footer(WithExample(kFooter,
                               "reduce mmdiff-out/<time>/findings/<hash>/report.json --budget 200"));
       sub->add_option("report", args->report_file,

@@ -18,9 +18,8 @@ namespace {
 
 constexpr const char* kDescription =
     "List the matmul-family Inductor rewrites campaigns never reached\n"
-    "List the matmul/attention-family rewrites of the installed torch's Inductor (attention "
-    "fusions, addmm fusions, small-matmul decompositions, cast and view eliminations) that the "
-    "given campaigns never reached.";
+    "The family: the installed torch's attention fusions, addmm fusions, small-matmul "
+    "decompositions, and cast and view eliminations.";
 
 constexpr const char* kFooter =
     "The rewrites are listed by the build's venv Python ($MMDIFF_PYTHON overrides it): it imports "

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "src/cli/commands.h"
+#include "src/support/utf8.h"
 
 namespace mmdiff::cli {
 
@@ -37,18 +39,7 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-}  // namespace
-
-void UseOneLineSubcommandList(CLI::App& app) {
-  auto formatter = std::make_shared<OneLineFormatter>();
-  app.formatter(formatter);
-  for (CLI::App* sub : app.get_subcommands({})) sub->formatter(formatter);
-}
-
-std::string WithExample(const std::string& footer, const std::string& example) {
-  return footer + (footer.empty() ? "" : "\n") + "Example: mmdiff " + example;
-}
-
+// The name in `names` closest to `given` by edit distance ("" when `names` is empty).
 std::string ClosestName(const std::string& given, const std::vector<std::string>& names) {
   std::string best;
   size_t best_distance = 0;
@@ -62,6 +53,18 @@ std::string ClosestName(const std::string& given, const std::vector<std::string>
   return best;
 }
 
+}  // namespace
+
+void UseOneLineSubcommandList(CLI::App& app) {
+  auto formatter = std::make_shared<OneLineFormatter>();
+  app.formatter(formatter);
+  for (CLI::App* sub : app.get_subcommands({})) sub->formatter(formatter);
+}
+
+std::string WithExample(const std::string& footer, const std::string& example) {
+  return footer + (footer.empty() ? "" : "\n") + "Example: mmdiff " + example;
+}
+
 int CheckSubcommandName(const CLI::App& app, int argc, char** argv, std::ostream& err) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -69,11 +72,8 @@ int CheckSubcommandName(const CLI::App& app, int argc, char** argv, std::ostream
     std::vector<std::string> names;
     for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), arg) != names.end()) return kExitOk;
-    // The name as given, cut and without control bytes: it is shown on a terminal.
-    std::string shown;
-    for (char c : arg.substr(0, 64)) shown += (static_cast<unsigned char>(c) < 0x20 ? '?' : c);
-    err << "mmdiff: unknown subcommand '" << shown << "'; the closest is '"
-        << ClosestName(arg, names) << "' (mmdiff --help lists them all)\n";
+    err << "mmdiff: unknown subcommand '" << TerminalLine(arg.substr(0, 64))
+        << "'; the closest is '" << ClosestName(arg, names) << "' (mmdiff --help lists them all)\n";
     return kExitUsage;
   }
   return kExitOk;

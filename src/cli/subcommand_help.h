@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
-#include <vector>
 
 namespace mmdiff::cli {
 
@@ -15,9 +14,6 @@ void UseOneLineSubcommandList(CLI::App& app);
 
 // `footer` (may be empty) followed by a line "Example: mmdiff EXAMPLE".
 std::string WithExample(const std::string& footer, const std::string& example);
-
-// The name in `names` closest to `given` by edit distance ("" when `names` is empty).
-std::string ClosestName(const std::string& given, const std::vector<std::string>& names);
 
 // When the first argument that is not an option names no subcommand of `app`: says so on `err`,
 // with the closest name, and returns kExitUsage (also with --help). Otherwise kExitOk.
