@@ -58,6 +58,17 @@ std::string Other(const Divergence& d, const std::string& at_fault) {
   return kEagerPath;
 }
 
+// "op(dtype, ...)": a node's op as the headline names it, with its operands' dtypes.
+std::string NodeCall(const Program& p, const Expectation& contract, const Node& n) {
+  std::string call = OpCallName(p, contract, n.name) + "(";
+  for (size_t i = 0; i < n.args.size(); ++i) {
+    auto t = contract.types.find(n.args[i]);
+    call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?")
+                                                         : std::string(DTypeName(t->second.dtype)));
+  }
+  return call + ")" + AutocastNote(p, contract, n.name);
+}
+
 }  // namespace
 
 std::string FindingOpCall(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
@@ -71,14 +82,7 @@ std::string FindingOpCall(const Program& p, const Expectation& contract, const R
     }
     return "a program of " + ops;
   }
-  const Node* n = nodes[0];
-  std::string call = OpCallName(p, contract, n->name) + "(";
-  for (size_t i = 0; i < n->args.size(); ++i) {
-    auto t = contract.types.find(n->args[i]);
-    call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?")
-                                                         : std::string(DTypeName(t->second.dtype)));
-  }
-  return call + ")" + AutocastNote(p, contract, n->name);
+  return NodeCall(p, contract, *nodes[0]);
 }
 
 std::string FindingHeadline(const Program& p, const Expectation& contract,
@@ -204,6 +208,8 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
         return "raises " + x->error_class + (x->backward ? " in backward" : " in the forward");
       };
       h = path + " " + does(r) + " on " + call + " where " + other + " " + does(o);
+      if (const Node* n = PromotedGradientInBackward(p, contract, facts))
+        h += ", after " + NodeCall(p, contract, *n) + " promotes a gradient-tracked operand";
       if (at_fault.empty()) h += " (nobody blamed: neither follows the contract)";
       break;
     }

@@ -435,6 +435,23 @@ bool EagerBfloat16ProductNan(const Program& p, const Expectation& contract,
   return t && t->dtype == DType::kBFloat16;
 }
 
+const Node* PromotedGradientInBackward(const Program& p, const Expectation& contract,
+                                       const RootCauseFacts& f) {
+  if (f.kind != DivergenceKind::kBackwardError || f.behaviour != "backward_raises" || !f.compiled)
+    return nullptr;
+  const std::set<std::string> tracked = GradTrackedValues(p, contract.types);
+  for (const Node& n : p.nodes) {
+    if (!IsBinaryPromoting(n.op)) continue;
+    const ValueType* result = TypeOf(contract, n.name);
+    if (!result) continue;
+    for (const std::string& a : n.args) {
+      const ValueType* t = TypeOf(contract, a);
+      if (t && tracked.count(a) && t->dtype != result->dtype) return &n;
+    }
+  }
+  return nullptr;
+}
+
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
                                const RootCauseFacts& f) {
   // A path that accepts a program, or raises another class, because the op eager rejects has an
@@ -453,6 +470,13 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
     const std::vector<const Node*> nodes = FindingNodes(p, contract, f);
     return "value|path=eager|bfloat16_products_nan|devices=" + Devices(p, contract, nodes[0]);
   }
+
+  // A gradient left in a type-promoting op's promoted dtype: one root cause per path, whatever the
+  // product before it raised in (seen on 2.15.0: TorchScript after float16 linear and bmm, two
+  // buckets by their ops for the catalogued bfloat16 matmul's one).
+  if (PromotedGradientInBackward(p, contract, f))
+    return "backward_error|path=" + f.path +
+           "|backward_raises|promoted_gradient|devices=" + Devices(p, contract, nullptr);
 
   // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta

@@ -57,6 +57,17 @@ struct RootCauseFacts {
 bool EagerBfloat16ProductNan(const Program& p, const Expectation& contract,
                              const RootCauseFacts& f);
 
+// A compiled path raising in the backward of a training program in which a type-promoting binary
+// op (add, mul, div) has a gradient-tracked operand of another dtype than its result: the path's
+// autodiff hands that operand a gradient in the promoted dtype, and the op before it raises on
+// mixed dtypes (seen on 2.11.0 to 2.15.0: TorchScript's add after a bfloat16 or float16 linear,
+// mm, bmm or matmul, "expected m1 and m2 to have the same dtype" or "expected scalar type Float
+// but found Half" by the op). One root cause per path whatever the ops before and after:
+// "backward_error|path=<path>|backward_raises|promoted_gradient|devices=<the program's devices>".
+// The first such op, or nullptr where the finding is not this.
+const Node* PromotedGradientInBackward(const Program& p, const Expectation& contract,
+                                       const RootCauseFacts& f);
+
 // True when eager raised at a known node other than the contract's violation: it accepted the
 // violating op and failed later (seen on 2.15.0: an empty mixed-dtype matmul accepted, then an
 // IndexError from a later transpose). Its contract finding is that it accepts the violation.
