@@ -11,6 +11,7 @@
 #include "src/ir/autocast.h"
 #include "src/ir/op.h"
 #include "src/ir/static_types.h"
+#include "src/support/torch_version.h"
 
 namespace mmdiff {
 
@@ -440,12 +441,9 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
 }  // namespace
 
 TorchRelease ParseTorchRelease(std::string_view version) {
-  TorchRelease r;
-  int major = 0, minor = 0;
-  std::string text(version);
-  if (std::sscanf(text.c_str(), "%d.%d", &major, &minor) == 2 && major > 0 && minor >= 0)
-    r = {major, minor};
-  return r;
+  auto v = ParseTorchVersion(version);
+  if (!v.ok() || v.value().major == 0) return TorchRelease{};
+  return TorchRelease{v.value().major, v.value().minor};
 }
 
 TorchRelease BuildTorchRelease() {

@@ -13,6 +13,7 @@
 #include "src/report/finding_class.h"
 #include "src/report/rerun_records_json.h"
 #include "src/report/root_cause_fold.h"
+#include "src/support/format_version.h"
 
 namespace mmdiff {
 
@@ -240,13 +241,6 @@ namespace {
 
 // An integer field equal to `want`; false for any other value or type (a version of 2^32 + 1 is
 // not 1).
-bool IntegerIs(const nlohmann::json& j, const char* key, int64_t want) {
-  if (!j.contains(key)) return false;
-  const auto& v = j.at(key);
-  if (v.is_number_unsigned()) return want >= 0 && v.get<uint64_t>() == static_cast<uint64_t>(want);
-  return v.is_number_integer() && v.get<int64_t>() == want;
-}
-
 // A count read back: an integer, not negative.
 int64_t Count(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
@@ -262,26 +256,26 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
   try {
     if (j.value("format", "") != kFormat)
       return Status::Error("not a campaign summary (format is not " + std::string(kFormat) + ")");
-    if (!IntegerIs(j, "version", kVersion)) {
-      if (j.contains("version") && j["version"].is_number_integer() &&
-          j["version"].get<int64_t>() >= 1 && j["version"].get<int64_t>() < kVersion)
+    if (auto v = ReadFormatVersion(j, "summary", kVersion, kVersion); !v.ok()) {
+      if (ReadFormatVersion(j, "summary", 1, kVersion - 1).ok())
         return Status::Error(
             "summary version " + j.at("version").dump() +
             " was written by an older mmdiff and cannot be "
             "resumed: this one signs buckets by root cause (`mmdiff triage` still reads it)");
-      return Status::Error("summary version " +
-                           (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
-                           " is not supported (this mmdiff reads version " +
-                           std::to_string(kVersion) + ")");
+      return v.status();
     }
     if (!j.contains("resume"))
       return Status::Error("the summary has no resume state (written by an older mmdiff)");
     const auto& r = j.at("resume");
-    if (!IntegerIs(r, "generator_version", kGeneratorVersion))
-      return Status::Error("the campaign was made with generator version " +
-                           r.at("generator_version").dump() + "; this mmdiff generates version " +
-                           std::to_string(kGeneratorVersion) +
-                           " programs, so its cases would differ");
+    if (auto g = ReadFormatVersion(r, "resume", kGeneratorVersion, kGeneratorVersion,
+                                   "generator_version");
+        !g.ok())
+      return Status::Error(
+          (r.contains("generator_version") && r.at("generator_version").is_number_integer()
+               ? "the campaign was made with generator version " + r.at("generator_version").dump()
+               : g.error()) +
+          "; this mmdiff generates version " + std::to_string(kGeneratorVersion) +
+          " programs, so its cases would differ");
     auto policy = PolicyFromJson(r.at("policy"));
     if (!policy.ok()) return Status::Error("policy: " + policy.error());
     o.policy = policy.value();

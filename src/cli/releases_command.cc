@@ -151,7 +151,7 @@ Result<std::vector<ReleaseVenv>> ResolveReleases(const ReleasesArgs& a, const st
   std::vector<ReleaseVenv> out;
   for (const auto& v : SplitPathList(a.torch)) {
     auto venv = FindReleaseVenv(cache, v, py);
-    if (!venv.ok() && a.setup && ValidTorchVersion(v)) {
+    if (!venv.ok() && a.setup && IsReleaseName(v)) {
       if (Status s = SetUpVenv(v); !s.ok()) return s;
       venv = FindReleaseVenv(cache, v, py);
     }
@@ -174,8 +174,9 @@ int RunReleases(const ReleasesArgs& a) {
     return kExitUsage;
   }
   for (const auto& v : SplitPathList(a.torch))
-    if (!ValidTorchVersion(v)) {
-      std::cerr << "mmdiff releases: --torch: '" << v << "' is not a release such as 2.11.0\n";
+    if (!IsReleaseName(v)) {
+      std::cerr << "mmdiff releases: --torch: '" << TerminalLine(v)
+                << "' is not a release such as 2.11.0\n";
       return kExitUsage;
     }
   auto files = CollectReleaseFiles(a.inputs);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/gen/generator.h"
+#include "src/support/format_version.h"
 #include "src/support/json_guard.h"
 
 namespace mmdiff {
@@ -182,9 +183,8 @@ Result<GenPolicy> PolicyFromJsonUnguarded(const nlohmann::json& j) {
   if (j.contains("format") && j["format"] != "mmdiff.policy")
     return Status::Error("not a policy: \"format\" is " + j["format"].dump() +
                          ", not \"mmdiff.policy\"");
-  if (j.contains("version") && j["version"] != 1)
-    return Status::Error("policy version " + j["version"].dump() +
-                         " is not supported (this mmdiff reads version 1)");
+  if (j.contains("version"))
+    if (auto v = ReadFormatVersion(j, "policy", 1, 1); !v.ok()) return v.status();
   GenPolicy p;
   for (const auto& [key, value] : j.items()) {
     if (key == "format" || key == "version") continue;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "src/ir/verifier.h"
+#include "src/support/format_version.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
 
@@ -225,13 +226,9 @@ Result<Program> ProgramFromJsonUnguarded(const json& j) {
   if (!j.is_object()) return Status::Error("a program must be a JSON object");
   if (j.value("format", "") != "mmdiff.program")
     return Status::Error("not an mmdiff program: \"format\" must be \"mmdiff.program\"");
-  if (!j.contains("version") || !j["version"].is_number_integer())
-    return Status::Error("program: field \"version\" must be an integer");
-  // Compared as JSON numbers, not narrowed to int first: 2^32 + 1 is not version 1.
-  if (j["version"] != kProgramFormatVersion)
-    return Status::Error("program format version " + j["version"].dump() +
-                         " is not supported (this mmdiff reads version " +
-                         std::to_string(kProgramFormatVersion) + ")");
+  if (auto v = ReadFormatVersion(j, "program", kProgramFormatVersion, kProgramFormatVersion);
+      !v.ok())
+    return v.status();
   Program p;
   for (const char* key : {"inputs", "nodes", "outputs"})
     if (!j.contains(key) || !j[key].is_array())

@@ -8,6 +8,7 @@
 #include "src/releases/release_venvs.h"
 #include "src/replay/replay.h"
 #include "src/support/json_limits.h"
+#include "src/support/torch_version.h"
 
 namespace mmdiff {
 
@@ -109,7 +110,7 @@ EntryUpdate PlanEntryUpdate(const std::string& file_text, const RegressionEntry&
         p.cell = &row.cells[i];
     const std::string at = p.cell ? p.cell->torch : r;
     for (size_t i = 0; i < entry.expected.size() && p.old < 0; ++i) {
-      auto in = VersionInRange(at, entry.expected[i].torch);
+      auto in = TorchVersionInRange(at, entry.expected[i].torch);
       if (in.ok() && in.value()) p.old = static_cast<int>(i);
     }
     if (p.cell && p.old >= 0) {  // does the release match it? (as CompareWithExpectation)

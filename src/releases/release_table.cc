@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "mmdiff/build_info.h"
+#include "src/support/format_version.h"
 #include "src/support/utf8.h"
 
 namespace mmdiff {
@@ -148,10 +149,9 @@ nlohmann::json FindingReleasesJson(const ReleasesTable& t, size_t i) {
 Result<ReleaseHistory> FirstFindingHistory(const nlohmann::json& j) {
   if (!j.is_object() || j.value("format", nlohmann::json()) != "mmdiff.releases")
     return Status::Error("not a releases document (format \"mmdiff.releases\")");
-  if (j.value("version", nlohmann::json()) != kReleasesFormatVersion)
-    return Status::Error("releases format version " + j.value("version", nlohmann::json()).dump() +
-                         " is not supported (this mmdiff reads version " +
-                         std::to_string(kReleasesFormatVersion) + ")");
+  if (auto v = ReadFormatVersion(j, "releases", kReleasesFormatVersion, kReleasesFormatVersion);
+      !v.ok())
+    return v.status();
   if (!j.contains("findings") || !j["findings"].is_array() || j["findings"].empty() ||
       !j["findings"][0].is_object() || !j["findings"][0].contains("history"))
     return Status::Error("no finding with a \"history\"");

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
-#include <sstream>
 
 namespace mmdiff {
 
@@ -18,23 +16,13 @@ std::string VenvCacheDir() {
   return std::string(home && *home ? home : ".") + "/.cache/mmdiff";
 }
 
-bool ValidTorchVersion(const std::string& v) {
-  static const std::regex kVersion(R"(\d{1,4}\.\d{1,4}(\.\d{1,4})?)");
-  return std::regex_match(v, kVersion);
-}
-
 int CompareTorchVersions(const std::string& a, const std::string& b) {
-  auto numbers = [](const std::string& v) {
-    std::vector<long> out;
-    std::stringstream in(v.substr(0, v.find('+')));
-    for (std::string part; std::getline(in, part, '.');) out.push_back(std::atol(part.c_str()));
-    out.resize(std::max<size_t>(out.size(), 3), 0);
-    return out;
+  auto version = [](const std::string& v) {
+    auto parsed = ParseTorchVersion(v);
+    return parsed.ok() ? parsed.value() : TorchVersion{};
   };
-  std::vector<long> x = numbers(a), y = numbers(b);
-  x.resize(std::max(x.size(), y.size()), 0);
-  y.resize(x.size(), 0);
-  return x < y ? -1 : (x == y ? 0 : 1);
+  auto cmp = version(a) <=> version(b);
+  return cmp < 0 ? -1 : cmp == 0 ? 0 : 1;
 }
 
 std::string PythonMajorMinor(const std::string& version) {
@@ -57,7 +45,7 @@ bool Complete(const std::string& dir) {
 
 Result<ReleaseVenv> FindReleaseVenv(const std::string& cache, const std::string& torch,
                                     const std::string& python_mm) {
-  if (!ValidTorchVersion(torch))
+  if (!IsReleaseName(torch))
     return Status::Error("'" + torch + "' is not a torch release such as 2.11.0");
   std::string dir = VenvDir(cache, torch, python_mm);
   if (!Complete(dir))
@@ -77,7 +65,7 @@ std::vector<ReleaseVenv> FindReleaseVenvs(const std::string& cache, const std::s
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
     std::string torch = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (!ValidTorchVersion(torch) || !Complete(it->path().string())) continue;
+    if (!IsReleaseName(torch) || !Complete(it->path().string())) continue;
     out.push_back({torch, it->path().string() + "/bin/python"});
   }
   std::sort(out.begin(), out.end(), [](const ReleaseVenv& a, const ReleaseVenv& b) {

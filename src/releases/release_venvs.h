@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/support/status.h"
+#include "src/support/torch_version.h"
 
 namespace mmdiff {
 
@@ -17,12 +18,9 @@ struct ReleaseVenv {
 // scripts/setup's cache: $MMDIFF_CACHE, else $XDG_CACHE_HOME/mmdiff, else $HOME/.cache/mmdiff.
 std::string VenvCacheDir();
 
-// True for "2.11", "2.11.0": digits and dots, two or three numbers (what pip and scripts/setup
-// take, and nothing that could reach a shell or a path).
-bool ValidTorchVersion(const std::string& v);
-
 // <0, 0, >0 as release a is older, the same or newer than b, number by number ("2.9.0" < "2.11.0");
-// a local suffix ("+cu130") is ignored, a missing number counts as 0.
+// a suffix ("+cu130") is ignored, a missing number counts as 0, and text that is not a version
+// (ParseTorchVersion) counts as 0.0.0.
 int CompareTorchVersions(const std::string& a, const std::string& b);
 
 // "3.11.2" -> "3.11": the Python a venv must have for its torch to match this build's worker.

@@ -12,6 +12,7 @@
 #include "src/report/root_cause.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
+#include "src/support/torch_version.h"
 
 namespace mmdiff {
 
@@ -49,12 +50,14 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
   nlohmann::json paths = c.paths;
 
   std::string torch = StringField(j.value("versions", nlohmann::json()), "torch");
-  std::string core = torch.substr(0, torch.find_first_of("+-"));
-  if (core.empty() || !VersionInRange(core, ">=0").ok())
+  auto version = ParseTorchVersion(torch);
+  if (!version.ok())
     return Status::Error(
-        "report: \"versions\".\"torch\" must name the torch version the report was made with");
+        "report: \"versions\".\"torch\" must name the torch version the report was made with: " +
+        version.error());
+  const std::string core = TorchVersionString(version.value());
   std::string range = o.torch_range.empty() ? "==" + core : o.torch_range;
-  auto check = VersionInRange(core, range);
+  auto check = TorchVersionInRange(core, range);
   if (!check.ok()) return Status::Error("--torch: " + check.error());
   if (!check.value())  // the report is the only evidence the expectation has
     return Status::Error("--torch: \"" + range + "\" does not contain the report's torch " + torch);

@@ -8,71 +8,19 @@
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
 #include "src/report/root_cause.h"
+#include "src/support/format_version.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
+#include "src/support/torch_version.h"
 
 namespace mmdiff {
-
-namespace {
-
-// "2.11.0+cu130" -> {2, 11, 0}; missing parts are 0.
-Result<std::vector<int>> ParseVersion(const std::string& v) {
-  std::vector<int> parts;
-  std::string core = v.substr(0, v.find_first_of("+-"));
-  std::stringstream ss(core);
-  std::string part;
-  while (std::getline(ss, part, '.')) {
-    // At most 9 digits: std::stoi of a longer part may not fit an int.
-    if (part.empty() || part.size() > 9 ||
-        part.find_first_not_of("0123456789") != std::string::npos)
-      return Status::Error("bad version \"" + v.substr(0, 64) + "\"");
-    parts.push_back(std::stoi(part));
-  }
-  if (parts.empty()) return Status::Error("bad version \"" + v + "\"");
-  while (parts.size() < 3) parts.push_back(0);
-  return parts;
-}
-
-}  // namespace
-
-Result<bool> VersionInRange(const std::string& version, const std::string& range) {
-  auto v = ParseVersion(version);
-  if (!v.ok()) return v.status();
-  std::stringstream ss(range);
-  std::string clause;
-  while (std::getline(ss, clause, ',')) {
-    clause.erase(0, clause.find_first_not_of(' '));
-    size_t op_len = clause.find_first_of("0123456789");
-    if (op_len == std::string::npos || op_len == 0)
-      return Status::Error("bad version range \"" + range + "\"");
-    std::string op = clause.substr(0, op_len);
-    auto bound = ParseVersion(clause.substr(op_len));
-    if (!bound.ok()) return bound.status();
-    int cmp = v.value() < bound.value() ? -1 : v.value() > bound.value() ? 1 : 0;
-    bool ok = op == ">="   ? cmp >= 0
-              : op == ">"  ? cmp > 0
-              : op == "<=" ? cmp <= 0
-              : op == "<"  ? cmp < 0
-              : op == "==" ? cmp == 0
-                           : false;
-    if (op != ">=" && op != ">" && op != "<=" && op != "<" && op != "==")
-      return Status::Error("bad operator \"" + op + "\" in version range \"" + range + "\"");
-    if (!ok) return false;
-  }
-  return true;
-}
 
 Status CheckRegressionEntryFormat(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("format") || j["format"] != "mmdiff.regression")
     return Status::Error("not a regression entry: \"format\" must be \"mmdiff.regression\"");
-  if (!j.contains("version") || !j["version"].is_number_integer())
-    return Status::Error("regression entry: \"version\" must be an integer");
-  if (j["version"] < kOldestRegressionFormatVersion || j["version"] > kRegressionFormatVersion)
-    return Status::Error("regression entry format version " + j["version"].dump() +
-                         " is not supported (this mmdiff reads versions " +
-                         std::to_string(kOldestRegressionFormatVersion) + " to " +
-                         std::to_string(kRegressionFormatVersion) + ")");
-  return Status::Ok();
+  return ReadFormatVersion(j, "regression entry", kOldestRegressionFormatVersion,
+                           kRegressionFormatVersion)
+      .status();
 }
 
 namespace {
@@ -129,7 +77,8 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
         ve.cpu_flags.push_back(f);
       }
     }
-    if (auto check = VersionInRange("0.0.0", ve.torch); !check.ok()) return check.status();
+    if (auto check = TorchVersionInRange("0.0.0", ve.torch); !check.ok())
+      return Status::Error("expectation \"torch\": " + check.error());
     if (x.contains("divergences") && !x["divergences"].is_array())
       return Status::Error("expectation for torch " + ve.torch +
                            ": \"divergences\" must be an array");
@@ -166,7 +115,7 @@ Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
 std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
                                                  const std::string& torch_version) {
   for (const auto& x : e.expected) {
-    auto in = VersionInRange(torch_version, x.torch);
+    auto in = TorchVersionInRange(torch_version, x.torch);
     if (in.ok() && in.value()) return x;
   }
   return std::nullopt;

@@ -58,9 +58,6 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j);
 // unknown version, a bad program, recipe, path list or expectation).
 Result<RegressionEntry> ParseRegressionEntry(const std::string& text);
 
-// True when `version` (e.g. "2.11.0+cu130") satisfies every clause of `range` (>=, >, <=, <, ==).
-Result<bool> VersionInRange(const std::string& version, const std::string& range);
-
 // The first expectation whose range contains the version, if any.
 std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
                                                  const std::string& torch_version);

@@ -15,6 +15,7 @@
 #include "src/report/rerun_records_json.h"
 #include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
+#include "src/support/format_version.h"
 #include "src/support/hash.h"
 #include "src/support/json_guard.h"
 
@@ -143,14 +144,7 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
 Status CheckReportFormat(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("format") || j["format"] != "mmdiff.report")
     return Status::Error("not an mmdiff report: \"format\" must be \"mmdiff.report\"");
-  if (!j.contains("version") || !j["version"].is_number_integer())
-    return Status::Error("report: \"version\" must be an integer");
-  if (j["version"] < kOldestReportFormatVersion || j["version"] > kReportFormatVersion)
-    return Status::Error("report format version " + j["version"].dump() +
-                         " is not supported (this mmdiff reads versions " +
-                         std::to_string(kOldestReportFormatVersion) + " to " +
-                         std::to_string(kReportFormatVersion) + ")");
-  return Status::Ok();
+  return ReadFormatVersion(j, "report", kOldestReportFormatVersion, kReportFormatVersion).status();
 }
 
 namespace {
