@@ -13,6 +13,7 @@
 #include "src/backends/artifact_cache.h"
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
+#include "src/ir/paths.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
 
@@ -47,11 +48,8 @@ struct Loaded {
 
 class AotiBackend : public Backend {
  public:
-  std::string name() const override { return "aoti"; }
-  // On demand: a compile takes tens of seconds.
-  PathTraits traits() const override {
-    return {.compiled = true, .on_demand = true, .needs_gpu = true};
-  }
+  std::string name() const override { return paths::kAoti; }
+  PathTraits traits() const override { return FindPath(paths::kAoti)->traits; }
   std::string Unavailable() const override {
     if (std::string why = PythonMissing(); !why.empty()) return why;
     const char* cxx = std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX")

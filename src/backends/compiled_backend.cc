@@ -17,26 +17,10 @@ namespace {
 
 class CompiledBackend : public Backend {
  public:
-  explicit CompiledBackend(std::string backend, std::string path = "", std::string knob = "",
-                           bool test_only = false)
-      : backend_(std::move(backend)),
-        path_(std::move(path)),
-        knob_(std::move(knob)),
-        test_only_(test_only) {}
-  std::string name() const override {
-    if (!path_.empty()) return path_;
-    return backend_ == "eager" ? "compile_eager" : backend_;
-  }
-  // A knob variant runs on demand only.
-  PathTraits traits() const override {
-    bool variant = !knob_.empty();
-    return {.compiled = true,
-            .on_demand = variant,
-            .variant = variant,
-            .test_only = test_only_,
-            .needs_gpu = true,
-            .keeps_state = true};
-  }
+  explicit CompiledBackend(const PathRow& row)
+      : backend_(row.torch_backend), path_(row.name), knob_(row.knob), traits_(row.traits) {}
+  std::string name() const override { return path_; }
+  PathTraits traits() const override { return traits_; }
   std::string Unavailable() const override { return PythonMissing(); }
   void Forget() override {
     if (!Py_IsInitialized()) return;  // nothing compiled yet
@@ -205,28 +189,16 @@ class CompiledBackend : public Backend {
   // The variant compiled with torch.compile(dynamic=True) rather than with a config knob.
   bool Dynamic() const { return knob_ == "dynamic"; }
 
-  std::string backend_;
-  std::string path_,
-      knob_;  // a knob variant: its path name and the torch._inductor.config knob set to True
-  bool test_only_;
+  std::string backend_;  // torch.compile's backend=
+  std::string path_;
+  std::string knob_;  // a knob variant's torch._inductor.config knob set to True, or "dynamic"
+  PathTraits traits_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> MakeCompiledBackend(const std::string& torch_backend) {
-  return std::make_unique<CompiledBackend>(torch_backend);
-}
-
-std::unique_ptr<Backend> MakeInductorVariant(const std::string& path, const std::string& knob) {
-  return std::make_unique<CompiledBackend>("inductor", path, knob);
-}
-
-std::vector<std::unique_ptr<Backend>> MakePlantedCompiledBackends() {
-  std::vector<std::unique_ptr<Backend>> v;
-  for (const char* path : {"planted_recompile", "planted_worker_only"})
-    v.push_back(std::make_unique<CompiledBackend>(std::string("mmdiff_") + path, path, "",
-                                                  /*test_only=*/true));
-  return v;
+std::unique_ptr<Backend> MakeCompiledBackend(const PathRow& row) {
+  return std::make_unique<CompiledBackend>(row);
 }
 
 }  // namespace mmdiff

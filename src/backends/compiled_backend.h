@@ -7,18 +7,17 @@
 #include <vector>
 
 #include "src/exec/backend.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
-// backend: "inductor" (the main target), "aot_eager" or "eager" (ablation controls).
-std::unique_ptr<Backend> MakeCompiledBackend(const std::string& torch_backend);
-// A knob variant of Inductor: `path` runs torch.compile(backend="inductor") with one
-// torch._inductor.config setting (`knob` = True) in force while it compiles and runs.
-std::unique_ptr<Backend> MakeInductorVariant(const std::string& path, const std::string& knob);
-// The test-only paths planted_recompile and planted_worker_only: torch.compile with deliberately
-// wrong backends (src/ir/python/planted_backends.py), one right on a function's first compile and
-// wrong after a recompile with symbolic sizes (a divergence only a call before the case's shows),
-// the other wrong in mmdiff's worker only (a divergence its repro.py cannot show).
-std::vector<std::unique_ptr<Backend>> MakePlantedCompiledBackends();
+// A torch.compile path of the catalogue, with its row's name and traits: torch.compile(f,
+// backend=row.torch_backend): "inductor" (the main target), "aot_eager" or "eager" (ablation
+// controls); a knob variant with one torch._inductor.config setting (row.knob = True) in force
+// while it compiles and runs; the test-only planted_recompile and planted_worker_only with
+// deliberately wrong backends (src/ir/python/planted_backends.py), one right on a function's first
+// compile and wrong after a recompile with symbolic sizes (a divergence only a call before the
+// case's shows), the other wrong in mmdiff's worker only (a divergence its repro.py cannot show).
+std::unique_ptr<Backend> MakeCompiledBackend(const PathRow& row);
 
 }  // namespace mmdiff

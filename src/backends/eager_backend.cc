@@ -4,14 +4,15 @@
 #include "src/backends/aten_program.h"
 #include "src/backends/embedded_python.h"
 #include "src/ir/autocast.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
 namespace {
 class EagerBackend : public Backend {
  public:
-  std::string name() const override { return "eager"; }
-  PathTraits traits() const override { return {.needs_gpu = true}; }
+  std::string name() const override { return paths::kEager; }
+  PathTraits traits() const override { return FindPath(paths::kEager)->traits; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
     // `import torch` registers meta kernels and decompositions written in Python (addbmm, dot and
     // where on meta, among others); without it LibTorch alone raises NotImplementedError for them.
@@ -28,9 +29,9 @@ class EagerBackend : public Backend {
 // without computing, and what torch.compile's fake-tensor tracing relies on. Cpu programs only.
 class EagerMetaBackend : public Backend {
  public:
-  std::string name() const override { return "eager_meta"; }
+  std::string name() const override { return paths::kEagerMeta; }
   // Runs cpu programs only (on meta): a cuda program is unsupported for its device, GPU or not.
-  PathTraits traits() const override { return {}; }
+  PathTraits traits() const override { return FindPath(paths::kEagerMeta)->traits; }
   PathResult Run(const Program& p, const InputRecipe& r, StageReporter& stages) override {
     static const std::string python_problem = EnsurePython();  // Python-registered meta kernels
     for (const auto& in : p.inputs)

@@ -20,6 +20,7 @@
 #include "src/backends/reference_formats.h"
 #include "src/ir/attention_chain.h"
 #include "src/ir/autocast.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
@@ -198,7 +199,7 @@ class ReferenceBackend : public Backend {
   explicit ReferenceBackend(bool float64) : float64_(float64) {}
   std::string name() const override { return float64_ ? kReferenceFloat64Path : kReferencePath; }
   // Computes a cuda program on the GPU where there is one, else on the CPU: it needs none.
-  PathTraits traits() const override { return {.on_demand = float64_}; }
+  PathTraits traits() const override { return FindPath(name())->traits; }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     PathResult res;

@@ -8,8 +8,9 @@
 
 namespace mmdiff {
 
-// reference, eager, eager_meta, inductor, aot_eager, compile_eager, torchscript, aoti, the inductor
-// knob variants; plus the test-only paths when asked.
+// One Backend per row of the path catalogue (src/ir/paths.h), in its order (reference, eager,
+// eager_meta, inductor, aot_eager, compile_eager, torchscript, aoti, the inductor knob variants);
+// the test-only paths only when asked.
 std::vector<std::unique_ptr<Backend>> MakeBackends(bool with_test_paths);
 
 }  // namespace mmdiff

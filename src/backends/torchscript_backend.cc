@@ -13,6 +13,7 @@
 #include "src/backends/embedded_python.h"
 #include "src/backends/torchscript_message.h"
 #include "src/ir/autocast.h"
+#include "src/ir/paths.h"
 #include "src/ir/python_emitter.h"
 
 namespace mmdiff {
@@ -69,10 +70,8 @@ struct Compiled {
 
 class TorchScriptBackend : public Backend {
  public:
-  std::string name() const override { return "torchscript"; }
-  PathTraits traits() const override {
-    return {.compiled = true, .needs_gpu = true, .keeps_state = true};
-  }
+  std::string name() const override { return paths::kTorchScript; }
+  PathTraits traits() const override { return FindPath(paths::kTorchScript)->traits; }
   std::string Unavailable() const override {
     static const std::string why = Probe();
     return why;
@@ -162,10 +161,8 @@ class TorchScriptBackend : public Backend {
 
 class TorchScriptBackend : public Backend {
  public:
-  std::string name() const override { return "torchscript"; }
-  PathTraits traits() const override {
-    return {.compiled = true, .needs_gpu = true, .keeps_state = true};
-  }
+  std::string name() const override { return paths::kTorchScript; }
+  PathTraits traits() const override { return FindPath(paths::kTorchScript)->traits; }
   std::string Unavailable() const override {
     return "the installed LibTorch has no TorchScript (torch/jit.h is missing)";
   }

@@ -4,29 +4,24 @@
 #include <algorithm>
 
 #include "oracles/judge.h"
+#include "src/ir/paths.h"
 #include "src/report/run_case.h"
 
 namespace mmdiff {
 
 const std::vector<AblationStage>& AblationLadder() {
-  static const std::vector<AblationStage> kLadder = {
-      {"compile_eager", "torch.compile(backend=\"eager\"): Dynamo only"},
-      {"aot_eager", "torch.compile(backend=\"aot_eager\"): + AOTAutograd"},
-      {"inductor", "torch.compile(backend=\"inductor\")"},
-  };
+  static const std::vector<AblationStage> kLadder = [] {
+    std::vector<AblationStage> stages;
+    for (const PathRow* r : AblationRungs()) stages.push_back({r->name, r->description});
+    return stages;
+  }();
   return kLadder;
 }
 
-const std::vector<AblationStage>& InductorVariantStages() {
-  static const std::vector<AblationStage> kVariants = {
-      {"inductor_emulate_precision_casts", "inductor, emulate_precision_casts=True"},
-      {"inductor_fallback_random", "inductor, fallback_random=True"},
-      {"inductor_max_autotune", "inductor, max_autotune=True"},
-      {"inductor_freezing", "inductor, freezing=True"},
-      {"inductor_cpp_wrapper", "inductor, cpp_wrapper=True"},
-      {"inductor_dynamic", "inductor, torch.compile(dynamic=True)"},
-  };
-  return kVariants;
+std::vector<AblationStage> VariantStages(const std::string& path) {
+  std::vector<AblationStage> stages;
+  for (const PathRow* r : VariantsOf(path)) stages.push_back({r->name, r->description});
+  return stages;
 }
 
 namespace {
@@ -80,15 +75,17 @@ std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c) {
     if (d && !out.first_divergent) out.first_divergent = s.path;
     return d != nullptr;
   };
-  bool inductor_diverges = false, blamed_done = false;
+  // The knob variants of the top rung, where it diverges or one of them is blamed.
+  const std::string top = AblationLadder().back().path;
+  bool top_diverges = false, blamed_done = false;
   for (const auto& s : AblationLadder()) {
     bool diverges = run(s);
-    inductor_diverges |= s.path == "inductor" && diverges;
+    top_diverges |= s.path == top && diverges;
     blamed_done |= s.path == blamed;
   }
   const PathTraits* blamed_traits = sup.Traits(blamed);
-  if (inductor_diverges || (blamed_traits && blamed_traits->variant))
-    for (const auto& s : InductorVariantStages()) {
+  if (top_diverges || (blamed_traits && blamed_traits->variant))
+    for (const auto& s : VariantStages(top)) {
       run(s);
       blamed_done |= s.path == blamed;
     }

@@ -19,9 +19,10 @@ struct AblationStage {
   std::string backend;  // how a PyTorch user spells it
 };
 
-// The ladder, then the Inductor knob variants.
+// The ladder (the path catalogue's ablation rungs, lowest first), then the knob variants of a path
+// (of the top rung, Inductor), each named by its catalogue description.
 const std::vector<AblationStage>& AblationLadder();
-const std::vector<AblationStage>& InductorVariantStages();
+std::vector<AblationStage> VariantStages(const std::string& path);
 
 // The stages' rows (oracles/case_run.h), the first eager itself, and the first stage that diverges.
 // None when the finding's divergence involves no path other than eager, the reference and eager on

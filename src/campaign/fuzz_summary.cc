@@ -10,6 +10,7 @@
 #include "src/campaign/steering.h"
 #include "src/gen/focus.h"
 #include "src/gen/generator.h"
+#include "src/ir/paths.h"
 #include "src/report/finding_class.h"
 #include "src/report/rerun_records_json.h"
 #include "src/report/root_cause_fold.h"
@@ -164,7 +165,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
 void InputStats::Add(const std::vector<PathResult>& results, bool new_shapes, bool special_values) {
   ++checked_inputs;
   shape_variants += new_shapes;
-  const PathResult* ref = FindResult(results, "reference");
+  const PathResult* ref = FindResult(results, paths::kReference);
   if (special_values && ref && ref->ok()) {
     ++special_inputs;
     for (const auto& t : ref->outputs) {

@@ -2,6 +2,7 @@
 #include "src/campaign/mitigations.h"
 
 #include "oracles/judge.h"
+#include "src/ir/paths.h"
 #include "src/report/run_case.h"
 
 namespace mmdiff {
@@ -10,11 +11,14 @@ std::optional<std::vector<Mitigation>> TryMitigations(Supervisor& sup, const Cas
   // Only for a finding about inductor's values (a case's other findings get their own reruns).
   if (c.finding >= c.verdict.divergences.size()) return std::nullopt;
   const Divergence& focus = c.verdict.divergences[c.finding];
-  if (focus.kind != DivergenceKind::kValue || focus.blamed != "inductor") return std::nullopt;
+  if (focus.kind != DivergenceKind::kValue) return std::nullopt;
+  std::vector<const PathRow*> knobs;
+  for (const PathRow* v : VariantsOf(focus.blamed))
+    if (v->mitigation) knobs.push_back(v);
+  if (knobs.empty()) return std::nullopt;
   std::vector<Mitigation> out;
-  for (const auto& [path, knob] : std::vector<std::pair<std::string, std::string>>{
-           {"inductor_emulate_precision_casts", "emulate_precision_casts"},
-           {"inductor_fallback_random", "fallback_random"}}) {
+  for (const PathRow* v : knobs) {
+    const std::string path = v->name, knob = v->knob;
     if (!sup.Offers(path)) continue;
     CaseRun rerun = RerunCase(sup, c, {kReferencePath, kEagerPath, path});
     std::string detail;

@@ -20,6 +20,7 @@
 #include "src/gen/generator.h"
 #include "src/gen/mutator.h"
 #include "src/gen/stats.h"
+#include "src/ir/paths.h"
 #include "src/ir/program_json.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
@@ -208,7 +209,7 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
   so.relation_programs = full ? 20000 : std::max<int64_t>(programs / 5, 0);
   so.seed = seed;
   so.special = special;
-  if (!sup.Offers("aot_eager")) {
+  if (!sup.Offers(paths::kAotEager)) {
     std::cerr << "mmdiff selftest: aot_eager is not available here; its check is skipped\n";
     so.compiled_programs = 0;
   }

@@ -24,6 +24,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/subcommand_help.h"
+#include "src/ir/paths.h"
 #include "src/report/finding_class.h"
 #include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
@@ -390,7 +391,7 @@ int Fuzz(FuzzArgs a) {
   if (code != kExitOk) return code;
   fo.paths = paths;
   if (fo.steer && a.resume.empty() && a.steer == "auto" &&
-      std::find(paths.begin(), paths.end(), "inductor") == paths.end()) {
+      std::find(paths.begin(), paths.end(), paths::kInductor) == paths.end()) {
     spdlog::info("no steering: inductor is not among the paths, so no rewrite is ever reported");
     fo.steer = false;
   }

@@ -2,24 +2,20 @@
 #include "src/ir/release_runner.h"
 
 #include <algorithm>
-#include <array>
 #include <sstream>
 
 #include "mmdiff/python/release_runner.h"
 #include "mmdiff/python/repro_aoti.h"
 #include "mmdiff/python/repro_outcome.h"
 #include "mmdiff/python/root_cause.h"
+#include "src/ir/paths.h"
 #include "src/ir/python_emitter.h"
 
 namespace mmdiff {
 
-namespace {
-constexpr std::array<std::string_view, 7> kRunnerPaths = {
-    "eager", "eager_meta", "inductor", "aot_eager", "compile_eager", "torchscript", "aoti"};
-}  // namespace
-
 bool ReleaseRunnerRuns(std::string_view path) {
-  return std::find(kRunnerPaths.begin(), kRunnerPaths.end(), path) != kRunnerPaths.end();
+  const PathRow* row = FindPath(path);
+  return row && row->release_runner;
 }
 
 std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
@@ -28,8 +24,11 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
   std::vector<std::string> run;
   for (const auto& path : paths)
     if (ReleaseRunnerRuns(path)) run.push_back(path);  // fixed names: safe between quotes
-  const bool ts = std::find(run.begin(), run.end(), "torchscript") != run.end();
-  const bool aoti = std::find(run.begin(), run.end(), "aoti") != run.end();
+  auto runs = [&](ReproKind k) {
+    return std::any_of(run.begin(), run.end(),
+                       [&](const std::string& path) { return FindPath(path)->repro == k; });
+  };
+  const bool ts = runs(ReproKind::kTorchScript), aoti = runs(ReproKind::kAoti);
   std::ostringstream o;
   o << "#!/usr/bin/env python3\n\"\"\"mmdiff releases: one case through its Python paths in this "
        "torch release; writes\nwhat each path returned to the file named by the first "

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "src/ir/paths.h"
 #include "src/report/root_cause.h"
 
 namespace mmdiff {
@@ -21,13 +22,13 @@ FindingClass ClassOfRootCause(const std::string& signature) {
   bool rule = false;
   for (const auto& x : f) rule |= Starts(x, "rule=");
   if (Starts(behaviour, "by_design")) return FindingClass::kByDesign;
-  if (kind == "meta" || path == "eager_meta" || kind == "error_class" || Starts(path, "?"))
+  if (kind == "meta" || path == paths::kEagerMeta || kind == "error_class" || Starts(path, "?"))
     return FindingClass::kErrorClassOrMeta;
   // Eager raising another error than the one the rule names (IndexError for a dtype mismatch):
   // both reject the program, they disagree on how.
   if (kind == "contract" && Starts(behaviour, "raises:") && rule)
     return FindingClass::kErrorClassOrMeta;
-  if (kind == "contract" || path == "eager") return FindingClass::kEager;
+  if (kind == "contract" || path == paths::kEager) return FindingClass::kEager;
   // The compiled side (torch.compile's stages, TorchScript, AOTInductor, their variants).
   if (kind == "value" || kind == "dtype" || kind == "shape" || kind == "device" ||
       kind == "ignored_input")

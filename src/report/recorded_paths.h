@@ -1,8 +1,8 @@
 // The traits of paths named in files: a report's path results and a regression entry's paths and
 // blamed paths record names only, and are read back where no worker is asked (triage, the known
 // catalogue). Live results carry the traits their worker published (PathResult::traits); these are
-// the same traits, for mmdiff's own paths: SupervisorE2E.PublishedTraitsAreTheRecordedOnes checks
-// every path of the worker against this table.
+// the same traits, for mmdiff's own paths, read from the path catalogue (src/ir/paths.h):
+// SupervisorE2E.PublishedTraitsAreTheRecordedOnes checks every path of the worker against it.
 #pragma once
 
 #include <string>

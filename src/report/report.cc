@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "oracles/judge.h"
+#include "src/ir/paths.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
 #include "src/ir/verifier.h"
@@ -34,15 +35,16 @@ std::string Field(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "?";
 }
 
-// The paths repro.py can compile the way the campaign did (the Inductor knob variants it cannot).
+// The paths repro.py can compile the way the campaign did (the knob variants it cannot).
 bool ReproCompiledPath(const std::string& p) {
-  return p == "inductor" || p == "aot_eager" || p == "compile_eager" || p == "torchscript" ||
-         p == "aoti" || p == "planted_recompile" || p == "planted_worker_only";
+  const PathRow* row = FindPath(p);
+  return row && row->repro != ReproKind::kNone && row->variant_of[0] == '\0';
 }
-std::string TorchBackendOf(const std::string& p) {
-  // The test-only planted paths' backends, which repro.py registers from their own text.
-  if (p == "planted_recompile" || p == "planted_worker_only") return "mmdiff_" + p;
-  return p == "compile_eager" ? "eager" : p;
+// How ReproOptions::backend names a path: its torch.compile backend, else the path itself
+// (torchscript, aoti).
+std::string ReproBackendOf(const std::string& p) {
+  const PathRow* row = FindPath(p);
+  return row && row->repro == ReproKind::kTorchCompile ? row->torch_backend : p;
 }
 
 // The ablation as the table of a PyTorch issue: one row per stage.
@@ -284,8 +286,8 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
     if (!compiled.empty()) break;
   }
   const bool none_compiled = compiled.empty();
-  if (none_compiled) compiled = "inductor";
-  o.backend = TorchBackendOf(compiled);
+  if (none_compiled) compiled = AblationRungs().back()->name;  // inductor
+  o.backend = ReproBackendOf(compiled);
   for (const Divergence* d : order) {
     o.notes.push_back("- " + std::string(DivergenceKindName(d->kind)) + ": " + d->detail);
     if (d->kind == DivergenceKind::kValue && d->paths.back() == compiled)
@@ -326,10 +328,12 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   }
   // Whether the compared path failed to compile f in mmdiff's run: then the script's own compile
   // error is the finding; else a compile error means the script does not rebuild what mmdiff ran.
-  if (const PathResult* r = FindResult(c.results, compiled); r && compiled == "torchscript") {
+  const ReproKind repro = FindPath(compiled) ? FindPath(compiled)->repro : ReproKind::kNone;
+  if (const PathResult* r = FindResult(c.results, compiled);
+      r && repro == ReproKind::kTorchScript) {
     o.compile_error_is_finding =
         r->kind == OutcomeKind::kError && r->error_type == "torch::jit::ErrorReport";
-  } else if (r && compiled == "aoti") {
+  } else if (r && repro == ReproKind::kAoti) {
     // aoti's errors name their step (export, aoti-compile, aoti-load; aoti-run once loaded); an
     // error without one (an older report) leaves it unknown.
     if (r->kind != OutcomeKind::kError || r->stage == "aoti-run")

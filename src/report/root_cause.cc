@@ -8,11 +8,16 @@
 #include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
 const std::vector<std::string>& CompileLadder() {
-  static const std::vector<std::string> kLadder = {"compile_eager", "aot_eager", "inductor"};
+  static const std::vector<std::string> kLadder = [] {
+    std::vector<std::string> names;
+    for (const PathRow* r : AblationRungs()) names.push_back(r->name);
+    return names;
+  }();
   return kLadder;
 }
 
@@ -408,7 +413,7 @@ bool EagerRaisedElsewhere(const Expectation& contract, const RootCauseFacts& f) 
 bool SkipsUnusedOp(const Program& p, const Expectation& contract, const RootCauseFacts& f) {
   bool skipped =
       (f.kind == DivergenceKind::kErrorBehaviour && f.behaviour == "accepts") ||
-      (f.kind == DivergenceKind::kErrorClass && f.path != kEagerPath && f.path != "eager_meta");
+      (f.kind == DivergenceKind::kErrorClass && f.path != kEagerPath && f.path != kEagerMetaPath);
   if (!skipped) return false;
   // Seen on 2.15.0 in the program fuzzer: eager accepted addmm(cpu, meta, meta) (the contract's
   // violation), then raised at an unused bmm, which TorchScript eliminated: ten entries signed by

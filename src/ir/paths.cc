@@ -1,0 +1,148 @@
+#include "src/ir/paths.h"
+
+#include <algorithm>
+
+namespace mmdiff {
+
+namespace {
+
+std::vector<PathRow> MakeCatalogue() {
+  using K = PathKind;
+  const PathTraits compiled{.compiled = true, .needs_gpu = true, .keeps_state = true};
+  const PathTraits variant{
+      .compiled = true, .on_demand = true, .variant = true, .needs_gpu = true, .keeps_state = true};
+  auto knob = [&](const char* name, const char* k, const char* description, bool mitigation) {
+    return PathRow{.name = name,
+                   .kind = K::kTorchCompile,
+                   .traits = variant,
+                   .torch_backend = paths::kInductor,
+                   .variant_of = paths::kInductor,
+                   .knob = k,
+                   .mitigation = mitigation,
+                   .description = description};
+  };
+  std::vector<PathRow> rows = {
+      {.name = paths::kReference,
+       .kind = K::kReference,
+       .traits = {},
+       .description = "mmdiff's own kernels (kernels/), with a rounding bound per element"},
+      {.name = paths::kReferenceFloat64,
+       .kind = K::kReference,
+       .traits = {.on_demand = true},
+       .description = "the program's math in float64, for PyTorch's accuracy rule"},
+      {.name = paths::kEager,
+       .kind = K::kEager,
+       .traits = {.needs_gpu = true},
+       .release_runner = true,
+       .description = "LibTorch eager: the baseline every other path is compared with"},
+      {.name = paths::kEagerMeta,
+       .kind = K::kEagerMeta,
+       .traits = {},
+       .release_runner = true,
+       .description = "eager on meta tensors: a cpu program through torch's meta registrations"},
+      {.name = paths::kInductor,
+       .kind = K::kTorchCompile,
+       .traits = compiled,
+       .torch_backend = "inductor",
+       .ablation_rung = 3,
+       .repro = ReproKind::kTorchCompile,
+       .release_runner = true,
+       .description = "torch.compile(backend=\"inductor\")"},
+      {.name = paths::kAotEager,
+       .kind = K::kTorchCompile,
+       .traits = compiled,
+       .torch_backend = "aot_eager",
+       .ablation_rung = 2,
+       .repro = ReproKind::kTorchCompile,
+       .release_runner = true,
+       .description = "torch.compile(backend=\"aot_eager\"): + AOTAutograd"},
+      {.name = paths::kCompileEager,
+       .kind = K::kTorchCompile,
+       .traits = compiled,
+       .torch_backend = "eager",
+       .ablation_rung = 1,
+       .repro = ReproKind::kTorchCompile,
+       .release_runner = true,
+       .description = "torch.compile(backend=\"eager\"): Dynamo only"},
+      {.name = paths::kTorchScript,
+       .kind = K::kTorchScript,
+       .traits = compiled,
+       .repro = ReproKind::kTorchScript,
+       .release_runner = true,
+       .description = "TorchScript: the program's TorchScript spelling compiled and run from C++"},
+      // On demand: a compile takes tens of seconds.
+      {.name = paths::kAoti,
+       .kind = K::kAoti,
+       .traits = {.compiled = true, .on_demand = true, .needs_gpu = true},
+       .repro = ReproKind::kAoti,
+       .release_runner = true,
+       .description = "AOTInductor: torch.export, aoti_compile_and_package, aoti_load_package"},
+      // Mitigations PyTorch asks about in accuracy reports, rerun for inductor's value findings.
+      knob("inductor_emulate_precision_casts", "emulate_precision_casts",
+           "inductor, emulate_precision_casts=True", true),
+      knob("inductor_fallback_random", "fallback_random", "inductor, fallback_random=True", true),
+      // Settings users turn on: autotuned kernel choice, constant freezing, the C++ wrapper.
+      knob("inductor_max_autotune", "max_autotune", "inductor, max_autotune=True", false),
+      knob("inductor_freezing", "freezing", "inductor, freezing=True", false),
+      knob("inductor_cpp_wrapper", "cpp_wrapper", "inductor, cpp_wrapper=True", false),
+      // Symbolic sizes from the first call: another graph and other kernels (a compile option).
+      knob("inductor_dynamic", "dynamic", "inductor, torch.compile(dynamic=True)", false),
+  };
+  // Test-only paths (a worker started with --test-paths): planted faults, a one-thread eager
+  // control, crashers, and torch.compile with deliberately wrong backends.
+  const PathTraits planted{.test_only = true, .needs_gpu = true};
+  for (const char* p : {"planted_promote", "planted_drop_k", "planted_half_accumulate",
+                        "planted_wrong_dtype", "planted_nan_to_number", "planted_inf_times_zero",
+                        "planted_spread_nan", "planted_bias_times_beta", "planted_drop_grad_term",
+                        "planted_ignore_autocast", "planted_wide_intermediates", "eager_1thread"})
+    rows.push_back({.name = p,
+                    .kind = K::kTest,
+                    .traits = planted,
+                    .description = "test only: eager with a planted fault (or one thread)"});
+  for (const char* c : {"crash_segv", "crash_abort", "crash_sigkill", "oom", "hang"})
+    rows.push_back({.name = c,
+                    .kind = K::kTest,
+                    .traits = {.test_only = true},
+                    .description = "test only: a worker that dies or hangs"});
+  for (const auto& [p, backend] : {std::pair{"planted_recompile", "mmdiff_planted_recompile"},
+                                   std::pair{"planted_worker_only", "mmdiff_planted_worker_only"}})
+    rows.push_back(
+        {.name = p,
+         .kind = K::kTest,
+         .traits = {.compiled = true, .test_only = true, .needs_gpu = true, .keeps_state = true},
+         .torch_backend = backend,
+         .repro = ReproKind::kTorchCompile,
+         .description = "test only: torch.compile with a deliberately wrong backend"});
+  return rows;
+}
+
+}  // namespace
+
+const std::vector<PathRow>& PathCatalogue() {
+  static const std::vector<PathRow> kRows = MakeCatalogue();
+  return kRows;
+}
+
+const PathRow* FindPath(std::string_view name) {
+  for (const PathRow& r : PathCatalogue())
+    if (name == r.name) return &r;
+  return nullptr;
+}
+
+std::vector<const PathRow*> AblationRungs() {
+  std::vector<const PathRow*> out;
+  for (const PathRow& r : PathCatalogue())
+    if (r.ablation_rung > 0) out.push_back(&r);
+  std::sort(out.begin(), out.end(),
+            [](const PathRow* a, const PathRow* b) { return a->ablation_rung < b->ablation_rung; });
+  return out;
+}
+
+std::vector<const PathRow*> VariantsOf(std::string_view path) {
+  std::vector<const PathRow*> out;
+  for (const PathRow& r : PathCatalogue())
+    if (path == r.variant_of) out.push_back(&r);
+  return out;
+}
+
+}  // namespace mmdiff

@@ -1,0 +1,75 @@
+// The path catalogue: one row per path mmdiff's worker can run, with everything the rest of mmdiff
+// knows about it (its traits, torch.compile backend, rung of the ablation ladder, the path it is a
+// knob variant of, how repro.py compiles it, whether the release runner runs it, what it is), and
+// the named constants that spell the main paths. Adding a path is a row here and a Backend in
+// src/backends (docs/architecture.md, "Adding a path").
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "src/ir/path_traits.h"
+
+namespace mmdiff {
+
+namespace paths {
+inline constexpr const char* kReference = "reference";
+inline constexpr const char* kReferenceFloat64 = "reference_float64";
+inline constexpr const char* kEager = "eager";
+inline constexpr const char* kEagerMeta = "eager_meta";
+inline constexpr const char* kInductor = "inductor";
+inline constexpr const char* kAotEager = "aot_eager";
+inline constexpr const char* kCompileEager = "compile_eager";
+inline constexpr const char* kTorchScript = "torchscript";
+inline constexpr const char* kAoti = "aoti";
+}  // namespace paths
+
+// Which Backend runs a path (src/backends/registry.cc builds each from its row).
+enum class PathKind {
+  kReference,     // mmdiff's kernels (kernels/); float64 for reference_float64
+  kEager,         // LibTorch eager
+  kEagerMeta,     // eager on meta tensors
+  kTorchCompile,  // torch.compile(f, backend=torch_backend), with `knob` for a variant
+  kTorchScript,   // TorchScript compiled from C++
+  kAoti,          // AOTInductor: torch.export, compile and load a package
+  kTest,          // planted faults, crashers and controls: src/backends/test_backends.cc
+};
+
+// How repro.py compiles f for a path: not at all (it compares eager with the contract), with
+// torch.compile(backend=torch_backend), TorchScript, or AOTInductor.
+enum class ReproKind { kNone, kTorchCompile, kTorchScript, kAoti };
+
+struct PathRow {
+  const char* name;
+  PathKind kind;
+  PathTraits traits;
+  // torch.compile's backend= ("inductor", "aot_eager", "eager"; the planted compiled paths'
+  // registered backends), "" for a path that is not torch.compile.
+  const char* torch_backend = "";
+  // The rung of torch.compile's ablation ladder, Dynamo alone (1) < + AOTAutograd (2) < Inductor
+  // (3): the path at fault of a divergence is lowered to the lowest rung that shows it; 0 off it.
+  int ablation_rung = 0;
+  // A knob variant: the path it varies and the knob (a torch._inductor.config setting, or
+  // "dynamic" for torch.compile(dynamic=True)).
+  const char* variant_of = "";
+  const char* knob = "";
+  // Rerun with this variant for a value finding of the path it varies (PyTorch's accuracy-report
+  // mitigations: src/campaign/mitigations.h).
+  bool mitigation = false;
+  ReproKind repro = ReproKind::kNone;
+  // `mmdiff releases` runs it in another torch release (src/ir/release_runner.h).
+  bool release_runner = false;
+  // One line: what it runs (the ablation table's stage names for the ladder and the variants).
+  const char* description = "";
+};
+
+// Every path, in the order the worker offers them; test-only ones last.
+const std::vector<PathRow>& PathCatalogue();
+// The row of a path, or nullptr for a name no path has.
+const PathRow* FindPath(std::string_view name);
+// The ablation ladder, lowest rung first.
+std::vector<const PathRow*> AblationRungs();
+// The knob variants of a path, in catalogue order.
+std::vector<const PathRow*> VariantsOf(std::string_view path);
+
+}  // namespace mmdiff

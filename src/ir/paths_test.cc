@@ -1,0 +1,69 @@
+// Tests for the path catalogue: one row per name, rows that agree with themselves (a variant is on
+// demand and varies a path of the catalogue, a torch.compile path names its backend), and the
+// ablation ladder in torch.compile's order.
+#include "src/ir/paths.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace mmdiff {
+namespace {
+
+TEST(Paths, EachNameHasOneRowAndFindPathFindsIt) {
+  std::set<std::string> names;
+  for (const PathRow& r : PathCatalogue()) {
+    EXPECT_TRUE(names.insert(r.name).second) << r.name << " twice";
+    EXPECT_EQ(FindPath(r.name), &r);
+    EXPECT_NE(std::string(r.description), "") << r.name;
+  }
+  EXPECT_EQ(FindPath("nosuchpath"), nullptr);
+  EXPECT_EQ(FindPath(""), nullptr);
+  for (const char* main : {paths::kReference, paths::kReferenceFloat64, paths::kEager,
+                           paths::kEagerMeta, paths::kInductor, paths::kAotEager,
+                           paths::kCompileEager, paths::kTorchScript, paths::kAoti}) {
+    ASSERT_NE(FindPath(main), nullptr) << main;
+    EXPECT_FALSE(FindPath(main)->traits.test_only) << main;
+  }
+}
+
+TEST(Paths, TheLadderIsDynamoThenAotAutogradThenInductor) {
+  std::vector<std::string> ladder;
+  for (const PathRow* r : AblationRungs()) ladder.push_back(r->name);
+  EXPECT_EQ(ladder,
+            (std::vector<std::string>{paths::kCompileEager, paths::kAotEager, paths::kInductor}));
+  EXPECT_EQ(std::string(FindPath(paths::kCompileEager)->torch_backend), "eager");
+}
+
+TEST(Paths, RowsAgreeWithThemselves) {
+  int variants = 0;
+  for (const PathRow& r : PathCatalogue()) {
+    const bool is_variant = r.variant_of[0] != '\0';
+    EXPECT_EQ(r.traits.variant, is_variant) << r.name;
+    if (is_variant) {
+      ++variants;
+      ASSERT_NE(FindPath(r.variant_of), nullptr) << r.name;
+      EXPECT_TRUE(r.traits.on_demand) << r.name;
+      EXPECT_NE(std::string(r.knob), "") << r.name;
+      EXPECT_EQ(std::string(r.torch_backend), FindPath(r.variant_of)->torch_backend) << r.name;
+    } else {
+      EXPECT_FALSE(r.mitigation) << r.name << ": a mitigation is a knob variant";
+    }
+    if (r.kind == PathKind::kTorchCompile) {
+      EXPECT_NE(std::string(r.torch_backend), "") << r.name;
+      EXPECT_TRUE(r.traits.compiled) << r.name;
+    }
+    // What repro.py compiles is a compiled path; the release runner runs no test-only path.
+    EXPECT_TRUE(r.repro == ReproKind::kNone || r.traits.compiled) << r.name;
+    EXPECT_FALSE(r.release_runner && r.traits.test_only) << r.name;
+    EXPECT_EQ(r.kind == PathKind::kTest, r.traits.test_only) << r.name;
+  }
+  std::vector<std::string> of_inductor;
+  for (const PathRow* r : VariantsOf(paths::kInductor)) of_inductor.push_back(r->name);
+  EXPECT_EQ(static_cast<int>(of_inductor.size()), variants);
+  EXPECT_TRUE(VariantsOf(paths::kEager).empty());
+}
+
+}  // namespace
+}  // namespace mmdiff
