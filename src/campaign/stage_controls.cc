@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "oracles/judge.h"
-#include "src/report/root_cause.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
@@ -35,8 +35,8 @@ std::optional<ControlsMode> ParseControlsMode(const std::string& s) {
 
 StagePlan PlanStages(const std::vector<std::string>& paths, ControlsMode mode) {
   StagePlan plan;
-  const int top = static_cast<int>(CompileLadder().size()) - 1;
-  bool defer = mode == ControlsMode::kOnDivergence && Contains(paths, CompileLadder().back());
+  const int top = static_cast<int>(AblationRungs().size()) - 1;
+  bool defer = mode == ControlsMode::kOnDivergence && Contains(paths, AblationRungs().back()->name);
   for (const auto& p : paths) {
     int rank = LadderRank(p);
     (defer && rank >= 0 && rank < top ? plan.controls : plan.first).push_back(p);

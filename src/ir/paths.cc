@@ -138,6 +138,11 @@ std::vector<const PathRow*> AblationRungs() {
   return out;
 }
 
+int LadderRank(std::string_view path) {
+  const PathRow* row = FindPath(path);
+  return row ? row->ablation_rung - 1 : -1;
+}
+
 std::vector<const PathRow*> VariantsOf(std::string_view path) {
   std::vector<const PathRow*> out;
   for (const PathRow& r : PathCatalogue())

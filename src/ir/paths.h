@@ -67,8 +67,11 @@ struct PathRow {
 const std::vector<PathRow>& PathCatalogue();
 // The row of a path, or nullptr for a name no path has.
 const PathRow* FindPath(std::string_view name);
-// The ablation ladder, lowest rung first.
+// The ablation ladder, lowest rung first: a divergence that already shows after Dynamo alone is
+// Dynamo's, whatever the later stages do with it.
 std::vector<const PathRow*> AblationRungs();
+// The rank of `path` on the ladder, 0 for its lowest rung; -1 off it.
+int LadderRank(std::string_view path);
 // The knob variants of a path, in catalogue order.
 std::vector<const PathRow*> VariantsOf(std::string_view path);
 

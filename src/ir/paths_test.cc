@@ -34,6 +34,11 @@ TEST(Paths, TheLadderIsDynamoThenAotAutogradThenInductor) {
   EXPECT_EQ(ladder,
             (std::vector<std::string>{paths::kCompileEager, paths::kAotEager, paths::kInductor}));
   EXPECT_EQ(std::string(FindPath(paths::kCompileEager)->torch_backend), "eager");
+  EXPECT_EQ(LadderRank(paths::kCompileEager), 0);
+  EXPECT_EQ(LadderRank(paths::kInductor), 2);
+  EXPECT_EQ(LadderRank(paths::kEager), -1);
+  EXPECT_EQ(LadderRank("inductor_freezing"), -1);  // a variant is off the ladder
+  EXPECT_EQ(LadderRank("nosuchpath"), -1);
 }
 
 TEST(Paths, RowsAgreeWithThemselves) {

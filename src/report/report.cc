@@ -38,7 +38,7 @@ std::string Field(const nlohmann::json& j, const char* key) {
 // The paths repro.py can compile the way the campaign did (the knob variants it cannot).
 bool ReproCompiledPath(const std::string& p) {
   const PathRow* row = FindPath(p);
-  return row && row->repro != ReproKind::kNone && row->variant_of[0] == '\0';
+  return row && row->repro != ReproKind::kNone && !row->traits.variant;
 }
 // How ReproOptions::backend names a path: its torch.compile backend, else the path itself
 // (torchscript, aoti).
@@ -328,7 +328,8 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   }
   // Whether the compared path failed to compile f in mmdiff's run: then the script's own compile
   // error is the finding; else a compile error means the script does not rebuild what mmdiff ran.
-  const ReproKind repro = FindPath(compiled) ? FindPath(compiled)->repro : ReproKind::kNone;
+  const PathRow* compiled_row = FindPath(compiled);
+  const ReproKind repro = compiled_row ? compiled_row->repro : ReproKind::kNone;
   if (const PathResult* r = FindResult(c.results, compiled);
       r && repro == ReproKind::kTorchScript) {
     o.compile_error_is_finding =

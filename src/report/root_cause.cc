@@ -12,21 +12,6 @@
 
 namespace mmdiff {
 
-const std::vector<std::string>& CompileLadder() {
-  static const std::vector<std::string> kLadder = [] {
-    std::vector<std::string> names;
-    for (const PathRow* r : AblationRungs()) names.push_back(r->name);
-    return names;
-  }();
-  return kLadder;
-}
-
-int LadderRank(const std::string& path) {
-  const auto& l = CompileLadder();
-  auto it = std::find(l.begin(), l.end(), path);
-  return it == l.end() ? -1 : static_cast<int>(it - l.begin());
-}
-
 namespace {
 
 const ValueType* TypeOf(const Expectation& contract, const std::string& value) {

@@ -127,13 +127,6 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 std::string RootCauseSignature(const Program& p, const Expectation& contract,
                                const RootCauseFacts& facts);
 
-// torch.compile's stages, lowest first (the path catalogue's ablation rungs: compile_eager,
-// aot_eager, inductor): a divergence that already shows after Dynamo alone is Dynamo's, whatever
-// the later stages do with it.
-const std::vector<std::string>& CompileLadder();
-// The rank of `path` on CompileLadder(), -1 off it.
-int LadderRank(const std::string& path);
-
 // The facts of divergence `i` of a judged case (whether the path at fault compiles: its result's
 // traits).
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
