@@ -33,9 +33,9 @@ const ContractRule kSameDType{
     "dtype'; "
     "baddbmm 'Input dtypes must be the same'. The bmm kernels (and before 2.12 the mv ones) "
     "dispatch on the first matrix's dtype first, so an unsupported one raises NotImplementedError "
-    "before the comparison, and addmv before 2.12 ignores its bias's dtype. Probed on every dtype "
+    "before the comparison. Probed on every dtype "
     "combination on torch 2.11.0 (cpu, cuda) and 2.15.0 (cpu): oracles/probes/. Where eager "
-    "does not check it: empty_bmm_dtype, linear_bias_dtype."};
+    "does not check it: empty_bmm_dtype, linear_bias_dtype, addmv_bias_dtype."};
 const ContractRule kSupportedDType{
     "supported_dtype", "the matmul family on cpu", "a floating or integer dtype (not bool)",
     "NotImplementedError",
@@ -114,6 +114,20 @@ const ContractRule kLinearBias{
     "dimensions including none. Probed on torch 2.15.0 cpu: float32 input with a float64 0-d "
     "bias returns float32 for a 1-D input and raises for a 2-D one",
     "of a non-2-D input"};
+const ContractRule kAddmvBias{
+    "addmv_bias_dtype",
+    "addmv, on cpu and cuda, before torch 2.12, when its bias alone differs in dtype",
+    "same_dtype holds for addmv's bias. Before 2.12 eager never compares it: the result takes the "
+    "matrices' dtype (bfloat16 for a float32 bias), where torch's meta function and Inductor's "
+    "decomposition promote to the bias's",
+    "RuntimeError",
+    "The sibling addmm raises 'self and mat2 must have the same dtype' on the same bias; torch "
+    "2.12 made addmv's meta function compare all three dtypes ('addmv input tensors must have the "
+    "same dtype'), and eager on cpu, eager on meta and torch.compile have raised since. Probed on "
+    "torch 2.11.0 cpu (addmv(float32[3], bfloat16[3, 4], bfloat16[4]): eager bfloat16, eager on "
+    "meta and inductor float32; every bias dtype accepted, also on cuda) and 2.15.0 cpu (all "
+    "raise)",
+    "with a bias of another dtype"};
 const ContractRule kSdpaArgs{
     "sdpa_args", "scaled_dot_product_attention",
     "no explicit attn_mask together with is_causal=True", "RuntimeError",
@@ -200,10 +214,10 @@ ContractViolation Violation(const Node& n, const ContractRule& rule, std::string
 
 const std::vector<ContractRule>& ContractRules() {
   static const std::vector<ContractRule> kRules = {
-      kSameDevice,   kSameDType,      kSupportedDType,  kShape,        kDimRange,
-      kView,         kSdpaDType,      kSdpaArgs,        kSoftmaxDType, kDropoutDType,
-      kMetaCopy,     kIntScalarEmpty, kScalarRange,     kEmptyBmm,     kLinearBias,
-      kCudaIntegers, kGradDType,      kAutocastPromote, kMaskDType,    kFillValue};
+      kSameDevice,      kSameDType, kSupportedDType, kShape,        kDimRange,     kView,
+      kSdpaDType,       kSdpaArgs,  kSoftmaxDType,   kDropoutDType, kMetaCopy,     kIntScalarEmpty,
+      kScalarRange,     kEmptyBmm,  kLinearBias,     kAddmvBias,    kCudaIntegers, kGradDType,
+      kAutocastPromote, kMaskDType, kFillValue};
   return kRules;
 }
 
@@ -243,15 +257,18 @@ std::string Reaches(const Node& n, const std::vector<ValueType>& args) {
 // The row naming eager's deviation where a node breaks same_dtype and eager on cpu or cuda does not
 // check it (eager on meta runs torch's meta functions, which do): an empty bmm-path product whose
 // matrices differ (kEmptyBmm), a linear whose bias alone differs and whose input is not 2-D
-// (kLinearBias); else nullptr. `shape`: the node's, inferred. The contract sees shapes, not
-// strides: a >= 3-D first operand with a 2-D second folds into mm when contiguous (mm checks
-// dtypes of empty operands) and reaches bmm when its strides forbid the fold (should_fold: a
-// transposed or permuted operand; seen on 2.15.0, linear of a transposed float32[2, 2, 2] with a
-// float64[0, 2] weight returns float64[2, 2, 0]), so the row is named there too: it names what
-// eager breaks only where eager accepts.
+// (kLinearBias), an addmv before 2.12 whose bias alone differs (kAddmvBias); else nullptr. `shape`:
+// the node's, inferred. The contract sees shapes, not strides: a >= 3-D first operand with a 2-D
+// second folds into mm when contiguous (mm checks dtypes of empty operands) and reaches bmm when
+// its strides forbid the fold (should_fold: a transposed or permuted operand; seen on 2.15.0,
+// linear of a transposed float32[2, 2, 2] with a float64[0, 2] weight returns float64[2, 2, 0]), so
+// the row is named there too: it names what eager breaks only where eager accepts.
 const ContractRule* EagerDeviation(const Node& n, const std::vector<ValueType>& args,
-                                   const Result<Shape>& shape) {
+                                   const Result<Shape>& shape, TorchRelease torch) {
   if (args.size() < 2 || args[0].device == Device::kMeta || !IsMatmulFamily(n.op)) return nullptr;
+  if (n.op == OpKind::kAddmv && torch < TorchRelease{2, 12} && args.size() == 3 &&
+      args[1].dtype == args[2].dtype && args[0].dtype != args[1].dtype)
+    return &kAddmvBias;
   if (n.op == OpKind::kLinear) {
     bool bias_differs =
         args.size() == 3 && args[0].dtype == args[1].dtype && args[2].dtype != args[0].dtype;
@@ -304,14 +321,15 @@ std::optional<std::pair<const ContractRule*, std::string>> MatmulDTypes(
     return std::nullopt;
   }
   // The bmm kernels, and the mv ones before 2.12 (when addmv's meta function began to compare
-  // all three dtypes), dispatch on the first matrix's dtype before comparing dtypes, and addmv
-  // before 2.12 never compares its bias's.
+  // all three dtypes), dispatch on the first matrix's dtype before comparing dtypes. addmv before
+  // 2.12 never compares its bias's, which the rule does (kAddmvBias: eager's deviation).
   if (reach == "bmm" || (reach == "mv" && torch < TorchRelease{2, 12})) {
     if (n.op == OpKind::kBaddbmm && args[0].dtype != args[1].dtype) return mismatch(0, 1);
     if (Unsupported(args[first].dtype, device) && !empty)
       return unsupported_dtype(args[first].dtype);
     for (size_t i = first + 1; i < args.size(); ++i)
       if (args[i].dtype != args[first].dtype) return mismatch(first, i);
+    if (n.op == OpKind::kAddmv && args[0].dtype != args[first].dtype) return mismatch(0, first);
     out.dtype = args[first].dtype;
     return std::nullopt;
   }
@@ -409,7 +427,7 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     if (auto v = MatmulDTypes(n, args, shape, torch, out)) {
       auto violation = fail(*v->first, v->second);
       if (const ContractRule* d =
-              v->first == &kSameDType ? EagerDeviation(n, args, shape) : nullptr)
+              v->first == &kSameDType ? EagerDeviation(n, args, shape, torch) : nullptr)
         violation->eager_deviation = d->id;
       return violation;
     }

@@ -366,17 +366,27 @@ TEST(Contract, ReleasesParseAndTheAddmvRuleFollowsThem) {
   EXPECT_EQ(ParseTorchRelease("2.15.0"), (TorchRelease{2, 15}));
   EXPECT_EQ(ParseTorchRelease(""), TorchRelease{});  // a build without torch: the newest
   EXPECT_EQ(ParseTorchRelease("nightly"), TorchRelease{});
-  // addmv with a float64 bias and float32 operands: 2.11 ignores the bias's dtype (the result is
-  // float32), 2.12 on compares all three.
+  // addmv with a float64 bias and float32 operands: the rule rejects it in every release; eager
+  // before 2.12 ignores the bias's dtype, which the violation names as eager's deviation, and
+  // from 2.12 compares all three.
   Program p;
   p.inputs = {
       {"b", {3}, DType::kFloat64}, {"m", {3, 4}, DType::kFloat32}, {"v", {4}, DType::kFloat32}};
   p.nodes = {{"y", OpKind::kAddmv, {"b", "m", "v"}}};
   p.outputs = {"y"};
   Expectation old_rules = Expect(p, {2, 11});
-  ASSERT_FALSE(old_rules.rejects) << old_rules.violation.message;
-  EXPECT_EQ(old_rules.outputs[0].dtype, DType::kFloat32);
+  EXPECT_EQ(old_rules.violation.rule, "same_dtype");
+  EXPECT_EQ(old_rules.violation.eager_deviation, "addmv_bias_dtype");
   EXPECT_EQ(Expect(p, {2, 12}).violation.rule, "same_dtype");
+  EXPECT_EQ(Expect(p, {2, 12}).violation.eager_deviation, "");
+  // On meta eager runs the meta function, which checks nothing either before 2.12: no deviation.
+  Program on_meta = p;
+  for (auto& in : on_meta.inputs) in.device = Device::kMeta;
+  EXPECT_EQ(Expect(on_meta, {2, 11}).violation.eager_deviation, "");
+  // The same dtypes everywhere: accepted.
+  p.inputs[0].dtype = DType::kFloat32;
+  EXPECT_FALSE(Expect(p, {2, 11}).rejects);
+  p.inputs[0].dtype = DType::kFloat64;
   // On cuda before 2.12 an integer matrix is refused before the dtypes are compared.
   for (auto& in : p.inputs) in.device = Device::kCuda;
   p.inputs[1].dtype = DType::kInt64;

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "oracles/contract.h"
 #include "oracles/judge.h"
 #include "src/ir/paths.h"
 #include "src/ir/program_json.h"
@@ -346,10 +347,15 @@ std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
     o.notes.push_back("No torch.compile path is implicated (the divergence involves " +
                       (order.empty() ? std::string("no path") : order[0]->paths.back()) +
                       "); this script compares eager with inductor.");
-  if (c.contract.rejects)
+  if (c.contract.rejects) {
     o.notes.push_back("Contract: eager must raise " + c.contract.violation.error_class + " (" +
                       c.contract.violation.rule + ": " + c.contract.violation.message +
                       "). Source: " + c.contract.violation.source);
+    // Where eager breaks the rule, why the rule and not eager is taken as right.
+    if (const ContractRule* d = FindContractRule(c.contract.violation.eager_deviation))
+      o.notes.push_back("Eager breaks the rule here (" + d->id + "): " + d->requirement +
+                        ". Why the rule holds: " + d->source);
+  }
   o.before = c.before;
   // A finding that showed only some of the time when checked standalone: more attempts, and the
   // rate it showed at.

@@ -198,6 +198,42 @@ TEST(RootCause, ALinearBiasOfAnotherDtypeOffTheTwoDPathIsEagersRootCause) {
                 "cpu"});
 }
 
+// addmv of a float32 bias and bfloat16 operands, as torch 2.11.0 runs it: eager on cpu returns
+// bfloat16 (it never compares the bias), eager on meta and Inductor float32 (they promote). No side
+// follows a rule; 2.12 made every path raise, as addmm does: eager's deviation, one root cause.
+TEST(RootCause, OnTorch2_11AnAddmvBiasOfAnotherDtypeIsEagersRootCauseNamingMetaAndInductor) {
+  Program p;
+  p.inputs = {
+      {"b", {3}, DType::kFloat32}, {"m", {3, 4}, DType::kBFloat16}, {"v", {4}, DType::kBFloat16}};
+  p.nodes = {{"v0", OpKind::kAddmv, {"b", "m", "v"}}};
+  p.outputs = {"v0"};
+  std::vector<PathResult> rs = {
+      Raises("reference", "RuntimeError"), Ok("eager", DType::kBFloat16, {3}),
+      Ok("eager_meta", DType::kFloat32, {3}, Device::kMeta), Ok("inductor", DType::kFloat32, {3}),
+      Ok("torchscript", DType::kBFloat16, {3})};
+  CaseRun c = MakeCaseRun(p, {"grid16", 1}, rs, TorchRelease{2, 11});
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u) << VerdictToJson(c.verdict).dump();
+  EXPECT_EQ(findings[0].signature,
+            "contract|path=eager|accepts|rule=same_dtype|deviation=addmv_bias_dtype|devices=cpu");
+  EXPECT_EQ(findings[0].also, (std::vector<std::string>{"eager_meta", "inductor"}));
+  EXPECT_EQ(Headline(WithFinding(c, findings[0])),
+            "eager accepts addmv(float32, bfloat16, bfloat16) with a bias of another dtype that "
+            "the rule rejects (same_dtype) (also: eager_meta, inductor)");
+  // repro.py says why the rule, not eager, is taken as right.
+  const std::string repro = MakeRepro(WithFinding(c, findings[0]), {});
+  EXPECT_NE(repro.find("Eager breaks the rule here (addmv_bias_dtype)"), std::string::npos)
+      << repro;
+  EXPECT_NE(repro.find("The sibling addmm raises"), std::string::npos) << repro;
+  // From 2.12 the rule is eager's own: no deviation, and a path that accepts is at fault.
+  rs = {Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
+        Ok("inductor", DType::kFloat32, {3})};
+  EXPECT_EQ(Signatures(MakeCaseRun(p, {"grid16", 1}, rs, TorchRelease{2, 15})),
+            std::vector<std::string>{
+                "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmv|devices=cpu,cpu,"
+                "cpu"});
+}
+
 // addmv with an empty matrix and a [1] bias, training, as torch 2.15.0 runs it: eager's forward
 // returns, its backward raises RuntimeError "size mismatch"; AOTAutograd traces the backward at the
 // first call, so aot_eager and inductor raise it in their forward call; eager on meta, Dynamo alone
