@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "oracles/judge.h"
+#include "src/report/cast_round_trip.h"
 
 namespace mmdiff {
 
@@ -181,6 +182,9 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       if (facts.behaviour == kSdpaSafeSoftmax)
         h = who + " returns numbers for " + what + " where the unfused softmax gives NaN (" +
             worst + "; by design: sdpa zeroes a row with no finite score, pytorch#141128)";
+      if (const CastRoundTrip t = RoundTripFinding(p, contract, facts); t.back)
+        h += ", after the explicit round trip " + RoundTripText(t) + " (" + t.narrow->name + ", " +
+             t.back->name + ")";
       if (facts.behaviour == kSdpaFloat32) {
         char rmse[128];
         std::snprintf(rmse, sizeof(rmse), "RMSE %.3g against float64, eager's %.3g", d.path_rmse,

@@ -95,6 +95,41 @@ TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
   EXPECT_EQ(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
 }
 
+// An entry records a value divergence's kind, not its classification: a compiled path's value
+// divergence in a program with an explicit cast round trip is known under that root cause too,
+// and under the program's own (pytorch#185337's entry).
+TEST(KnownCatalogue, ACompiledValueEntryWithARoundTripIsKnownAsTheRoundTrip) {
+  Program p;
+  p.inputs = {{"x1", {1}, DType::kFloat32}};
+  p.nodes = {{"v2", OpKind::kCast, {"x1"}, DType::kFloat16},
+             {"v3", OpKind::kCast, {"v2"}, DType::kFloat32}};
+  p.outputs = {"v3"};
+  nlohmann::json entry = {{"format", "mmdiff.regression"},
+                          {"version", 1},
+                          {"title", "inductor drops a cast round trip"},
+                          {"program", ProgramToJson(p)},
+                          {"inputs", {{"kind", "grid16"}, {"seed", 1}}},
+                          {"paths", {"reference", "eager", "inductor"}},
+                          {"expected",
+                           {{{"torch", ">=2.11.0"},
+                             {"verdict", "diverge"},
+                             {"divergences", {{{"kind", "value"}, {"blamed", "inductor"}}}}}}}};
+  Scratch s;
+  s.Write("entry.json", entry.dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(cat.value().Find("value|path=inductor|cast_round_trip|devices=cpu"), nullptr);
+  EXPECT_NE(cat.value().Find("value|path=inductor|values|ops=none|devices=cpu"), nullptr);
+  // Without the round trip, no such root cause.
+  p.nodes.pop_back();
+  p.outputs = {"v2"};
+  entry["program"] = ProgramToJson(p);
+  s.Write("entry.json", entry.dump());
+  cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().Find("value|path=inductor|cast_round_trip|devices=cpu"), nullptr);
+}
+
 TEST(KnownCatalogue, ThePathsThatRestateEagersOwnFindingAreNoEntriesOfTheirOwn) {
   // Eager accepts an empty float64 @ int64 bmm, which the rule rejects; eager on meta and the
   // compiled paths raise as the rule says (blamed on eager beside its contract divergence), and

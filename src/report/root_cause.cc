@@ -9,6 +9,7 @@
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
 #include "src/ir/paths.h"
+#include "src/report/cast_round_trip.h"
 
 namespace mmdiff {
 
@@ -468,6 +469,12 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
     return "backward_error|path=" + f.path +
            "|backward_raises|promoted_gradient|devices=" + Devices(p, contract, nullptr);
 
+  // An explicit cast round trip whose rounding the compiled path skipped, by the look of a
+  // precision-only result: one root cause per path, forward or gradient (seen on 2.11.0:
+  // pytorch#185337 in a baddbmm's values and, through the same pair, in an mv's gradient).
+  if (RoundTripFinding(p, contract, f).back)
+    return "value|path=" + f.path + "|cast_round_trip|devices=" + Devices(p, contract, nullptr);
+
   // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta
   // tensors) and eager on a meta program that accept what cpu rejects are one root cause per rule,
@@ -587,6 +594,8 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
     FusionFacts fusion = FusedAttention(*at_fault, v.divergences[i]);
     f.fused = fusion.fused;
     if (!fusion.behaviour.empty()) f.behaviour = fusion.behaviour;
+    f.precision_only = k == DivergenceKind::kValue && v.divergences[i].rmse_float64 &&
+                       v.divergences[i].classification == "precision-only";
   }
   return f;
 }

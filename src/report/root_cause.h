@@ -46,6 +46,9 @@ struct RootCauseFacts {
   // replaced, a root cause of its own beside the rounding of those ops (seen on torch 2.11.0:
   // pytorch#174049, the fusion dropping the scale, joined a float16 bmm rounding bucket).
   std::string fused;
+  // A value finding of a compiled path that PyTorch's accuracy rule, measured against the float64
+  // run, calls precision-only: at least as close to the exact result as eager's.
+  bool precision_only = false;
 };
 
 // Eager's bfloat16 products returning NaN where the result is finite or an infinity (seen on torch

@@ -23,7 +23,8 @@ std::string FoldedRootCause(const std::string& signature,
                             const std::optional<std::vector<Mitigation>>& mitigations) {
   const bool values = signature.rfind("value|path=", 0) == 0 &&
                       (signature.find("|values|") != std::string::npos ||
-                       signature.find("|grad_values|") != std::string::npos);
+                       signature.find("|grad_values|") != std::string::npos ||
+                       signature.find("|cast_round_trip|") != std::string::npos);
   if (!values || !mitigations) return "";
   const std::string path = Field(signature, "path=");
   if (path.empty() || path[0] == '?' || path == kEagerPath) return "";
