@@ -43,6 +43,7 @@
 #include <sstream>
 #include <string>
 
+#include "oracles/judge.h"
 #include "src/campaign/reduce_finding.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/fuzz_input.h"
@@ -250,7 +251,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     any_new = true;
     if (f.known.is_null())
       for (const auto& p : c.verdict.divergences[k.divergence].paths)
-        beyond_eager |= p != "reference" && p != "eager" && p != "eager_meta";
+        beyond_eager |= p != kReferencePath && p != kEagerPath && p != kEagerMetaPath;
   }
   if (!any_new) return 0;
   if (g->stop_on == "any" || (g->stop_on == "compiled" && beyond_eager))

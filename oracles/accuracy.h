@@ -15,10 +15,11 @@
 
 #include "oracles/verdict.h"
 #include "src/ir/outcome.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
-inline constexpr const char* kReferenceFloat64Path = "reference_float64";
+inline constexpr const char* kReferenceFloat64Path = paths::kReferenceFloat64;
 // torch._dynamo.utils.same's default tol, used with its fp64 reference rule.
 inline constexpr double kSameTolerance = 1e-4;
 

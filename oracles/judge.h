@@ -8,12 +8,14 @@
 #include "oracles/contract.h"
 #include "oracles/verdict.h"
 #include "src/ir/outcome.h"
+#include "src/ir/paths.h"
 
 namespace mmdiff {
 
-inline constexpr const char* kReferencePath = "reference";
-inline constexpr const char* kEagerPath = "eager";
-inline constexpr const char* kEagerMetaPath = "eager_meta";
+// The paths the judge treats apart, by their catalogue names.
+inline constexpr const char* kReferencePath = paths::kReference;
+inline constexpr const char* kEagerPath = paths::kEager;
+inline constexpr const char* kEagerMetaPath = paths::kEagerMeta;
 
 // Pairs judged: (reference, eager) for contract gaps, eager's own numeric errors and eager raising
 // in a backward the reference differentiates, then (eager, X) for every other path X. Where eager

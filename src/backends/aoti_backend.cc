@@ -63,12 +63,12 @@ class AotiBackend : public Backend {
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
     if (std::string meta = MetaUse(p); !meta.empty())
       return UnsupportedResult(UnsupportedReason::kDevice,
-                               "aoti compiles programs for cpu and cuda only: " + meta);
+                               std::string(FindPath(paths::kAoti)->limits.no_meta) + ": " + meta);
     // AOTInductor exports and runs a forward graph under torch.no_grad() (its documented use):
     // there is no backward to compare.
     if (Trains(p))
       return UnsupportedResult(UnsupportedReason::kTraining,
-                               "aoti runs inference only: the program's inputs require grad");
+                               FindPath(paths::kAoti)->limits.inference_only);
     PathResult res;
     std::vector<at::Tensor> inputs;
     if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;

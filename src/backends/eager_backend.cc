@@ -44,7 +44,7 @@ class EagerMetaBackend : public Backend {
     // and not the meta one's.
     if (UsesAutocast(p))
       return UnsupportedResult(UnsupportedReason::kAutocast,
-                               "eager_meta cannot run autocast: meta tensors have no autocast");
+                               FindPath(paths::kEagerMeta)->limits.no_autocast);
     AtenRunOptions o;
     o.on_meta = true;
     return RunAtenPath(p, r, stages, o);
@@ -52,8 +52,9 @@ class EagerMetaBackend : public Backend {
 
  private:
   static PathResult Unsupported(const std::string& why) {
-    return UnsupportedResult(UnsupportedReason::kDevice,
-                             "eager_meta runs cpu programs only: " + why);
+    return UnsupportedResult(
+        UnsupportedReason::kDevice,
+        std::string(FindPath(paths::kEagerMeta)->limits.cpu_only) + ": " + why);
   }
 };
 }  // namespace

@@ -92,7 +92,7 @@ class TorchScriptBackend : public Backend {
     // The native resolver of torch::jit::compile knows torch.<aten op> only, not torch.autocast.
     if (UsesAutocast(p))
       return UnsupportedResult(UnsupportedReason::kAutocast,
-                               "TorchScript compiled from C++ has no torch.autocast");
+                               FindPath(paths::kTorchScript)->limits.no_autocast);
     // As for eager: meta kernels and decompositions torch registers from Python must be there.
     static const std::string python_problem = EnsurePython();
     PathResult res;

@@ -39,6 +39,8 @@ std::vector<PathRow> MakeCatalogue() {
        .kind = K::kEagerMeta,
        .traits = {},
        .release_runner = true,
+       .limits = {.cpu_only = "eager_meta runs cpu programs only",
+                  .no_autocast = "eager_meta cannot run autocast: meta tensors have no autocast"},
        .description = "eager on meta tensors: a cpu program through torch's meta registrations"},
       {.name = paths::kInductor,
        .kind = K::kTorchCompile,
@@ -69,6 +71,7 @@ std::vector<PathRow> MakeCatalogue() {
        .traits = compiled,
        .repro = ReproKind::kTorchScript,
        .release_runner = true,
+       .limits = {.no_autocast = "TorchScript compiled from C++ has no torch.autocast"},
        .description = "TorchScript: the program's TorchScript spelling compiled and run from C++"},
       // On demand: a compile takes tens of seconds.
       {.name = paths::kAoti,
@@ -76,6 +79,8 @@ std::vector<PathRow> MakeCatalogue() {
        .traits = {.compiled = true, .on_demand = true, .needs_gpu = true},
        .repro = ReproKind::kAoti,
        .release_runner = true,
+       .limits = {.no_meta = "aoti compiles programs for cpu and cuda only",
+                  .inference_only = "aoti runs inference only: the program's inputs require grad"},
        .description = "AOTInductor: torch.export, aoti_compile_and_package, aoti_load_package"},
       // Mitigations PyTorch asks about in accuracy reports, rerun for inductor's value findings.
       knob("inductor_emulate_precision_casts", "emulate_precision_casts",

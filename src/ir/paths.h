@@ -39,6 +39,15 @@ enum class PathKind {
 // torch.compile(backend=torch_backend), TorchScript, or AOTInductor.
 enum class ReproKind { kNone, kTorchCompile, kTorchScript, kAoti };
 
+// What a path cannot run, each with the reason its result gives ("" where it can): its backend
+// checks the same in the worker, and `mmdiff releases` reads it here for another release.
+struct PathLimits {
+  const char* cpu_only = "";        // a program with a cuda or meta value
+  const char* no_meta = "";         // a program with a meta value
+  const char* inference_only = "";  // a program whose inputs require grad
+  const char* no_autocast = "";     // a program with an autocast region
+};
+
 struct PathRow {
   const char* name;
   PathKind kind;
@@ -59,6 +68,7 @@ struct PathRow {
   ReproKind repro = ReproKind::kNone;
   // `mmdiff releases` runs it in another torch release (src/ir/release_runner.h).
   bool release_runner = false;
+  PathLimits limits;
   // One line: what it runs (the ablation table's stage names for the ladder and the variants).
   const char* description = "";
 };

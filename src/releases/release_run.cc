@@ -6,6 +6,7 @@
 #include "oracles/accuracy.h"
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
+#include "src/ir/paths.h"
 #include "src/ir/python_emitter.h"
 #include "src/ir/release_runner.h"
 #include "src/releases/runner_output.h"
@@ -50,34 +51,29 @@ std::string LastLogLine(const std::string& log) {
 std::optional<PathResult> NotRunnableInRelease(const Program& p, const std::string& path,
                                                bool has_gpu) {
   if (path == kReferencePath || path == kReferenceFloat64Path) return std::nullopt;
-  if (!ReleaseRunnerRuns(path))
+  if (!ReleaseRunnerRuns(path)) {
+    std::string runs;
+    for (const PathRow& row : PathCatalogue())
+      if (row.release_runner) runs += (runs.empty() ? "" : ", ") + std::string(row.name);
     return Unsupported(path, UnsupportedReason::kUnavailable,
                        path +
                            " is not run in other releases: mmdiff releases runs the reference "
-                           "and the Python paths (eager, eager_meta, inductor, aot_eager, "
-                           "compile_eager, torchscript, aoti)");
+                           "and the Python paths (" +
+                           runs + ")");
+  }
   if (UsesDevice(p, Device::kCuda) && !has_gpu)
     return Unsupported(path, UnsupportedReason::kNoGpu,
                        "program uses cuda and this machine has no GPU");
-  if (path == "eager_meta") {
-    if (UsesDevice(p, Device::kCuda) || UsesDevice(p, Device::kMeta))
-      return Unsupported(path, UnsupportedReason::kDevice,
-                         "eager_meta runs cpu programs only: the program uses another device");
-    if (UsesAutocast(p))
-      return Unsupported(path, UnsupportedReason::kAutocast,
-                         "eager_meta cannot run autocast: meta tensors have no autocast");
-  }
-  if (path == "aoti") {
-    if (UsesDevice(p, Device::kMeta))
-      return Unsupported(path, UnsupportedReason::kDevice,
-                         "aoti compiles programs for cpu and cuda only");
-    if (Trains(p))
-      return Unsupported(path, UnsupportedReason::kTraining,
-                         "aoti runs inference only: the program's inputs require grad");
-  }
-  if (path == "torchscript" && UsesAutocast(p))
-    return Unsupported(path, UnsupportedReason::kAutocast,
-                       "TorchScript compiled from C++ has no torch.autocast");
+  const PathLimits& limits = FindPath(path)->limits;
+  if (*limits.cpu_only && (UsesDevice(p, Device::kCuda) || UsesDevice(p, Device::kMeta)))
+    return Unsupported(path, UnsupportedReason::kDevice,
+                       std::string(limits.cpu_only) + ": the program uses another device");
+  if (*limits.no_meta && UsesDevice(p, Device::kMeta))
+    return Unsupported(path, UnsupportedReason::kDevice, limits.no_meta);
+  if (*limits.inference_only && Trains(p))
+    return Unsupported(path, UnsupportedReason::kTraining, limits.inference_only);
+  if (*limits.no_autocast && UsesAutocast(p))
+    return Unsupported(path, UnsupportedReason::kAutocast, limits.no_autocast);
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "src/ir/paths.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
@@ -109,8 +110,14 @@ TEST_F(ReleaseRunTest, WhatSaysNothingAboutTheFindingIsAFailureNotAResult) {
 TEST(ReleaseRun, PathsAProgramCannotUseSaySoWithoutARunner) {
   Program p = Mm();
   EXPECT_FALSE(NotRunnableInRelease(p, "eager", false).has_value());
-  EXPECT_EQ(NotRunnableInRelease(p, "planted_promote", false)->unsupported,
-            UnsupportedReason::kUnavailable);
+  auto planted = NotRunnableInRelease(p, "planted_promote", false);
+  ASSERT_TRUE(planted.has_value());
+  EXPECT_EQ(planted->unsupported, UnsupportedReason::kUnavailable);
+  // The paths it names are the catalogue's release-runner rows.
+  EXPECT_NE(planted->message.find("(eager, eager_meta, inductor, aot_eager, compile_eager, "
+                                  "torchscript, aoti)"),
+            std::string::npos)
+      << planted->message;
   Program cuda = p;
   cuda.inputs[0].device = Device::kCuda;
   EXPECT_EQ(NotRunnableInRelease(cuda, "inductor", false)->unsupported, UnsupportedReason::kNoGpu);
@@ -120,6 +127,24 @@ TEST(ReleaseRun, PathsAProgramCannotUseSaySoWithoutARunner) {
   Program trains = p;
   trains.inputs[0].requires_grad = true;
   EXPECT_EQ(NotRunnableInRelease(trains, "aoti", false)->unsupported, UnsupportedReason::kTraining);
+  // Each limit comes from the path's catalogue row, with its reason.
+  Program on_meta = p;
+  on_meta.inputs[0].device = Device::kMeta;
+  auto aoti = NotRunnableInRelease(on_meta, "aoti", false);
+  ASSERT_TRUE(aoti.has_value());
+  EXPECT_EQ(aoti->unsupported, UnsupportedReason::kDevice);
+  EXPECT_EQ(aoti->message, FindPath("aoti")->limits.no_meta);
+  EXPECT_FALSE(NotRunnableInRelease(on_meta, "inductor", false).has_value());
+  Program autocast = p;
+  autocast.autocast = {{Device::kCpu, DType::kBFloat16, true}};
+  autocast.nodes[0].autocast = 0;
+  for (const char* path : {"torchscript", "eager_meta"}) {
+    auto r = NotRunnableInRelease(autocast, path, false);
+    ASSERT_TRUE(r.has_value()) << path;
+    EXPECT_EQ(r->unsupported, UnsupportedReason::kAutocast) << path;
+    EXPECT_EQ(r->message, FindPath(path)->limits.no_autocast);
+  }
+  EXPECT_FALSE(NotRunnableInRelease(autocast, "inductor", false).has_value());
 }
 
 }  // namespace

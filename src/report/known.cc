@@ -85,13 +85,6 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
         facts.behaviour = "grad_values";
         sigs.push_back(RootCauseSignature(e.program, contract, facts));
       }
-      // Nor whether it was precision-only: a compiled path's value divergence in a program with
-      // an explicit cast round trip names that root cause too (cast_round_trip.h).
-      if (*kind == DivergenceKind::kValue && facts.compiled) {
-        facts.precision_only = true;
-        facts.behaviour = "values";
-        sigs.push_back(RootCauseSignature(e.program, contract, facts));
-      }
       for (const auto& sig : sigs)
         if (std::none_of(out.begin(), out.end(),
                          [&](const KnownCause& k) { return k.signature == sig; }))

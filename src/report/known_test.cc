@@ -95,10 +95,11 @@ TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
   EXPECT_EQ(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
 }
 
-// An entry records a value divergence's kind, not its classification: a compiled path's value
-// divergence in a program with an explicit cast round trip is known under that root cause too,
-// and under the program's own (pytorch#185337's entry).
-TEST(KnownCatalogue, ACompiledValueEntryWithARoundTripIsKnownAsTheRoundTrip) {
+// An entry records a value divergence's kind, not its classification, so it never claims the
+// precision-only root cause of an explicit cast round trip (cast_round_trip.h): such a finding
+// stays new, gets the mitigation reruns, and folds as by design where emulate_precision_casts
+// removes it (torch 2.15.0), instead of being listed as pytorch#185337's entry there.
+TEST(KnownCatalogue, AnEntryNeverClaimsACastRoundTripWhichTheKnobMayFold) {
   Program p;
   p.inputs = {{"x1", {1}, DType::kFloat32}};
   p.nodes = {{"v2", OpKind::kCast, {"x1"}, DType::kFloat16},
@@ -118,15 +119,7 @@ TEST(KnownCatalogue, ACompiledValueEntryWithARoundTripIsKnownAsTheRoundTrip) {
   s.Write("entry.json", entry.dump());
   auto cat = LoadKnownCatalogue({s.dir.string()});
   ASSERT_TRUE(cat.ok()) << cat.error();
-  EXPECT_NE(cat.value().Find("value|path=inductor|cast_round_trip|devices=cpu"), nullptr);
   EXPECT_NE(cat.value().Find("value|path=inductor|values|ops=none|devices=cpu"), nullptr);
-  // Without the round trip, no such root cause.
-  p.nodes.pop_back();
-  p.outputs = {"v2"};
-  entry["program"] = ProgramToJson(p);
-  s.Write("entry.json", entry.dump());
-  cat = LoadKnownCatalogue({s.dir.string()});
-  ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().Find("value|path=inductor|cast_round_trip|devices=cpu"), nullptr);
 }
 
