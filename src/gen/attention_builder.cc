@@ -217,7 +217,23 @@ void ProgramBuilder::Attention(bool chain) {
   } else if (!back_first && probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back)) {
     cast_back();
   }
-  Emit(product, {probs, v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
+  Value out = Emit(product, {probs, v}, a.Heads(a.h, a.l, a.ev), probs.dtype, [](Node&) {});
+  // MBart merges the heads, out.reshape(B * H, L, Ev) or out.contiguous().view(...) (the IR
+  // views only what it knows is contiguous), and projects them with a linear (pytorch#195589: on
+  // 2.11.0 a fusion's 4-D result met the view and the linear's mm).
+  if (a.four && c_.Coin(p_.p_attention_merge_heads)) {
+    const Shape merged_shape = {a.b * a.h, a.l, a.ev};
+    const bool reshape = c_.Coin(kMergeByReshape);
+    if (!reshape) out = Emit(OpKind::kContiguous, {out}, out.shape, out.dtype, [](Node&) {});
+    std::vector<int64_t> sizes = merged_shape;
+    if (c_.Coin(p_.p_size_minus_one)) sizes[static_cast<size_t>(c_.Int(0, 2))] = -1;
+    Value merged = Emit(reshape ? OpKind::kReshape : OpKind::kView, {out}, merged_shape, out.dtype,
+                        [&](Node& n) { n.ints = sizes; });
+    const int64_t width = Dim();
+    std::vector<Value> args = {merged, Input({width, a.ev}, out.dtype)};
+    if (c_.Coin(p_.p_linear_bias)) args.push_back(Input({width}, out.dtype));
+    Emit(OpKind::kLinear, args, {a.b * a.h, a.l, width}, out.dtype, [](Node&) {});
+  }
 }
 
 }  // namespace mmdiff

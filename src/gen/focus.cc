@@ -69,7 +69,9 @@ json Attention() {
                  {"p_cast", 0.05},
                  {"p_glue", 0},
                  {"p_train", 0.15},
-                 {"w_float64", 0.2}}});
+                 {"w_float64", 0.2},
+                 {"p_softmax_other_dim", 0.2},
+                 {"p_attention_merge_heads", 0.3}}});
 }
 
 std::vector<Focus> Build() {

@@ -22,7 +22,7 @@ namespace mmdiff {
 // by masked_fill and where (padding masks, causal tril masks), scales as 0-d tensors; 11: sdpa of
 // permuted (B, S, H, E) operands, float32 masks added to 16-bit scores, p_mask_grad; 12: where'd
 // then added masks, scores' cast round trips, casts back before dropout, keys and values as outputs
-inline constexpr int kGeneratorVersion = 12;
+inline constexpr int kGeneratorVersion = 13;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

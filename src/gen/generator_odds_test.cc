@@ -462,6 +462,19 @@ TEST(GeneratorOdds, AttentionT5Forms) {
       [](const Program& prog, const Node& n) {
         return n.op == OpKind::kSoftmax && prog.outputs.size() == 1;
       });
+  // MBart's merged heads: the product viewed (or reshaped) to (B * H, L, Ev), then a linear.
+  ExpectControls(
+      p, &GenPolicy::p_attention_merge_heads, "p_attention_merge_heads",
+      [](const Program& prog, const Node& n) {
+        const Node* v = n.op == OpKind::kLinear ? prog.FindNode(n.args[0]) : nullptr;
+        return v && (v->op == OpKind::kView || v->op == OpKind::kReshape) &&
+               Rank(prog, v->name) == 3 && Rank(prog, v->args[0]) == 4;
+      },
+      [](const Program& prog, const Node& n) {
+        return n.op == OpKind::kSoftmax &&
+               std::none_of(prog.nodes.begin(), prog.nodes.end(),
+                            [](const Node& m) { return m.op == OpKind::kLinear; });
+      });
 }
 
 }  // namespace

@@ -181,8 +181,8 @@ TEST(GenOps, EachEntryHasItsOwnWeight) {
 }
 
 // Each entry's key and builder build its op: in a policy file with only that key's weight on, every
-// program's own ops (the matmul family, sdpa, softmax) are that op (hand-written attention: softmax
-// and its two matmuls).
+// program's own ops (the matmul family, sdpa, softmax) are that op (hand-written attention:
+// softmax, its two matmuls, and the linear that may project merged heads).
 TEST(GenOps, EachKeyAndBuilderBuildItsOp) {
   for (const GenOp& op : GenOps()) {
     nlohmann::json j;
@@ -191,9 +191,11 @@ TEST(GenOps, EachKeyAndBuilderBuildItsOp) {
     ASSERT_TRUE(policy.ok()) << policy.error();
     const GenPolicy& p = policy.value();
     std::set<OpKind> expected = {op.op};
-    // Hand-written attention: its softmax, with products by matmul (or bmm for 3-D operands).
+    // Hand-written attention: its softmax, with products by matmul (or bmm for 3-D operands), and
+    // a linear of its merged heads.
     std::set<OpKind> allowed = expected;
-    if (op.op == OpKind::kSoftmax) allowed = {OpKind::kSoftmax, OpKind::kMatmul, OpKind::kBmm};
+    if (op.op == OpKind::kSoftmax)
+      allowed = {OpKind::kSoftmax, OpKind::kMatmul, OpKind::kBmm, OpKind::kLinear};
     for (uint64_t seed = 0; seed < 100; ++seed) {
       std::set<OpKind> own;
       for (const auto& n : GenerateFromSeed(seed, p).nodes)

@@ -118,6 +118,8 @@ std::map<std::string, Field> AllFields() {
       {"p_cast_back_first", Prob(&GenPolicy::p_cast_back_first, "p_cast_back_first")},
       {"p_attention_kv_outputs",
        Prob(&GenPolicy::p_attention_kv_outputs, "p_attention_kv_outputs")},
+      {"p_attention_merge_heads",
+       Prob(&GenPolicy::p_attention_merge_heads, "p_attention_merge_heads")},
       {"p_special", Prob(&GenPolicy::p_special, "p_special")},
       {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
       {"inputs_per_program", Count(&GenPolicy::inputs_per_program, "inputs_per_program", 1, 1024)},

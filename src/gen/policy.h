@@ -79,7 +79,7 @@ struct GenPolicy {
   // first with p_attention_bshd; 3-D products by torch.bmm rather than matmul with p_attention_bmm;
   // a float32 softmax by a cast before it rather than its dtype argument with p_softmax_cast_first;
   // softmax over another dim than the last with p_softmax_other_dim (no attention rewrite should
-  // take that).
+  // take that; pytorch#196468: on 2.11.0 the fusions did).
   double p_key_permute = 0.3, p_scale_div = 0.5, p_softmax_other_dim = 0.05;
   double p_attention_unscaled = 0.15, p_scale_query = 0.2, p_attention_bshd = 0.3;
   double p_attention_bmm = 0.3, p_softmax_cast_first = 0.4;
@@ -108,6 +108,9 @@ struct GenPolicy {
   // p_attention_kv_outputs.
   double p_mask_where_add = 0.3, p_scores_round_trip = 0.1, p_cast_back_first = 0.5;
   double p_attention_kv_outputs = 0.2;
+  // MBart's merge of 4-D attention's heads, view(B * H, L, Ev) (or reshape), then a linear
+  // projection, with p_attention_merge_heads.
+  double p_attention_merge_heads = 0.1;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.

@@ -151,6 +151,13 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     }
     if (n.op == OpKind::kPermute && n.ints == std::vector<int64_t>{0, 2, 1, 3})
       f["attention"].insert("heads_first_permute");
+    // MBart's merged heads: a view or reshape of a product, then a linear.
+    if (n.op == OpKind::kLinear)
+      if (const Node* v = p.FindNode(n.args[0]);
+          v && (v->op == OpKind::kView || v->op == OpKind::kReshape))
+        if (const Node* out = p.FindNode(v->args[0]);
+            out && (out->op == OpKind::kMatmul || out->op == OpKind::kBmm))
+          f["attention"].insert("merged_heads_linear");
     if (n.op == OpKind::kDropout) {
       f["attention"].insert(n.train && n.dropout_p > 0 ? "dropout_random" : "dropout_keeps_all");
       const Node* from = p.FindNode(n.args[0]);

@@ -47,7 +47,7 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
         "heads_first_permute", "bmm_products", "softmax_cast_first", "softmax_other_dim",
         "dropout_random", "dropout_keeps_all", "sdpa_of_permuted", "mask_requires_grad",
         "mask_float32_promotes", "mask_where_added", "scores_round_trip",
-        "cast_back_before_dropout", "kv_outputs"})
+        "cast_back_before_dropout", "kv_outputs", "merged_heads_linear"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["cast"]["cast_pair"], 0);
   for (const char* a :

@@ -29,6 +29,18 @@ bool AttentionFusionPatterns(const std::string& fused) {
   }
 }
 
+std::optional<int64_t> SoftmaxOverOtherDim(const Program& p, const Expectation& contract) {
+  for (const Node& n : p.nodes) {
+    if (n.op != OpKind::kSoftmax || n.ints.empty() || n.args.empty()) continue;
+    auto t = contract.types.find(n.args[0]);
+    if (t == contract.types.end()) continue;
+    const int64_t rank = static_cast<int64_t>(t->second.shape.size());
+    const int64_t dim = n.ints[0] < 0 ? n.ints[0] + rank : n.ints[0];
+    if (rank > 0 && dim != rank - 1) return n.ints[0];
+  }
+  return std::nullopt;
+}
+
 FusionFacts FusedAttention(const PathResult& at_fault, const Divergence& d) {
   FusionFacts out;
   std::set<std::string> patterns;

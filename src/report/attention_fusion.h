@@ -2,10 +2,14 @@
 // two behaviours of sdpa, which the fusions call, that are by design.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
+#include "oracles/contract.h"
 #include "oracles/verdict.h"
 #include "src/ir/outcome.h"
+#include "src/ir/program.h"
 
 namespace mmdiff {
 
@@ -34,6 +38,11 @@ struct FusionFacts {
   std::string fused;      // RootCauseFacts::fused: the patterns, sorted, joined by ','
   std::string behaviour;  // kSdpaSafeSoftmax, kSdpaFloat32 or ""
 };
+// The dim of the program's first softmax over another dim than the last (what a fusion of the
+// scores assumes it is over; pytorch#196468: on torch 2.11.0 the fusions took such a softmax and
+// returned the last dim's result), or nullopt where every softmax is over the last dim.
+std::optional<int64_t> SoftmaxOverOtherDim(const Program& p, const Expectation& contract);
+
 // The attention fusions whose result `at_fault`, a compiled path, returned for its result
 // divergence `d` (values, dtype, shape): the patterns its compile ran (its rewrites), and, for a
 // value divergence, the by-design behaviour it is, if any.

@@ -153,3 +153,49 @@ TEST(AttentionFusion, AFusedAttentionNoLessAccurateThanEagerIsSdpaInFloat32) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// A fused attention whose softmax is over another dim than the last (pytorch#196468: on 2.11.0 the
+// fusion returned the last dim's softmax) is a root cause of its own beside the fusion's others,
+// and its headline says over which dim.
+TEST(AttentionFusion, AFusionOfASoftmaxOverAnotherDimIsARootCauseOfItsOwn) {
+  Program p;
+  p.inputs = {{"x", {1, 2, 2}, DType::kFloat32}, {"v", {1, 2, 2}, DType::kFloat32}};
+  Node softmax{"s", OpKind::kSoftmax, {"x"}};
+  softmax.ints = {1};
+  p.nodes = {softmax, {"o", OpKind::kBmm, {"s", "v"}}};
+  p.outputs = {"o"};
+  auto run = [&](const Program& prog) {
+    std::vector<PathResult> rs = {report_test::Ok("reference", DType::kFloat32, {1, 2, 2}),
+                                  report_test::Ok("eager", DType::kFloat32, {1, 2, 2}),
+                                  report_test::Ok("inductor", DType::kFloat32, {1, 2, 2})};
+    rs[0].outputs[0].data = rs[1].outputs[0].data = {0.5, 0.5, 0.5, 0.5};
+    rs[0].outputs[0].bound = {0.01, 0.01, 0.01, 0.01};
+    rs[2].outputs[0].data = {0.9, 0.1, 0.9, 0.1};
+    rs[2].compile.internals = {"rewrite:_sfdp_pattern_1_inference"};
+    return MakeCaseRun(prog, {"grid16", 1}, rs);
+  };
+  CaseRun other = run(p);
+  EXPECT_EQ(SoftmaxOverOtherDim(p, other.contract), 1);
+  EXPECT_EQ(CaseFinding(other).signature,
+            "value|path=inductor|values|fused=_sfdp_pattern_1|softmax_dim=other|op=bmm|devices=cpu,"
+            "cpu");
+  EXPECT_EQ(Headline(other).rfind("inductor, fusing attention (_sfdp_pattern_1) of a softmax over "
+                                  "dim 1, computes bmm(float32, float32)",
+                                  0),
+            0u)
+      << Headline(other);
+  // Over the last dim, spelled -1 or 2: the fusion's ordinary root cause.
+  for (int64_t last : {-1, 2}) {
+    p.nodes[0].ints = {last};
+    CaseRun c = run(p);
+    EXPECT_FALSE(SoftmaxOverOtherDim(p, c.contract).has_value()) << last;
+    EXPECT_EQ(CaseFinding(c).signature,
+              "value|path=inductor|values|fused=_sfdp_pattern_1|op=bmm|devices=cpu,cpu");
+  }
+}
+
+}  // namespace
+}  // namespace mmdiff

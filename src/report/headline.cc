@@ -95,7 +95,9 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
   const std::string call = FindingOpCall(p, contract, facts);
   std::string at_fault = d.blamed.empty() ? "" : d.blamed;
   // A result of attention fusions: which ones, named after the path (RootCauseFacts::fused).
-  const std::string fusing = facts.fused.empty() ? "" : ", fusing attention (" + facts.fused + "),";
+  std::string fusing = facts.fused.empty() ? "" : ", fusing attention (" + facts.fused + "),";
+  if (const auto dim = facts.fused.empty() ? std::nullopt : SoftmaxOverOtherDim(p, contract))
+    fusing.insert(fusing.size() - 1, " of a softmax over dim " + std::to_string(*dim));
   std::string h;
   switch (d.kind) {
     case DivergenceKind::kCrash:

@@ -515,6 +515,8 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   if (f.behaviour == kSdpaSafeSoftmax || f.behaviour == kSdpaFloat32)
     return s;  // whatever the op and the fusion
   if (!f.fused.empty()) s += "|fused=" + f.fused;
+  // A fusion of a softmax over another dim than the last is a root cause of its own (#196468).
+  if (!f.fused.empty() && SoftmaxOverOtherDim(p, contract)) s += "|softmax_dim=other";
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
   if (EagerRaisedElsewhere(contract, f))
