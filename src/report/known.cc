@@ -65,11 +65,29 @@ bool RestatesEagersFinding(const Expectation& contract, const VersionExpectation
          ((deviation || eager_backward) && (d.blamed.empty() || d.kind == "meta"));
 }
 
+// The release whose contract an expectation was judged by: the lower bound of its torch range
+// (">=2.11.0,<2.12.0" -> 2.11, "==2.15.0" -> 2.15), else this build's. The contract differs by
+// release (addmv's bias before 2.12 is eager's deviation, after it every path raises), and an
+// expectation's divergences are what that release's judgement gave.
+TorchRelease ExpectationRelease(const std::string& range) {
+  size_t start = 0;
+  while (start <= range.size()) {
+    size_t end = range.find(',', start);
+    if (end == std::string::npos) end = range.size();
+    std::string clause = range.substr(start, end - start);
+    clause.erase(0, clause.find_first_not_of(' '));
+    if (clause.rfind(">=", 0) == 0 || clause.rfind("==", 0) == 0)
+      return ParseTorchRelease(clause.substr(2));
+    start = end + 1;
+  }
+  return BuildTorchRelease();
+}
+
 std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& path) {
   std::vector<KnownCause> out;
-  Expectation contract = Expect(e.program);
   for (const auto& x : e.expected)
     for (const auto& d : x.divergences) {
+      const Expectation contract = Expect(e.program, ExpectationRelease(x.torch));
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
       if (RestatesEagersFinding(contract, x, d)) continue;
