@@ -11,6 +11,7 @@
 #include "src/report/root_cause.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
+#include "src/support/torch_version.h"
 
 namespace mmdiff {
 
@@ -70,24 +71,16 @@ bool RestatesEagersFinding(const Expectation& contract, const VersionExpectation
 // release (addmv's bias before 2.12 is eager's deviation, after it every path raises), and an
 // expectation's divergences are what that release's judgement gave.
 TorchRelease ExpectationRelease(const std::string& range) {
-  size_t start = 0;
-  while (start <= range.size()) {
-    size_t end = range.find(',', start);
-    if (end == std::string::npos) end = range.size();
-    std::string clause = range.substr(start, end - start);
-    clause.erase(0, clause.find_first_not_of(' '));
-    if (clause.rfind(">=", 0) == 0 || clause.rfind("==", 0) == 0)
-      return ParseTorchRelease(clause.substr(2));
-    start = end + 1;
-  }
-  return BuildTorchRelease();
+  auto low = TorchRangeLowerBound(range);  // ParseRegressionEntry checked the range
+  if (!low.ok() || !low.value()) return BuildTorchRelease();
+  return TorchRelease{low.value()->major, low.value()->minor};
 }
 
 std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& path) {
   std::vector<KnownCause> out;
-  for (const auto& x : e.expected)
+  for (const auto& x : e.expected) {
+    const Expectation contract = Expect(e.program, ExpectationRelease(x.torch));
     for (const auto& d : x.divergences) {
-      const Expectation contract = Expect(e.program, ExpectationRelease(x.torch));
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
       if (RestatesEagersFinding(contract, x, d)) continue;
@@ -108,6 +101,7 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
                          [&](const KnownCause& k) { return k.signature == sig; }))
           out.push_back({sig, e.title, e.upstream, path});
     }
+  }
   return out;
 }
 

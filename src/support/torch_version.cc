@@ -67,11 +67,13 @@ std::string TorchVersionString(const TorchVersion& v) {
   return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
 }
 
-Result<bool> TorchVersionInRange(std::string_view version, std::string_view range) {
-  auto v = ParseTorchVersion(version);
-  if (!v.ok()) return v.status();
+namespace {
+
+// Calls fn(op, bound) for each clause of `range` (see TorchVersionInRange), in order; the first
+// malformed clause is the error.
+template <typename F>
+Status ForEachClause(std::string_view range, F&& fn) {
   if (range.empty()) return Status::Error("empty torch version range");
-  bool in = true;
   auto strip = [](std::string_view& t) {
     while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
     while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
@@ -94,14 +96,36 @@ Result<bool> TorchVersionInRange(std::string_view version, std::string_view rang
     strip(bound_text);
     auto bound = ParseTorchVersion(bound_text);
     if (!bound.ok()) return bound.status();
-    auto cmp = v.value() <=> bound.value();
+    fn(op, bound.value());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<bool> TorchVersionInRange(std::string_view version, std::string_view range) {
+  auto v = ParseTorchVersion(version);
+  if (!v.ok()) return v.status();
+  bool in = true;
+  Status s = ForEachClause(range, [&](std::string_view op, const TorchVersion& bound) {
+    auto cmp = v.value() <=> bound;
     in &= op == ">="   ? cmp >= 0
           : op == ">"  ? cmp > 0
           : op == "<=" ? cmp <= 0
           : op == "<"  ? cmp < 0
                        : cmp == 0;
-  }
+  });
+  if (!s.ok()) return s;
   return in;
+}
+
+Result<std::optional<TorchVersion>> TorchRangeLowerBound(std::string_view range) {
+  std::optional<TorchVersion> low;
+  Status s = ForEachClause(range, [&](std::string_view op, const TorchVersion& bound) {
+    if ((op == ">=" || op == "==") && (!low || *low < bound)) low = bound;
+  });
+  if (!s.ok()) return s;
+  return low;
 }
 
 }  // namespace mmdiff

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <compare>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -36,5 +37,9 @@ std::string TorchVersionString(const TorchVersion& v);
 // and a version, all of which must hold (">=2.11.0,<2.12"). An error naming the bad version,
 // operator or range.
 Result<bool> TorchVersionInRange(std::string_view version, std::string_view range);
+
+// The least version a range admits by its >= and == clauses (">=2.11.0,<2.12" -> 2.11.0), or
+// nullopt where it has none ("<2.12"); the same errors as TorchVersionInRange.
+Result<std::optional<TorchVersion>> TorchRangeLowerBound(std::string_view range);
 
 }  // namespace mmdiff

@@ -71,3 +71,20 @@ TEST(TorchVersion, RangesHoldWhenEveryClauseDoes) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(TorchVersion, ARangesLowerBoundIsItsGreatestAtLeastOrEqualClause) {
+  auto low = [](std::string_view r) { return TorchRangeLowerBound(r); };
+  ASSERT_TRUE(low(">=2.11.0,<2.12.0").ok());
+  EXPECT_EQ(low(">=2.11.0,<2.12.0").value(), (TorchVersion{2, 11, 0}));
+  EXPECT_EQ(low("==2.15.0").value(), (TorchVersion{2, 15, 0}));
+  EXPECT_EQ(low(">=2.11, >=2.13").value(), (TorchVersion{2, 13, 0}));
+  EXPECT_FALSE(low("<2.12").value().has_value());
+  EXPECT_FALSE(low("<2.12,>=x").ok());
+  EXPECT_FALSE(low("").ok());
+}
+
+}  // namespace
+}  // namespace mmdiff
