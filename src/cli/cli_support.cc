@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "mmdiff/build_info.h"
 #include "src/gen/focus.h"
@@ -44,46 +43,6 @@ Result<GenPolicy> LoadPolicy(const std::string& file, const std::string& focus) 
   return Focused(p.value(), *f);
 }
 
-RunContext Context(const Supervisor& sup) {
-  RunContext ctx;
-  ctx.versions = sup.versions();
-  ctx.knobs = {{"TORCHINDUCTOR_COMPILE_THREADS", "1"},
-               {"torch.compile", "fullgraph=True, torch._dynamo.reset() before each program"}};
-  return ctx;
-}
-
-// Resolves --paths against what the worker offers. Returns an error naming unknown paths.
-std::vector<std::string> SplitPathList(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream ss(list);
-  for (std::string name; std::getline(ss, name, ',');)
-    if (!name.empty()) out.push_back(name);
-  return out;
-}
-
-Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o) {
-  std::vector<std::string> out;
-  if (o.paths.empty()) {
-    for (const auto& p : sup.paths())
-      if (p.available && !p.traits.on_demand &&
-          (!p.traits.test_only || p.name == "planted_promote"))
-        out.push_back(p.name);
-    return out;
-  }
-  for (const std::string& name : SplitPathList(o.paths)) {
-    bool known = false;
-    for (const auto& p : sup.paths()) known |= p.name == name;
-    if (!known) {
-      std::string all;
-      for (const auto& p : sup.paths()) all += " " + p.name;
-      return Status::Error("unknown path \"" + name + "\"; this worker offers:" + all +
-                           (o.test_paths ? "" : " (test-only paths need --test-paths)"));
-    }
-    out.push_back(name);
-  }
-  return out;
-}
-
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path) {
   SupervisorOptions s;
   s.worker_binary = WorkerBinary();
@@ -100,7 +59,7 @@ int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
     std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
     return kExitEnvironment;
   }
-  auto selected = SelectPaths(sup, o);
+  auto selected = SelectPaths(sup.paths(), o.paths, o.test_paths);
   if (!selected.ok()) {
     std::cerr << "mmdiff " << command << ": " << selected.error() << "\n";
     return kExitUsage;

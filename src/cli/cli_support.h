@@ -23,15 +23,9 @@ bool GpuPresent();
 // The default policy for "", else the file's (errors name the file).
 // ... with `focus`'s overlay (src/gen/focus.h; "": none).
 Result<GenPolicy> LoadPolicy(const std::string& file, const std::string& focus = "");
-// Versions and knobs recorded in reports.
-RunContext Context(const Supervisor& sup);
-// "a,b,,c" -> {a, b, c}.
-std::vector<std::string> SplitPathList(const std::string& list);
 // The known-behaviour catalogue a command reads: `given` (--known), else the source tree's
 // corpus/regression when it is there; none with --no-known.
 std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& given, bool none);
-// Resolves --paths against what the worker offers. Returns an error naming unknown paths.
-Result<std::vector<std::string>> SelectPaths(const Supervisor& sup, const CommonOptions& o);
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);
 // Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
 int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,

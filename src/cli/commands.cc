@@ -13,6 +13,7 @@
 
 #include "mmdiff/build_info.h"
 #include "src/campaign/ablation.h"
+#include "src/campaign/campaign_start.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/selftest.h"
@@ -311,7 +312,7 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
   CaseRun c = RunAndJudge(sup, program, recipe, paths, before);
   c.mitigations = TryMitigations(sup, c);
   c.ablation = RunAblation(sup, c);
-  RunContext ctx = Context(sup);
+  RunContext ctx = WorkerRunContext(sup);
   if (json)
     std::cout << MakeReport(c, ctx).dump(2) << "\n";
   else

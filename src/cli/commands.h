@@ -5,16 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace mmdiff::cli {
+#include "src/support/exit_codes.h"
 
-// Exit codes, documented in --help and README.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitDiverged = 1;     // `run`: the verdict is "diverge"
-inline constexpr int kExitUsage = 2;        // bad arguments or unreadable/invalid input files
-inline constexpr int kExitEnvironment = 3;  // worker cannot start, output folder not writable
-inline constexpr int kExitFixed = 4;  // `replay`: an expected divergence is gone (fixed upstream?)
-inline constexpr int kExitNewBehaviour =
-    5;  // `replay`: a verdict changed in another way (takes precedence over 4)
+namespace mmdiff::cli {
 
 struct CommonOptions {
   std::string policy_file;

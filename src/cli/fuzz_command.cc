@@ -1,17 +1,10 @@
 // `mmdiff fuzz`: a campaign on parallel workers, resumable, shardable.
-#include <fcntl.h>
-#include <signal.h>
-#include <spdlog/spdlog.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -19,44 +12,17 @@
 #include <set>
 #include <thread>
 
-#include "mmdiff/build_info.h"
+#include "src/campaign/campaign_start.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/subcommand_help.h"
-#include "src/ir/paths.h"
 #include "src/report/finding_class.h"
 #include "src/report/root_cause_fold.h"
-#include "src/support/files.h"
-#include "src/support/json_limits.h"
 
 namespace mmdiff::cli {
 
 namespace {
-
-std::atomic<int64_t> g_first_stop_signal_ns{0};
-
-// The first Ctrl-C or SIGTERM asks the campaign to stop after the cases under way; another one a
-// second or more later stops the process (async-signal-safe: clock_gettime, write and _exit only).
-// Signals within that second are the same request: `timeout` signals its command, then the
-// command's process group.
-void OnStopSignal(int sig) {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  int64_t now = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-  int64_t first = 0;
-  if (g_first_stop_signal_ns.compare_exchange_strong(first, now)) {
-    RequestFuzzStop();
-    return;
-  }
-  if (now - first < 1000000000) return;
-  static const char kMsg[] =
-      "mmdiff fuzz: second signal: stopping now (`mmdiff fuzz --resume` continues)\n";
-  (void)!write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
-  _exit(128 + sig);
-}
-
-namespace fs = std::filesystem;
 
 struct FuzzArgs {
   CommonOptions common;
@@ -85,13 +51,6 @@ struct FuzzArgs {
   std::string steer = "auto";
   int64_t steer_epoch = 64;
 };
-
-int64_t DefaultMemoryMb(int jobs) {
-  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return 0;
-  int64_t total_mb = static_cast<int64_t>(pages) * page >> 20;
-  return std::max<int64_t>(2048, total_mb * 3 / 4 / std::max(jobs, 1));
-}
 
 // The cases of a root cause, over its buckets.
 int64_t CauseCount(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
@@ -242,57 +201,26 @@ Result<Shard> ShardOption(const std::string& text) {
 }
 
 int Fuzz(FuzzArgs a) {
-  FuzzOptions fo;
-  FuzzSummary start;
   auto shard = ShardOption(a.shard);
   if (!shard.ok()) {
     std::cerr << "mmdiff fuzz: " << shard.error() << "\n";
     return kExitUsage;
   }
+  CampaignStart cs;
   if (!a.resume.empty()) {
-    // Everything comes from the campaign's summary; --time/--cases replace its budget.
-    fs::path summary = fs::path(a.resume) / "summary.json";
-    auto text = ReadFile(summary.string());
-    if (!text.ok()) {
-      std::cerr << "mmdiff fuzz --resume: " << text.error() << "\n";
-      return kExitUsage;
-    }
-    auto j = ParseJsonBounded(text.value());
-    if (!j.ok()) {
-      std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": " << j.error() << "\n";
-      return kExitUsage;
-    }
-    if (Status s = SummaryFromJson(j.value(), fo, start); !s.ok()) {
-      std::cerr << "mmdiff fuzz --resume: " << summary.string() << ": " << s.message() << "\n";
-      return kExitUsage;
-    }
-    // A task that resumes its shard after a requeue says which shard it is: it must be this one.
-    if (a.shard_given && ShardText(shard.value()) != ShardText(fo.shard)) {
-      std::cerr << "mmdiff fuzz --resume: " << a.resume << " holds shard " << ShardText(fo.shard)
-                << ", not shard " << ShardText(shard.value()) << " (--shard " << a.shard << ")\n";
-      return kExitUsage;
-    }
-    ++start.resumes;
-    fo.out_dir = a.resume;
-    a.common.test_paths = fo.test_paths;
-    a.common.timeout_s = fo.stage_timeout_s;
-    a.common.paths.clear();
-    for (const auto& p : fo.paths) a.common.paths += (a.common.paths.empty() ? "" : ",") + p;
-    if (a.time_given) fo.time_s = a.time_s;
-    if (a.cases_given) fo.max_cases = a.cases;
-    if (a.jobs > 0) fo.jobs = a.jobs;
+    // Everything comes from the campaign's summary; --time/--cases/--jobs replace its own.
+    cs.resume = a.resume;
+    if (a.shard_given) cs.resume_shard = shard.value();
+    if (a.time_given) cs.resume_time_s = a.time_s;
+    if (a.cases_given) cs.resume_cases = a.cases;
+    cs.resume_jobs = a.jobs;
   } else {
     auto policy = LoadPolicy(a.common.policy_file);
     if (!policy.ok()) {
       std::cerr << "mmdiff fuzz: " << policy.error() << "\n";
       return kExitUsage;
     }
-    if (fs::exists(fs::path(a.out_dir) / "summary.json")) {
-      std::cerr << "mmdiff fuzz: " << a.out_dir
-                << " already holds a campaign; continue it with `mmdiff fuzz --resume " << a.out_dir
-                << "` or choose another --out\n";
-      return kExitUsage;
-    }
+    FuzzOptions& fo = cs.options;
     fo.policy = policy.value();
     if (a.inputs_per_program > 0) fo.policy.inputs_per_program = a.inputs_per_program;
     fo.shard = shard.value();
@@ -313,114 +241,39 @@ int Fuzz(FuzzArgs a) {
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
     fo.standalone_check = !a.no_standalone_check;
     fo.ablation = !a.no_ablation;
-    // auto: steer a default campaign: the default policy, one shard, inductor among the paths (the
-    // default paths have it; paths resolved without it turn steering off below). A policy file is
-    // the user's choice of forms, which the foci would override for most programs; a steered shard
-    // follows its own coverage, and only unsteered shards merge into the one-machine campaign.
     fo.steer_epoch_cases = a.steer_epoch;
-    const bool inductor = a.common.paths.empty() ||
-                          ("," + a.common.paths + ",").find(",inductor,") != std::string::npos;
-    fo.steer = a.steer == "on" || (a.steer == "auto" && inductor && fo.shard.count == 1 &&
-                                   a.common.policy_file.empty());
+    cs.path_list = a.common.paths;
+    cs.steer = a.steer == "on"    ? SteerChoice::kOn
+               : a.steer == "off" ? SteerChoice::kOff
+                                  : SteerChoice::kAuto;
+    cs.policy_given = !a.common.policy_file.empty();
   }
+  cs.worker_binary = WorkerBinary();
+  cs.recycle_after = a.recycle_after;
+  cs.recycle_growth_mb = a.recycle_growth_mb;
+  cs.memory_mb = a.memory_mb;
+  cs.inductor_cache = a.inductor_cache;
   // repro.py of a new finding runs with the interpreter the workers embed (the campaign's venv).
-  fo.standalone.python = VenvPython();
-  fo.standalone.timeout_s = fo.stage_timeout_s + 120;
-  if (!a.inductor_cache.empty()) fo.inductor_cache_dir = fs::absolute(a.inductor_cache).string();
-  if (Status s = CheckFuzzOptions(fo); !s.ok()) {
-    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
-    return kExitUsage;
+  cs.python = VenvPython();
+  cs.progress_line = isatty(STDERR_FILENO);
+  CampaignEnd end = StartCampaign(std::move(cs));
+  if (end.exit_code != kExitOk) {
+    std::cerr << "mmdiff fuzz: " << end.error << "\n";
+    return end.exit_code;
   }
-  auto catalogue = LoadKnownCatalogue(fo.known_paths);
-  if (!catalogue.ok()) {
-    std::cerr << "mmdiff fuzz: --known: " << catalogue.error() << "\n";
-    return kExitUsage;
-  }
-  fo.known = std::make_shared<const KnownCatalogue>(std::move(catalogue.value()));
-  if (!fo.known_paths.empty())
-    spdlog::info("known behaviours: {} root causes from {} files", fo.known->size(),
-                 fo.known->sources().size());
-  if (Status s = MakeWritableDir(fo.out_dir); !s.ok()) {
-    std::cerr << "mmdiff fuzz: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  // One campaign process per folder: a task resubmitted while its first copy still runs (or two
-  // resumes by hand) would otherwise write the same summary and findings. The lock goes with the
-  // process, however it ends.
-  int lock_fd =
-      open((fs::path(fo.out_dir) / ".fuzz.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    std::cerr << "mmdiff fuzz: " << fo.out_dir
-              << (lock_fd < 0 ? ": cannot create its lock file"
-                              : " is in use by another `mmdiff fuzz` (its lock is held)")
-              << "\n";
-    return lock_fd < 0 ? kExitEnvironment : kExitUsage;
-  }
-  // Inductor's caches live in the campaign's folder (the workers inherit the variable): compiled
-  // kernels are shared by the jobs and survive worker recycling and --resume (the workers turn the
-  // FX graph cache off: every graph runs the passes, whose rewrites sign findings).
-  // --inductor-cache puts them elsewhere (node-local disk on a cluster; an absolute path).
-  setenv("TORCHINDUCTOR_CACHE_DIR", (fs::absolute(fo.out_dir) / fo.inductor_cache_dir).c_str(), 1);
-  // Ctrl-C or SIGTERM, even while the workers start: finish the cases under way, write the summary,
-  // exit normally. A second one stops at once: complete findings are already on disk (and the
-  // workers die with the supervisor); `--resume` tidies what was under way.
-  signal(SIGINT, OnStopSignal);
-  signal(SIGTERM, OnStopSignal);
-  std::vector<std::unique_ptr<Supervisor>> owned;
-  std::vector<Supervisor*> workers;
-  std::vector<std::string> paths;
-  for (int j = 0; j < fo.jobs; ++j) {
-    std::string log = (fs::path(fo.out_dir) /
-                       (fo.jobs == 1 ? "worker.log" : "worker-" + std::to_string(j) + ".log"))
-                          .string();
-    SupervisorOptions so = MakeSupervisorOptions(a.common, log);
-    so.recycle_after = a.recycle_after;
-    so.recycle_growth_mb = a.recycle_growth_mb;
-    so.memory_limit_mb = a.memory_mb >= 0 ? a.memory_mb : DefaultMemoryMb(fo.jobs);
-    so.work_dir = (fs::path(fo.out_dir) / "worker-files").string();  // torch's debug files
-    owned.push_back(std::make_unique<Supervisor>(so));
-    workers.push_back(owned.back().get());
-  }
-  // The first worker resolves --paths (a resumed campaign's own must all still be there); the
-  // others start meanwhile, so that no job waits for its worker in the middle of the campaign.
-  std::vector<std::thread> starting;
-  for (size_t j = 1; j < workers.size(); ++j)
-    starting.emplace_back([w = workers[j]] { (void)w->Hello(); });
-  int code = StartWorker(*workers[0], a.common, "fuzz", paths);
-  for (auto& t : starting) t.join();
-  if (code != kExitOk) return code;
-  fo.paths = paths;
-  if (fo.steer && a.resume.empty() && a.steer == "auto" &&
-      std::find(paths.begin(), paths.end(), paths::kInductor) == paths.end()) {
-    spdlog::info("no steering: inductor is not among the paths, so no rewrite is ever reported");
-    fo.steer = false;
-  }
-  fo.progress_line = isatty(STDERR_FILENO);
-  std::string joined;
-  for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
-  spdlog::info("{} campaign (seed {}, shard {}, {} jobs, budget {} s{}) on paths: {}; output in {}",
-               a.resume.empty() ? "starting a" : "resuming the", fo.seed, ShardText(fo.shard),
-               fo.jobs, fo.time_s,
-               fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "", joined,
-               fo.out_dir);
-  auto sum = RunFuzz(fo, workers, Context(*workers[0]), start);
-  if (!sum.ok()) {
-    std::cerr << "mmdiff fuzz: " << sum.error() << "\n";
-    return kExitEnvironment;
-  }
-  PrintSummary(sum.value(), fo);
+  const FuzzOptions& fo = end.options;
+  const FuzzSummary& sum = end.summary;
+  PrintSummary(sum, fo);
   if (a.profile)
     std::printf(
         "\nwhere the time went (summed over %d jobs; workers started before the "
         "campaign not included):\n%s",
-        fo.jobs,
-        ProfileTable(sum.value().profile, sum.value().cases, sum.value().elapsed_s * fo.jobs)
-            .c_str());
+        fo.jobs, ProfileTable(sum.profile, sum.cases, sum.elapsed_s * fo.jobs).c_str());
   if (a.profile)
     std::printf(
         "\nInductor's rewrites the programs reached (summary.json \"rewrites\"; mmdiff "
         "rewrites lists those never reached):\n%s",
-        RewriteTable(SummaryRewriteRows(sum.value()), sum.value().cases).c_str());
+        RewriteTable(SummaryRewriteRows(sum), sum.cases).c_str());
   return kExitOk;
 }
 

@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
-    return code == 0 ? 0 : mmdiff::cli::kExitUsage;
+    return code == 0 ? 0 : mmdiff::kExitUsage;
   }
   if (*gen && stats > 0) return mmdiff::cli::GenStats(seed, stats, policy_file, focus, stats_json);
   if (*gen)
@@ -170,5 +170,5 @@ int main(int argc, char** argv) {
                                  selftest_seed, selftest_timeout, selftest_special);
   for (auto& [sub, action] : registered)
     if (*sub) return action();
-  return mmdiff::cli::kExitUsage;
+  return mmdiff::kExitUsage;
 }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "src/ir/path_traits.h"
 #include "src/support/status.h"
@@ -23,5 +24,15 @@ nlohmann::json PathInfoToJson(const PathInfo& p);
 // "why" (a string, may be absent) and valid traits are required; otherwise an error naming what is
 // wrong.
 Result<PathInfo> PathInfoFromJson(const nlohmann::json& j);
+
+// "a,b,,c" -> {a, b, c}.
+std::vector<std::string> SplitPathList(const std::string& list);
+// The paths a command runs from a worker's `offered` paths: for an empty `list`, every available
+// path that is not run on demand and not test-only (planted_promote excepted, offered only with
+// --test-paths); else the list's paths in its order, each one the worker has, or an error naming
+// the unknown one and what the worker offers (`test_paths`: whether the worker was started with
+// --test-paths, said in the error when it was not).
+Result<std::vector<std::string>> SelectPaths(const std::vector<PathInfo>& offered,
+                                             const std::string& list, bool test_paths);
 
 }  // namespace mmdiff

@@ -51,5 +51,33 @@ TEST(PathInfo, MalformedAnnouncementsAreErrorsNamingWhatIsWrong) {
   EXPECT_EQ(Error(bad), "accepted");
 }
 
+std::vector<PathInfo> Offered() {
+  return {{"reference", true, "", {}},
+          {"cuda_only", false, "no GPU", {}},
+          {"aoti", true, "", PathTraits{.compiled = true, .on_demand = true}},
+          {"planted_drop_k", true, "", PathTraits{.test_only = true}},
+          {"planted_promote", true, "", PathTraits{.test_only = true}},
+          {"eager", true, "", {}}};
+}
+
+TEST(SelectPaths, TheDefaultIsWhatRunsHereNotOnDemandAndOfTheTestPathsOnlyPlantedPromote) {
+  auto r = SelectPaths(Offered(), "", true);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.value(), (std::vector<std::string>{"reference", "planted_promote", "eager"}));
+}
+
+TEST(SelectPaths, AListIsTakenInItsOrderAndAnUnknownNameIsAnErrorSayingWhatIsOffered) {
+  auto r = SelectPaths(Offered(), "eager,,aoti,cuda_only", false);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.value(), (std::vector<std::string>{"eager", "aoti", "cuda_only"}));
+  auto bad = SelectPaths(Offered(), "eager,planted_crash", false);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("unknown path \"planted_crash\""), std::string::npos) << bad.error();
+  EXPECT_NE(bad.error().find("offers: reference cuda_only aoti"), std::string::npos) << bad.error();
+  EXPECT_NE(bad.error().find("need --test-paths"), std::string::npos) << bad.error();
+  EXPECT_EQ(SelectPaths(Offered(), "nope", true).error().find("need --test-paths"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace mmdiff

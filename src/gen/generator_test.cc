@@ -19,8 +19,8 @@ TEST(Generator, SameSeedSameProgram) {
   EXPECT_NE(GenerateFromSeed(1, p), GenerateFromSeed(2, p));
 }
 
-// 100,000 seeds in the main build (about 10 s); a quarter of them under the sanitizers (build-asan),
-// where the 100,000 took 110 s of the CI's time.
+// 100,000 seeds in the main build (about 10 s); a quarter of them under the sanitizers
+// (build-asan), where the 100,000 took 110 s of the CI's time.
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define MMDIFF_GEN_TEST_SANITIZED 1

@@ -96,7 +96,7 @@ std::vector<PathRow> MakeCatalogue() {
   // Test-only paths (a worker started with --test-paths): planted faults, a one-thread eager
   // control, crashers, and torch.compile with deliberately wrong backends.
   const PathTraits planted{.test_only = true, .needs_gpu = true};
-  for (const char* p : {"planted_promote", "planted_drop_k", "planted_half_accumulate",
+  for (const char* p : {paths::kPlantedPromote, "planted_drop_k", "planted_half_accumulate",
                         "planted_wrong_dtype", "planted_nan_to_number", "planted_inf_times_zero",
                         "planted_spread_nan", "planted_bias_times_beta", "planted_drop_grad_term",
                         "planted_ignore_autocast", "planted_wide_intermediates", "eager_1thread"})

@@ -22,6 +22,9 @@ inline constexpr const char* kAotEager = "aot_eager";
 inline constexpr const char* kCompileEager = "compile_eager";
 inline constexpr const char* kTorchScript = "torchscript";
 inline constexpr const char* kAoti = "aoti";
+// The test path a default list with --test-paths includes: the deliberately wrong path that
+// promotes mismatched dtypes, to see a finding end to end.
+inline constexpr const char* kPlantedPromote = "planted_promote";
 }  // namespace paths
 
 // Which Backend runs a path (src/backends/registry.cc builds each from its row).
