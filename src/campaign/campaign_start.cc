@@ -131,8 +131,8 @@ Status ReadResumed(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& sum) {
 }
 
 bool ListsInductor(const std::string& list) {
-  return list.empty() || ("," + list + ",").find(std::string(",") + paths::kInductor + ",") !=
-                             std::string::npos;
+  return list.empty() ||
+         ("," + list + ",").find(std::string(",") + paths::kInductor + ",") != std::string::npos;
 }
 
 }  // namespace
@@ -163,9 +163,9 @@ CampaignEnd StartCampaign(CampaignStart s) {
                                     s.options.out_dir + "` or choose another --out");
     fo = s.options;
     fo.paths.clear();
-    fo.steer = s.steer == SteerChoice::kOn ||
-               (s.steer == SteerChoice::kAuto && ListsInductor(path_list) &&
-                fo.shard.count == 1 && !s.policy_given);
+    fo.steer =
+        s.steer == SteerChoice::kOn || (s.steer == SteerChoice::kAuto && ListsInductor(path_list) &&
+                                        fo.shard.count == 1 && !s.policy_given);
   }
   fo.standalone.python = s.python;
   fo.standalone.timeout_s = fo.stage_timeout_s + 120;
@@ -231,9 +231,8 @@ CampaignEnd StartCampaign(CampaignStart s) {
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
   spdlog::info("{} campaign (seed {}, shard {}, {} jobs, budget {} s{}) on paths: {}; output in {}",
                resuming ? "resuming the" : "starting a", fo.seed, ShardText(fo.shard), fo.jobs,
-               fo.time_s,
-               fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "", joined,
-               fo.out_dir);
+               fo.time_s, fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "",
+               joined, fo.out_dir);
   auto sum = RunFuzz(fo, workers, WorkerRunContext(*workers[0]), start);
   if (!sum.ok()) return Failed(kExitEnvironment, sum.error());
   CampaignEnd end;

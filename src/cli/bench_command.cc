@@ -244,8 +244,7 @@ const CommandRegistrar kBench{
       c->add_option("--sources-out", args->sources_out,
                     "Write the inductor programs (function source, input shapes and dtypes, "
                     "mmdiff's seconds) here");
-      c->add_option("--timeout", args->common.timeout_s, "Seconds a path may spend in one stage")
-          ->capture_default_str();
+      AddStageTimeoutOption(c, args->common.timeout_s);
       c->add_flag("--verbose", args->verbose,
                   "One line per run on stderr: path, outcome, milliseconds, program");
       return std::make_pair(c, std::function<int()>([args] { return RunBench(*args); }));

@@ -23,6 +23,12 @@ std::string WorkerBinary() {
   return (self.parent_path() / "mmdiff-worker").string();
 }
 
+std::string VersionText() {
+  return std::string("mmdiff ") + build_info::kMmdiffVersion + "\ntorch " +
+         build_info::kTorchVersion + "\npython " + build_info::kPythonVersion + "\nvenv python " +
+         build_info::kVenvPython;
+}
+
 std::string VenvPython() {
   const char* python = std::getenv("MMDIFF_PYTHON");
   return python && *python ? python : build_info::kVenvPython;
@@ -81,8 +87,13 @@ void AddCommonOptions(CLI::App* app, CommonOptions& o) {
       "deliberately wrong planted_* paths (e.g. planted_promote accepts mismatched "
       "dtypes, planted_bias_times_beta reads addmm's input when beta = 0), "
       "eager_1thread, and the crashers crash_segv, crash_abort, crash_sigkill, hang, oom");
-  app->add_option("--timeout", o.timeout_s,
-                  "Seconds a path may spend in one stage before its worker is killed")
+  AddStageTimeoutOption(app, o.timeout_s);
+}
+
+CLI::Option* AddStageTimeoutOption(CLI::App* app, double& timeout_s) {
+  return app
+      ->add_option("--timeout", timeout_s,
+                   "Seconds a path may spend in one stage before its worker is killed")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
 }

@@ -31,6 +31,8 @@ SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::strin
 int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
                 std::vector<std::string>& paths);
 void AddCommonOptions(CLI::App* app, CommonOptions& o);
+// --timeout as every command that runs paths declares it: seconds a path may spend in one stage.
+CLI::Option* AddStageTimeoutOption(CLI::App* app, double& timeout_s);
 // Before minutes of running: an output file option (`flag` FILE) that names a folder is bad usage
 // (kExitUsage), one whose folder cannot be made or written an environment problem
 // (kExitEnvironment); both said on stderr as `command`'s. kExitOk for "" (not asked for).

@@ -1,27 +1,18 @@
 // `mmdiff cluster`: a campaign as a Slurm job array (submit, resubmit) and its shards' progress
 // (status).
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "src/campaign/slurm_campaign.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
+#include "src/cluster/slurm_campaign.h"
+#include "src/cluster/slurm_submit.h"
 #include "src/support/files.h"
-#include "src/support/utf8.h"
 
 namespace mmdiff::cli {
 namespace {
@@ -59,51 +50,6 @@ struct SubmitArgs {
   bool dry_run = false;
 };
 
-// Runs argv (PATH searched) with stdin from /dev/null; returns its exit code (127: not found) and
-// stdout; its stderr is ours.
-int RunCapture(const std::vector<std::string>& argv, std::string* out) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return 127;
-  pid_t pid = fork();
-  if (pid < 0) return 127;
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0) dup2(null, 0);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  close(fds[1]);
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0 && out->size() < (1u << 20)) out->append(buf, static_cast<size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// `sbatch --parsable [options] script` -> the job id; prints why on failure.
-Result<int64_t> Sbatch(std::vector<std::string> options, const std::string& script,
-                       const std::string& argument = "") {
-  std::vector<std::string> argv = {"sbatch", "--parsable"};
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.push_back(script);
-  if (!argument.empty()) argv.push_back(argument);
-  std::string out;
-  int code = RunCapture(argv, &out);
-  if (code == 127) return Status::Error("cannot run sbatch (not on PATH: is this a Slurm node?)");
-  if (code != 0)
-    return Status::Error("sbatch refused " + script + " (exit " + std::to_string(code) +
-                         "; its message is above)");
-  return ParseSbatchJobId(out);
-}
-
 // Checks the tasks' fuzz options as `mmdiff fuzz` itself parses them, without running anything.
 Status CheckFuzzArgs(const std::vector<std::string>& args) {
   for (const auto& r : CommandRegistry()) {
@@ -127,38 +73,20 @@ Status CheckFuzzArgs(const std::vector<std::string>& args) {
   return Status::Error("no fuzz command in this build");
 }
 
-std::string Now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-// Submits OUT/slurm/task.sbatch, then triage.sbatch after it; records and prints the job ids.
+// Submits OUT/slurm/*.sbatch and prints the job ids and where the results go.
 int SubmitScripts(const std::string& out, int64_t tasks) {
-  const std::string slurm = (fs::path(out) / "slurm").string();
-  auto array = Sbatch({}, slurm + "/task.sbatch");
-  if (!array.ok()) {
-    std::cerr << "mmdiff cluster: " << array.error() << "\n";
+  auto jobs = SubmitSlurmScripts(out);
+  if (!jobs.ok()) {
+    std::cerr << "mmdiff cluster: " << jobs.error() << "\n";
     return kExitEnvironment;
   }
-  std::string after = std::to_string(array.value());
-  auto triage = Sbatch({"--dependency=afterany:" + after, "--kill-on-invalid-dep=yes"},
-                       slurm + "/triage.sbatch", after);
-  if (!triage.ok()) {
-    std::cerr << "mmdiff cluster: the array job " << after << " is submitted, but not its triage "
-              << "job: " << triage.error() << "\n(run `mmdiff triage " << out << " --out " << out
-              << "/triage` when the tasks have ended)\n";
-    return kExitEnvironment;
-  }
-  std::ofstream(slurm + "/submissions.log", std::ios::app)
-      << Now() << " array job " << after << ", triage job " << triage.value() << "\n";
-  std::cout << "submitted array job " << after << " (" << tasks << " tasks: shards 0/" << tasks
+  const int64_t array = jobs.value().array_job, triage = jobs.value().triage_job;
+  std::cout << "submitted array job " << array << " (" << tasks << " tasks: shards 0/" << tasks
             << " to " << tasks - 1 << "/" << tasks << " into " << out << "/shard-<i>/)\n"
-            << "and triage job " << triage.value() << " (after every task has ended: " << out
+            << "and triage job " << triage << " (after every task has ended: " << out
             << "/triage/triage.md)\n"
-            << "watch: squeue -j " << after << "," << triage.value() << "; mmdiff cluster status "
-            << out << "\nlogs: " << out << "/slurm/task-<i>.log, " << out << "/slurm/triage.log\n";
+            << "watch: squeue -j " << array << "," << triage << "; mmdiff cluster status " << out
+            << "\nlogs: " << out << "/slurm/task-<i>.log, " << out << "/slurm/triage.log\n";
   return kExitOk;
 }
 
@@ -172,36 +100,15 @@ int Submit(SubmitArgs a) {
               << "\n";
     return kExitEnvironment;
   }
-  if (Status s = CheckSlurmCampaign(c); !s.ok()) {
-    // The message quotes the refused value, control characters and all.
-    std::cerr << "mmdiff cluster submit: " << TerminalLine(s.message()) << "\n";
-    return kExitUsage;
-  }
   if (Status s = CheckFuzzArgs(c.fuzz_args); !s.ok()) {
     std::cerr << "mmdiff cluster submit: " << s.message() << "\n";
     return kExitUsage;
   }
+  if (ClusterStep w = WriteSlurmScripts(c); w.exit_code != kExitOk) {
+    std::cerr << "mmdiff cluster submit: " << w.error << "\n";
+    return w.exit_code;
+  }
   const fs::path slurm = fs::path(c.out_dir) / "slurm";
-  if (fs::exists(slurm / "task.sbatch") || fs::exists(fs::path(c.out_dir) / "shard-0") ||
-      fs::exists(fs::path(c.out_dir) / "summary.json")) {
-    std::cerr << "mmdiff cluster submit: " << c.out_dir
-              << " already holds a campaign; resume it with `mmdiff cluster resubmit " << c.out_dir
-              << "` or choose another --out\n";
-    return kExitUsage;
-  }
-  if (Status s = MakeWritableDir(slurm.string()); !s.ok()) {
-    std::cerr << "mmdiff cluster submit: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  for (const auto& [name, text] : {std::pair{"task.sbatch", SlurmTaskScript(c)},
-                                   std::pair{"triage.sbatch", SlurmTriageScript(c)}}) {
-    std::string path = (slurm / name).string();
-    if (Status s = WriteFileAtomic(path, text); !s.ok()) {
-      std::cerr << "mmdiff cluster submit: " << s.message() << "\n";
-      return kExitEnvironment;
-    }
-    chmod(path.c_str(), 0755);
-  }
   if (std::none_of(c.fuzz_args.begin(), c.fuzz_args.end(), [](const std::string& arg) {
         return arg.rfind("--time", 0) == 0 || arg.rfind("--cases", 0) == 0;
       }))
@@ -217,41 +124,13 @@ int Submit(SubmitArgs a) {
   return SubmitScripts(c.out_dir, c.tasks);
 }
 
-// The array's size from the script's own #SBATCH --array=0-<N-1> line.
-int64_t ArrayTasks(const std::string& script) {
-  const std::string key = "\n#SBATCH --array=0-";
-  size_t at = script.find(key);
-  if (at == std::string::npos) return -1;
-  return std::atoll(script.c_str() + at + key.size()) + 1;
-}
-
 int Resubmit(const std::string& out) {
-  const fs::path slurm = fs::path(out) / "slurm";
-  auto script = ReadFile((slurm / "task.sbatch").string());
-  if (!script.ok() || !fs::exists(slurm / "triage.sbatch")) {
-    std::cerr << "mmdiff cluster resubmit: " << out
-              << " holds no campaign of `mmdiff cluster submit` (no slurm/task.sbatch and "
-                 "slurm/triage.sbatch)\n";
+  auto tasks = SubmittedTasks(out);
+  if (!tasks.ok()) {
+    std::cerr << "mmdiff cluster resubmit: " << tasks.error() << "\n";
     return kExitUsage;
   }
-  return SubmitScripts(fs::absolute(out).string(), ArrayTasks(script.value()));
-}
-
-// The shard folders under `dir`: itself when it holds a summary, else its shard-<i>/ folders with
-// one, in index order.
-std::vector<std::string> ShardDirs(const std::string& dir) {
-  if (fs::exists(fs::path(dir) / "summary.json")) return {dir};
-  std::vector<std::pair<long long, std::string>> found;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    if (name.rfind("shard-", 0) == 0 && fs::exists(e.path() / "summary.json"))
-      found.emplace_back(std::atoll(name.c_str() + 6), e.path().string());
-  }
-  std::sort(found.begin(), found.end());
-  std::vector<std::string> out;
-  for (auto& [i, d] : found) out.push_back(d);
-  return out;
+  return SubmitScripts(fs::absolute(out).string(), tasks.value());
 }
 
 int ShowStatus(const std::vector<std::string>& dirs) {

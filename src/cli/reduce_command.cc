@@ -208,10 +208,7 @@ const CommandRegistrar kRegistrar{
       sub->add_flag("--test-paths", args->common.test_paths,
                     "Offer the test-only paths (planted_promote and the crashers), e.g. for "
                     "reports made with them");
-      sub->add_option("--timeout", args->common.timeout_s,
-                      "Seconds a path may spend in one stage before its worker is killed")
-          ->check(CLI::PositiveNumber)
-          ->capture_default_str();
+      AddStageTimeoutOption(sub, args->common.timeout_s);
       return std::make_pair(sub, std::function<int()>([args] { return RunReduce(*args); }));
     }};
 

@@ -163,10 +163,7 @@ const CommandRegistrar kRegistrar{
           "--test-paths", args->test_paths,
           "Offer the test-only paths (planted_promote, crash_segv, ...) to entries and "
           "--paths that name them (also when MMDIFF_FUZZ_TEST_PATHS=1, as for the fuzzer)");
-      sub->add_option("--timeout", args->timeout_s,
-                      "Seconds a path may spend in one stage before its worker is killed")
-          ->check(CLI::PositiveNumber)
-          ->capture_default_str();
+      AddStageTimeoutOption(sub, args->timeout_s);
       return std::pair<CLI::App*, std::function<int()>>{sub, [args] { return RunReplay(*args); }};
     }};
 

@@ -6,14 +6,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 
 namespace mmdiff {
+
+namespace {
+
+// At most kMaxCapturedStdout bytes of the file from its start.
+std::string ReadCaptured(int fd) {
+  std::string text;
+  if (lseek(fd, 0, SEEK_SET) != 0) return text;
+  char buf[65536];
+  while (text.size() < kMaxCapturedStdout) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, std::min(static_cast<size_t>(n), kMaxCapturedStdout - text.size()));
+  }
+  return text;
+}
+
+}  // namespace
 
 ProcessResult RunProcess(const ProcessOptions& o) {
   ProcessResult res;
@@ -28,6 +48,20 @@ ProcessResult RunProcess(const ProcessOptions& o) {
     res.error = "cannot open " + o.output + ": " + std::strerror(errno);
     return res;
   }
+  // Captured stdout goes to a private, already unlinked file: read back once the child has ended,
+  // it needs no reader while the wait below polls.
+  int captured = -1;
+  if (o.capture_stdout) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/mmdiff-stdout-XXXXXX";
+    captured = mkostemp(name.data(), O_CLOEXEC);
+    if (captured < 0) {
+      res.error = "cannot create a file for its output in " + name + ": " + std::strerror(errno);
+      close(out);
+      return res;
+    }
+    unlink(name.c_str());
+  }
   std::vector<char*> args;
   for (const auto& a : o.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -36,6 +70,7 @@ ProcessResult RunProcess(const ProcessOptions& o) {
   if (pid < 0) {
     res.error = std::string("fork: ") + std::strerror(errno);
     close(out);
+    if (captured >= 0) close(captured);
     return res;
   }
   if (pid == 0) {
@@ -45,7 +80,7 @@ ProcessResult RunProcess(const ProcessOptions& o) {
     if (getppid() != parent) _exit(127);  // we died before the line above
     int in = open("/dev/null", O_RDONLY);
     if (in >= 0) dup2(in, 0);
-    dup2(out, 1);
+    dup2(captured >= 0 ? captured : out, 1);
     dup2(out, 2);
     for (const auto& e : o.env) putenv(const_cast<char*>(e.c_str()));
     execvp(args[0], args.data());
@@ -77,6 +112,10 @@ ProcessResult RunProcess(const ProcessOptions& o) {
   kill(-pid, SIGKILL);  // whatever it left behind in its group
   if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+  if (captured >= 0) {
+    res.stdout_text = ReadCaptured(captured);
+    close(captured);
+  }
   return res;
 }
 

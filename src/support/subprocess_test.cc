@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <string>
 
 #include "src/support/files.h"
 
@@ -22,6 +23,25 @@ TEST(Subprocess, ExitCodeOutputAndEnvironment) {
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(ReadFile(tmp.File("log")).value(), "out 42\nerr\n");
+}
+
+TEST(Subprocess, CapturedStdoutComesBackApartFromStderrAndIsBounded) {
+  PrivateTempDir tmp("mmdiff-subprocess-test");
+  ASSERT_TRUE(tmp.ok());
+  ProcessOptions o;
+  o.argv = {"sh", "-c", "echo 123; echo err >&2"};
+  o.output = tmp.File("log");
+  o.capture_stdout = true;
+  ProcessResult r = RunProcess(o);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.stdout_text, "123\n");
+  EXPECT_EQ(ReadFile(tmp.File("log")).value(), "err\n");
+  // Twice the bound: the first kMaxCapturedStdout bytes are kept.
+  o.argv = {"sh", "-c", "head -c " + std::to_string(2 * kMaxCapturedStdout) + " /dev/zero"};
+  r = RunProcess(o);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.stdout_text.size(), kMaxCapturedStdout);
 }
 
 TEST(Subprocess, ATimeOutKillsTheWholeGroup) {

@@ -1,6 +1,6 @@
 // Slurm batch scripts: hostile values are refused or quoted, the scripts are valid bash with the
 // directives a campaign needs; shard progress from summaries.
-#include "src/campaign/slurm_campaign.h"
+#include "src/cluster/slurm_campaign.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

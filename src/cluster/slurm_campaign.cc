@@ -1,5 +1,5 @@
 // Batch scripts of a campaign on Slurm, and its shards' progress.
-#include "src/campaign/slurm_campaign.h"
+#include "src/cluster/slurm_campaign.h"
 
 #include <cstdio>
 
