@@ -130,9 +130,53 @@ Status ReadResumed(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& sum) {
   return Status::Ok();
 }
 
+// One supervisor per job, its worker not yet started: its log in the folder, torch's debug files
+// in worker-files/.
+std::vector<std::unique_ptr<Supervisor>> MakeWorkers(const CampaignStart& s,
+                                                     const FuzzOptions& fo) {
+  std::vector<std::unique_ptr<Supervisor>> owned;
+  for (int j = 0; j < fo.jobs; ++j) {
+    SupervisorOptions so;
+    so.worker_binary = s.worker_binary;
+    if (fo.test_paths) so.worker_args.push_back("--test-paths");
+    so.stage_timeout_s = fo.stage_timeout_s;
+    so.log_path = (fs::path(fo.out_dir) /
+                   (fo.jobs == 1 ? "worker.log" : "worker-" + std::to_string(j) + ".log"))
+                      .string();
+    so.recycle_after = s.recycle_after;
+    so.recycle_growth_mb = s.recycle_growth_mb;
+    so.memory_limit_mb = s.memory_mb >= 0 ? s.memory_mb : DefaultMemoryMb(fo.jobs);
+    so.work_dir = (fs::path(fo.out_dir) / "worker-files").string();  // torch's debug files
+    owned.push_back(std::make_unique<Supervisor>(so));
+  }
+  return owned;
+}
+
 bool ListsInductor(const std::string& list) {
   return list.empty() ||
          ("," + list + ",").find(std::string(",") + paths::kInductor + ",") != std::string::npos;
+}
+
+// The campaign's settings, its summary so far (a resumed one's) and the paths to resolve: the
+// start's, or a resumed campaign's own (each of which must still be there).
+Status Settings(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& start,
+                std::string& path_list) {
+  if (!s.resume.empty()) {
+    if (Status st = ReadResumed(s, fo, start); !st.ok()) return st;
+    for (const auto& p : fo.paths) path_list += (path_list.empty() ? "" : ",") + p;
+    return Status::Ok();
+  }
+  if (fs::exists(fs::path(s.options.out_dir) / "summary.json"))
+    return Status::Error(s.options.out_dir +
+                         " already holds a campaign; continue it with `mmdiff fuzz --resume " +
+                         s.options.out_dir + "` or choose another --out");
+  fo = s.options;
+  fo.paths.clear();
+  path_list = s.path_list;
+  fo.steer =
+      s.steer == SteerChoice::kOn || (s.steer == SteerChoice::kAuto && ListsInductor(path_list) &&
+                                      fo.shard.count == 1 && !s.policy_given);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -148,25 +192,10 @@ RunContext WorkerRunContext(const Supervisor& sup) {
 CampaignEnd StartCampaign(CampaignStart s) {
   FuzzOptions fo;
   FuzzSummary start;
-  std::string path_list = s.path_list;
+  std::string path_list;
   const bool resuming = !s.resume.empty();
-  if (resuming) {
-    if (Status st = ReadResumed(s, fo, start); !st.ok()) return Failed(kExitUsage, st.message());
-    // The campaign's own paths, each of which must still be there.
-    path_list.clear();
-    for (const auto& p : fo.paths) path_list += (path_list.empty() ? "" : ",") + p;
-  } else {
-    if (fs::exists(fs::path(s.options.out_dir) / "summary.json"))
-      return Failed(kExitUsage, s.options.out_dir +
-                                    " already holds a campaign; continue it with `mmdiff fuzz "
-                                    "--resume " +
-                                    s.options.out_dir + "` or choose another --out");
-    fo = s.options;
-    fo.paths.clear();
-    fo.steer =
-        s.steer == SteerChoice::kOn || (s.steer == SteerChoice::kAuto && ListsInductor(path_list) &&
-                                        fo.shard.count == 1 && !s.policy_given);
-  }
+  if (Status st = Settings(s, fo, start, path_list); !st.ok())
+    return Failed(kExitUsage, st.message());
   fo.standalone.python = s.python;
   fo.standalone.timeout_s = fo.stage_timeout_s + 120;
   if (!s.inductor_cache.empty()) fo.inductor_cache_dir = fs::absolute(s.inductor_cache).string();
@@ -193,23 +222,9 @@ CampaignEnd StartCampaign(CampaignStart s) {
   // Stop signals even while the workers start: complete findings are already on disk (and the
   // workers die with the supervisor); `--resume` tidies what was under way.
   StopSignals signals(s.stop_on_signals);
-  std::vector<std::unique_ptr<Supervisor>> owned;
+  std::vector<std::unique_ptr<Supervisor>> owned = MakeWorkers(s, fo);
   std::vector<Supervisor*> workers;
-  for (int j = 0; j < fo.jobs; ++j) {
-    SupervisorOptions so;
-    so.worker_binary = s.worker_binary;
-    if (fo.test_paths) so.worker_args.push_back("--test-paths");
-    so.stage_timeout_s = fo.stage_timeout_s;
-    so.log_path = (fs::path(fo.out_dir) /
-                   (fo.jobs == 1 ? "worker.log" : "worker-" + std::to_string(j) + ".log"))
-                      .string();
-    so.recycle_after = s.recycle_after;
-    so.recycle_growth_mb = s.recycle_growth_mb;
-    so.memory_limit_mb = s.memory_mb >= 0 ? s.memory_mb : DefaultMemoryMb(fo.jobs);
-    so.work_dir = (fs::path(fo.out_dir) / "worker-files").string();  // torch's debug files
-    owned.push_back(std::make_unique<Supervisor>(so));
-    workers.push_back(owned.back().get());
-  }
+  for (auto& w : owned) workers.push_back(w.get());
   // The first worker resolves the paths; the others start meanwhile, so that no job waits for its
   // worker in the middle of the campaign.
   std::vector<std::thread> starting;

@@ -1,5 +1,5 @@
-// `mmdiff gen`: the program (or whole case) generated from a seed, the policy, or statistics of many
-// programs.
+// `mmdiff gen`: the program (or whole case) generated from a seed, the policy, or statistics of
+// many programs.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -96,11 +96,12 @@ const CommandRegistrar kGen{
       gen->add_flag("--values", a->values,
                     "With the case, print every input's values (before the conversion to its "
                     "dtype) as hex floats");
-      return std::pair<CLI::App*, std::function<int()>>{gen, [a] {
-        if (a->stats > 0) return GenStats(a->seed, a->stats, a->policy_file, a->focus, a->json);
-        return Gen(a->seed, a->policy_file, a->focus, a->dump_policy, a->whole_case || a->values,
-                   a->values);
-      }};
+      return std::pair<CLI::App*, std::function<int()>>{
+          gen, [a] {
+            if (a->stats > 0) return GenStats(a->seed, a->stats, a->policy_file, a->focus, a->json);
+            return Gen(a->seed, a->policy_file, a->focus, a->dump_policy,
+                       a->whole_case || a->values, a->values);
+          }};
     }};
 
 }  // namespace

@@ -54,11 +54,10 @@ const CommandRegistrar kMutate{
           "mutate", "Print one mutation of a program (or its crossover with another)");
       mutate->footer(
           WithExample("", "mutate p.json --seed 3   (p.json from mmdiff gen --seed 7 > p.json)"));
-      mutate->add_option("program", a->program_file,
-                         "Program JSON (or a report or regression entry)")
-          ->required();
       mutate
-          ->add_option("--seed", a->seed, "Mutation seed: the same seed gives the same mutation")
+          ->add_option("program", a->program_file, "Program JSON (or a report or regression entry)")
+          ->required();
+      mutate->add_option("--seed", a->seed, "Mutation seed: the same seed gives the same mutation")
           ->capture_default_str();
       mutate->add_option("--cross", a->cross_with,
                          "Cross over with this second program instead of mutating");
@@ -67,9 +66,9 @@ const CommandRegistrar kMutate{
                        "Generation policy JSON (for added nodes, and p_mutate_float for new "
                        "dtypes)")
           ->check(CLI::ExistingFile);
-      return std::pair<CLI::App*, std::function<int()>>{mutate, [a] {
-        return MutateProgram(a->program_file, a->cross_with, a->seed, a->policy_file);
-      }};
+      return std::pair<CLI::App*, std::function<int()>>{
+          mutate,
+          [a] { return MutateProgram(a->program_file, a->cross_with, a->seed, a->policy_file); }};
     }};
 
 }  // namespace

@@ -18,7 +18,6 @@
 #include "src/releases/entry_update.h"
 #include "src/releases/releases_run.h"
 #include "src/support/files.h"
-#include "src/support/subprocess.h"
 #include "src/support/utf8.h"
 
 namespace mmdiff::cli {
@@ -121,53 +120,6 @@ Result<int> RecordReports(const ReleasesTable& t) {
   return written;
 }
 
-// `MMDIFF_TORCH=V scripts/setup --venv-only` from the source tree, its output on our stderr.
-Status SetUpVenv(const std::string& torch) {
-  const std::string script = std::string(MMDIFF_SOURCE_DIR) + "/scripts/setup";
-  std::error_code ec;
-  if (!fs::exists(script, ec)) return Status::Error("no " + script + " to set up torch " + torch);
-  std::cerr << "mmdiff releases: setting up torch " << torch << " (" << script << " --venv-only)\n";
-  ProcessOptions o;
-  o.argv = {"bash", script, "--venv-only"};
-  o.env = {"MMDIFF_TORCH=" + torch};
-  // o.output "": its output goes to our stderr, the table's stdout stays clean.
-  ProcessResult r = RunProcess(o);
-  if (!r.started) return Status::Error("cannot run " + script + ": " + r.error);
-  if (r.exit_code != 0)
-    return Status::Error(script + " failed for torch " + torch + " (see above)");
-  return Status::Ok();
-}
-
-Result<std::vector<ReleaseVenv>> ResolveReleases(const ReleasesArgs& a, const std::string& cache,
-                                                 const std::string& py) {
-  if (a.torch.empty()) {
-    auto all = FindReleaseVenvs(cache, py);
-    if (all.empty())
-      return Status::Error("no torch venv is set up in " + cache + " for Python " + py +
-                           ": `MMDIFF_TORCH=2.11.0 scripts/setup "
-                           "--venv-only` creates one, or give --torch with --setup");
-    return all;
-  }
-  std::vector<ReleaseVenv> out;
-  for (const auto& v : SplitPathList(a.torch)) {
-    auto venv = FindReleaseVenv(cache, v, py);
-    if (!venv.ok() && a.setup && IsReleaseName(v)) {
-      if (Status s = SetUpVenv(v); !s.ok()) return s;
-      venv = FindReleaseVenv(cache, v, py);
-    }
-    if (!venv.ok()) return venv.status();
-    out.push_back(venv.value());
-  }
-  std::sort(out.begin(), out.end(), [](const ReleaseVenv& x, const ReleaseVenv& y) {
-    return CompareTorchVersions(x.torch, y.torch) > 0;
-  });
-  out.erase(
-      std::unique(out.begin(), out.end(),
-                  [](const ReleaseVenv& x, const ReleaseVenv& y) { return x.torch == y.torch; }),
-      out.end());
-  return out;
-}
-
 int RunReleases(const ReleasesArgs& a) {
   if (a.force && !a.update) {
     std::cerr << "mmdiff releases: --force goes with --update (it writes the rewritten entries)\n";
@@ -195,7 +147,10 @@ int RunReleases(const ReleasesArgs& a) {
   }
   if (int code = CheckOutputFile("releases", "--json", a.json); code != kExitOk) return code;
   const std::string cache = VenvCacheDir(), py = PythonMajorMinor(build_info::kPythonVersion);
-  auto venvs = ResolveReleases(a, cache, py);
+  // --setup creates a missing venv with the source tree's scripts/setup.
+  auto venvs =
+      ResolveReleaseVenvs(cache, py, SplitPathList(a.torch),
+                          a.setup ? std::string(MMDIFF_SOURCE_DIR) + "/scripts/setup" : "");
   if (!venvs.ok()) {
     std::cerr << "mmdiff releases: " << venvs.status().message() << "\n";
     return kExitEnvironment;

@@ -76,7 +76,6 @@ void PrintTable(const CaseRun& c) {
           m.removes_divergence ? "removes the divergence" : ("does not help: " + m.detail).c_str());
 }
 
-
 int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
         const CommonOptions& o, bool json, const std::string& out_dir) {
   auto loaded = LoadCaseFile(program_file);
@@ -138,7 +137,8 @@ const CommandRegistrar kRun{
       auto* run =
           app.add_subcommand("run", "Run one program through every path and print the verdict");
       run->footer(WithExample(
-          "", "run mmdiff-out/<time>/findings/<hash>/report.json --paths reference,eager,inductor"));
+          "",
+          "run mmdiff-out/<time>/findings/<hash>/report.json --paths reference,eager,inductor"));
       run->add_option("program", a->program_file,
                       "Program JSON, or a report.json (its program and inputs are used)")
           ->required();
@@ -148,10 +148,11 @@ const CommandRegistrar kRun{
       run->add_option("--out", a->out_dir,
                       "Also write report.json, program.json and repro.py to this folder");
       AddCommonOptions(run, a->common);
-      return std::pair<CLI::App*, std::function<int()>>{run, [a, seed_opt] {
-        return Run(a->program_file, a->input_seed, seed_opt->count() > 0, a->common, a->json,
-                   a->out_dir);
-      }};
+      return std::pair<CLI::App*, std::function<int()>>{
+          run, [a, seed_opt] {
+            return Run(a->program_file, a->input_seed, seed_opt->count() > 0, a->common, a->json,
+                       a->out_dir);
+          }};
     }};
 
 }  // namespace

@@ -87,10 +87,11 @@ const CommandRegistrar kSelftest{
           ->capture_default_str();
       selftest->add_option("--seed", a->seed, "First program seed")->capture_default_str();
       AddStageTimeoutOption(selftest, a->timeout_s);
-      return std::pair<CLI::App*, std::function<int()>>{selftest, [a] {
-        return Selftest(a->json, a->full, a->programs, a->compiled, a->seed, a->timeout_s,
-                        a->special);
-      }};
+      return std::pair<CLI::App*, std::function<int()>>{
+          selftest, [a] {
+            return Selftest(a->json, a->full, a->programs, a->compiled, a->seed, a->timeout_s,
+                            a->special);
+          }};
     }};
 
 }  // namespace

@@ -59,8 +59,9 @@ ClusterStep WriteSlurmScripts(const SlurmCampaign& c) {
   const fs::path slurm = fs::path(c.out_dir) / "slurm";
   if (fs::exists(slurm / "task.sbatch") || fs::exists(fs::path(c.out_dir) / "shard-0") ||
       fs::exists(fs::path(c.out_dir) / "summary.json"))
-    return {kExitUsage, c.out_dir + " already holds a campaign; resume it with `mmdiff cluster "
-                                    "resubmit " +
+    return {kExitUsage, c.out_dir +
+                            " already holds a campaign; resume it with `mmdiff cluster "
+                            "resubmit " +
                             c.out_dir + "` or choose another --out"};
   if (Status s = MakeWritableDir(slurm.string()); !s.ok()) return {kExitEnvironment, s.message()};
   for (const auto& [name, text] : {std::pair{"task.sbatch", SlurmTaskScript(c)},
@@ -80,9 +81,9 @@ Result<SlurmSubmission> SubmitSlurmScripts(const std::string& out, double timeou
   auto triage = Sbatch({"--dependency=afterany:" + after, "--kill-on-invalid-dep=yes"},
                        slurm + "/triage.sbatch", after, timeout_s);
   if (!triage.ok())
-    return Status::Error("the array job " + after + " is submitted, but not its triage job: " +
-                         triage.error() + "\n(run `mmdiff triage " + out + " --out " + out +
-                         "/triage` when the tasks have ended)");
+    return Status::Error(
+        "the array job " + after + " is submitted, but not its triage job: " + triage.error() +
+        "\n(run `mmdiff triage " + out + " --out " + out + "/triage` when the tasks have ended)");
   std::ofstream(slurm + "/submissions.log", std::ios::app)
       << Now() << " array job " << after << ", triage job " << triage.value() << "\n";
   return SlurmSubmission{array.value(), triage.value()};

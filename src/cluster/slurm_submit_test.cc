@@ -62,9 +62,9 @@ TEST(SlurmSubmit, ShardFoldersComeInIndexOrderAndAShardIsItsOwnFolder) {
     if (std::string(shard) != "shard-3")  // no summary yet: not a shard to read
       std::ofstream(fs::path(tmp.path()) / shard / "summary.json") << "{}";
   }
-  EXPECT_EQ(ShardDirs(tmp.path()),
-            (std::vector<std::string>{tmp.File("shard-0"), tmp.File("shard-2"),
-                                      tmp.File("shard-10")}));
+  EXPECT_EQ(
+      ShardDirs(tmp.path()),
+      (std::vector<std::string>{tmp.File("shard-0"), tmp.File("shard-2"), tmp.File("shard-10")}));
   EXPECT_EQ(ShardDirs(tmp.File("shard-2")), (std::vector<std::string>{tmp.File("shard-2")}));
 }
 

@@ -1,9 +1,13 @@
-// Finding the torch venvs scripts/setup made.
+// Finding the torch venvs scripts/setup made, and having it make one.
 #include "src/releases/release_venvs.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+
+#include "src/support/subprocess.h"
 
 namespace mmdiff {
 
@@ -71,6 +75,54 @@ std::vector<ReleaseVenv> FindReleaseVenvs(const std::string& cache, const std::s
   std::sort(out.begin(), out.end(), [](const ReleaseVenv& a, const ReleaseVenv& b) {
     return CompareTorchVersions(a.torch, b.torch) > 0;
   });
+  return out;
+}
+
+Status SetUpReleaseVenv(const std::string& setup_script, const std::string& torch) {
+  std::error_code ec;
+  if (!fs::exists(setup_script, ec))
+    return Status::Error("no " + setup_script + " to set up torch " + torch);
+  spdlog::info("setting up torch {} ({} --venv-only)", torch, setup_script);
+  ProcessOptions o;
+  o.argv = {"bash", setup_script, "--venv-only"};
+  o.env = {"MMDIFF_TORCH=" + torch};
+  // o.output "": its output goes to our stderr, a table on stdout stays clean.
+  ProcessResult r = RunProcess(o);
+  if (!r.started) return Status::Error("cannot run " + setup_script + ": " + r.error);
+  if (r.exit_code != 0)
+    return Status::Error(setup_script + " failed for torch " + torch + " (see above)");
+  return Status::Ok();
+}
+
+Result<std::vector<ReleaseVenv>> ResolveReleaseVenvs(const std::string& cache,
+                                                     const std::string& python_mm,
+                                                     const std::vector<std::string>& wanted,
+                                                     const std::string& setup_script) {
+  if (wanted.empty()) {
+    auto all = FindReleaseVenvs(cache, python_mm);
+    if (all.empty())
+      return Status::Error("no torch venv is set up in " + cache + " for Python " + python_mm +
+                           ": `MMDIFF_TORCH=2.11.0 scripts/setup "
+                           "--venv-only` creates one, or give --torch with --setup");
+    return all;
+  }
+  std::vector<ReleaseVenv> out;
+  for (const auto& v : wanted) {
+    auto venv = FindReleaseVenv(cache, v, python_mm);
+    if (!venv.ok() && !setup_script.empty() && IsReleaseName(v)) {
+      if (Status s = SetUpReleaseVenv(setup_script, v); !s.ok()) return s;
+      venv = FindReleaseVenv(cache, v, python_mm);
+    }
+    if (!venv.ok()) return venv.status();
+    out.push_back(venv.value());
+  }
+  std::sort(out.begin(), out.end(), [](const ReleaseVenv& x, const ReleaseVenv& y) {
+    return CompareTorchVersions(x.torch, y.torch) > 0;
+  });
+  out.erase(
+      std::unique(out.begin(), out.end(),
+                  [](const ReleaseVenv& x, const ReleaseVenv& y) { return x.torch == y.torch; }),
+      out.end());
   return out;
 }
 

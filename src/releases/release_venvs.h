@@ -1,5 +1,6 @@
 // The torch releases this machine can run findings in: the venvs scripts/setup creates in its cache
-// (venv-torch-<version>-py<python>/, complete once it holds .mmdiff-complete), one per release.
+// (venv-torch-<version>-py<python>/, complete once it holds .mmdiff-complete), one per release, and
+// their set-up through that script.
 #pragma once
 
 #include <string>
@@ -33,5 +34,18 @@ Result<ReleaseVenv> FindReleaseVenv(const std::string& cache, const std::string&
 
 // Every complete venv in `cache` for Python `python_mm`, newest release first.
 std::vector<ReleaseVenv> FindReleaseVenvs(const std::string& cache, const std::string& python_mm);
+
+// Creates the venv of release `torch` in the cache: `MMDIFF_TORCH=<torch> bash <setup_script>
+// --venv-only` (scripts/setup of a source tree), its output on our stderr. An error when the script
+// is not there, cannot run or fails.
+Status SetUpReleaseVenv(const std::string& setup_script, const std::string& torch);
+
+// The venvs of the `wanted` releases (each once, newest first), or with none wanted every complete
+// one in `cache`. A wanted release without a venv is set up first with `setup_script` ("": it is
+// an error saying how to create it); none at all is an error saying the same.
+Result<std::vector<ReleaseVenv>> ResolveReleaseVenvs(const std::string& cache,
+                                                     const std::string& python_mm,
+                                                     const std::vector<std::string>& wanted,
+                                                     const std::string& setup_script = "");
 
 }  // namespace mmdiff

@@ -62,5 +62,38 @@ TEST(ReleaseVenvs, FindsCompleteVenvsOfThisPythonNewestFirst) {
   EXPECT_TRUE(FindReleaseVenvs((cache / "nowhere").string(), "3.11").empty());
 }
 
+TEST(ReleaseVenvs, WantedReleasesResolveOnceNewestFirstAndAMissingOneIsSetUpByTheScriptGiven) {
+  PrivateTempDir tmp("mmdiff-venvs-test");
+  ASSERT_TRUE(tmp.ok());
+  fs::path cache = fs::path(tmp.path()) / "cache";
+  MakeVenv(cache / "venv-torch-2.9.1-py3.11", true);
+  MakeVenv(cache / "venv-torch-2.15.0-py3.11", true);
+  auto got = ResolveReleaseVenvs(cache.string(), "3.11", {"2.9.1", "2.15.0", "2.9.1"});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got.value().size(), 2u);
+  EXPECT_EQ(got.value()[0].torch, "2.15.0");
+  EXPECT_EQ(got.value()[1].torch, "2.9.1");
+  // Without a set-up script a missing release is an error saying how to make it.
+  auto missing = ResolveReleaseVenvs(cache.string(), "3.11", {"2.13.0"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("scripts/setup --venv-only"), std::string::npos);
+  // A set-up script (in scripts/setup's place) is run with MMDIFF_TORCH and --venv-only.
+  const std::string setup = tmp.File("setup");
+  std::ofstream(setup) << "[ \"$1\" = --venv-only ] || exit 9\n"
+                       << "d=" << cache.string() << "/venv-torch-$MMDIFF_TORCH-py3.11\n"
+                       << "mkdir -p $d/bin && touch $d/bin/python $d/.mmdiff-complete\n";
+  auto made = ResolveReleaseVenvs(cache.string(), "3.11", {"2.13.0"}, setup);
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  EXPECT_EQ(made.value()[0].torch, "2.13.0");
+  // A script that fails is an error naming the release; no script at all says so.
+  std::ofstream(tmp.File("fails")) << "exit 1\n";
+  auto failed = ResolveReleaseVenvs(cache.string(), "3.11", {"2.12.0"}, tmp.File("fails"));
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("failed for torch 2.12.0"), std::string::npos);
+  auto none = ResolveReleaseVenvs(cache.string(), "3.11", {"2.12.0"}, tmp.File("nowhere"));
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("no " + tmp.File("nowhere")), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -19,6 +19,20 @@ namespace mmdiff {
 
 namespace {
 
+// Captured stdout goes to a private, already unlinked file: read back once the child has ended,
+// it needs no reader while RunProcess's wait polls. -1 and `error` set when it cannot be made.
+int CaptureFile(std::string& error) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/mmdiff-stdout-XXXXXX";
+  int fd = mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot create a file for its output in " + name + ": " + std::strerror(errno);
+    return -1;
+  }
+  unlink(name.c_str());
+  return fd;
+}
+
 // At most kMaxCapturedStdout bytes of the file from its start.
 std::string ReadCaptured(int fd) {
   std::string text;
@@ -48,19 +62,10 @@ ProcessResult RunProcess(const ProcessOptions& o) {
     res.error = "cannot open " + o.output + ": " + std::strerror(errno);
     return res;
   }
-  // Captured stdout goes to a private, already unlinked file: read back once the child has ended,
-  // it needs no reader while the wait below polls.
   int captured = -1;
-  if (o.capture_stdout) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/mmdiff-stdout-XXXXXX";
-    captured = mkostemp(name.data(), O_CLOEXEC);
-    if (captured < 0) {
-      res.error = "cannot create a file for its output in " + name + ": " + std::strerror(errno);
-      close(out);
-      return res;
-    }
-    unlink(name.c_str());
+  if (o.capture_stdout && (captured = CaptureFile(res.error)) < 0) {
+    close(out);
+    return res;
   }
   std::vector<char*> args;
   for (const auto& a : o.argv) args.push_back(const_cast<char*>(a.c_str()));
