@@ -58,6 +58,21 @@ SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::strin
   return s;
 }
 
+int WithWorker(const char* command, const CommonOptions& o,
+               const std::function<int(Supervisor&)>& use) {
+  PrivateTempDir tmp(std::string("mmdiff-") + command);  // the worker's log
+  if (!tmp.ok()) {
+    std::cerr << "mmdiff " << command << ": " << tmp.error() << "\n";
+    return kExitEnvironment;
+  }
+  Supervisor sup(MakeSupervisorOptions(o, tmp.File("worker.log")));
+  if (Status s = sup.Hello(); !s.ok()) {
+    std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
+    return kExitEnvironment;
+  }
+  return use(sup);
+}
+
 // Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
 int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
                 std::vector<std::string>& paths) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ Result<GenPolicy> LoadPolicy(const std::string& file, const std::string& focus =
 // corpus/regression when it is there; none with --no-known.
 std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& given, bool none);
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);
+// Runs `use` with a started worker for `command` (options `o`), its log in a private temporary
+// folder removed on return; kExitEnvironment, said on stderr, when the folder or the worker cannot
+// be made. Returns what `use` returns.
+int WithWorker(const char* command, const CommonOptions& o,
+               const std::function<int(Supervisor&)>& use);
 // Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
 int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
                 std::vector<std::string>& paths);

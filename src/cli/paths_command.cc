@@ -13,21 +13,8 @@ namespace mmdiff::cli {
 
 namespace {
 
-int Paths(bool json, bool test_paths) {
-  CommonOptions o;
-  o.test_paths = test_paths;
-  PrivateTempDir tmp("mmdiff-paths");  // the worker's log: private, removed on return
-  if (!tmp.ok()) {
-    std::cerr << "mmdiff paths: " << tmp.error() << "\n";
-    return kExitEnvironment;
-  }
-  std::string log = tmp.File("worker.log");
-  Supervisor sup(MakeSupervisorOptions(o, log));
-  Status s = sup.Hello();
-  if (!s.ok()) {
-    std::cerr << "mmdiff paths: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
+// The worker's paths as a table or JSON, with this machine's devices.
+int ShowPaths(const Supervisor& sup, bool json) {
   // The worker answers without loading CUDA, so GPU presence is probed here from the driver's
   // files.
   bool gpu = GpuPresent();
@@ -62,6 +49,12 @@ int Paths(bool json, bool test_paths) {
   std::printf("torch %s, python %s\n", sup.versions().value("torch", std::string("?")).c_str(),
               sup.versions().value("python", std::string("?")).c_str());
   return kExitOk;
+}
+
+int Paths(bool json, bool test_paths) {
+  CommonOptions o;
+  o.test_paths = test_paths;
+  return WithWorker("paths", o, [&](Supervisor& sup) { return ShowPaths(sup, json); });
 }
 
 const CommandRegistrar kPaths{

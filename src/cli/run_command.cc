@@ -104,31 +104,29 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
     }
     before = calls.value();
   }
-  PrivateTempDir tmp("mmdiff-run");  // the worker's log: private, removed on return
-  if (!tmp.ok()) {
-    std::cerr << "mmdiff run: " << tmp.error() << "\n";
-    return kExitEnvironment;
-  }
-  std::string log = tmp.File("worker.log");
-  Supervisor sup(MakeSupervisorOptions(o, log));
-  std::vector<std::string> paths;
-  if (int code = StartWorker(sup, o, "run", paths); code != kExitOk) return code;
-  CaseRun c = RunAndJudge(sup, program, recipe, paths, before);
-  c.mitigations = TryMitigations(sup, c);
-  c.ablation = RunAblation(sup, c);
-  RunContext ctx = WorkerRunContext(sup);
-  if (json)
-    std::cout << MakeReport(c, ctx).dump(2) << "\n";
-  else
-    PrintTable(c);
-  if (!out_dir.empty()) {
-    Status w = WriteFinding(out_dir, c, ctx);
-    if (!w.ok()) {
-      std::cerr << "mmdiff run: " << w.message() << "\n";
-      return kExitEnvironment;
+  return WithWorker("run", o, [&](Supervisor& sup) {
+    auto paths = SelectPaths(sup.paths(), o.paths, o.test_paths);
+    if (!paths.ok()) {
+      std::cerr << "mmdiff run: " << paths.error() << "\n";
+      return kExitUsage;
     }
-  }
-  return c.verdict.diverges() ? kExitDiverged : kExitOk;
+    CaseRun c = RunAndJudge(sup, program, recipe, paths.value(), before);
+    c.mitigations = TryMitigations(sup, c);
+    c.ablation = RunAblation(sup, c);
+    RunContext ctx = WorkerRunContext(sup);
+    if (json)
+      std::cout << MakeReport(c, ctx).dump(2) << "\n";
+    else
+      PrintTable(c);
+    if (!out_dir.empty()) {
+      Status w = WriteFinding(out_dir, c, ctx);
+      if (!w.ok()) {
+        std::cerr << "mmdiff run: " << w.message() << "\n";
+        return kExitEnvironment;
+      }
+    }
+    return c.verdict.diverges() ? kExitDiverged : kExitOk;
+  });
 }
 
 const CommandRegistrar kRun{

@@ -28,32 +28,23 @@ int Selftest(bool json, bool full, int64_t programs, int64_t compiled_programs, 
   CommonOptions o;
   o.test_paths = true;
   o.timeout_s = timeout_s;
-  PrivateTempDir tmp("mmdiff-selftest");  // the worker's log: private, removed on return
-  if (!tmp.ok()) {
-    std::cerr << "mmdiff selftest: " << tmp.error() << "\n";
-    return kExitEnvironment;
-  }
-  std::string log = tmp.File("worker.log");
-  Supervisor sup(MakeSupervisorOptions(o, log));
-  if (Status s = sup.Hello(); !s.ok()) {
-    std::cerr << "mmdiff selftest: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
   SelftestOptions so;
   so.programs = full ? 20000 : programs;
   so.compiled_programs = full ? 20000 : compiled_programs;
   so.relation_programs = full ? 20000 : std::max<int64_t>(programs / 5, 0);
   so.seed = seed;
   so.special = special;
-  if (!sup.Offers(paths::kAotEager)) {
-    std::cerr << "mmdiff selftest: aot_eager is not available here; its check is skipped\n";
-    so.compiled_programs = 0;
-  }
-  SelftestResult r = RunSelftest(sup, so);
-  nlohmann::json j = SelftestToJson(r);
-  j["versions"] = sup.versions();
-  std::cout << (json ? j.dump(2) + "\n" : SelftestToText(r));
-  return r.Passed() ? kExitOk : kExitDiverged;
+  return WithWorker("selftest", o, [&](Supervisor& sup) {
+    if (!sup.Offers(paths::kAotEager)) {
+      std::cerr << "mmdiff selftest: aot_eager is not available here; its check is skipped\n";
+      so.compiled_programs = 0;
+    }
+    SelftestResult r = RunSelftest(sup, so);
+    nlohmann::json j = SelftestToJson(r);
+    j["versions"] = sup.versions();
+    std::cout << (json ? j.dump(2) + "\n" : SelftestToText(r));
+    return r.Passed() ? kExitOk : kExitDiverged;
+  });
 }
 
 const CommandRegistrar kSelftest{
