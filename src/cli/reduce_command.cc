@@ -101,6 +101,36 @@ int CheckPaths(const Supervisor& sup, const std::vector<std::string>& paths, boo
   return kExitOk;
 }
 
+// The report's case run again on `paths`: kExitOk with `original` and its bucket's `signature`
+// when it still diverges in that bucket (or in any, with `paths_given`), else kExitDiverged, said.
+int RunOriginal(Supervisor& sup, const ReportCase& rep, const std::vector<std::string>& paths,
+                bool paths_given, CaseRun& original, std::string& signature) {
+  original = RunAndJudge(sup, rep.program, rep.recipe, paths, rep.before);
+  // The report's finding: the one in its bucket (a version 1 report's bucket hash names no root
+  // cause: its lead finding), else the lead.
+  auto findings = CaseFindings(original);
+  if (!findings.empty()) original.finding = findings[0].divergence;
+  for (const auto& k : findings)
+    if (HashHex(k.signature) == rep.bucket_hash) original.finding = k.divergence;
+  signature = original.verdict.diverges() ? CaseFinding(original).signature : "";
+  if (!original.verdict.diverges()) {
+    std::string joined;
+    for (const auto& p : paths) joined += (joined.empty() ? "" : ",") + p;
+    std::cerr << "mmdiff reduce: the case no longer diverges on " << joined
+              << ": all paths agree, nothing to reduce (fixed upstream, or made with other paths "
+                 "or versions?)\n";
+    return kExitDiverged;
+  }
+  if (!paths_given && rep.version >= 2 && !rep.bucket_hash.empty() &&
+      HashHex(signature) != rep.bucket_hash) {
+    std::cerr << "mmdiff reduce: the case now diverges in another bucket (" << HashHex(signature)
+              << ": " << signature << ") than the report's (" << rep.bucket_hash
+              << "); reduce it with --paths to take the new bucket\n";
+    return kExitDiverged;
+  }
+  return kExitOk;
+}
+
 int RunReduce(const ReduceArgs& a) {
   auto report = LoadReport(a.report_file);
   if (!report.ok()) {
@@ -122,66 +152,36 @@ int RunReduce(const ReduceArgs& a) {
     return kExitEnvironment;
   }
 
-  PrivateTempDir tmp("mmdiff-reduce");  // the worker's log: private, removed on return
-  if (!tmp.ok()) {
-    std::cerr << "mmdiff reduce: " << tmp.error() << "\n";
-    return kExitEnvironment;
-  }
-  std::string log = tmp.File("worker.log");
-  Supervisor sup(MakeSupervisorOptions(a.common, log));
-  if (Status s = sup.Hello(); !s.ok()) {
-    std::cerr << "mmdiff reduce: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  if (int code = CheckPaths(sup, paths, a.common.test_paths); code != kExitOk) return code;
+  return WithWorker("reduce", a.common, [&](Supervisor& sup) {
+    if (int code = CheckPaths(sup, paths, a.common.test_paths); code != kExitOk) return code;
+    CaseRun original;
+    std::string signature;
+    if (int code = RunOriginal(sup, rep, paths, paths_given, original, signature); code != kExitOk)
+      return code;
+    ReduceFindingOptions ro;
+    ro.reduce.max_predicate_calls = a.budget;
+    ro.reduce.on_step = [](const std::string& step) { spdlog::info("kept: {}", step); };
+    spdlog::info("reducing {} (bucket {}) with a budget of {} runs", original.program.Summary(),
+                 HashHex(signature), a.budget);
+    ReducedFinding r = ReduceFinding(sup, original, paths, ro);
 
-  CaseRun original = RunAndJudge(sup, rep.program, rep.recipe, paths, rep.before);
-  // The report's finding: the one in its bucket (a version 1 report's bucket hash names no root
-  // cause: its lead finding), else the lead.
-  auto findings = CaseFindings(original);
-  if (!findings.empty()) original.finding = findings[0].divergence;
-  for (const auto& k : findings)
-    if (HashHex(k.signature) == rep.bucket_hash) original.finding = k.divergence;
-  std::string signature = original.verdict.diverges() ? CaseFinding(original).signature : "";
-  if (!original.verdict.diverges()) {
-    std::string joined;
-    for (const auto& p : paths) joined += (joined.empty() ? "" : ",") + p;
-    std::cerr << "mmdiff reduce: the case no longer diverges on " << joined
-              << ": all paths agree, nothing to reduce (fixed upstream, or made with other paths "
-                 "or versions?)\n";
-    return kExitDiverged;
-  }
-  if (!paths_given && rep.version >= 2 && !rep.bucket_hash.empty() &&
-      HashHex(signature) != rep.bucket_hash) {
-    std::cerr << "mmdiff reduce: the case now diverges in another bucket (" << HashHex(signature)
-              << ": " << signature << ") than the report's (" << rep.bucket_hash
-              << "); reduce it with --paths to take the new bucket\n";
-    return kExitDiverged;
-  }
-
-  ReduceFindingOptions ro;
-  ro.reduce.max_predicate_calls = a.budget;
-  ro.reduce.on_step = [](const std::string& step) { spdlog::info("kept: {}", step); };
-  spdlog::info("reducing {} (bucket {}) with a budget of {} runs", original.program.Summary(),
-               HashHex(signature), a.budget);
-  ReducedFinding r = ReduceFinding(sup, original, paths, ro);
-
-  RunContext ctx;
-  ctx.versions = sup.versions();
-  ctx.knobs = rep.knobs;
-  Status made = MakeWritableDir(out_dir);
-  if (Status s = made.ok() ? WriteReducedFinding(out_dir, r, ctx) : made; !s.ok()) {
-    std::cerr << "mmdiff reduce: " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  std::printf(
-      "before: %s\nafter:  %s\n%s\nbucket: %s\n  %s\nwritten: %s/{report.json, program.json, "
-      "repro.py, "
-      "reduction.json}\n",
-      original.program.Summary().c_str(), r.run.program.Summary().c_str(),
-      ReductionSummary(r).c_str(), HashHex(r.signature).c_str(), Headline(r.run).c_str(),
-      out_dir.c_str());
-  return kExitOk;
+    RunContext ctx;
+    ctx.versions = sup.versions();
+    ctx.knobs = rep.knobs;
+    Status made = MakeWritableDir(out_dir);
+    if (Status s = made.ok() ? WriteReducedFinding(out_dir, r, ctx) : made; !s.ok()) {
+      std::cerr << "mmdiff reduce: " << s.message() << "\n";
+      return kExitEnvironment;
+    }
+    std::printf(
+        "before: %s\nafter:  %s\n%s\nbucket: %s\n  %s\nwritten: %s/{report.json, program.json, "
+        "repro.py, "
+        "reduction.json}\n",
+        original.program.Summary().c_str(), r.run.program.Summary().c_str(),
+        ReductionSummary(r).c_str(), HashHex(r.signature).c_str(), Headline(r.run).c_str(),
+        out_dir.c_str());
+    return kExitOk;
+  });
 }
 
 const CommandRegistrar kRegistrar{
