@@ -64,6 +64,8 @@ struct CampaignEnd {
 // Runs the campaign to its end (its budget, or a stop signal) and returns its summary, as written
 // to its folder's summary.json. A folder that holds a campaign already (without `resume`), one
 // another campaign process holds, or settings out of range are kExitUsage before any worker starts.
+// A stop asked for (a signal, RequestFuzzStop) lasts for the rest of the process: a later campaign
+// started in it runs no case and ends interrupted.
 CampaignEnd StartCampaign(CampaignStart start);
 
 // The versions and knobs a report records, from a started worker.
