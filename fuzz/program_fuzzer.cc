@@ -111,7 +111,7 @@ int NonNegative(const char* name, int fallback, int max) {
 // A new bucket's case reduced (src/campaign/reduce_finding.h) within MMDIFF_FUZZ_REDUCE runs and
 // MMDIFF_FUZZ_REDUCE_TIME seconds; none when reduction is off or the finding is a catalogued one.
 std::optional<ReducedFinding> Reduce(const CaseRun& f) {
-  if (g->reduce_budget == 0 || !f.known.is_null()) return std::nullopt;
+  if (g->reduce_budget == 0 || f.known) return std::nullopt;
   ReduceFindingOptions ro;
   ro.reduce.max_predicate_calls = g->reduce_budget;
   auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(g->reduce_time_s);
@@ -223,7 +223,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!g->known.insert(hash).second) continue;
     CaseRun f = WithFinding(c, k);
     if (g->catalogue) {
-      if (const KnownCause* known = g->catalogue->Find(k.signature)) f.known = known->ToJson();
+      if (const KnownCause* known = g->catalogue->Find(k.signature)) f.known = known->Record();
     }
     // Reduce first, then sign: the root cause is the reduced case's (the op that diverges, not the
     // program around it), and it may be a catalogued one reached from elsewhere.
@@ -232,7 +232,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string root = kept ? reduced->signature : k.signature;
     if (kept && g->catalogue)
       if (const KnownCause* known = g->catalogue->Find(root))
-        f.known = reduced->run.known = known->ToJson();
+        f.known = reduced->run.known = known->Record();
     std::string root_hash = HashHex(root);
     if (!g->roots.insert(root_hash).second) {
       std::fprintf(stderr,
@@ -244,12 +244,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Status w = WriteFinding(dir, f, g->ctx);
     if (w.ok() && kept) w = WriteReducedFinding(dir + "/reduced", *reduced, g->ctx);
     std::fprintf(
-        stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n",
-        f.known.is_null() ? "new" : "known", hash.c_str(),
-        Headline(kept ? reduced->run : f).c_str(), dir.c_str(),
+        stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n", f.known ? "known" : "new",
+        hash.c_str(), Headline(kept ? reduced->run : f).c_str(), dir.c_str(),
         w.ok() ? (kept ? ReductionSummary(*reduced).c_str() : "written") : w.message().c_str());
     any_new = true;
-    if (f.known.is_null())
+    if (!f.known)
       for (const auto& p : c.verdict.divergences[k.divergence].paths)
         beyond_eager |= p != kReferencePath && p != kEagerPath && p != kEagerMetaPath;
   }

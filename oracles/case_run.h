@@ -69,6 +69,15 @@ StandaloneStatus StandaloneStatusOf(const StandaloneRecord& r);
 // "reproduced", "flaky", "not_reproduced", "not_checked".
 const char* StandaloneStatusName(StandaloneStatus s);
 
+// A known root cause as the known-behaviour catalogue (src/report/known.h) names it: what a
+// report, a summary and a finding's case.json record of it.
+struct KnownRecord {
+  std::string title;
+  std::string upstream;  // "" when none is recorded
+  std::string source;    // the catalogue file it came from
+  bool operator==(const KnownRecord&) const = default;
+};
+
 struct CaseRun {
   Program program;
   InputRecipe recipe;
@@ -88,8 +97,8 @@ struct CaseRun {
   // The divergence this run's report is about (a case yields one finding per root cause): its
   // headline, bucket and repro. An index into verdict.divergences.
   size_t finding = 0;
-  // The catalogue entry of a known root cause ({"title", "upstream", "source"}); null when new.
-  nlohmann::json known;
+  // The catalogue entry of a known root cause; none when new.
+  std::optional<KnownRecord> known;
   // The inputs the case was rerun with replaced by zeros (ignored inputs holding NaN or inf:
   // AddZeroedRerun); empty when there was no rerun.
   std::vector<int> rerun_zeroed;

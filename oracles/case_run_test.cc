@@ -64,7 +64,7 @@ TEST(CaseRun, JudgeCaseJudgesTheResultsAgainstTheContractAndEachOther) {
   EXPECT_EQ(c.finding, 0u);
   EXPECT_FALSE(c.ablation);
   EXPECT_FALSE(c.mitigations);
-  EXPECT_TRUE(c.known.is_null());
+  EXPECT_FALSE(c.known.has_value());
   EXPECT_TRUE(c.rerun_zeroed.empty());
   // Agreeing paths: no divergence.
   EXPECT_FALSE(JudgeCase(p, {"grid16", 1}, {Raises("reference"), Raises("eager"), Raises("aoti")})

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "src/gen/focus.h"
+#include "src/report/known.h"
 #include "src/report/rerun_records_json.h"
 #include "src/report/rewrite_coverage.h"
 #include "src/support/files.h"
@@ -36,7 +37,7 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
       {"hash", fc.hash},         {"signature", fc.signature}, {"root_cause", fc.root_cause},
       {"headline", fc.headline}, {"index", fc.index},         {"seed", fc.seed},
       {"found_s", fc.found_s}};
-  if (!fc.known.is_null()) cj["known"] = fc.known;
+  if (fc.known) cj["known"] = KnownRecordToJson(*fc.known);
   if (c.standalone) cj["standalone"] = StandaloneToJson(*c.standalone);
   if (!fc.focus.empty()) {
     cj["focus"] = fc.focus;
@@ -104,7 +105,12 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
                      j.at("index").get<int64_t>(),
                      j.at("seed").get<uint64_t>(),
                      j.value("found_s", 0.0),
-                     j.contains("known") && j["known"].is_object() ? j["known"] : nlohmann::json()};
+                     std::nullopt};
+      if (j.contains("known")) {
+        auto known = KnownRecordFromJson(j["known"]);
+        if (!known.ok()) throw std::runtime_error(known.error());
+        fc.known = known.value();
+      }
       if (j.contains("standalone")) {
         auto rec = StandaloneFromJson(j.at("standalone"));
         if (!rec.ok()) throw std::runtime_error(rec.error());

@@ -26,7 +26,7 @@ struct FindingCase {
   int64_t index = -1;
   uint64_t seed = 0;
   double found_s = 0;
-  nlohmann::json known;  // the catalogue entry of a known root cause; null when new
+  std::optional<KnownRecord> known;  // the catalogue entry of a known root cause; none when new
   // The new root cause's standalone check (the folder's report records it too); none for a known
   // one.
   std::optional<StandaloneRecord> standalone;

@@ -421,7 +421,7 @@ class Campaign {
                        uint64_t case_seed, size_t focus, const std::set<std::string>& reached,
                        std::unique_lock<std::mutex>& lock) {
     const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
-    if (known) c.known = known->ToJson();
+    if (known) c.known = known->Record();
     FindingCase fc{HashHex(k.signature),
                    k.signature,
                    "",
@@ -514,7 +514,7 @@ class Campaign {
     if (const KnownCause* now =
             !folded.empty() && !known && o_.known ? o_.known->Find(folded) : nullptr) {
       known = now;
-      c.known = fc.known = now->ToJson();
+      c.known = fc.known = now->Record();
       if (kept) reduced->run.known = c.known;
       spdlog::info("bucket {}: a known documented behaviour ({})", fc.hash, folded);
     }
@@ -525,7 +525,7 @@ class Campaign {
     if (const KnownCause* now =
             kept && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
       known = now;
-      c.known = fc.known = reduced->run.known = now->ToJson();
+      c.known = fc.known = reduced->run.known = now->Record();
       spdlog::info("bucket {}: its reduced case is a known root cause", fc.hash);
     }
     // Reproduced before reported: a new root cause's case (the reduced one, where kept) is run

@@ -79,8 +79,7 @@ struct BucketStats {
   // The smallest case seeds in the bucket (at most kBucketExamples, the report's first): more
   // examples to rerun with `mmdiff gen --seed`.
   std::vector<uint64_t> example_seeds;
-  nlohmann::json
-      known;  // the catalogue's entry (KnownCause::ToJson) of a known root cause; null: new
+  std::optional<KnownRecord> known;  // the catalogue's entry of a known root cause; none: new
   // The root-cause signature of the bucket's reduced case, where reduction kept steps: an error on
   // an accepted program is signed by all its ops, and reduction narrows them to the one that
   // fails, so buckets that reduce to one signature are one root cause. "" when not reduced.

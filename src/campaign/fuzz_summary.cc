@@ -28,7 +28,7 @@ constexpr int kVersion = 3;
 }  // namespace
 
 bool ListedAsNew(const BucketStats& b) {
-  if (!b.known.is_null()) return false;
+  if (b.known) return false;
   return !b.standalone || StandaloneStatusOf(*b.standalone) != StandaloneStatus::kNotReproduced;
 }
 
@@ -37,7 +37,7 @@ std::set<std::string> NotReproducedCauses(const FuzzSummary& s) {
   for (const auto& [hash, b] : s.buckets)
     if (b.count > 0 && ListedAsNew(b)) listed.insert(b.RootCause());
   for (const auto& [hash, b] : s.buckets)
-    if (b.count > 0 && !b.finding_dir.empty() && b.known.is_null() && !listed.count(b.RootCause()))
+    if (b.count > 0 && !b.finding_dir.empty() && !b.known && !listed.count(b.RootCause()))
       out.insert(b.RootCause());
   return out;
 }
@@ -57,7 +57,7 @@ std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const Fuz
   // known ones.
   const std::set<std::string> unreproduced = NotReproducedCauses(s);
   auto group = [&](const BucketStats& b) {
-    return !b.known.is_null() ? 2 : unreproduced.count(b.RootCause()) ? 1 : 0;
+    return b.known ? 2 : unreproduced.count(b.RootCause()) ? 1 : 0;
   };
   std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
     int gx = group(*x.second), gy = group(*y.second);
@@ -90,9 +90,9 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
                          {"first_seed", b->first_seed},
                          {"first_found_s", b->first_found_s},
                          {"example_seeds", b->example_seeds},
-                         {"new", b->known.is_null()},
+                         {"new", !b->known},
                          {"class", FindingClassName(ClassOfRootCause(b->RootCause()))}};
-    if (!b->known.is_null()) jb["known"] = b->known;
+    if (b->known) jb["known"] = KnownRecordToJson(*b->known);
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
     if (!b->folded.empty()) jb["folded_root_cause"] = b->folded;
@@ -385,7 +385,13 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       bs.first_seed = b.at("first_seed").get<uint64_t>();
       bs.first_found_s = b.at("first_found_s").get<double>();
       bs.example_seeds = b.at("example_seeds").get<std::vector<uint64_t>>();
-      if (b.contains("known") && b["known"].is_object()) bs.known = b["known"];
+      if (b.contains("known")) {
+        auto known = KnownRecordFromJson(b["known"]);
+        if (!known.ok())
+          return Status::Error("malformed summary: bucket " + b.at("hash").dump() + ": " +
+                               known.error());
+        bs.known = known.value();
+      }
       bs.reduced_signature = b.value("reduced_signature", "");
       bs.reduced_headline = b.value("reduced_headline", "");
       bs.folded = b.value("folded_root_cause", "");

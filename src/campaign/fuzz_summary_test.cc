@@ -115,7 +115,7 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
     b.count = 2;
     b.first_index = first;
     b.reduced_signature = reduced;
-    if (known) b.known = {{"title", "a known one"}, {"source", "x.json"}};
+    if (known) b.known = KnownRecord{"a known one", "", "x.json"};
     if (!known) b.standalone = StandaloneRecord{2, 2, 1, 1, 1, "reproduced"};
     return b;
   };
@@ -148,7 +148,8 @@ TEST(FuzzSummary, NewRootCausesFirstWithBucketsThatReduceToOneCauseTogetherThenK
   EXPECT_TRUE(back.reduce_known);
   EXPECT_FALSE(back.ablation);  // --no-ablation holds across --resume
   EXPECT_EQ(sback.buckets[HashHex("a")].reduced_signature, "bmm-raises");
-  EXPECT_EQ(sback.buckets[HashHex("b")].known["title"], "a known one");
+  ASSERT_TRUE(sback.buckets[HashHex("b")].known.has_value());
+  EXPECT_EQ(sback.buckets[HashHex("b")].known->title, "a known one");
   EXPECT_EQ(sback.buckets[HashHex("d")].finding_dir, sback.buckets[HashHex("a")].finding_dir);
   EXPECT_EQ(sback.buckets[HashHex("g")].standalone, s.buckets[HashHex("g")].standalone);
   EXPECT_FALSE(sback.buckets[HashHex("b")].standalone.has_value());
@@ -181,6 +182,29 @@ TEST(FuzzSummary, ResumeRejectsAFindingFolderOutsideFindings) {
     ASSERT_FALSE(st.ok()) << bad;
     EXPECT_NE(st.message().find("\"finding\" must be findings/<16 hex digits>"), std::string::npos)
         << st.message();
+  }
+}
+
+// A bucket's catalogue entry is read back as written, and one that is not {"title", "source",
+// "upstream"} of strings is an error naming it (it was printed and rendered as it stood, and a
+// number there aborted the campaign at its summary).
+TEST(FuzzSummary, ResumeReadsBackAKnownBucketAndRejectsAMalformedEntry) {
+  FuzzOptions o;
+  FuzzSummary s;
+  s.buckets[HashHex("x")] = OneCaseBucket(0);
+  s.buckets[HashHex("x")].known = KnownRecord{"a title", "pytorch/pytorch#1", "corpus/x.json"};
+  nlohmann::json j = SummaryToJson(s, o);
+  FuzzOptions back;
+  FuzzSummary sback;
+  ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
+  EXPECT_EQ(sback.buckets[HashHex("x")].known, s.buckets[HashHex("x")].known);
+  for (const nlohmann::json& bad :
+       {nlohmann::json(true), nlohmann::json{{"title", 5}}, nlohmann::json{{"title", "t"}},
+        nlohmann::json{{"title", "t"}, {"source", "s"}, {"upstream", {1}}}}) {
+    j["buckets"][0]["known"] = bad;
+    Status st = SummaryFromJson(j, back, sback);
+    ASSERT_FALSE(st.ok()) << bad.dump();
+    EXPECT_NE(st.message().find("\"known\""), std::string::npos) << st.message();
   }
 }
 
@@ -293,7 +317,7 @@ TEST(FuzzSummary, NewRootCausesAreRankedByClassThenNotReproducedThenKnown) {
   s.buckets[HashHex("known")].first_index = 0;
   s.buckets[HashHex("known")].signature = "known";
   s.buckets[HashHex("known")].finding_dir = "findings/" + HashHex("known");
-  s.buckets[HashHex("known")].known = {{"title", "t"}, {"source", "x.json"}};
+  s.buckets[HashHex("known")].known = KnownRecord{"t", "", "x.json"};
   nlohmann::json j = SummaryToJson(s, o);
   std::vector<std::string> classes;
   for (const auto& b : j["buckets"]) classes.push_back(b["class"]);

@@ -87,7 +87,7 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
                     const std::set<std::string>& unreproduced, bool listed, const FuzzOptions& o) {
   std::set<std::string> shown;
   for (const auto& [hash, b] : ordered) {
-    if (!b->known.is_null() || unreproduced.count(b->RootCause()) == listed ||
+    if (b->known || unreproduced.count(b->RootCause()) == listed ||
         !shown.insert(b->RootCause()).second)
       continue;
     const auto& hashes = by_cause.at(b->RootCause());
@@ -154,13 +154,13 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
       static_cast<long long>(s.cuda_cases_without_gpu));
   auto ordered = OrderedBuckets(s);
   size_t known = std::count_if(ordered.begin(), ordered.end(),
-                               [](const auto& x) { return !x.second->known.is_null(); });
+                               [](const auto& x) { return x.second->known.has_value(); });
   // New buckets one line each; buckets whose reduced cases share a root cause under the first.
   // Those not reproduced standalone are listed apart, after them.
   std::map<std::string, std::vector<std::string>> by_cause;
   std::set<std::string> unreproduced = NotReproducedCauses(s);
   for (const auto& [hash, b] : ordered)
-    if (b->known.is_null()) by_cause[b->RootCause()].push_back(hash);
+    if (!b->known) by_cause[b->RootCause()].push_back(hash);
   std::printf("new root causes: %zu (in %zu buckets)\n", by_cause.size() - unreproduced.size(),
               ordered.size() - known);
   PrintNewCauses(ordered, by_cause, unreproduced, /*listed=*/true, o);
@@ -173,16 +173,16 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
   }
   std::set<std::string> known_causes;
   for (const auto& [hash, b] : ordered)
-    if (!b->known.is_null()) known_causes.insert(b->RootCause());
+    if (b->known) known_causes.insert(b->RootCause());
   if (known > 0)
     std::printf("known root causes: %zu (in the catalogue: not reduced)\n", known_causes.size());
   // One line per known root cause (a catalogued documented behaviour folds many ops).
   std::set<std::string> known_shown;
   for (const auto& [hash, b] : ordered) {
-    if (b->known.is_null() || !known_shown.insert(b->RootCause()).second) continue;
-    std::string upstream = b->known.value("upstream", "");
+    if (!b->known || !known_shown.insert(b->RootCause()).second) continue;
+    const std::string& upstream = b->known->upstream;
     std::printf("  [%lld x] %s%s%s\n", static_cast<long long>(CauseCount(ordered, b->RootCause())),
-                Clip(b->known.value("title", "?"), 200).c_str(),
+                Clip(b->known->title, 200).c_str(),
                 upstream.empty() ? "" : (" (" + upstream + ")").c_str(),
                 IsFoldedRootCause(b->RootCause())
                     ? ("; ops seen: " + OpsSeen(ordered, b->RootCause())).c_str()

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <tuple>
 
 #include "oracles/judge.h"
 #include "src/report/recorded_paths.h"
@@ -17,10 +18,27 @@ namespace mmdiff {
 
 namespace fs = std::filesystem;
 
-nlohmann::json KnownCause::ToJson() const {
-  nlohmann::json j = {{"title", title}, {"source", source}};
-  if (!upstream.empty()) j["upstream"] = upstream;
+nlohmann::json KnownRecordToJson(const KnownRecord& k) {
+  nlohmann::json j = {{"title", k.title}, {"source", k.source}};
+  if (!k.upstream.empty()) j["upstream"] = k.upstream;
   return j;
+}
+
+Result<KnownRecord> KnownRecordFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::Error("\"known\" must be an object");
+  KnownRecord k;
+  for (auto [key, field, required] :
+       {std::tuple{"title", &k.title, true}, std::tuple{"source", &k.source, true},
+        std::tuple{"upstream", &k.upstream, false}}) {
+    if (!j.contains(key)) {
+      if (required) return Status::Error(std::string("\"known\" has no \"") + key + "\"");
+      continue;
+    }
+    if (!j[key].is_string())
+      return Status::Error(std::string("\"known\".\"") + key + "\" must be a string");
+    *field = j[key].get<std::string>();
+  }
+  return k;
 }
 
 void KnownCatalogue::Add(KnownCause k) {

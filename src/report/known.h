@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/case_run.h"
 #include "src/support/status.h"
 
 namespace mmdiff {
@@ -21,9 +22,15 @@ struct KnownCause {
   std::string title;      // the entry's title, or the report's headline
   std::string upstream;   // "" when none is recorded
   std::string source;     // the file it came from
-  // {"title", "upstream" (when recorded), "source"}: what reports and summaries record.
-  nlohmann::json ToJson() const;
+  // What reports, summaries and case files record of it.
+  KnownRecord Record() const { return {title, upstream, source}; }
 };
+
+// {"title", "upstream" (when recorded), "source"}.
+nlohmann::json KnownRecordToJson(const KnownRecord& k);
+// What KnownRecordToJson wrote, read from an untrusted file: "title" and "source" strings,
+// "upstream" a string when present; else an error naming the field.
+Result<KnownRecord> KnownRecordFromJson(const nlohmann::json& j);
 
 class KnownCatalogue {
  public:

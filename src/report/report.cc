@@ -12,6 +12,7 @@
 #include "src/ir/python_emitter.h"
 #include "src/ir/verifier.h"
 #include "src/report/headline.h"
+#include "src/report/known.h"
 #include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/rerun_records_json.h"
@@ -116,31 +117,30 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
     contract["message"] = c.contract.violation.message;
     contract["source"] = c.contract.violation.source;
   }
-  nlohmann::json report = {
-      {"format", "mmdiff.report"},
-      {"version", kReportFormatVersion},
-      {"id", HashHex(program.dump() + RecipeToJson(c.recipe).dump())},
-      {"created", NowIso()},
-      {"headline", Headline(c)},
-      {"summary", c.program.Summary()},
-      {"bucket", {{"signature", signature}, {"hash", HashHex(signature)}}},
-      {"finding",
-       {{"divergence", finding.divergence},
-        {"also", finding.also},
-        {"known", c.known.is_null() ? nlohmann::json(false) : nlohmann::json(true)}}},
-      {"versions", ctx.versions},
-      {"knobs", ctx.knobs},
-      {"program", program},
-      {"inputs", RecipeToJson(c.recipe)},
-      {"calls_before", PriorCallsToJson(c.before)},
-      {"contract", contract},
-      {"paths", paths},
-      {"verdict", VerdictToJson(c.verdict)},
-      {"repro", "repro.py"}};
+  nlohmann::json report = {{"format", "mmdiff.report"},
+                           {"version", kReportFormatVersion},
+                           {"id", HashHex(program.dump() + RecipeToJson(c.recipe).dump())},
+                           {"created", NowIso()},
+                           {"headline", Headline(c)},
+                           {"summary", c.program.Summary()},
+                           {"bucket", {{"signature", signature}, {"hash", HashHex(signature)}}},
+                           {"finding",
+                            {{"divergence", finding.divergence},
+                             {"also", finding.also},
+                             {"known", c.known.has_value()}}},
+                           {"versions", ctx.versions},
+                           {"knobs", ctx.knobs},
+                           {"program", program},
+                           {"inputs", RecipeToJson(c.recipe)},
+                           {"calls_before", PriorCallsToJson(c.before)},
+                           {"contract", contract},
+                           {"paths", paths},
+                           {"verdict", VerdictToJson(c.verdict)},
+                           {"repro", "repro.py"}};
   if (c.mitigations) report["mitigations"] = MitigationsToJson(*c.mitigations);
   if (c.ablation) report["ablation"] = AblationToJson(*c.ablation);
   if (c.standalone) report["standalone"] = StandaloneToJson(*c.standalone);
-  if (!c.known.is_null()) report["finding"]["catalogue"] = c.known;
+  if (c.known) report["finding"]["catalogue"] = KnownRecordToJson(*c.known);
   return report;
 }
 

@@ -16,8 +16,7 @@ void MarkKnown(TriageData& d, const KnownCatalogue& catalogue,
                const std::set<std::string>& baseline) {
   for (auto& [hash, b] : d.buckets)
     for (const auto& cause : b.root_causes) {
-      if (const KnownCause* k = catalogue.Find(cause); k && b.known.is_null())
-        b.known = k->ToJson();
+      if (const KnownCause* k = catalogue.Find(cause); k && !b.known) b.known = k->Record();
       b.in_baseline |= baseline.count(cause) > 0;
     }
 }

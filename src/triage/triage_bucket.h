@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "oracles/case_run.h"
 #include "src/releases/release_history.h"
 #include "src/report/finding_class.h"
 #include "src/report/rewrite_coverage.h"
@@ -81,12 +82,12 @@ struct Sighting {
 struct TriageBucket {
   std::string hash, signature, headline, summary, kind, blamed;
   std::vector<std::string>
-      root_causes;           // from its reports (ReportFacts::root_causes), else its signature
-  nlohmann::json known;      // the catalogue entry of a known root cause; null when not known
+      root_causes;  // from its reports (ReportFacts::root_causes), else its signature
+  std::optional<KnownRecord> known;  // the catalogue entry of a known root cause; none: not known
   bool in_baseline = false;  // a baseline campaign (triage --baseline) saw one of its root causes
   // New: neither in the catalogue nor in the baseline. Listed first and in full, unless it was not
   // reproduced standalone.
-  bool IsNew() const { return known.is_null() && !in_baseline; }
+  bool IsNew() const { return !known && !in_baseline; }
   // The campaign's standalone check (its report's, or its summary's): the first listed status of
   // its sightings, else the first other one; "" when none recorded one (reports of an earlier
   // mmdiff, `mmdiff run`).

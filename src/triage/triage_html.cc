@@ -145,9 +145,9 @@ void OneLineList(std::ostringstream& h, const std::string& title, const std::str
   h << "<h2>" << HtmlEscape(title) << " (" << buckets.size() << ")</h2>\n<ul id=\"" << id
     << "\">\n";
   for (const TriageBucket* b : buckets) {
-    std::string what = b->known.is_null() ? b->headline : b->known.value("title", "?");
+    std::string what = b->known ? b->known->title : b->headline;
     if (b->NotReproduced() && !b->standalone_line.empty()) what += " — " + b->standalone_line;
-    std::string upstream = b->known.is_null() ? "" : b->known.value("upstream", "");
+    std::string upstream = b->known ? b->known->upstream : "";
     auto examples = b->Examples(1);
     h << "<li><code>" << HtmlEscape(b->hash) << "</code> [" << b->count << " x] "
       << HtmlEscape(Clip(what, 300)) << (upstream.empty() ? "" : " (" + HtmlEscape(upstream) + ")")

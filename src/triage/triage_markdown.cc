@@ -134,8 +134,8 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
                      (b->standalone_line.empty() ? "" : " — " + Clip(b->standalone_line, 300)));
   if (!groups.known.empty()) md << "\n## Known root causes (" << groups.known.size() << ")\n\n";
   for (const TriageBucket* b : groups.known) {
-    std::string upstream = b->known.value("upstream", "");
-    one_line(*b, b->known.value("title", "?") + (upstream.empty() ? "" : " (" + upstream + ")"));
+    const std::string& upstream = b->known->upstream;
+    one_line(*b, b->known->title + (upstream.empty() ? "" : " (" + upstream + ")"));
   }
   if (!groups.baseline.empty())
     md << "\n## Seen in the baseline (" << groups.baseline.size() << ")\n\n";

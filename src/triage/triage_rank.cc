@@ -42,10 +42,10 @@ std::vector<const TriageBucket*> RankBuckets(const TriageData& d) {
 BucketGroups GroupBuckets(const std::vector<const TriageBucket*>& ranked) {
   BucketGroups g;
   for (const TriageBucket* b : ranked)
-    (b->NotReproduced()    ? g.unreproduced
-     : b->IsNew()          ? g.fresh
-     : !b->known.is_null() ? g.known
-                           : g.baseline)
+    (b->NotReproduced() ? g.unreproduced
+     : b->IsNew()       ? g.fresh
+     : b->known         ? g.known
+                        : g.baseline)
         .push_back(b);
   return g;
 }

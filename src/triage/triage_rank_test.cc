@@ -102,7 +102,7 @@ TEST(TriageRank, NewRootCausesRankByClassAndTheUnreproducedAreListedApart) {
     d.buckets[b.hash] = b;
   d.buckets["known"] = with(B("known", BucketClass::kFilable, 5000, "value"),
                             "value|path=inductor|values|op=bmm|devices=cpu", "reproduced");
-  d.buckets["known"].known = {{"title", "t"}};
+  d.buckets["known"].known = KnownRecord{"t", "", ""};
   auto ranked = RankBuckets(d);
   BucketGroups g = GroupBuckets(ranked);
   auto hashes = [](const std::vector<const TriageBucket*>& bs) {
