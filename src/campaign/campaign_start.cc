@@ -152,9 +152,10 @@ std::vector<std::unique_ptr<Supervisor>> MakeWorkers(const CampaignStart& s,
   return owned;
 }
 
+// Whether a --paths list ("": the default paths, which have it) names inductor.
 bool ListsInductor(const std::string& list) {
-  return list.empty() ||
-         ("," + list + ",").find(std::string(",") + paths::kInductor + ",") != std::string::npos;
+  const std::vector<std::string> names = SplitPathList(list);
+  return list.empty() || std::find(names.begin(), names.end(), paths::kInductor) != names.end();
 }
 
 // The campaign's settings, its summary so far (a resumed one's) and the paths to resolve: the

@@ -101,32 +101,25 @@ int RunReplay(const ReplayArgs& a) {
     any_pending |= entries.back().pending;
   }
   if (any_pending) {
-    PrivateTempDir tmp("mmdiff-replay");  // the worker's log: private, removed on return
-    if (!tmp.ok()) {
-      std::cerr << "mmdiff replay: " << tmp.error() << "\n";
-      return kExitEnvironment;
-    }
-    std::string log = tmp.File("worker.log");
     CommonOptions common;
     common.test_paths = test_paths;
     common.timeout_s = a.timeout_s;
-    Supervisor sup(MakeSupervisorOptions(common, log));
-    if (Status s = sup.Hello(); !s.ok()) {
-      std::cerr << "mmdiff replay: " << s.message() << "\n";
-      return kExitEnvironment;
-    }
-    if (sup.versions().contains("torch") && sup.versions()["torch"].is_string())
-      torch = sup.versions()["torch"];
-    ReplayEnvironment env{torch, gpu, sup.paths(), test_paths};
-    PathRunner run = RunnerOf(sup);
-    size_t done = 0, pending = 0;
-    for (const auto& e : entries) pending += e.pending;
-    for (auto& e : entries) {
-      if (!e.pending) continue;
-      RunEntry(e, env, run);
-      std::fprintf(stderr, "[%zu/%zu] %s: %s (%.1f s)\n", ++done, pending, e.row.file.c_str(),
-                   std::string(ReplayStatusName(e.row.status)).c_str(), e.row.seconds);
-    }
+    int code = WithWorker("replay", common, [&](Supervisor& sup) {
+      if (sup.versions().contains("torch") && sup.versions()["torch"].is_string())
+        torch = sup.versions()["torch"];
+      ReplayEnvironment env{torch, gpu, sup.paths(), test_paths};
+      PathRunner run = RunnerOf(sup);
+      size_t done = 0, pending = 0;
+      for (const auto& e : entries) pending += e.pending;
+      for (auto& e : entries) {
+        if (!e.pending) continue;
+        RunEntry(e, env, run);
+        std::fprintf(stderr, "[%zu/%zu] %s: %s (%.1f s)\n", ++done, pending, e.row.file.c_str(),
+                     std::string(ReplayStatusName(e.row.status)).c_str(), e.row.seconds);
+      }
+      return kExitOk;
+    });
+    if (code != kExitOk) return code;
   }
   for (const auto& e : entries) rows.push_back(e.row);
   std::cout << FormatReplayTable(rows, torch) << std::flush;
