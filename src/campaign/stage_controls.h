@@ -1,10 +1,10 @@
 // Stage controls: torch.compile's lower stages (compile_eager: Dynamo alone; aot_eager: +
 // AOTAutograd) say where an inductor divergence starts (root-cause signatures lower a divergence to
 // the first stage that shows it). Compiling them for every program cost about 14 % of a default
-// campaign (docs/results.md, Speed), and no finding so far was theirs alone, so a campaign runs them only
-// on an input where inductor diverges, and the judge then sees the same results it would have seen
-// with every path run. Reduction does the same for its candidates, and runs only the paths the
-// finding is about.
+// campaign (docs/results.md, Speed), and no finding so far was theirs alone, so a campaign runs
+// them only on an input where inductor diverges, and the judge then sees the same results it would
+// have seen with every path run. Reduction does the same for its candidates, and runs only the
+// paths the finding is about.
 #pragma once
 
 #include <optional>
