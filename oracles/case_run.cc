@@ -14,7 +14,33 @@ CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult
   c.contract = Expect(p, torch);
   c.results = std::move(results);
   c.verdict = Judge(c.contract, c.results);
+  c.finding = LeadFinding(c);
   return c;
+}
+
+std::vector<FindingKey> CaseFindings(const CaseRun& c) {
+  return Findings(c.program, c.contract, c.results, c.verdict);
+}
+
+size_t LeadFinding(const CaseRun& c) {
+  auto findings = CaseFindings(c);
+  return findings.empty() ? 0 : findings[0].divergence;
+}
+
+FindingKey CaseFinding(const CaseRun& c) {
+  for (auto& k : CaseFindings(c))
+    if (k.divergence == c.finding) return k;
+  FindingKey own{c.finding, "", {}};
+  if (c.finding < c.verdict.divergences.size())
+    own.signature = RootCauseSignature(c.program, c.contract,
+                                       FindingFacts(c.contract, c.results, c.verdict, c.finding));
+  return own;
+}
+
+CaseRun WithFinding(const CaseRun& c, const FindingKey& k) {
+  CaseRun out = c;
+  out.finding = k.divergence;
+  return out;
 }
 
 std::optional<ZeroedRerun> PlanZeroedRerun(const CaseRun& c) {

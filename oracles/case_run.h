@@ -1,9 +1,9 @@
 // CaseRun: one test case judged end to end — the program, its inputs and every path's result,
 // judged against the contract and each other into a verdict (JudgeCase); what the rerun with the
 // ignored inputs zeroed changed (AddZeroedRerun); and typed records of the reruns a finding gets
-// (the ablation along torch.compile's stages, the mitigation knobs). Pure: running the paths is the
-// caller's (src/report/run_case.h), and so are the root causes that say which divergence a report
-// is about (MakeCaseRun in src/report/report.h) and the JSON of a report.
+// (the ablation along torch.compile's stages, the mitigation knobs); its findings, one per root
+// cause (oracles/root_cause.h), and the one its report is about. Pure: running the paths is the
+// caller's (src/report/run_case.h), and so is the JSON of a report.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "oracles/contract.h"
+#include "oracles/root_cause.h"
 #include "oracles/verdict.h"
 #include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
@@ -104,10 +105,21 @@ struct CaseRun {
   std::vector<int> rerun_zeroed;
 };
 
-// The case's contract and the verdict on its paths' results (finding 0, nothing rerun); the
-// contract of `torch` (`mmdiff releases` judges other releases' results with their own).
+// The case's contract, the verdict on its paths' results and its lead finding (LeadFinding),
+// nothing rerun; the contract of `torch` (`mmdiff releases` judges other releases' results with
+// their own).
 CaseRun JudgeCase(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
                   TorchRelease torch = BuildTorchRelease());
+
+// The findings of a judged case, one per root cause (Findings in oracles/root_cause.h).
+std::vector<FindingKey> CaseFindings(const CaseRun& c);
+// The finding a judged case's report is about by default: the first of CaseFindings (0 when it
+// has none).
+size_t LeadFinding(const CaseRun& c);
+// The finding c.finding leads; a finding of its own when that divergence is folded into another.
+FindingKey CaseFinding(const CaseRun& c);
+// A copy of `c` about finding `k`.
+CaseRun WithFinding(const CaseRun& c, const FindingKey& k);
 
 // The rerun a judged case needs: its ignored inputs that hold a NaN or an infinity
 // (IgnoredSpecialInputs), replaced by zeros, on the paths that returned, except the reference.

@@ -71,7 +71,7 @@ TEST(AotiE2E, AShapeMismatchIsARuntimeErrorFromExportNotACrash) {
   EXPECT_EQ(res[2].kind, OutcomeKind::kError) << res[2].message;
   EXPECT_EQ(res[2].error_class, "RuntimeError");  // the root cause under torch.export's wrapping
   EXPECT_NE(res[2].message.find("[5, 17] X [16, 3]"), std::string::npos) << res[2].message;
-  EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
+  EXPECT_FALSE(JudgeCase(p, r, res).verdict.diverges());
   EXPECT_EQ(sup.restarts(), 0);
 }
 

@@ -45,7 +45,7 @@ TEST(AttentionFusionE2E, AFusedHalfAttentionKeepingItsScoresInFloat32IsNoFinding
   ASSERT_TRUE(fused) << "inductor no longer fuses this attention: the test needs another form; "
                         "its internals: "
                      << testing::PrintToString(rs[2].compile.internals);
-  CaseRun c = MakeCaseRun(HalfAttention(), recipe, rs);
+  CaseRun c = JudgeCase(HalfAttention(), recipe, rs);
   EXPECT_FALSE(c.verdict.diverges()) << Headline(c);
 }
 

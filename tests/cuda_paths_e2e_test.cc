@@ -48,7 +48,7 @@ TEST(CudaPathsE2E, CudaMmBmmAndMatmulAgreeOnReferenceEagerAndInductor) {
       EXPECT_EQ(x.outputs[0].device, Device::kCuda) << x.path;
       EXPECT_EQ(x.outputs[0].dtype, DType::kFloat32) << x.path;
     }
-    CaseRun c = MakeCaseRun(p, r, res);
+    CaseRun c = JudgeCase(p, r, res);
     EXPECT_FALSE(c.verdict.diverges()) << Headline(c);
   }
   EXPECT_EQ(sup.restarts(), 0);
@@ -74,7 +74,7 @@ TEST(CudaPathsE2E, CrossDeviceAddmmAndBmmAreJudgedNotCrashed) {
     InputRecipe r{"grid16", 3};
     std::vector<PathResult> res = sup.Run(p, r, {"reference", "eager", "inductor"});
     ASSERT_EQ(res.size(), 3u);
-    CaseRun c = MakeCaseRun(p, r, res);
+    CaseRun c = JudgeCase(p, r, res);
     ASSERT_TRUE(c.contract.rejects);
     EXPECT_EQ(c.contract.violation.rule, "same_device");
     EXPECT_EQ(res[0].kind, OutcomeKind::kError) << "the reference follows the contract";

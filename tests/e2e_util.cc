@@ -158,7 +158,7 @@ void ExpectCompiledPathMatchesEager(const std::vector<PathResult>& res, const Pr
   EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat32);
   EXPECT_EQ(res[2].outputs[0].shape, (Shape{5, 3}));
   EXPECT_EQ(res[2].outputs[0].data, res[1].outputs[0].data) << "recipe seed " << r.seed;
-  EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
+  EXPECT_FALSE(JudgeCase(p, r, res).verdict.diverges());
   EXPECT_TRUE(res[2].compile.present);
   EXPECT_EQ(res[2].compile.compiled, first_input);
   EXPECT_EQ(res[2].compile.reused, !first_input);

@@ -51,7 +51,7 @@ TEST(Float64AccuracyE2E, SkippedRoundingsArePrecisionOnlyAgainstTheFloat64Run) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     InputRecipe recipe{"uniform", seed};
     std::vector<PathResult> rs = sup.Run(HalfChain(), recipe, paths);
-    CaseRun rounded = MakeCaseRun(HalfChain(), recipe, rs);
+    CaseRun rounded = JudgeCase(HalfChain(), recipe, rs);
     const Divergence* d = ValueDivergence(rounded, "planted_wide_intermediates");
     if (!d) continue;
     EXPECT_EQ(d->classification, "filable") << "against the rounded reference";

@@ -59,7 +59,7 @@ TEST(SpecialValuesE2E, ANaNInAColumnTheInfinityNeverMeetsIsBlamedOnThePathThatWr
   o.log_path = e2e::ScratchDir("special-values") + "/worker.log";
   Supervisor sup(o);
   ASSERT_TRUE(sup.Hello().ok());
-  CaseRun run = MakeCaseRun(p, r, sup.Run(p, r, {"reference", "eager", "planted_spread_nan"}));
+  CaseRun run = JudgeCase(p, r, sup.Run(p, r, {"reference", "eager", "planted_spread_nan"}));
 
   // The reference: column 0 is exactly an infinity, the other columns judged finite values.
   const PathResult* ref = FindResult(run.results, "reference");

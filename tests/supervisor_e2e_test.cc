@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "src/exec/supervisor.h"
-#include "src/report/recorded_paths.h"
+#include "src/ir/recorded_paths.h"
 #include "src/report/report.h"
 #include "src/support/files.h"
 #include "tests/e2e_util.h"
@@ -49,7 +49,7 @@ void ExpectSurvived(const std::string& crasher, OutcomeKind kind, int signal,
   EXPECT_EQ(again[0].kind, OutcomeKind::kOk);
 
   // The case is recorded as a finding naming the path and the stage.
-  CaseRun c = MakeCaseRun(p, r, res);
+  CaseRun c = JudgeCase(p, r, res);
   ASSERT_TRUE(c.verdict.diverges());
   ASSERT_TRUE(WriteFinding(dir + "/finding", c, RunContext{}).ok());
   auto text = ReadFile(dir + "/finding/report.json");
@@ -126,7 +126,7 @@ TEST(SupervisorE2E, WorkerRunsInAFolderOfItsOwn) {
 }
 
 // Reports and regression entries record path names only; read back, their paths get the recorded
-// traits (src/report/recorded_paths.h), which must be what the worker publishes.
+// traits (src/ir/recorded_paths.h), which must be what the worker publishes.
 TEST(SupervisorE2E, PublishedTraitsAreTheRecordedOnes) {
   Supervisor sup(Options(60, e2e::ScratchDir("sup-traits") + "/worker.log"));
   ASSERT_TRUE(sup.Hello().ok());

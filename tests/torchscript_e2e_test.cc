@@ -53,7 +53,7 @@ TEST(TorchScriptE2E, AShapeMismatchIsARuntimeErrorLikeEagersNotACrash) {
   // The operator's own line, not the interpreter's "The following operation failed ..." preamble.
   EXPECT_NE(res[2].message.find("shapes cannot be multiplied (5x17 and 16x3)"), std::string::npos)
       << res[2].message;
-  EXPECT_FALSE(MakeCaseRun(p, r, res).verdict.diverges());
+  EXPECT_FALSE(JudgeCase(p, r, res).verdict.diverges());
   // The same worker goes on: no crash, no restart.
   std::vector<PathResult> after = sup.Run(e2e::LegalMm(), r, {"torchscript"});
   EXPECT_EQ(after[0].kind, OutcomeKind::kOk) << after[0].message;
@@ -85,7 +85,7 @@ TEST(TorchScriptE2E, EagerRaisingAtAnUnusedLaterNodeIsDeadCodeEliminationThere) 
   EXPECT_EQ(res[1].node, "v1") << res[1].message;
   EXPECT_EQ(res[0].node, "v0");  // the contract's violation
   ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].message;
-  CaseRun c = MakeCaseRun(p, r, res);
+  CaseRun c = JudgeCase(p, r, res);
   auto findings = CaseFindings(c);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].signature, "error_behaviour|path=torchscript|unused_op");
@@ -114,7 +114,7 @@ TEST(TorchScriptE2E, AddmmWithUnitScalesPromotesTheBiasWhereEagerRaisesAndTheRep
   EXPECT_EQ(res[1].kind, OutcomeKind::kError);
   ASSERT_EQ(res[2].kind, OutcomeKind::kOk) << res[2].message;
   EXPECT_EQ(res[2].outputs[0].dtype, DType::kFloat64);
-  CaseRun c = MakeCaseRun(p, r, res);
+  CaseRun c = JudgeCase(p, r, res);
   ASSERT_EQ(c.verdict.divergences.size(), 1u);
   EXPECT_EQ(c.verdict.divergences[0].kind, DivergenceKind::kErrorBehaviour);
   EXPECT_EQ(c.verdict.divergences[0].blamed, "torchscript");
@@ -123,7 +123,7 @@ TEST(TorchScriptE2E, AddmmWithUnitScalesPromotesTheBiasWhereEagerRaisesAndTheRep
   half.nodes[0].beta = 0.5;
   std::vector<PathResult> kept = sup.Run(half, r, {"reference", "eager", "torchscript"});
   EXPECT_EQ(kept[2].kind, OutcomeKind::kError);
-  EXPECT_FALSE(MakeCaseRun(half, r, kept).verdict.diverges());
+  EXPECT_FALSE(JudgeCase(half, r, kept).verdict.diverges());
 
   ASSERT_TRUE(WriteFinding(dir + "/finding", c, RunContext{}).ok());
   auto repro = e2e::RunShell(e2e::VenvPython() + " " + dir + "/finding/repro.py");

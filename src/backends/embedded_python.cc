@@ -26,7 +26,7 @@ std::string Init() {
   setenv("TORCHINDUCTOR_COMPILE_THREADS", "1", 0);
   // Every graph runs Inductor's passes: a compile that the FX graph or AOTAutograd cache answers
   // runs none and reports no rewrite, and a finding is signed with the attention fusions its
-  // compile applied (src/report/root_cause.h), so with the caches the same case would sign
+  // compile applied (oracles/root_cause.h), so with the caches the same case would sign
   // differently once its graph is cached (seen: `mmdiff run` of a fused case, twice). The kernels'
   // own cache (the C++ compiles, most of a compile's time) stays on.
   setenv("TORCHINDUCTOR_FX_GRAPH_CACHE", "0", 1);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "oracles/judge.h"
+#include "oracles/root_cause_fold.h"
 #include "src/campaign/ablation.h"
 #include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
@@ -24,7 +25,6 @@
 #include "src/gen/focus.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
-#include "src/report/root_cause_fold.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -507,7 +507,7 @@ class Campaign {
       reduced.reset();
       kept = false;
     }
-    // A documented behaviour is one root cause whatever the op (src/report/root_cause_fold.h),
+    // A documented behaviour is one root cause whatever the op (oracles/root_cause_fold.h),
     // perhaps a catalogued one.
     const std::string folded = FoldedRootCause(kept ? reduced->signature : fc.signature,
                                                kept ? reduced->run.mitigations : c.mitigations);

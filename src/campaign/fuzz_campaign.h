@@ -87,7 +87,7 @@ struct BucketStats {
   std::string reduced_headline;  // the reduced case's headline, where reduced
   // The standalone check of the folder's case (a new root cause's); none for a known one.
   std::optional<StandaloneRecord> standalone;
-  // The folded root cause (src/report/root_cause_fold.h) the bucket's finding is one case of, where
+  // The folded root cause (oracles/root_cause_fold.h) the bucket's finding is one case of, where
   // it folds: one documented behaviour, whatever the op. "" otherwise.
   std::string folded;
   // The op families its cases' findings were located at, sorted (at most kMaxOpsSeen).

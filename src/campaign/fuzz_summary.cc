@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "oracles/root_cause_fold.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/campaign/steering.h"
 #include "src/gen/focus.h"
@@ -13,7 +14,6 @@
 #include "src/ir/paths.h"
 #include "src/report/finding_class.h"
 #include "src/report/rerun_records_json.h"
-#include "src/report/root_cause_fold.h"
 #include "src/support/format_version.h"
 
 namespace mmdiff {

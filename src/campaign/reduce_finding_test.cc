@@ -3,15 +3,15 @@
 
 #include <gtest/gtest.h>
 
-#include "src/report/report_test_cases.h"
-#include "src/report/root_cause.h"
+#include "oracles/case_run_test_cases.h"
+#include "oracles/root_cause.h"
 
 namespace mmdiff {
 namespace {
 
 TEST(ReduceFinding, ACandidateKeepsTheFindingOnlyWithItsClassification) {
   // The seed bug: inductor accepts what eager rejects, a filable finding.
-  CaseRun original = MakeCaseRun(report_test::Seed(), {"grid16", 1}, report_test::SeedResults());
+  CaseRun original = JudgeCase(case_test::Seed(), {"grid16", 1}, case_test::SeedResults());
   FindingKey lead = CaseFinding(original);
   const std::string cls = original.verdict.divergences.at(lead.divergence).classification;
   ASSERT_EQ(cls, "filable");
@@ -52,7 +52,7 @@ TEST(ReduceFinding, ACandidateWhereTheContractReachesEagersNodeKeepsTheFinding) 
     eager.node = "v1";
     ts.outputs.push_back({DType::kFloat64, {4, 2}, Device::kCpu, {}, {}});
     if (with_meta_mm) ts.outputs.push_back({DType::kFloat32, {4, 2}, Device::kMeta, {}, {}});
-    return MakeCaseRun(p, {"grid16", 1}, {ref, eager, ts});
+    return JudgeCase(p, {"grid16", 1}, {ref, eager, ts});
   };
   CaseRun original = run(true, OpKind::kAddmm);
   FindingKey lead = CaseFinding(original);

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "src/report/report_test_cases.h"
+#include "oracles/case_run_test_cases.h"
 
 namespace mmdiff {
 namespace {
@@ -62,7 +62,7 @@ struct ScriptedRunner {
 };
 
 TEST(StageControls, TheyRunWhereInductorDivergesAfterItsHistoryAndLowerTheFinding) {
-  const Program p = report_test::Seed();
+  const Program p = case_test::Seed();
   const InputRecipe r{"grid16", 1};
   const Paths all = {"reference", "eager", "inductor", "aot_eager", "compile_eager"};
   const StagePlan plan = PlanStages(all, ControlsMode::kOnDivergence);

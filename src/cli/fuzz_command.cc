@@ -12,13 +12,13 @@
 #include <set>
 #include <thread>
 
+#include "oracles/root_cause_fold.h"
 #include "src/campaign/campaign_start.h"
 #include "src/campaign/fuzz_campaign.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/subcommand_help.h"
 #include "src/report/finding_class.h"
-#include "src/report/root_cause_fold.h"
 
 namespace mmdiff::cli {
 

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "oracles/root_cause.h"
 #include "src/campaign/reduce_finding.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 #include "src/cli/subcommand_help.h"
-#include "src/report/root_cause.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"

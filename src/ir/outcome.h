@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/ir/compile_phases.h"
@@ -45,6 +46,10 @@ struct CompileInfo {
   std::vector<std::string> internals;  // sorted, unique
   CompilePhases phases;                // on the wire only; reports leave them out
 };
+
+// The prefix of a graph rewrite (pattern-matcher entry or decomposition) among the internals:
+// "rewrite:<name>", named by src/backends/python/rewrite_names.py.
+inline constexpr std::string_view kRewritePrefix = "rewrite:";
 
 struct PathResult {
   std::string path;

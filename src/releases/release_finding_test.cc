@@ -26,7 +26,7 @@ CaseRun EagerRaises() {
   PathResult eager{"eager", OutcomeKind::kError, "RuntimeError", "c10::Error", "boom"};
   PathResult inductor = ref;
   inductor.path = "inductor";
-  return MakeCaseRun(LegalMm(), {"exact", 7}, {ref, eager, inductor});
+  return JudgeCase(LegalMm(), {"exact", 7}, {ref, eager, inductor});
 }
 
 ReleaseFinding Entry(std::vector<VersionExpectation> expected) {

@@ -5,11 +5,11 @@
 #include <set>
 #include <string_view>
 
+#include "oracles/root_cause.h"
 #include "oracles/verdict.h"
 #include "src/ir/program_json.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
-#include "src/report/root_cause.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"
 #include "src/support/torch_version.h"

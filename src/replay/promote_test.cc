@@ -24,7 +24,7 @@ nlohmann::json Report() {
   PathResult eager{"eager", OutcomeKind::kError, "RuntimeError", "c10::Error", "boom"};
   PathResult inductor = ref;
   inductor.path = "inductor";
-  CaseRun c = MakeCaseRun(p, {"exact", 7}, {ref, eager, inductor});
+  CaseRun c = JudgeCase(p, {"exact", 7}, {ref, eager, inductor});
   RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.15.0+cu132"}, {"python", "3.11.2"}}, {}};
   return MakeReport(c, ctx);
 }
@@ -75,7 +75,7 @@ TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
   inductor.traits.compiled = true;
   inductor.compile.internals = {"rewrite:_sfdp_pattern_5_inference"};
   RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0+cpu"}, {"python", "3.11.2"}}, {}};
-  nlohmann::json report = MakeReport(MakeCaseRun(p, {"exact", 7}, {ref, eager, inductor}), ctx);
+  nlohmann::json report = MakeReport(JudgeCase(p, {"exact", 7}, {ref, eager, inductor}), ctx);
   const std::string bucket = report["bucket"]["signature"];
   ASSERT_NE(bucket.find("|fused=_sfdp_pattern_5|"), std::string::npos) << bucket;
   auto entry = PromoteReport(report.dump(), {"findings/x/report.json", "", "", ""});

@@ -5,21 +5,21 @@
 
 #include <algorithm>
 
+#include "oracles/case_run_test_cases.h"
 #include "src/report/bucket.h"
-#include "src/report/report_test_cases.h"
 
 namespace mmdiff {
 namespace {
 
-using report_test::Seed;
-using report_test::SeedResults;
+using case_test::Seed;
+using case_test::SeedResults;
 
 bool Has(const std::vector<std::string>& v, const std::string& f) {
   return std::find(v.begin(), v.end(), f) != v.end();
 }
 
 TEST(BehaviourFeatures, NameOutcomesOpsContractAndDivergences) {
-  auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  auto f = BehaviourFeatures(JudgeCase(Seed(), {"grid16", 1}, SeedResults()));
   EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
   EXPECT_TRUE(Has(f, "outcome|eager|error|RuntimeError"));
   EXPECT_TRUE(Has(f, "outcome|inductor|ok|"));
@@ -40,47 +40,45 @@ TEST(BehaviourFeatures, WhatACompiledPathChoseIsAFeatureInEverySet) {
     }
   for (FeatureSet set :
        {FeatureSet::kFine, FeatureSet::kCoarse, FeatureSet::kBuckets, FeatureSet::kSites}) {
-    auto f = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, results), set);
+    auto f = BehaviourFeatures(JudgeCase(Seed(), {"grid16", 1}, results), set);
     EXPECT_TRUE(Has(f, "compile|inductor|extern:bmm"));
     EXPECT_TRUE(Has(f, "compile|inductor|pattern:decompose_bmm"));
     EXPECT_TRUE(Has(f, "compile|inductor|compiled"));
     EXPECT_FALSE(std::any_of(
         f.begin(), f.end(), [](const std::string& s) { return s.rfind("compile|eager", 0) == 0; }));
   }
-  auto without = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
+  auto without = BehaviourFeatures(JudgeCase(Seed(), {"grid16", 1}, SeedResults()));
   EXPECT_FALSE(std::any_of(without.begin(), without.end(),
                            [](const std::string& s) { return s.rfind("compile|", 0) == 0; }));
 }
 
 TEST(BehaviourFeatures, SizesAndValuesNeverEnter) {
-  auto a = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
-  auto b = BehaviourFeatures(MakeCaseRun(Seed({2, 4, 3, 8}), {"exact", 9}, SeedResults()));
+  auto a = BehaviourFeatures(JudgeCase(Seed(), {"grid16", 1}, SeedResults()));
+  auto b = BehaviourFeatures(JudgeCase(Seed({2, 4, 3, 8}), {"exact", 9}, SeedResults()));
   EXPECT_EQ(a, b);
 }
 
 TEST(BehaviourFeatures, CoarseNamesEachOpsOwnOperandsAndNoBands) {
-  auto f =
-      BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
+  auto f = BehaviourFeatures(JudgeCase(Seed(), {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
   EXPECT_TRUE(Has(f, "op|matmul|float16,float32,|cpu,|eager|error|RuntimeError"));
   EXPECT_TRUE(Has(f, "divergence|error_behaviour|inductor"));
   EXPECT_TRUE(Has(f, "contract|rejects|same_dtype"));
   // An unused input of another dtype is a new dtype set for the fine features, not for the coarse.
   Program extra = Seed();
   extra.inputs.push_back({"x2", {3}, DType::kInt8});
-  auto fine = BehaviourFeatures(MakeCaseRun(Seed(), {"grid16", 1}, SeedResults()));
-  EXPECT_NE(BehaviourFeatures(MakeCaseRun(extra, {"grid16", 1}, SeedResults())), fine);
-  EXPECT_EQ(
-      BehaviourFeatures(MakeCaseRun(extra, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse), f);
+  auto fine = BehaviourFeatures(JudgeCase(Seed(), {"grid16", 1}, SeedResults()));
+  EXPECT_NE(BehaviourFeatures(JudgeCase(extra, {"grid16", 1}, SeedResults())), fine);
+  EXPECT_EQ(BehaviourFeatures(JudgeCase(extra, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse),
+            f);
   // The operands' order is part of the tuple.
   Program swapped = Seed();
   std::swap(swapped.inputs[0].dtype, swapped.inputs[1].dtype);
-  auto s =
-      BehaviourFeatures(MakeCaseRun(swapped, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
+  auto s = BehaviourFeatures(JudgeCase(swapped, {"grid16", 1}, SeedResults()), FeatureSet::kCoarse);
   EXPECT_TRUE(Has(s, "op|matmul|float32,float16,|cpu,|eager|error|RuntimeError"));
 }
 
 TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 1}, SeedResults());
   auto f = BehaviourFeatures(c, FeatureSet::kBuckets);
   std::string bucket = "bucket|" + CaseFinding(c).signature;
   EXPECT_TRUE(Has(f, bucket));
@@ -88,7 +86,7 @@ TEST(BehaviourFeatures, BucketsNameTheBucketOfADivergingCase) {
   // Agreeing paths: no bucket.
   std::vector<PathResult> agree = SeedResults();
   agree.pop_back();
-  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, agree);
+  CaseRun a = JudgeCase(Seed(), {"grid16", 1}, agree);
   ASSERT_FALSE(a.verdict.diverges());
   auto fa = BehaviourFeatures(a);
   EXPECT_FALSE(std::any_of(fa.begin(), fa.end(),
@@ -102,7 +100,7 @@ TEST(BehaviourFeatures, SitesNameWhereAProgramBreaksItsContractEvenWhenThePathsA
   // Reference and eager both reject the seed's float16 @ float32: no divergence, still a site.
   std::vector<PathResult> agree = SeedResults();
   agree.pop_back();
-  CaseRun a = MakeCaseRun(Seed(), {"grid16", 1}, agree);
+  CaseRun a = JudgeCase(Seed(), {"grid16", 1}, agree);
   ASSERT_FALSE(a.verdict.diverges());
   auto f = BehaviourFeatures(a, FeatureSet::kSites);
   EXPECT_TRUE(
@@ -115,16 +113,16 @@ TEST(BehaviourFeatures, SitesNameWhereAProgramBreaksItsContractEvenWhenThePathsA
   // Other operand dtypes: another site. A program the contract accepts: none.
   Program other = Seed();
   other.inputs[0].dtype = DType::kBFloat16;
-  auto g = BehaviourFeatures(MakeCaseRun(other, {"grid16", 1}, agree), FeatureSet::kSites);
+  auto g = BehaviourFeatures(JudgeCase(other, {"grid16", 1}, agree), FeatureSet::kSites);
   EXPECT_TRUE(
       Has(g, "site|rule=same_dtype|op=matmul(batched)|operands=bfloat16,float32|devices=cpu,cpu"));
   Program fine = Seed();
   fine.inputs[0].dtype = DType::kFloat32;
-  auto h = BehaviourFeatures(MakeCaseRun(fine, {"grid16", 1}, agree), FeatureSet::kSites);
+  auto h = BehaviourFeatures(JudgeCase(fine, {"grid16", 1}, agree), FeatureSet::kSites);
   EXPECT_FALSE(std::any_of(h.begin(), h.end(),
                            [](const std::string& s) { return s.rfind("site|", 0) == 0; }));
   // A diverging case has its site and its bucket.
-  CaseRun d = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  CaseRun d = JudgeCase(Seed(), {"grid16", 1}, SeedResults());
   auto fd = BehaviourFeatures(d, FeatureSet::kSites);
   EXPECT_TRUE(Has(fd, "bucket|" + CaseFinding(d).signature));
   EXPECT_TRUE(Has(fd, "site|" + RejectionSite(d.program, d.contract)));

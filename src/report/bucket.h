@@ -1,6 +1,6 @@
 // Rejection sites: where a program breaks its contract, with the operand dtypes and devices — a
 // behaviour feature of the program fuzzer (src/report/behaviour.h). Buckets are root causes
-// (src/report/root_cause.h), which leave the dtypes out.
+// (oracles/root_cause.h), which leave the dtypes out.
 #pragma once
 
 #include <string>

@@ -3,8 +3,8 @@
 
 #include <vector>
 
+#include "oracles/root_cause.h"
 #include "src/ir/paths.h"
-#include "src/report/root_cause.h"
 
 namespace mmdiff {
 

@@ -17,7 +17,7 @@ enum class FindingClass {
   kByDesign,             // a documented behaviour, folded into one line (by-design classes)
 };
 
-// The class of a root-cause signature (src/report/root_cause.h): by its kind, the path at fault
+// The class of a root-cause signature (oracles/root_cause.h): by its kind, the path at fault
 // (eager and eager on meta against every other path, which is the compiled side) and what that
 // path did.
 FindingClass ClassOfRootCause(const std::string& signature);

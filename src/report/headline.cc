@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
+#include "oracles/cast_round_trip.h"
 #include "oracles/judge.h"
-#include "src/report/cast_round_trip.h"
 
 namespace mmdiff {
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "oracles/contract.h"
+#include "oracles/root_cause.h"
 #include "oracles/verdict.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
-#include "src/report/root_cause.h"
 
 namespace mmdiff {
 

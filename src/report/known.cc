@@ -6,10 +6,10 @@
 #include <tuple>
 
 #include "oracles/judge.h"
-#include "src/report/recorded_paths.h"
+#include "oracles/root_cause.h"
+#include "src/ir/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
-#include "src/report/root_cause.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
 #include "src/support/torch_version.h"

@@ -18,7 +18,7 @@
 namespace mmdiff {
 
 struct KnownCause {
-  std::string signature;  // the root-cause signature (src/report/root_cause.h)
+  std::string signature;  // the root-cause signature (oracles/root_cause.h)
   std::string title;      // the entry's title, or the report's headline
   std::string upstream;   // "" when none is recorded
   std::string source;     // the file it came from

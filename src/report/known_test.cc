@@ -7,17 +7,17 @@
 
 #include <filesystem>
 
+#include "oracles/case_run_test_cases.h"
 #include "src/ir/program_json.h"
 #include "src/report/report.h"
-#include "src/report/report_test_cases.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
 namespace {
 
 namespace fs = std::filesystem;
-using report_test::Seed;
-using report_test::SeedResults;
+using case_test::Seed;
+using case_test::SeedResults;
 
 nlohmann::json SeedEntry() {
   return {{"format", "mmdiff.regression"},
@@ -51,7 +51,7 @@ TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
   auto cat = LoadKnownCatalogue({s.dir.string()});
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 1u);
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 3}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());
   const KnownCause* k = cat.value().Find(CaseFinding(c).signature);
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->title, "inductor promotes a float16 @ float32 matmul");
@@ -60,8 +60,7 @@ TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
   // Another path at fault is not that entry.
   std::vector<PathResult> ts = SeedResults();
   ts[2].path = "torchscript";
-  EXPECT_EQ(cat.value().Find(CaseFinding(MakeCaseRun(Seed(), {"grid16", 3}, ts)).signature),
-            nullptr);
+  EXPECT_EQ(cat.value().Find(CaseFinding(JudgeCase(Seed(), {"grid16", 3}, ts)).signature), nullptr);
 }
 
 TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
@@ -222,7 +221,7 @@ TEST(KnownCatalogue, ARaisingPathsFindingIsKnownWhateverItsErrorClass) {
 
 TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
   Scratch s;
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 3}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());
   std::string file = s.Write("report.json", MakeReport(c, RunContext{}).dump());
   auto cat = LoadKnownCatalogue({file});
   ASSERT_TRUE(cat.ok()) << cat.error();

@@ -5,9 +5,9 @@
 #include <set>
 #include <sstream>
 
+#include "oracles/root_cause.h"
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
-#include "src/report/root_cause.h"
 #include "src/support/format_version.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"

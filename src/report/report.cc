@@ -7,16 +7,16 @@
 
 #include "oracles/contract.h"
 #include "oracles/judge.h"
+#include "oracles/root_cause_fold.h"
 #include "src/ir/paths.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
+#include "src/ir/recorded_paths.h"
 #include "src/ir/verifier.h"
 #include "src/report/headline.h"
 #include "src/report/known.h"
-#include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/rerun_records_json.h"
-#include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
 #include "src/support/format_version.h"
 #include "src/support/hash.h"
@@ -65,38 +65,6 @@ std::vector<std::string> AblationTable(const std::optional<Ablation>& ablation) 
 }
 
 }  // namespace
-
-CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
-                    TorchRelease torch) {
-  CaseRun c = JudgeCase(p, r, std::move(results), torch);
-  c.finding = LeadFinding(c);  // until told otherwise
-  return c;
-}
-
-size_t LeadFinding(const CaseRun& c) {
-  auto findings = CaseFindings(c);
-  return findings.empty() ? 0 : findings[0].divergence;
-}
-
-std::vector<FindingKey> CaseFindings(const CaseRun& c) {
-  return Findings(c.program, c.contract, c.results, c.verdict);
-}
-
-FindingKey CaseFinding(const CaseRun& c) {
-  for (auto& k : CaseFindings(c))
-    if (k.divergence == c.finding) return k;
-  FindingKey own{c.finding, "", {}};
-  if (c.finding < c.verdict.divergences.size())
-    own.signature = RootCauseSignature(c.program, c.contract,
-                                       FindingFacts(c.contract, c.results, c.verdict, c.finding));
-  return own;
-}
-
-CaseRun WithFinding(const CaseRun& c, const FindingKey& k) {
-  CaseRun out = c;
-  out.finding = k.divergence;
-  return out;
-}
 
 std::string Headline(const CaseRun& c) {
   if (!c.verdict.diverges()) return "all paths agree";

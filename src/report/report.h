@@ -9,40 +9,26 @@
 
 #include "oracles/case_run.h"
 #include "oracles/contract.h"
+#include "oracles/root_cause.h"
 #include "oracles/verdict.h"
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
-#include "src/report/root_cause.h"
 #include "src/support/status.h"
 
 namespace mmdiff {
 
 // 2: one finding per report (the "finding" object), buckets by root cause
-// (src/report/root_cause.h). 3: the calls before the case ("calls_before", src/ir/call_sequence.h):
+// (oracles/root_cause.h). 3: the calls before the case ("calls_before", src/ir/call_sequence.h):
 // a version 2 reader would run the case without them. Versions 1 (one bucket for all of a case's
 // divergences) and 2 are still read.
 inline constexpr int kReportFormatVersion = 3;
 inline constexpr int kOldestReportFormatVersion = 1;
 
-// The findings of a case (Findings in src/report/root_cause.h).
-std::vector<FindingKey> CaseFindings(const CaseRun& c);
-// The finding c.finding leads; a finding of its own when that divergence is folded into another.
-FindingKey CaseFinding(const CaseRun& c);
-// A copy of `c` about finding `k`.
-CaseRun WithFinding(const CaseRun& c, const FindingKey& k);
-
 struct RunContext {
   nlohmann::json versions;                   // mmdiff, torch, python
   std::map<std::string, std::string> knobs;  // settings in force (env vars, inductor config)
 };
-
-// The paths and verdict judged for a program (JudgeCase in oracles/case_run.h): runs nothing. The
-// run is about its lead finding (the first of CaseFindings).
-CaseRun MakeCaseRun(const Program& p, const InputRecipe& r, std::vector<PathResult> results,
-                    TorchRelease torch = BuildTorchRelease());
-// The lead finding of a judged case: the first of CaseFindings (0 when it has none).
-size_t LeadFinding(const CaseRun& c);
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx);
 // Ok when `j` is a report this mmdiff reads ("format" "mmdiff.report", "version" 1 or 2); otherwise
@@ -79,7 +65,7 @@ struct JudgedCase {
 Result<JudgedCase> ReadJudgedCase(const nlohmann::json& report);
 // The root-cause signatures of the findings a report is about (one for version 2, every finding of
 // the case for version 1), signed by the current code, and folded where the finding is one case of
-// a documented behaviour (src/report/root_cause_fold.h).
+// a documented behaviour (oracles/root_cause_fold.h).
 std::vector<std::string> ReportRootCauses(const JudgedCase& j);
 
 // For files that hold a case (a program, `mmdiff gen --case` output, a report or a regression

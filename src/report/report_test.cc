@@ -6,20 +6,20 @@
 
 #include <filesystem>
 
+#include "oracles/case_run_test_cases.h"
+#include "oracles/root_cause.h"
 #include "src/ir/program_json.h"
 #include "src/report/bucket.h"
-#include "src/report/report_test_cases.h"
-#include "src/report/root_cause.h"
 #include "src/support/files.h"
 
 namespace mmdiff {
 namespace {
 
-using report_test::Seed;
-using report_test::SeedResults;
+using case_test::Seed;
+using case_test::SeedResults;
 
 TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 7}, SeedResults());
   ASSERT_TRUE(c.verdict.diverges());
   RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0"}, {"python", "3.11"}},
                  {{"TORCHINDUCTOR_COMPILE_THREADS", "1"}}};
@@ -38,7 +38,7 @@ TEST(Report, SeedBugReportIsCompleteAndReproTargetsInductor) {
 
 TEST(Report, TheReRunRecordsAreWrittenWhereTriedAndTheAblationIsTheReprosTable) {
   RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.15.0"}, {"python", "3.11"}}, {}};
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 7}, SeedResults());
   nlohmann::json none = MakeReport(c, ctx);
   EXPECT_FALSE(none.contains("ablation"));
   EXPECT_FALSE(none.contains("mitigations"));
@@ -72,7 +72,7 @@ TEST(Report, AnAotiErrorsStepDecidesWhatItsReproMakesOfACompileError) {
     aoti.error_class = "TypeError";
     aoti.stage = stage;
     results.push_back(aoti);
-    CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, results);
+    CaseRun c = JudgeCase(Seed(), {"grid16", 7}, results);
     EXPECT_TRUE(c.verdict.diverges());
     return MakeRepro(c, ctx);
   };
@@ -93,14 +93,14 @@ TEST(Report, AnAotiErrorsStepDecidesWhatItsReproMakesOfACompileError) {
 }
 
 TEST(Report, ARejectionSiteNamesTheRuleOpOperandDtypesAndDevices) {
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 1}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 1}, SeedResults());
   std::string site = RejectionSite(c.program, c.contract);
   EXPECT_EQ(site, "rule=same_dtype|op=matmul(batched)|operands=float16,float32|devices=cpu,cpu");
   EXPECT_EQ(RejectionSite(c.program, c.contract, /*ignore_dtypes=*/true),
             "rule=same_dtype|op=matmul(batched)|operands=*|devices=cpu,cpu");
   Program accepted = Seed();
   accepted.inputs[0].dtype = DType::kFloat32;
-  CaseRun a = MakeCaseRun(accepted, {"grid16", 1}, SeedResults());
+  CaseRun a = JudgeCase(accepted, {"grid16", 1}, SeedResults());
   EXPECT_EQ(RejectionSite(a.program, a.contract), "");
 }
 
@@ -112,7 +112,7 @@ TEST(Report, MetaAndWrongDeviceViolationsAreBucketedByDevicesInOperandOrder) {
     p.inputs[0].dtype = a;
     p.inputs[0].device = da;
     p.inputs[1].device = db;
-    CaseRun c = MakeCaseRun(p, {"grid16", 1}, SeedResults());
+    CaseRun c = JudgeCase(p, {"grid16", 1}, SeedResults());
     return CaseFinding(c).signature;
   };
   EXPECT_EQ(signature(DType::kFloat16, Device::kMeta, Device::kMeta),
@@ -126,7 +126,7 @@ TEST(Report, MetaAndWrongDeviceViolationsAreBucketedByDevicesInOperandOrder) {
 TEST(Report, WriteFindingWritesAllThreeFiles) {
   auto dir =
       std::filesystem::temp_directory_path() / ("mmdiff_report_test_" + std::to_string(getpid()));
-  CaseRun c = MakeCaseRun(Seed(), {"grid16", 7}, SeedResults());
+  CaseRun c = JudgeCase(Seed(), {"grid16", 7}, SeedResults());
   ASSERT_TRUE(WriteFinding(dir.string(), c, RunContext{}).ok());
   for (const char* f : {"report.json", "program.json", "repro.py"})
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;

@@ -18,9 +18,6 @@
 
 namespace mmdiff {
 
-// The prefix of a rewrite among a compiled path's internals.
-inline constexpr std::string_view kRewritePrefix = "rewrite:";
-
 // The rewrites the results' compiled runs reported, added to `into` (names without the prefix).
 void AddRewrites(const std::vector<PathResult>& results, std::set<std::string>& into);
 

@@ -3,7 +3,7 @@
 
 #include "oracles/accuracy.h"
 #include "oracles/ignored_inputs.h"
-#include "src/report/recorded_paths.h"
+#include "src/ir/recorded_paths.h"
 
 namespace mmdiff {
 
@@ -37,7 +37,7 @@ std::vector<PathResult> RunCalls(const PathRunner& run, const std::vector<PriorC
 CaseRun JudgeRun(const PathRunner& run, const Program& p, const InputRecipe& r,
                  std::vector<PathResult> results, const std::vector<PriorCall>& before,
                  TorchRelease torch) {
-  CaseRun c = MakeCaseRun(p, r, std::move(results), torch);
+  CaseRun c = JudgeCase(p, r, std::move(results), torch);
   c.before = before;
   // PyTorch's accuracy rule measures against the program's math in float64 (oracles/accuracy.h).
   // A runner without that path answers unsupported: the RMSEs against the reference stay.

@@ -1,4 +1,4 @@
-// Running a case and judging it end to end: the paths' results judged (MakeCaseRun), and, where an
+// Running a case and judging it end to end: the paths' results judged (JudgeCase), and, where an
 // input the op must ignore holds a NaN or an infinity, the rerun with it replaced by zeros
 // (PlanZeroedRerun and AddZeroedRerun in oracles/case_run.h judge it; this runs it). A case is its
 // calls: the calls a compiled path made before the case's own (src/ir/call_sequence.h), replayed
@@ -35,7 +35,7 @@ std::vector<PathResult> RunCalls(const PathRunner& run, const std::vector<PriorC
                                  const std::vector<std::string>& paths);
 
 // Judges `results` (what `run` returned for the case, after the calls `before`, on its paths)
-// against the contract of `torch`: MakeCaseRun, recording `before`, then the rerun with ignored
+// against the contract of `torch`: JudgeCase, recording `before`, then the rerun with ignored
 // inputs zeroed, only where IgnoredSpecialInputs is not empty. It runs the paths that returned,
 // except the reference, right after the case (the compiled function the case ran is reused); its
 // results are not kept, only what changed.

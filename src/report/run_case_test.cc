@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "src/report/report_test_cases.h"
+#include "oracles/case_run_test_cases.h"
 
 namespace mmdiff {
 namespace {
@@ -38,7 +38,7 @@ TEST(RunCase, OnlyThePathsThatKeepStateReplayTheCallsBefore) {
 }
 
 TEST(RunCase, TheCallsBeforeRunFirstFromAFreshStartThenTheCase) {
-  const Program p = report_test::Seed();
+  const Program p = case_test::Seed();
   Program smaller = p;
   smaller.inputs[0].shape[0] = 1;
   smaller.inputs[1].shape[0] = 1;

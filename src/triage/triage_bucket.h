@@ -45,7 +45,7 @@ struct ProgramFacts {
 // What triage reads from one report.json.
 struct ReportFacts {
   std::string hash, signature, headline, summary;
-  // The root causes the report is about, signed by the current code (src/report/root_cause.h): one
+  // The root causes the report is about, signed by the current code (oracles/root_cause.h): one
   // for a version 2 report, every finding of its case for a version 1 report; the report's own
   // bucket signature when its case cannot be read back.
   std::vector<std::string> root_causes;

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "oracles/root_cause_fold.h"
 #include "src/releases/release_table.h"
-#include "src/report/root_cause_fold.h"
 #include "src/support/files.h"
 #include "src/support/json_guard.h"
 #include "src/support/json_limits.h"

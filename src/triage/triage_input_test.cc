@@ -300,7 +300,7 @@ TEST(TriageInput, BucketsThisMmdiffSignsAsOneRootCauseAreOne) {
         ts{"torchscript", OutcomeKind::kOk};
     ref.error_class = eager.error_class = "RuntimeError";
     ts.outputs.push_back({DType::kFloat32, {4, 2}, Device::kCpu, {}, {}});
-    nlohmann::json r = MakeReport(MakeCaseRun(p, {"grid16", 1}, {ref, eager, ts}), RunContext{});
+    nlohmann::json r = MakeReport(JudgeCase(p, {"grid16", 1}, {ref, eager, ts}), RunContext{});
     r["bucket"] = {
         {"hash", hash},
         {"signature", "error_behaviour|path=torchscript|op=" + hash}};  // as bucketed then

@@ -147,7 +147,7 @@ def _mmdiff_timed(run, knob=""):
         fn_state[1] += compiled
         fn_state[2] += bool(compilation_time_metrics.get("_compile.compile_inner"))
         # A call that reuses the compiled function runs what those rewrites made of it: a finding
-        # of such a call names them (src/report/root_cause.h, RootCauseFacts::fused).
+        # of such a call names them (oracles/root_cause.h, RootCauseFacts::fused).
         fn_state[3].update(rewrites)
         rewrites = sorted(fn_state[3])
     info = (compiled, _mmdiff_program.get("reused", False),

@@ -1,5 +1,5 @@
 // The recorded paths' traits: the path catalogue's.
-#include "src/report/recorded_paths.h"
+#include "src/ir/recorded_paths.h"
 
 #include "src/ir/paths.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "oracles/contract.h"
+#include "oracles/root_cause.h"
 #include "src/ir/program.h"
-#include "src/report/root_cause.h"
 
 namespace mmdiff {
 

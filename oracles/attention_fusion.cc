@@ -1,10 +1,8 @@
 // Inductor's attention fusions as root causes.
-#include "src/report/attention_fusion.h"
+#include "oracles/attention_fusion.h"
 
 #include <cctype>
 #include <set>
-
-#include "src/report/rewrite_coverage.h"
 
 namespace mmdiff {
 

@@ -1,10 +1,10 @@
 // Folded root causes.
-#include "src/report/root_cause_fold.h"
+#include "oracles/root_cause_fold.h"
 
 #include <algorithm>
 
 #include "oracles/judge.h"
-#include "src/report/root_cause.h"
+#include "oracles/root_cause.h"
 
 namespace mmdiff {
 

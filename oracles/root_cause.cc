@@ -1,15 +1,15 @@
 // Root-cause signatures and the findings of a case.
-#include "src/report/root_cause.h"
+#include "oracles/root_cause.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
+#include "oracles/cast_round_trip.h"
 #include "oracles/ignored_inputs.h"
 #include "oracles/judge.h"
 #include "src/ir/autocast.h"
 #include "src/ir/paths.h"
-#include "src/report/cast_round_trip.h"
 
 namespace mmdiff {
 

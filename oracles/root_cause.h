@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "oracles/attention_fusion.h"
 #include "oracles/contract.h"
+#include "oracles/signature_text.h"
 #include "oracles/verdict.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
-#include "src/report/attention_fusion.h"
-#include "src/report/signature_text.h"
 
 namespace mmdiff {
 

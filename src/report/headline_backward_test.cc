@@ -1,20 +1,20 @@
 // Tests for root causes of a compiled path raising in a backward that eager runs: a gradient left
 // in the promoted dtype by a type-promoting op is one root cause per path, whatever the ops around
-// it; other backward errors stay per op.
+// it, and its headline says so; other backward errors stay per op.
 #include <gtest/gtest.h>
 
+#include "oracles/case_run_test_cases.h"
+#include "oracles/root_cause.h"
+#include "src/ir/recorded_paths.h"
 #include "src/report/headline.h"
-#include "src/report/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
-#include "src/report/report_test_cases.h"
-#include "src/report/root_cause.h"
 
 namespace mmdiff {
 namespace {
 
-using report_test::Ok;
-using report_test::Raises;
+using case_test::Ok;
+using case_test::Raises;
 
 // The program of corpus/regression/torchscript-add-promotion-backward-wrong-grad-dtype.json:
 // matmul(bfloat16 cast of x0, x2 bfloat16) (a matrix-vector product) + x3 float32, gradients to
@@ -61,8 +61,8 @@ std::vector<PathResult> TorchscriptRaisesInBackward(const CaseRun& judged) {
 }
 
 CaseRun Judged(const Program& p) {
-  CaseRun shape = MakeCaseRun(p, {"grid16", 1}, {});
-  return MakeCaseRun(p, {"grid16", 1}, TorchscriptRaisesInBackward(shape));
+  CaseRun shape = JudgeCase(p, {"grid16", 1}, {});
+  return JudgeCase(p, {"grid16", 1}, TorchscriptRaisesInBackward(shape));
 }
 
 TEST(RootCauseBackward, AGradientLeftInThePromotedDtypeIsOneRootCauseWhateverTheOps) {

@@ -1,5 +1,5 @@
 // Reading a root-cause signature's text.
-#include "src/report/signature_text.h"
+#include "oracles/signature_text.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Explicit cast round trips as a root cause.
-#include "src/report/cast_round_trip.h"
+#include "oracles/cast_round_trip.h"
 
 #include "src/ir/dtype.h"
 #include "src/ir/op.h"

@@ -1,4 +1,4 @@
-// Reading a root-cause signature's text (src/report/root_cause.h: RootCauseSignature).
+// Reading a root-cause signature's text (oracles/root_cause.h: RootCauseSignature).
 #pragma once
 
 #include <string>

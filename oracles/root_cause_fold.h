@@ -39,7 +39,7 @@ bool IsFoldedRootCause(const std::string& signature);
 // (by design: intermediates kept in float32, not rounded)"; "" for a signature that is not folded.
 std::string FoldedHeadline(const std::string& signature);
 
-// The op families a finding of `c` (c.finding) is located at (src/report/root_cause.h: FindingNodes
+// The op families a finding of `c` (c.finding) is located at (oracles/root_cause.h: FindingNodes
 // and OpFamily), e.g. {"mm"}; a program's ops for an error on an accepted program.
 std::vector<std::string> FindingOps(const CaseRun& c);
 

@@ -1,63 +1,20 @@
-// Tests for folded root causes: value findings that emulate_precision_casts removes fold into one
-// root cause per path, whatever the op or gradient; one it does not remove stays its own.
-#include "src/report/root_cause_fold.h"
-
+// Tests for folded root causes as reports state them: value findings that emulate_precision_casts
+// removes fold into one root cause per path, whatever the op or gradient, with one headline, also
+// read back from their reports.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "oracles/case_run_test_cases.h"
+#include "oracles/root_cause_fold.h"
+#include "src/ir/recorded_paths.h"
 #include "src/report/finding_class.h"
-#include "src/report/recorded_paths.h"
 #include "src/report/report.h"
-#include "src/report/report_test_cases.h"
 
 namespace mmdiff {
 namespace {
 
-std::vector<Mitigation> Knobs(bool emulate_removes) {
-  return {{"torch._inductor.config.emulate_precision_casts = True",
-           "inductor_emulate_precision_casts", emulate_removes, ""},
-          {"torch._inductor.config.fallback_random = True", "inductor_fallback_random", false, ""}};
-}
-
-TEST(RootCauseFold, ValueFindingsTheKnobRemovesAreOneRootCausePerPathWhateverTheOp) {
-  const std::string mm = "value|path=inductor|values|op=mm|devices=cpu,cpu";
-  const std::string grad = "value|path=inductor|grad_values|op=bmm|devices=cpu,cpu";
-  const std::string folded = FoldedRootCause(mm, Knobs(true));
-  EXPECT_EQ(folded, "value|path=inductor|by_design=emulate_precision_casts");
-  EXPECT_EQ(FoldedRootCause(grad, Knobs(true)), folded);
-  EXPECT_EQ(FoldedRootCause("value|path=aot_eager|values|op=dot|devices=cpu", Knobs(true)),
-            "value|path=aot_eager|by_design=emulate_precision_casts");
-  EXPECT_TRUE(IsFoldedRootCause(folded));
-  EXPECT_FALSE(IsFoldedRootCause(mm));
-  EXPECT_EQ(ClassOfRootCause(folded), FindingClass::kByDesign);
-  EXPECT_NE(FoldedHeadline(folded).find("emulate_precision_casts = True removes"),
-            std::string::npos);
-  // Not removed by the knob, not tried, not a value finding, or eager's own: its own root cause.
-  EXPECT_EQ(FoldedRootCause(mm, Knobs(false)), "");
-  EXPECT_EQ(FoldedRootCause(mm, std::nullopt), "");
-  EXPECT_EQ(FoldedRootCause("dtype|path=inductor|returns|op=mm|devices=cpu,cpu", Knobs(true)), "");
-  EXPECT_EQ(FoldedRootCause("value|path=eager|values|op=mm|devices=cpu,cpu", Knobs(true)), "");
-  EXPECT_EQ(FoldedRootCause("value|path=?(inductor)|values|op=mm|devices=cpu", Knobs(true)), "");
-  EXPECT_EQ(FoldedHeadline(mm), "");
-}
-
-TEST(RootCauseFold, AReducedCaseTheKnobFixesDoesNotStandForACaseAsFoundItDoesNot) {
-  const std::string linear = "value|path=inductor|values|op=mm|devices=cpu,cpu,cpu";
-  const std::string mm = "value|path=inductor|values|op=mm|devices=cpu,cpu";
-  EXPECT_TRUE(FoldsOnlyReduced(linear, Knobs(false), mm, Knobs(true)));
-  // Both fold, neither does, the reduced one does not, or the case as found was not tried.
-  EXPECT_FALSE(FoldsOnlyReduced(linear, Knobs(true), mm, Knobs(true)));
-  EXPECT_FALSE(FoldsOnlyReduced(linear, Knobs(false), mm, Knobs(false)));
-  EXPECT_FALSE(FoldsOnlyReduced(linear, Knobs(true), mm, Knobs(false)));
-  EXPECT_FALSE(FoldsOnlyReduced(linear, std::nullopt, mm, Knobs(true)));
-}
-
-TEST(RootCauseFold, TheOpsOfAFindingAreThoseItIsLocatedAt) {
-  CaseRun c = MakeCaseRun(report_test::Seed(), {"grid16", 1}, report_test::SeedResults());
-  ASSERT_TRUE(c.verdict.diverges());
-  EXPECT_EQ(FindingOps(c), (std::vector<std::string>{"bmm"}));  // a 4-D matmul reaches bmm
-}
+using case_test::Knobs;
 
 // A float16 op whose inductor result is off by 1 in its first element: a value finding.
 CaseRun ValueFinding(OpKind op, const std::vector<Shape>& shapes, const Shape& out) {
@@ -86,7 +43,29 @@ CaseRun ValueFinding(OpKind op, const std::vector<Shape>& shapes, const Shape& o
   results[1].outputs = {right};
   results[2].outputs = {wrong};
   SetRecordedTraits(results);
-  return MakeCaseRun(p, {"grid16", 1}, results);
+  return JudgeCase(p, {"grid16", 1}, results);
+}
+
+TEST(RootCauseFold, ValueFindingsTheKnobRemovesAreOneRootCausePerPathWhateverTheOp) {
+  const std::string mm = "value|path=inductor|values|op=mm|devices=cpu,cpu";
+  const std::string grad = "value|path=inductor|grad_values|op=bmm|devices=cpu,cpu";
+  const std::string folded = FoldedRootCause(mm, Knobs(true));
+  EXPECT_EQ(folded, "value|path=inductor|by_design=emulate_precision_casts");
+  EXPECT_EQ(FoldedRootCause(grad, Knobs(true)), folded);
+  EXPECT_EQ(FoldedRootCause("value|path=aot_eager|values|op=dot|devices=cpu", Knobs(true)),
+            "value|path=aot_eager|by_design=emulate_precision_casts");
+  EXPECT_TRUE(IsFoldedRootCause(folded));
+  EXPECT_FALSE(IsFoldedRootCause(mm));
+  EXPECT_EQ(ClassOfRootCause(folded), FindingClass::kByDesign);
+  EXPECT_NE(FoldedHeadline(folded).find("emulate_precision_casts = True removes"),
+            std::string::npos);
+  // Not removed by the knob, not tried, not a value finding, or eager's own: its own root cause.
+  EXPECT_EQ(FoldedRootCause(mm, Knobs(false)), "");
+  EXPECT_EQ(FoldedRootCause(mm, std::nullopt), "");
+  EXPECT_EQ(FoldedRootCause("dtype|path=inductor|returns|op=mm|devices=cpu,cpu", Knobs(true)), "");
+  EXPECT_EQ(FoldedRootCause("value|path=eager|values|op=mm|devices=cpu,cpu", Knobs(true)), "");
+  EXPECT_EQ(FoldedRootCause("value|path=?(inductor)|values|op=mm|devices=cpu", Knobs(true)), "");
+  EXPECT_EQ(FoldedHeadline(mm), "");
 }
 
 // Two value findings of different ops that the knob removes are one root cause, in a campaign's
@@ -136,7 +115,7 @@ CaseRun EagerNan(OpKind op, const std::vector<Shape>& shapes, const Shape& out, 
   results[1].outputs = {wrong};
   results[2].outputs = {right};
   SetRecordedTraits(results);
-  return MakeCaseRun(p, {"grid16", 1}, results);
+  return JudgeCase(p, {"grid16", 1}, results);
 }
 
 // Eager's bfloat16 products returning NaN are one root cause whatever the product op; in another

@@ -1,22 +1,22 @@
-// Tests for the attention fusions as root causes: a fused result signs with its patterns, and
-// sdpa's safe softmax and float32 chain are by design.
-#include "src/report/attention_fusion.h"
-
+// Tests for the attention fusions as root causes, as reports state them: a fused result signs with
+// its patterns and its headline names them, and sdpa's safe softmax and float32 chain are by
+// design.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "oracles/accuracy.h"
+#include "oracles/attention_fusion.h"
+#include "oracles/case_run_test_cases.h"
+#include "oracles/root_cause.h"
 #include "src/report/finding_class.h"
 #include "src/report/headline.h"
 #include "src/report/report.h"
-#include "src/report/report_test_cases.h"
-#include "src/report/root_cause.h"
 
 namespace mmdiff {
 namespace {
 
-using report_test::Ok;
+using case_test::Ok;
 
 // A bmm whose inductor result is -11 where the reference and eager give -1, as when the attention
 // fusion of pytorch#174049 drops the scale; `internals` are what inductor's compile reported.
@@ -50,7 +50,7 @@ CaseRun WrongBmm(const std::vector<std::string>& internals, DType out = DType::k
   rs[1].outputs = {right};
   rs[2].outputs = {wrong};
   rs[2].compile.internals = internals;
-  return MakeCaseRun(p, {"grid16", 1}, rs);
+  return JudgeCase(p, {"grid16", 1}, rs);
 }
 
 // A wrong result from a fused attention is not the rounding of the ops it replaced: the fusions
@@ -83,9 +83,6 @@ TEST(AttentionFusion, AFusedAttentionsWrongResultIsARootCauseOfItsOwn) {
   EXPECT_NE(Headline(dtype).find("inductor, fusing attention (_sfdp_pattern_1), returns float16"),
             std::string::npos)
       << Headline(dtype);
-  EXPECT_EQ(AttentionFusionPattern("_sfdp_pattern_12_bs1_training"), "_sfdp_pattern_12");
-  EXPECT_EQ(AttentionFusionPattern("_sfdp_pattern_"), "");
-  EXPECT_EQ(AttentionFusionPattern("joint_graph.pointless_convert"), "");
 }
 
 // Sdpa zeroes a row whose scores are all masked or NaN, where the unfused softmax gives NaN: a
@@ -168,14 +165,14 @@ TEST(AttentionFusion, AFusionOfASoftmaxOverAnotherDimIsARootCauseOfItsOwn) {
   p.nodes = {softmax, {"o", OpKind::kBmm, {"s", "v"}}};
   p.outputs = {"o"};
   auto run = [&](const Program& prog) {
-    std::vector<PathResult> rs = {report_test::Ok("reference", DType::kFloat32, {1, 2, 2}),
-                                  report_test::Ok("eager", DType::kFloat32, {1, 2, 2}),
-                                  report_test::Ok("inductor", DType::kFloat32, {1, 2, 2})};
+    std::vector<PathResult> rs = {case_test::Ok("reference", DType::kFloat32, {1, 2, 2}),
+                                  case_test::Ok("eager", DType::kFloat32, {1, 2, 2}),
+                                  case_test::Ok("inductor", DType::kFloat32, {1, 2, 2})};
     rs[0].outputs[0].data = rs[1].outputs[0].data = {0.5, 0.5, 0.5, 0.5};
     rs[0].outputs[0].bound = {0.01, 0.01, 0.01, 0.01};
     rs[2].outputs[0].data = {0.9, 0.1, 0.9, 0.1};
     rs[2].compile.internals = {"rewrite:_sfdp_pattern_1_inference"};
-    return MakeCaseRun(prog, {"grid16", 1}, rs);
+    return JudgeCase(prog, {"grid16", 1}, rs);
   };
   CaseRun other = run(p);
   EXPECT_EQ(SoftmaxOverOtherDim(p, other.contract), 1);
