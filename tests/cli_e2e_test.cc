@@ -112,6 +112,16 @@ TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
   auto unwritable = e2e::RunMmdiff("fuzz --time 1 --out " + dir + "/a-file/sub");
   EXPECT_EQ(unwritable.exit_code, 3) << unwritable.output;
 
+  // --out naming a file is bad usage for every command that writes a folder, before anything runs.
+  for (const std::string& command : {std::string("fuzz --time 1"), "run " + dir + "/bad.json",
+                                     "triage " + dir, "reduce " + dir + "/bad.json"}) {
+    auto file_out = e2e::RunMmdiff(command + " --out " + dir + "/a-file");
+    EXPECT_EQ(file_out.exit_code, 2) << command << "\n" << file_out.output;
+    EXPECT_NE(file_out.output.find("a-file is a file; give a folder"), std::string::npos)
+        << command << "\n"
+        << file_out.output;
+  }
+
   auto unknown_path = e2e::RunMmdiff("run " + dir + "/../cli-bad/bad.json --paths eager");
   EXPECT_EQ(unknown_path.exit_code, 2);
   std::ofstream(dir + "/ok.json") << ProgramToJson(e2e::LegalMm()).dump();

@@ -9,6 +9,7 @@
 #include "oracles/metamorphic.h"
 #include "src/gen/generator.h"
 #include "src/ir/autocast.h"
+#include "src/ir/paths.h"
 #include "src/ir/static_types.h"
 #include "src/report/report.h"
 #include "src/report/run_case.h"
@@ -157,12 +158,12 @@ bool EagersAlphaZeroDefect(const Program& program) {
 void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, uint64_t seed,
                  bool special, std::vector<FalseAlarmCheck>& out) {
   GenPolicy policy = SelftestPolicy(special);
-  bool with_reference_check = other == "eager_1thread";
+  bool with_reference_check = other == paths::kEagerOneThread;
   for (bool exact : {false, true}) {
     std::string values = exact ? "exact" : "random value classes";
     FalseAlarmCheck vs_ref{"eager vs reference", special ? values + " + specials" : values};
     FalseAlarmCheck vs_other{
-        "eager vs " + std::string(other == "eager_1thread" ? "eager on 1 thread" : other),
+        "eager vs " + std::string(other == paths::kEagerOneThread ? "eager on 1 thread" : other),
         vs_ref.values};
     for (int64_t i = 0, drawn = 0; i < programs / 2; ++drawn) {
       uint64_t s = seed + static_cast<uint64_t>(drawn) * 2 + (exact ? 1 : 0);
@@ -174,7 +175,8 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
         c.recipe = InputRecipe{"exact", c.recipe.seed};
         if (special) c.recipe.special = rate;
       }
-      CaseRun run = RunAndJudge(sup, c.program, c.recipe, {"reference", "eager", other});
+      CaseRun run =
+          RunAndJudge(sup, c.program, c.recipe, {paths::kReference, paths::kEager, other});
       ++vs_ref.programs;
       ++vs_other.programs;
       if (!run.rerun_zeroed.empty()) {
@@ -192,8 +194,9 @@ void FalseAlarms(Supervisor& sup, const std::string& other, int64_t programs, ui
           check.examples.push_back("seed " + std::to_string(s) + ": " + d.detail);
       }
       bool simple = c.program.nodes.size() == 1 && IsMatmulFamily(c.program.nodes[0].op);
-      const PathResult *e = FindResult(run.results, "eager"), *x = FindResult(run.results, other),
-                       *ref = FindResult(run.results, "reference");
+      const PathResult *e = FindResult(run.results, paths::kEager),
+                       *x = FindResult(run.results, other),
+                       *ref = FindResult(run.results, paths::kReference);
       if (exact && simple && e && x && ref && e->ok() && x->ok()) {
         ++vs_other.bitwise_compared;
         if (!SameBits(*ref, *e, *x)) {
@@ -223,7 +226,7 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
   policy.w_sdpa = policy.w_attention = 0;
   policy.w_int8 = policy.w_uint8 = policy.w_int32 = policy.w_int64 = 0;
   policy.p_train = 0;  // relations between forward results
-  RelationCheck check{"eager"};
+  RelationCheck check{paths::kEager};
   for (int64_t i = 0, drawn = 0; i < programs; ++drawn) {
     uint64_t s = seed + static_cast<uint64_t>(drawn);
     GeneratedCase c = GenerateCaseFromSeed(s, policy);
@@ -231,8 +234,8 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
     ++i;
     for (const auto& v : MetamorphicVariants(c.program)) {
       ++check.programs;
-      std::vector<PathResult> a = sup.Run(c.program, c.recipe, {"reference", "eager"});
-      std::vector<PathResult> b = sup.Run(v.program, c.recipe, {"reference", "eager"});
+      std::vector<PathResult> a = sup.Run(c.program, c.recipe, {paths::kReference, paths::kEager});
+      std::vector<PathResult> b = sup.Run(v.program, c.recipe, {paths::kReference, paths::kEager});
       MetamorphicCheck m = CheckMetamorphic(v.relation, a[1], b[1], a[0], b[0]);
       if (m.holds) continue;
       ++check.violations;
@@ -278,7 +281,7 @@ SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
   SelftestResult res;
   for (const Planted& f : PlantedFaults()) {
     PlantedCheck check{f.path, f.fault, f.program.Summary()};
-    CaseRun run = RunAndJudge(sup, f.program, f.recipe, {"reference", "eager", f.path});
+    CaseRun run = RunAndJudge(sup, f.program, f.recipe, {paths::kReference, paths::kEager, f.path});
     for (const auto& d : run.verdict.divergences) {
       bool involves = std::find(d.paths.begin(), d.paths.end(), f.path) != d.paths.end();
       if (!involves) continue;
@@ -291,9 +294,10 @@ SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
           "no divergence involving " + f.path + " (" + VerdictToJson(run.verdict).dump() + ")";
     res.planted.push_back(check);
   }
-  FalseAlarms(sup, "eager_1thread", o.programs, o.seed, o.special, res.checks);
+  FalseAlarms(sup, paths::kEagerOneThread, o.programs, o.seed, o.special, res.checks);
   if (o.compiled_programs > 0)
-    FalseAlarms(sup, "aot_eager", o.compiled_programs, o.seed + 1000003, o.special, res.checks);
+    FalseAlarms(sup, paths::kAotEager, o.compiled_programs, o.seed + 1000003, o.special,
+                res.checks);
   if (o.relation_programs > 0)
     res.relations.push_back(Relations(sup, o.relation_programs, o.seed + 2000003));
   return res;

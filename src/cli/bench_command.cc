@@ -16,6 +16,7 @@
 #include "src/cli/subcommand_help.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
+#include "src/ir/paths.h"
 #include "src/ir/program_json.h"
 #include "src/ir/python_emitter.h"
 
@@ -107,12 +108,9 @@ nlohmann::json Rate(const Timing& t) {
           {"compiled", t.compiled}, {"reused", t.reused}};
 }
 
-int RunBench(const BenchArgs& a) {
+// The figures into `out`; kExitOk, or the exit code to give up with.
+int Bench(Supervisor& sup, const BenchArgs& a, nlohmann::json& out) {
   g_verbose = a.verbose;
-  auto owned = std::make_unique<Supervisor>(MakeSupervisorOptions(a.common, ""));
-  Supervisor& sup = *owned;
-  std::vector<std::string> ignored;
-  if (int code = StartWorker(sup, a.common, "bench", ignored); code != kExitOk) return code;
   GenPolicy policy = SmallPolicy();
   // Programs the contract accepts: the figures are for programs that compute.
   auto valid = [&](uint64_t seed) {
@@ -126,41 +124,45 @@ int RunBench(const BenchArgs& a) {
     for (int i = 0; i < n; ++i) v.push_back(valid(from + static_cast<uint64_t>(i)));
     return v;
   };
-  nlohmann::json out = {
+  out = {
       {"format", "mmdiff.bench-paths"}, {"version", 1}, {"versions", sup.versions()}};
   nlohmann::json rates = nlohmann::json::object();
   // Warm up: the worker's first run starts Python and imports torch.
-  Time(sup, make(a.seed + 1000000, 2), {"reference", "eager", "eager_meta"});
+  Time(sup, make(a.seed + 1000000, 2), {paths::kReference, paths::kEager, paths::kEagerMeta});
   std::vector<GeneratedCase> small = make(a.seed, a.programs);
-  for (const char* path : {"reference", "eager", "eager_meta", "torchscript"})
+  for (const char* path :
+       {paths::kReference, paths::kEager, paths::kEagerMeta, paths::kTorchScript})
     if (sup.Offers(path)) rates[path] = Rate(Time(sup, small, {path}));
-  rates["reference+eager"] = Rate(Time(sup, small, {"reference", "eager"}));
+  rates["reference+eager"] = Rate(Time(sup, small, {paths::kReference, paths::kEager}));
   // Training: the cost of gradients, on the same programs.
   std::vector<GeneratedCase> small_training = Training(small);
-  for (const char* path : {"reference", "eager"})
+  for (const char* path : {paths::kReference, paths::kEager})
     rates[std::string(path) + " (training)"] = Rate(Time(sup, small_training, {path}));
-  rates["reference+eager (training)"] = Rate(Time(sup, small_training, {"reference", "eager"}));
+  rates["reference+eager (training)"] =
+      Rate(Time(sup, small_training, {paths::kReference, paths::kEager}));
   // Autocast: the cost of a region (eager sets autocast's state per op; the reference runs the
   // lowered program), on the same programs.
   std::vector<GeneratedCase> small_autocast = UnderAutocast(small);
-  for (const char* path : {"reference", "eager"})
+  for (const char* path : {paths::kReference, paths::kEager})
     rates[std::string(path) + " (autocast)"] = Rate(Time(sup, small_autocast, {path}));
   // Compiled paths: each program new, so each run compiles (the caller turns Inductor's FX graph
   // cache off for these figures).
   std::vector<GeneratedCase> fresh = make(a.seed + 500000, a.compiled_programs);
   nlohmann::json sources = nlohmann::json::array();
-  for (const char* path :
-       {"inductor", "aot_eager", "compile_eager"})  // warm up: import each backend's modules
+  for (const char* path : {paths::kInductor, paths::kAotEager,
+                           paths::kCompileEager})  // warm up: import each backend's modules
     if (sup.Offers(path)) Time(sup, {valid(a.seed + 2000000)}, {path});
-  for (const char* path : {"inductor", "aot_eager", "compile_eager", "aoti"}) {
+  for (const char* path :
+       {paths::kInductor, paths::kAotEager, paths::kCompileEager, paths::kAoti}) {
     if (!sup.Offers(path)) continue;
     std::vector<GeneratedCase> set = fresh;
-    if (std::string(path) == "aoti") set.resize(std::min<size_t>(set.size(), a.aoti_programs));
+    if (std::string(path) == paths::kAoti)
+      set.resize(std::min<size_t>(set.size(), a.aoti_programs));
     // Another path compiled these programs a moment ago: new seeds keep each compile new.
     for (auto& c : set) c = valid(c.recipe.seed ^ std::hash<std::string>{}(path));
     Timing t = Time(sup, set, {path});
     rates[std::string(path) + " (new compile)"] = Rate(t);
-    if (std::string(path) != "aoti") {  // aoti does not train; new seeds again: new compiles
+    if (std::string(path) != paths::kAoti) {  // aoti does not train; new seeds again: new compiles
       std::vector<GeneratedCase> training = set;
       for (auto& c : training) c = valid(c.recipe.seed ^ 0x7261696eULL);
       rates[std::string(path) + " (new compile, training)"] =
@@ -170,7 +172,7 @@ int RunBench(const BenchArgs& a) {
       rates[std::string(path) + " (new compile, autocast)"] =
           Rate(Time(sup, UnderAutocast(autocast), {path}));
     }
-    if (std::string(path) == "inductor") {
+    if (std::string(path) == paths::kInductor) {
       for (size_t i = 0; i < set.size(); ++i) {
         nlohmann::json inputs = nlohmann::json::array();
         for (const auto& in : set[i].program.inputs)
@@ -182,7 +184,7 @@ int RunBench(const BenchArgs& a) {
     }
   }
   // Compile once, run many: one program, many inputs, each through the function compiled first.
-  if (sup.Offers("inductor")) {
+  if (sup.Offers(paths::kInductor)) {
     GeneratedCase base = valid(a.seed + 900000);
     std::vector<GeneratedCase> variants;
     for (int v = 0; v <= a.inputs; ++v) {
@@ -190,9 +192,9 @@ int RunBench(const BenchArgs& a) {
           MakeInputVariant(base.program, base.recipe, a.seed, v == 0 ? 0 : v + 1, policy);
       variants.push_back({iv.program, iv.recipe});  // (skips the new-sizes variant: values only)
     }
-    Time(sup, {variants[0]}, {"inductor"});  // the compile
+    Time(sup, {variants[0]}, {paths::kInductor});  // the compile
     variants.erase(variants.begin());
-    rates["inductor (reused compiled program)"] = Rate(Time(sup, variants, {"inductor"}));
+    rates["inductor (reused compiled program)"] = Rate(Time(sup, variants, {paths::kInductor}));
   }
   out["paths"] = rates;
   if (!a.sources_out.empty()) {
@@ -203,9 +205,15 @@ int RunBench(const BenchArgs& a) {
       return kExitEnvironment;
     }
   }
-  // The worker's peak resident memory: it is this process's only child, reaped when its supervisor
-  // goes.
-  owned.reset();
+  return kExitOk;
+}
+
+int RunBench(const BenchArgs& a) {
+  nlohmann::json out;
+  int code = WithWorker("bench", a.common, [&](Supervisor& sup) { return Bench(sup, a, out); });
+  if (code != kExitOk) return code;
+  // The worker's peak resident memory: it was this process's only child, reaped when its
+  // supervisor went.
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
   out["worker_peak_rss_mb"] = static_cast<double>(ru.ru_maxrss) / 1024.0;

@@ -73,22 +73,6 @@ int WithWorker(const char* command, const CommonOptions& o,
   return use(sup);
 }
 
-// Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
-int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
-                std::vector<std::string>& paths) {
-  if (Status s = sup.Hello(); !s.ok()) {
-    std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
-    return kExitEnvironment;
-  }
-  auto selected = SelectPaths(sup.paths(), o.paths, o.test_paths);
-  if (!selected.ok()) {
-    std::cerr << "mmdiff " << command << ": " << selected.error() << "\n";
-    return kExitUsage;
-  }
-  paths = selected.value();
-  return kExitOk;
-}
-
 void AddCommonOptions(CLI::App* app, CommonOptions& o) {
   app->add_option("--paths", o.paths,
                   "Comma-separated paths to run (see `mmdiff paths`); default: every available "
@@ -111,6 +95,23 @@ CLI::Option* AddStageTimeoutOption(CLI::App* app, double& timeout_s) {
                    "Seconds a path may spend in one stage before its worker is killed")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+}
+
+CLI::Option* AddJsonFlag(CLI::App* app, bool& json, const std::string& what) {
+  return app->add_flag("--json", json, "Print " + what + " as JSON instead of a table");
+}
+
+CLI::Option* AddOutFolderOption(CLI::App* app, std::string& dir, const std::string& holds) {
+  const CLI::Validator not_a_file(
+      [](std::string& given) -> std::string {
+        std::error_code ec;
+        if (std::filesystem::exists(given, ec) && !std::filesystem::is_directory(given, ec))
+          return given + " is a file; give a folder";
+        return "";
+      },
+      "FOLDER");
+  return app->add_option("--out", dir, "Folder for " + holds + " (made if missing)")
+      ->check(not_a_file);
 }
 
 std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& given, bool none) {

@@ -33,12 +33,14 @@ SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::strin
 // be made. Returns what `use` returns.
 int WithWorker(const char* command, const CommonOptions& o,
                const std::function<int(Supervisor&)>& use);
-// Starts the worker and resolves --paths; returns kExitOk or the exit code to give up with.
-int StartWorker(Supervisor& sup, const CommonOptions& o, const char* command,
-                std::vector<std::string>& paths);
 void AddCommonOptions(CLI::App* app, CommonOptions& o);
 // --timeout as every command that runs paths declares it: seconds a path may spend in one stage.
 CLI::Option* AddStageTimeoutOption(CLI::App* app, double& timeout_s);
+// --json as every command that prints a table declares it: print `what` as JSON instead.
+CLI::Option* AddJsonFlag(CLI::App* app, bool& json, const std::string& what);
+// --out as every command that writes a folder declares it: the folder `holds` go into, made if
+// missing. One that names an existing file is bad usage (exit 2) before anything runs.
+CLI::Option* AddOutFolderOption(CLI::App* app, std::string& dir, const std::string& holds);
 // Before minutes of running: an output file option (`flag` FILE) that names a folder is bad usage
 // (kExitUsage), one whose folder cannot be made or written an environment problem
 // (kExitEnvironment); both said on stderr as `command`'s. kExitOk for "" (not asked for).

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
 #include "src/cluster/slurm_campaign.h"
@@ -171,8 +172,7 @@ const CommandRegistrar kCluster{
       auto* submit = cluster->add_subcommand("submit", kSubmitDescription);
       SlurmCampaign& c = args->campaign;
       submit->add_option("--tasks", c.tasks, "Array tasks: the campaign's shards")->required();
-      submit->add_option("--out", args->out, "The campaign's folder, on a shared file system")
-          ->required();
+      AddOutFolderOption(submit, args->out, "the campaign, on a shared file system")->required();
       submit->add_option("--partition", c.partition, "sbatch --partition");
       submit->add_option("--gres", c.gres,
                          "sbatch --gres, per task (gpu:1 for a GPU campaign: raise p_cuda in the "

@@ -311,11 +311,10 @@ const CommandRegistrar kFuzz{
            "Campaign seed: case i uses program and input seed seed + i, so seeds 1 and 2 share all "
            "but one case: campaigns meant to differ need seeds far apart (e.g. 1, 100001, 200001)")
           ->capture_default_str();
-      c->add_option(
-           "--out", args->out_dir,
-           "Output folder: findings/<root cause>/ (one folder per root cause: buckets whose "
-           "cases reduce to one share it), summary.json, worker logs; must not hold "
-           "another campaign")
+      AddOutFolderOption(c, args->out_dir,
+                         "the campaign: findings/<root cause>/ (one folder per root cause: buckets "
+                         "whose cases reduce to one share it), summary.json, worker logs; it must "
+                         "not hold another campaign")
           ->capture_default_str();
       c->add_option("--inputs-per-program", args->inputs_per_program,
                     "Compile once, run many: check each program on up to N inputs in a row (new "

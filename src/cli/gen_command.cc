@@ -89,7 +89,7 @@ const CommandRegistrar kGen{
                       "Instead of a program: how often each op, dtype, dtype pairing, device, "
                       "layout feature, value class, training feature and autocast region appears "
                       "in this many programs (seeds from --seed on)");
-      gen->add_flag("--json", a->json, "With --stats: print JSON");
+      AddJsonFlag(gen, a->json, "the statistics of --stats");
       gen->add_flag("--case", a->whole_case,
                     "Print the whole test case: {\"program\", \"inputs\"} (the input recipe); "
                     "`mmdiff run` takes it");

@@ -64,7 +64,7 @@ const CommandRegistrar kPaths{
       auto* paths =
           app.add_subcommand("paths", "List the paths this machine can run, and why others cannot");
       paths->footer(WithExample("", "paths --json"));
-      paths->add_flag("--json", *json, "Machine-readable output");
+      AddJsonFlag(paths, *json, "the paths and why others cannot run");
       paths->add_flag("--test-paths", *test_paths, "Include the test-only paths");
       return std::pair<CLI::App*, std::function<int()>>{
           paths, [json, test_paths] { return Paths(*json, *test_paths); }};

@@ -197,8 +197,9 @@ const CommandRegistrar kRegistrar{
       sub->add_option("report", args->report_file,
                       "A report.json (as `mmdiff run --out` and `mmdiff fuzz` write)")
           ->required();
-      sub->add_option("--out", args->out_dir,
-                      "Output folder (default: <the report's folder>/reduced)");
+      AddOutFolderOption(sub, args->out_dir,
+                         "the reduced case's report.json, program.json and repro.py (default: "
+                         "<the report's folder>/reduced)");
       sub->add_option("--budget", args->budget,
                       "Most candidate runs (each runs the paths its finding is about once)")
           ->check(CLI::PositiveNumber)

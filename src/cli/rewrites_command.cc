@@ -94,8 +94,8 @@ const CommandRegistrar kRegistrar{
       sub->add_flag("--all", args->all,
                     "Also list the reached rewrites with their programs (with --json: every "
                     "rewrite, not only the family's)");
-      sub->add_flag("--json", args->json,
-                    "Print JSON: [{name, kind, family, ops, note, programs}], the family's");
+      AddJsonFlag(sub, args->json,
+                  "the family's rewrites ([{name, kind, family, ops, note, programs}])");
       sub->add_option("--timeout", args->timeout_s,
                       "Seconds the Python may take to list the rewrites")
           ->check(CLI::PositiveNumber)

@@ -142,9 +142,8 @@ const CommandRegistrar kRun{
           ->required();
       auto* seed_opt = run->add_option("--input-seed", a->input_seed,
                                        "Seed of the input values (default: the report's, else 0)");
-      run->add_flag("--json", a->json, "Print the report JSON instead of a table");
-      run->add_option("--out", a->out_dir,
-                      "Also write report.json, program.json and repro.py to this folder");
+      AddJsonFlag(run, a->json, "the report");
+      AddOutFolderOption(run, a->out_dir, "report.json, program.json and repro.py, also written");
       AddCommonOptions(run, a->common);
       return std::pair<CLI::App*, std::function<int()>>{
           run, [a, seed_opt] {

@@ -62,7 +62,7 @@ const CommandRegistrar kSelftest{
           "of them with exact values, where one-op programs must also agree bit for bit). Exit 0 "
           "when all holds, 1 otherwise");
       selftest->footer(WithExample("", "selftest --programs 1000 --compiled-programs 50"));
-      selftest->add_flag("--json", a->json, "Print JSON instead of a table");
+      AddJsonFlag(selftest, a->json, "the checks' results");
       selftest->add_flag("--full", a->full, "20,000 programs for every check");
       selftest->add_flag("--special", a->special,
                          "Every program's inputs carry special values (NaN, ±inf, -0, subnormals, "

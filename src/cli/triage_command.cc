@@ -126,8 +126,7 @@ const CommandRegistrar kRegistrar{
       sub->add_option("inputs", args->inputs,
                       "Campaign folders, shard folders, report.json or summary.json files")
           ->required();
-      sub->add_option("--out", args->out_dir, "Output folder for triage.md and triage.html")
-          ->capture_default_str();
+      AddOutFolderOption(sub, args->out_dir, "triage.md and triage.html")->capture_default_str();
       sub->add_option("--examples", args->examples, "Example reports listed per bucket")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();

@@ -22,6 +22,8 @@ inline constexpr const char* kAotEager = "aot_eager";
 inline constexpr const char* kCompileEager = "compile_eager";
 inline constexpr const char* kTorchScript = "torchscript";
 inline constexpr const char* kAoti = "aoti";
+// Eager on one thread: the self-test's control for what the thread count changes.
+inline constexpr const char* kEagerOneThread = "eager_1thread";
 // The test path a default list with --test-paths includes: the deliberately wrong path that
 // promotes mismatched dtypes, to see a finding end to end.
 inline constexpr const char* kPlantedPromote = "planted_promote";

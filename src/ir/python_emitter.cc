@@ -112,14 +112,21 @@ int ScalarTypeCode(DType d) {
 struct ReproCompiled {
   std::string name, description, setup, build, callable;
 };
+// How repro.py compiles for `backend`: its path's row says, where it is a path that repro.py does
+// not spell as torch.compile (a torch.compile backend such as "aot_eager" is not always a path).
+ReproKind ReproKindOf(const std::string& backend) {
+  const PathRow* row = FindPath(backend);
+  return row && row->repro != ReproKind::kNone ? row->repro : ReproKind::kTorchCompile;
+}
+
 ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
-  if (backend == "torchscript")
+  if (ReproKindOf(backend) == ReproKind::kTorchScript)
     return {"TorchScript",
             "TorchScript (torch.jit.CompilationUnit on the TorchScript spelling of f below)",
             "TS_SOURCE = \"\"\"\n" + EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython) +
                 "\"\"\"\n\n\n",
             "torch.jit.CompilationUnit(TS_SOURCE).f", ""};
-  if (backend == "aoti")
+  if (ReproKindOf(backend) == ReproKind::kAoti)
     return {"AOTInductor",
             "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
             std::string(embedded::kReproAotiPy) + "\n\n", "aoti(f, inputs())", ""};
@@ -398,7 +405,8 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
   // The finding needs the calls before it where the compared path keeps state (torch.compile's
   // backends and TorchScript: their compiled function is called first on those inputs).
-  const bool stateful_backend = !opt.backend.empty() && opt.backend != "aoti";
+  const bool stateful_backend =
+      !opt.backend.empty() && ReproKindOf(opt.backend) != ReproKind::kAoti;
   const bool calls = !opt.before.empty() && stateful_backend &&
                      (opt.check == Check::kCompiledVsEager || opt.check == Check::kIgnoredInput);
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
@@ -456,7 +464,7 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
             << " could not compile f here, which mmdiff's path compiled\",\n"
                "                      compile_error)\n";
         }
-        if (opt.backend == "torchscript" && Trains(p))
+        if (ReproKindOf(opt.backend) == ReproKind::kTorchScript && Trains(p))
           // As mmdiff runs a training program: after the graph executor's profiling runs, on the
           // optimized graph (TorchScript's autodiff), made on the first call's inputs.
           b << "for _ in range(torch._C._jit_get_num_profiled_runs() if compiled_f else 0):\n"

@@ -9,6 +9,7 @@
 
 #include "src/ir/call_sequence.h"
 #include "src/ir/input_recipe.h"
+#include "src/ir/paths.h"
 #include "src/ir/program.h"
 
 namespace mmdiff {
@@ -42,10 +43,11 @@ std::string EmitCallsBefore(const Program& p, const std::vector<PriorCall>& befo
 struct ReproOptions {
   std::string title;               // first docstring line
   std::vector<std::string> notes;  // more docstring lines (who is wrong, versions seen)
-  // What eager is compared with: a torch.compile backend ("inductor", "aot_eager", "eager"), or
-  // "torchscript" (the TorchScript spelling through torch.jit.CompilationUnit, as mmdiff's path
-  // compiles it) or "aoti" (torch.export, aoti_compile_and_package, aoti_load_package).
-  std::string backend = "inductor";
+  // What eager is compared with: a torch.compile backend (Inductor, aot_eager, Dynamo alone), or a
+  // path whose row's ReproKind says how repro.py compiles it (src/ir/paths.h): TorchScript through
+  // torch.jit.CompilationUnit on its TorchScript spelling, as mmdiff's path compiles it, or
+  // AOTInductor through torch.export, aoti_compile_and_package and aoti_load_package.
+  std::string backend = paths::kInductor;
   std::map<std::string, std::string> knobs;  // torch._inductor.config name -> Python literal
   // When >= 0, also compare values and fail beyond this absolute difference.
   double value_atol = -1;
