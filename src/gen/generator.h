@@ -40,13 +40,15 @@ struct GenOp {
 const std::vector<GenOp>& GenOps();
 
 // A test case: the program and the recipe of its input values, both drawn from one ChoiceSource
-// (the recipe after the program, so Generate() and GenerateCase() give the same program).
+// (the recipe after the ops and outputs, then training and autocast, which leave the nodes, the
+// inputs' shapes, dtypes and devices and the values as they were).
 struct GeneratedCase {
   Program program;
   InputRecipe recipe;
 };
 
-// The program is always Verify()-clean.
+// The program is Verify()-clean; a generator bug makes its outputs name "__generator_bug__:<why>",
+// which fails verification (and the generator's tests).
 GeneratedCase GenerateCase(ChoiceSource& choices, const GenPolicy& policy);
 // The value class of a program's inputs, as GenerateCase draws it after the program.
 InputRecipe GenerateRecipe(ChoiceSource& choices, const GenPolicy& policy);

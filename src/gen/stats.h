@@ -1,5 +1,6 @@
-// Generation statistics: how often each op, dtype, dtype pairing, device, layout feature and value
-// class appears in N generated programs (`mmdiff gen --stats N`).
+// Generation statistics: how often each op, dtype, dtype pairing, device, layout feature, value
+// class, training, autocast, attention spelling and cast appears in N generated programs (`mmdiff
+// gen --stats N`).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,9 @@ namespace mmdiff {
 struct GenStats {
   int64_t programs = 0;
   int64_t nodes = 0;
-  // Category ("op", "dtype", "dtype_pairing", "device", "layout", "value_class", "program") ->
-  // feature -> number of programs in which it appears at least once.
+  // Category ("op", "dtype", "dtype_pairing", "device", "layout", "value_class", "training",
+  // "autocast", "attention", "cast", "program") -> feature -> number of programs in which it
+  // appears at least once.
   std::map<std::string, std::map<std::string, int64_t>> programs_with;
 };
 
