@@ -26,9 +26,9 @@ namespace mmdiff {
 class Steering {
  public:
   static constexpr int64_t kDefaultEpochCases = 64;
-  // Odds: every focus gets at least kFloor, then the campaign's own policy ("as_given") is raised to
-  // kAsGiven where it is below it and the others scaled to share the rest; a
-  // focus with fewer than kExplore programs so far counts as the best one (it is tried first).
+  // Odds: every focus gets at least kFloor, then the campaign's own policy ("as_given") is raised
+  // to kAsGiven where it is below it and the others scaled to share the rest; a focus with fewer
+  // than kExplore programs so far counts as the best one (it is tried first).
   static constexpr double kFloor = 0.04, kAsGiven = 0.25;
   static constexpr int64_t kExplore = 8;
 

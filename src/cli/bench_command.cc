@@ -124,8 +124,7 @@ int Bench(Supervisor& sup, const BenchArgs& a, nlohmann::json& out) {
     for (int i = 0; i < n; ++i) v.push_back(valid(from + static_cast<uint64_t>(i)));
     return v;
   };
-  out = {
-      {"format", "mmdiff.bench-paths"}, {"version", 1}, {"versions", sup.versions()}};
+  out = {{"format", "mmdiff.bench-paths"}, {"version", 1}, {"versions", sup.versions()}};
   nlohmann::json rates = nlohmann::json::object();
   // Warm up: the worker's first run starts Python and imports torch.
   Time(sup, make(a.seed + 1000000, 2), {paths::kReference, paths::kEager, paths::kEagerMeta});

@@ -1,7 +1,7 @@
 // GenPolicy: every probability and weight the generator uses, in one struct, dumpable as JSON.
 // (What it leaves fixed: fair coins between two forms of one feature, named constants with their
-// reasons in program_builder.h, and kConnect in mutator.cc; and uniform picks from fixed lists, such
-// as alpha and beta, scales, large K and value ranges.)
+// reasons in program_builder.h, and kConnect in mutator.cc; and uniform picks from fixed lists,
+// such as alpha and beta, scales, large K and value ranges.)
 #pragma once
 
 #include <cstdint>
