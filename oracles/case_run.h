@@ -26,7 +26,7 @@ namespace mmdiff {
 // with the case, and whether it agrees with eager.
 struct AblationRow {
   std::string path;
-  std::string backend;  // how a PyTorch user spells it, e.g. torch.compile(backend="aot_eager")
+  std::string backend;  // how a PyTorch user spells it, e.g. torch.compile with aot_eager
   std::string outcome;  // in words, e.g. "ok (float32)", "error: RuntimeError: ...", "not run"
   bool agrees_with_eager = true;
   std::string detail;  // the divergence from eager; "" when it agrees

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "src/ir/paths.h"
 #include "src/support/json_guard.h"
 
 namespace mmdiff {
@@ -110,8 +111,9 @@ nlohmann::json VerdictToJson(const Verdict& v) {
                      {"expected", Num(d.expected)},
                      {"allowed_error", Num(d.allowed)}};
       if (d.path_rmse >= 0) {
-        jd["rmse"] = {{"eager", Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
-        jd["rmse"]["against"] = d.rmse_float64 ? "float64" : "reference";
+        // Eager's error and the path's, against the reference or its float64 run.
+        jd["rmse"] = {{paths::kEager, Num(d.eager_rmse)}, {"path", Num(d.path_rmse)}};
+        jd["rmse"]["against"] = d.rmse_float64 ? "float64" : paths::kReference;
       }
       if (d.diverging_elements >= 0)
         jd["elements"] = {{"diverging", d.diverging_elements},
