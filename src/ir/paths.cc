@@ -96,10 +96,11 @@ std::vector<PathRow> MakeCatalogue() {
   // Test-only paths (a worker started with --test-paths): planted faults, a one-thread eager
   // control, crashers, and torch.compile with deliberately wrong backends.
   const PathTraits planted{.test_only = true, .needs_gpu = true};
-  for (const char* p : {paths::kPlantedPromote, "planted_drop_k", "planted_half_accumulate",
-                        "planted_wrong_dtype", "planted_nan_to_number", "planted_inf_times_zero",
-                        "planted_spread_nan", "planted_bias_times_beta", "planted_drop_grad_term",
-                        "planted_ignore_autocast", "planted_wide_intermediates", "eager_1thread"})
+  for (const char* p :
+       {paths::kPlantedPromote, paths::kPlantedDropK, paths::kPlantedHalfAccumulate,
+        paths::kPlantedWrongDtype, paths::kPlantedNanToNumber, paths::kPlantedInfTimesZero,
+        paths::kPlantedSpreadNan, paths::kPlantedBiasTimesBeta, paths::kPlantedDropGradTerm,
+        paths::kPlantedIgnoreAutocast, "planted_wide_intermediates", "eager_1thread"})
     rows.push_back({.name = p,
                     .kind = K::kTest,
                     .traits = planted,

@@ -27,6 +27,17 @@ inline constexpr const char* kEagerOneThread = "eager_1thread";
 // The test path a default list with --test-paths includes: the deliberately wrong path that
 // promotes mismatched dtypes, to see a finding end to end.
 inline constexpr const char* kPlantedPromote = "planted_promote";
+// The planted faults the self-test must catch and blame (src/campaign/selftest.cc), each a
+// test-only path that is wrong in one known way.
+inline constexpr const char* kPlantedDropK = "planted_drop_k";
+inline constexpr const char* kPlantedHalfAccumulate = "planted_half_accumulate";
+inline constexpr const char* kPlantedWrongDtype = "planted_wrong_dtype";
+inline constexpr const char* kPlantedNanToNumber = "planted_nan_to_number";
+inline constexpr const char* kPlantedInfTimesZero = "planted_inf_times_zero";
+inline constexpr const char* kPlantedSpreadNan = "planted_spread_nan";
+inline constexpr const char* kPlantedBiasTimesBeta = "planted_bias_times_beta";
+inline constexpr const char* kPlantedDropGradTerm = "planted_drop_grad_term";
+inline constexpr const char* kPlantedIgnoreAutocast = "planted_ignore_autocast";
 }  // namespace paths
 
 // Which Backend runs a path (src/backends/registry.cc builds each from its row).
