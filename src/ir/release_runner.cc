@@ -18,15 +18,38 @@ bool ReleaseRunnerRuns(std::string_view path) {
   return row && row->release_runner;
 }
 
+namespace {
+
+// How the runner runs a path, from its row (release_runner.py's _rr_path): f called as it is, f
+// called on meta copies of the inputs, torch.compile with the row's backend, TorchScript's
+// CompilationUnit, or an AOTInductor package; "" for a kind it has no action for.
+const char* RunnerAction(const PathRow& row) {
+  switch (row.kind) {
+    case PathKind::kEager:
+      return "call";
+    case PathKind::kEagerMeta:
+      return "call_on_meta";
+    case PathKind::kTorchCompile:
+      return "torch_compile";
+    case PathKind::kTorchScript:
+      return "jit_compilation_unit";
+    case PathKind::kAoti:
+      return "aoti_package";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
 std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
                               const std::vector<std::string>& paths,
                               const std::vector<PriorCall>& before) {
-  std::vector<std::string> run;
+  std::vector<const PathRow*> run;
   for (const auto& path : paths)
-    if (ReleaseRunnerRuns(path)) run.push_back(path);  // fixed names: safe between quotes
+    if (ReleaseRunnerRuns(path) && *RunnerAction(*FindPath(path))) run.push_back(FindPath(path));
   auto runs = [&](ReproKind k) {
-    return std::any_of(run.begin(), run.end(),
-                       [&](const std::string& path) { return FindPath(path)->repro == k; });
+    return std::any_of(run.begin(), run.end(), [&](const PathRow* row) { return row->repro == k; });
   };
   const bool ts = runs(ReproKind::kTorchScript), aoti = runs(ReproKind::kAoti);
   std::ostringstream o;
@@ -34,8 +57,11 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
        "torch release; writes\nwhat each path returned to the file named by the first "
        "argument.\"\"\"\n"
        "import math\nimport sys\n\nimport torch\nimport torch._dynamo\n\n"
-       "PATHS = [";
-  for (size_t i = 0; i < run.size(); ++i) o << (i ? ", " : "") << '"' << run[i] << '"';
+       "PATHS = [";  // (path, how the runner runs it, torch.compile's backend): the catalogue's
+                     // fixed names, safe between quotes
+  for (size_t i = 0; i < run.size(); ++i)
+    o << (i ? ", " : "") << "(\"" << run[i]->name << "\", \"" << RunnerAction(*run[i]) << "\", \""
+      << run[i]->torch_backend << "\")";
   o << "]\n\n";
   if (ts)
     o << "TS_SOURCE = \"\"\"\n"

@@ -25,7 +25,10 @@ TEST(ReleaseRunner, RunsOnlyThePythonPaths) {
 TEST(ReleaseRunner, TheScriptNamesItsPathsAndCarriesWhatThoseNeed) {
   std::string plain =
       EmitReleaseRunner(Mm(), {"grid16", 7}, {"reference", "eager", "inductor", "planted_promote"});
-  EXPECT_NE(plain.find("PATHS = [\"eager\", \"inductor\"]\n"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("PATHS = [(\"eager\", \"call\", \"\"), (\"inductor\", \"torch_compile\", "
+                       "\"inductor\")]\n"),
+            std::string::npos)
+      << plain;
   EXPECT_NE(plain.find("def f(a, b):"), std::string::npos);
   EXPECT_NE(plain.find("def make_inputs():"), std::string::npos);
   EXPECT_NE(plain.find("def root_cause(e):"), std::string::npos);
@@ -33,6 +36,15 @@ TEST(ReleaseRunner, TheScriptNamesItsPathsAndCarriesWhatThoseNeed) {
   EXPECT_EQ(plain.find("TS_SOURCE = "), std::string::npos);  // no torchscript asked for
   EXPECT_EQ(plain.find("def aoti("), std::string::npos);
   std::string compiled = EmitReleaseRunner(Mm(), {"grid16", 7}, {"torchscript", "aoti"});
+  EXPECT_NE(compiled.find("PATHS = [(\"torchscript\", \"jit_compilation_unit\", \"\"), (\"aoti\", "
+                          "\"aoti_package\", \"\")]\n"),
+            std::string::npos)
+      << compiled;
+  // The path Dynamo alone runs is torch.compile with backend "eager", as mmdiff's own path.
+  EXPECT_NE(EmitReleaseRunner(Mm(), {"grid16", 7}, {"compile_eager", "eager_meta"})
+                .find("PATHS = [(\"compile_eager\", \"torch_compile\", \"eager\"), "
+                      "(\"eager_meta\", \"call_on_meta\", \"\")]\n"),
+            std::string::npos);
   EXPECT_NE(compiled.find("TS_SOURCE = \"\"\"\ndef f(a, b):"), std::string::npos) << compiled;
   EXPECT_NE(compiled.find("def aoti("), std::string::npos);
   EXPECT_EQ(compiled.find("CALLS_BEFORE = ["), std::string::npos);  // no calls before

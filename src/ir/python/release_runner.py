@@ -3,7 +3,8 @@
 # writes each path's result as one JSON line that mmdiff reads back as a PathResult
 # (src/releases/runner_output.cc) and judges against this build's reference. Eager runs f as a
 # whole; the line of f that raised names the node, as mmdiff's eager path (node by node) does.
-# Runs after PATHS, TS_SOURCE, the input builder, f, REPRODUCER_FAILED, root_cause() and repro.py's
+# Runs after PATHS ((path, action, torch.compile's backend) per path, from mmdiff's path catalogue,
+# so that nothing here names a path), TS_SOURCE, the input builder, f, REPRODUCER_FAILED, root_cause() and repro.py's
 # runner (repro_outcome.py: inputs(), gradients()), and, for a case with calls before it,
 # CALLS_BEFORE and calls_before() (repro_calls_before.py), which the paths that keep state make
 # first; needs sys and torch imported.
@@ -92,12 +93,11 @@ def _rr_first_inputs():
     return None
 
 
-def _rr_missing(path):
-    """What this release lacks to run the path as mmdiff does, or "" when it has everything."""
-    needs = {"inductor": ["compile"], "aot_eager": ["compile"], "compile_eager": ["compile"],
-             "torchscript": ["jit.CompilationUnit"],
-             "aoti": ["export.export", "_inductor.aoti_compile_and_package",
-                      "_inductor.aoti_load_package"]}.get(path, [])
+def _rr_missing(action):
+    """What this release lacks to run a path as mmdiff does, or "" when it has everything."""
+    needs = {"torch_compile": ["compile"], "jit_compilation_unit": ["jit.CompilationUnit"],
+             "aoti_package": ["export.export", "_inductor.aoti_compile_and_package",
+                              "_inductor.aoti_load_package"]}.get(action, [])
     for name in needs:
         owner = torch
         for part in name.split("."):
@@ -107,19 +107,19 @@ def _rr_missing(path):
     return ""
 
 
-def _rr_path(path):
-    missing = _rr_missing(path)
+def _rr_path(action, backend):
+    """One path's result, run as PATHS says (mmdiff's path catalogue decides the action)."""
+    missing = _rr_missing(action)
     if missing:
         return {"outcome": "unsupported", "message": missing}
-    if path == "eager":
+    if action == "call":
         return _rr_result(f, by_node=True)
-    if path == "eager_meta":
+    if action == "call_on_meta":
         return _rr_result(f, on_meta=True, by_node=True)
-    if path in ("inductor", "aot_eager", "compile_eager"):
+    if action == "torch_compile":
         torch._dynamo.reset()
-        backend = "eager" if path == "compile_eager" else path
         return _rr_result(_rr_before(torch.compile(f, backend=backend, fullgraph=True)))
-    if path == "torchscript":
+    if action == "jit_compilation_unit":
         compiled, error = _rr_compiled(lambda: torch.jit.CompilationUnit(TS_SOURCE).f)
         if error:
             return error
@@ -130,10 +130,10 @@ def _rr_path(path):
                 except Exception:
                     pass  # the run below raises it again
         return _rr_result(_rr_before(compiled))
-    if path == "aoti":
+    if action == "aoti_package":
         compiled, error = _rr_compiled(lambda: aoti(f, inputs()))
         return error or _rr_result(compiled)
-    raise ValueError(f"no Python path named {path}")
+    raise ValueError(f"no runner action named {action}")
 
 
 def _rr_main(out_path):
@@ -142,9 +142,9 @@ def _rr_main(out_path):
             out.write(json.dumps(obj) + "\n")
             out.flush()
         write({"torch": torch.__version__, "python": platform.python_version()})
-        for path in PATHS:
+        for path, action, backend in PATHS:
             start = time.perf_counter()
-            result = _rr_path(path)
+            result = _rr_path(action, backend)
             result.update(path=path, seconds=time.perf_counter() - start)
             write(result)
 
