@@ -47,7 +47,8 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
                               const std::vector<PriorCall>& before) {
   std::vector<const PathRow*> run;
   for (const auto& path : paths)
-    if (ReleaseRunnerRuns(path) && *RunnerAction(*FindPath(path))) run.push_back(FindPath(path));
+    if (const PathRow* row = FindPath(path); row && row->release_runner && *RunnerAction(*row))
+      run.push_back(row);
   auto runs = [&](ReproKind k) {
     return std::any_of(run.begin(), run.end(), [&](const PathRow* row) { return row->repro == k; });
   };
