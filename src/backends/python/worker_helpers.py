@@ -6,7 +6,8 @@
 # info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose: kernels, fallbacks,
 # torch's counters, and as "rewrite:<name>" the graph rewrites that fired while it compiled the
 # function, on this call or an earlier one that it reuses, named and observed by
-# src/ir/python/inductor_rewrites.py, run in __main__ before this text], {phase: seconds}):
+# src/ir/python/inductor_rewrites.py, run in __main__ before this text, and "leak:autocast" when
+# the call left torch.autocast's state changed, which it then restores], {phase: seconds}):
 # where the call's time went (_mmdiff_phases), from torch's own compile timers. For a training
 # program _mmdiff_backward then takes the outputs' cotangents (made in C++ from the recipe) and
 # gives the gradients the same way, with the info of the backward's own compile.
@@ -118,6 +119,35 @@ def _mmdiff_phases(metrics, call_s):
             # in AOTAutograd and Inductor alone: what no compile timer holds is running.
             "run": max(call_s - max(dynamo, backend, inductor), 0.0)}
 
+_MMDIFF_AUTOCAST_DEVICES = ("cpu", "cuda")
+
+def _mmdiff_autocast_state():
+    # torch.autocast's state on this thread: how deep in regions, whether casts are cached, and per
+    # device type whether it is on and in which dtype (the nesting has no getter: a step up and back).
+    depth = torch.autocast_increment_nesting() - 1
+    torch.autocast_decrement_nesting()
+    return (depth, torch.is_autocast_cache_enabled(),
+            tuple((d, torch.is_autocast_enabled(d), torch.get_autocast_dtype(d))
+                  for d in _MMDIFF_AUTOCAST_DEVICES))
+
+def _mmdiff_restore_autocast(state):
+    # Puts back what a compiled call left changed: Dynamo lowers `with torch.autocast(...)` to an
+    # enter and an exit node without try/finally, so a graph that raises between them leaves the
+    # region entered (pytorch#195488; seen on 2.11.0: enabled, on 2.15.0: the nesting). Without
+    # this every later run in the worker, eager's and TorchScript's too, ran under that autocast.
+    depth, cache, devices = state
+    now = _mmdiff_autocast_state()[0]
+    for _ in range(now - depth):
+        torch.autocast_decrement_nesting()
+    for _ in range(depth - now):
+        torch.autocast_increment_nesting()
+    for d, enabled, dtype in devices:
+        torch.set_autocast_dtype(d, dtype)
+        torch.set_autocast_enabled(d, enabled)
+    torch.set_autocast_cache_enabled(cache)
+    if depth == 0:  # as leaving the outermost region does
+        torch.clear_autocast_cache()
+
 def _mmdiff_timed(run, knob=""):
     # torch.compile is lazy: a knob must be in force during the first call, which compiles (and
     # during the first backward, which compiles the backward graph).
@@ -132,6 +162,7 @@ def _mmdiff_timed(run, knob=""):
     before = dict(counters["inductor"])
     del _mmdiff_codes[:]
     compilation_time_metrics.clear()  # read only by compile-time reports; this call's alone
+    autocast = _mmdiff_autocast_state()
     start = time.perf_counter()
     try:
         with patch:
@@ -139,6 +170,9 @@ def _mmdiff_timed(run, knob=""):
     except Exception as e:
         result = ("error",) + root_cause(e)
     call_s = time.perf_counter() - start
+    leaked = _mmdiff_autocast_state() != autocast
+    if leaked:
+        _mmdiff_restore_autocast(autocast)
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
     compiled = counters["stats"]["unique_graphs"] > graphs
     fn_state = _mmdiff_program["fns"].get(_mmdiff_program.get("key"))
@@ -152,7 +186,8 @@ def _mmdiff_timed(run, knob=""):
         rewrites = sorted(fn_state[3])
     info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
-            delta.get("fxgraph_cache_miss", 0), _mmdiff_internals(_mmdiff_codes, delta, rewrites),
+            delta.get("fxgraph_cache_miss", 0),
+            sorted(_mmdiff_internals(_mmdiff_codes, delta, rewrites) + ["leak:autocast"] * leaked),
             _mmdiff_phases(compilation_time_metrics, call_s))
     return result + (info,)
 

@@ -167,6 +167,34 @@ class CallTest(unittest.TestCase):
                                   "inductor_other": 0.125, "run": 0.25})
         self.assertAlmostEqual(sum(phases.values()), 3.25)
 
+    def test_a_call_that_leaves_autocast_on_is_undone_and_says_so(self):
+        state = NS["_mmdiff_autocast_state"]
+        before = state()
+
+        def leaks(*xs):  # what a compiled graph does that raises between its enter and exit nodes
+            torch.autocast_increment_nesting()
+            torch.set_autocast_dtype("cpu", torch.float16)
+            torch.set_autocast_enabled("cpu", True)
+            raise RuntimeError("inside the region")
+        result = NS["_mmdiff_call"](leaks, args())
+        self.assertEqual(result[:2], ("error", "RuntimeError"))
+        self.assertEqual(state(), before)
+        self.assertIn("leak:autocast", result[4][4])
+        self.assertEqual(torch.mm(*args()).dtype, torch.float32)  # the next run: no autocast
+
+    def test_a_compiled_region_that_raises_leaves_no_autocast_behind(self):
+        # Dynamo's lowering of torch.autocast leaks when the graph raises (pytorch#195488): on
+        # 2.11.0 cpu autocast stays on; the helpers put the state back either way.
+        source = ("def f(x0, x1):\n    with torch.autocast('cpu', dtype=torch.bfloat16):\n"
+                  "        v0 = torch.mm(x0, x1)\n    return (v0,)\n")
+        fn = NS["_mmdiff_function"](source, "eager", "eager|autocast")
+        before = NS["_mmdiff_autocast_state"]()
+        flags = torch.ones(2, 2, dtype=torch.bool)  # "addmm_impl_cpu_" not implemented for 'Bool'
+        result = NS["_mmdiff_call"](fn, [flags, flags])
+        self.assertEqual(result[:2], ("error", "NotImplementedError"))
+        self.assertEqual(NS["_mmdiff_autocast_state"](), before)
+        self.assertEqual(torch.mm(*args()).dtype, torch.float32)
+
     def test_a_knob_is_in_force_during_the_call_only(self):
         import torch._inductor.config as config
         seen = []
