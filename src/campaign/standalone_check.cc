@@ -1,6 +1,7 @@
 // The standalone check of a new finding.
 #include "src/campaign/standalone_check.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "src/campaign/reduce_finding.h"
@@ -27,8 +28,20 @@ std::pair<int, int> ReproAttempts(const std::string& output, int exit_code, int 
   if (exit_code != 1) return {exit_code == 0 ? attempts : 0, 0};
   static const std::regex kShows(R"(attempt (\d+) of \d+: the finding shows)");
   std::smatch m;
-  if (std::regex_search(output, m, kShows) && m[1].length() <= 4) return {std::stoi(m[1].str()), 1};
-  return {1, 1};
+  if (!std::regex_search(output, m, kShows))
+    return attempts > 1 ? std::pair{0, 0} : std::pair{1, 1};
+  return {m[1].length() <= 4 ? std::stoi(m[1].str()) : 1, 1};
+}
+
+std::string LastLine(const std::string& output) {
+  size_t end = output.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  size_t begin = output.find_last_of('\n', end);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  std::string line = output.substr(begin, std::min<size_t>(end + 1 - begin, 200));
+  for (char& ch : line)
+    if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) ch = '?';
+  return line;
 }
 
 StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
@@ -73,10 +86,10 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
       po.output = tmp.File("output.txt");
       po.timeout_s = options.timeout_s;
       ProcessResult pr = RunProcess(po);
-      auto output = ReadFile(po.output, 1 << 20);
+      auto read = ReadFile(po.output, 1 << 20);
+      const std::string output = read.ok() ? read.value() : "";
       rec.repro_exit = pr.started && !pr.timed_out && pr.signal == 0 ? pr.exit_code : 255;
-      auto [attempts, hits] =
-          ReproAttempts(output.ok() ? output.value() : "", rec.repro_exit, kReproAttempts);
+      auto [attempts, hits] = ReproAttempts(output, rec.repro_exit, kReproAttempts);
       // A crash finding whose repro.py dies of a signal, and a timeout finding whose repro.py
       // hangs past the limit, show it there too.
       if ((d.kind == DivergenceKind::kCrash && pr.started && !pr.timed_out && pr.signal != 0) ||
@@ -91,8 +104,11 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
         line += "timed out after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
       else if (pr.signal != 0)
         line += "killed by signal " + std::to_string(pr.signal);
-      else if (rec.repro_exit == 1)
+      else if (rec.repro_exit == 1 && hits > 0)
         line += "exit 1 (shows it) at attempt " + std::to_string(attempts);
+      else if (rec.repro_exit == 1)  // a Python error outside the check: not the finding
+        line +=
+            "exit 1 without \"the finding shows\" (the script failed: " + LastLine(output) + ")";
       else if (rec.repro_exit == 0)
         line += "exit 0 (the finding did not show) after " + std::to_string(attempts) + " attempts";
       else if (rec.repro_exit == kReproFailedExitCode)

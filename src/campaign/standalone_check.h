@@ -29,14 +29,20 @@ struct StandaloneOptions {
 // the first after sup.Renew(); each run counts when it shows the finding's root cause with its
 // classification (KeptFinding). Then repro.py (MakeRepro(c, ctx)) once in a fresh Python, in a
 // private folder: exit 1 is a hit (at the attempt its output names), 0 a miss after every attempt,
-// anything else (3: it could not run its comparison here; a crash; a time-out) a miss.
+// anything else (3: it could not run its comparison here; a crash; a time-out; exit 1 from an
+// uncaught error, without the line that a hit prints) a miss.
 StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
                                  const std::vector<std::string>& paths, const RunContext& ctx,
                                  const StandaloneOptions& options);
 
 // The attempt at which a repro.py run that exited `exit_code` showed the finding, from its output
-// ("attempt K of N: the finding shows"; 1 when it says nothing), and how many it made: {attempts,
-// hits}. `attempts` is the script's ATTEMPTS.
+// ("attempt K of N: the finding shows"), and how many it made: {attempts, hits}. `attempts` is the
+// script's ATTEMPTS. A script of several attempts prints that line before it exits 1 on the
+// finding, so exit 1 without it is an error of the script (Python's exit status for an uncaught
+// exception): {0, 0}. A script of one attempt says nothing: exit 1 is a hit at the first.
 std::pair<int, int> ReproAttempts(const std::string& output, int exit_code, int attempts);
+
+// The last non-blank line of `output`, at most 200 characters, control bytes replaced by '?'.
+std::string LastLine(const std::string& output);
 
 }  // namespace mmdiff

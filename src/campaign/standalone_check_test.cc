@@ -20,6 +20,20 @@ TEST(StandaloneCheck, ARunCountsTheAttemptThatShowedTheFinding) {
   EXPECT_EQ(ReproAttempts("REPRODUCER FAILED: ...", 3, 3), (std::pair<int, int>{0, 0}));
   EXPECT_EQ(ReproAttempts("attempt 99999999999 of 3: the finding shows", 1, 3),
             (std::pair<int, int>{1, 1}));  // a hostile number is not read
+  // Exit 1 from a script of three attempts that never printed the line: Python's status for an
+  // uncaught error (the GPU busy, a torch that cannot import), not the finding.
+  EXPECT_EQ(
+      ReproAttempts("Traceback (most recent call last):\n...\nRuntimeError: CUDA error", 1, 3),
+      (std::pair<int, int>{0, 0}));
+}
+
+TEST(StandaloneCheck, TheLastLineOfAnOutputIsShortAndPrintable) {
+  EXPECT_EQ(LastLine("Traceback ...\nRuntimeError: CUDA error\n\n  \n"),
+            "RuntimeError: CUDA error");
+  EXPECT_EQ(LastLine("one line"), "one line");
+  EXPECT_EQ(LastLine(" \n\t"), "");
+  EXPECT_EQ(LastLine("x\n" + std::string(300, 'a')), std::string(200, 'a'));
+  EXPECT_EQ(LastLine("bell\x07\xff"), "bell??");
 }
 
 TEST(StandaloneCheck, TheLineSaysWhetherAndHowOftenItShowed) {
