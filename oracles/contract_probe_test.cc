@@ -92,6 +92,16 @@ const std::map<std::string, int> kUnmodelled = {
     {"eager-cpu-2.11.0.json matmul_1_3_0", 72},
     {"eager-cpu-2.11.0.json addmv_m0", 456},
     {"eager-cpu-2.11.0.json addmv_k0", 456},
+    // The same on cuda (probed on 2.11.0: the cuda kernels return early the same way).
+    {"eager-cuda-2.11.0.json mv_m0", 72},
+    {"eager-cuda-2.11.0.json mv_k0", 72},
+    {"eager-cuda-2.11.0.json matmul_1_3_0", 72},
+    {"eager-cuda-2.11.0.json addmv_m0", 456},
+    {"eager-cuda-2.11.0.json addmv_k0", 456},
+    // A 1-D integer or bool input with a bias of another dtype on cuda: eager's matmul raises
+    // NotImplementedError (no integer kernels) before it meets the bias, which the contract
+    // compares first.
+    {"eager-cuda-2.11.0.json linear_1d_bias0", 40},
     // A bool input and weight with a bias of another dtype, 1-D: eager raises NotImplementedError
     // from its matmul before it meets the bias (its path off 2-D adds the bias afterwards); the
     // contract compares the bias first, as addmm and linear's 2-D path do.
@@ -129,6 +139,11 @@ const std::map<std::string, Deviation> kDeviations = {
     {"eager-cpu-2.11.0.json addmv_m0", {"addmv_bias_dtype", 48}},
     {"eager-cpu-2.11.0.json addmv_k0", {"addmv_bias_dtype", 48}},
     {"eager-cuda-2.11.0.json addmv", {"addmv_bias_dtype", 32}},
+    {"eager-cuda-2.11.0.json addmv_m0", {"addmv_bias_dtype", 48}},
+    {"eager-cuda-2.11.0.json addmv_k0", {"addmv_bias_dtype", 48}},
+    {"eager-cuda-2.11.0.json baddbmm_k0", {"empty_bmm_dtype", 32}},
+    {"eager-cuda-2.11.0.json matmul_3_3_k0", {"empty_bmm_dtype", 72}},
+    {"eager-cuda-2.11.0.json linear_1d_bias0", {"linear_bias_dtype", 32}},
 };
 
 TEST(ContractProbe, TheContractSaysWhatEagerDidOnEveryProbedReleaseAndDevice) {
