@@ -177,6 +177,17 @@ class OutcomeTest(unittest.TestCase):
         self.assertEqual(out.getvalue(), "eager:    ('error', 'RuntimeError', 'bad')\n"
                                          "compiled: ('ok', [('torch.float32', (2,), 'cpu')])\n")
 
+    def test_an_outcome_names_the_device_type_as_the_expected_results_do(self):
+        # A cuda tensor's device is "cuda:0"; a contract repro expects "cuda" (seen on an H200:
+        # every such repro.py exited 1 whatever eager returned). A stand-in for an output on cuda,
+        # where no GPU is: outcome reads only dtype, shape and device.
+        class OnCuda:
+            dtype, shape, device = torch.float32, (2,), torch.device("cuda", 0)
+        ns = repro_namespace()
+        self.assertEqual(ns["outcome"](lambda *args: [OnCuda()])[1],
+                         [("torch.float32", (2,), "cuda")])
+        self.assertEqual(ns["outcome"](lambda a, b: (a,))[1][0][2], "cpu")
+
     def test_meta_must_predict_the_outcome_class_dtypes_and_shapes_not_devices(self):
         predicted = repro_namespace("repro_meta.py")["predicted"]
         self.assertEqual(predicted(("error", "RuntimeError", "a message")), ("error", "RuntimeError"))
