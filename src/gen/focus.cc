@@ -135,6 +135,32 @@ std::vector<Focus> Build() {
                {"p_transposed", 0.4},
                {"p_chain", 0.8},
                {"p_train", 0.3}}})},
+      {"attention_classic",
+       "the first attention fusions in their plain spellings (_sfdp_pattern_1 to _10: BERT and GPT "
+       "forms): keys transposed, scores or q scaled by a Python number, an added mask or none, "
+       "softmax in the scores' dtype, eval or no dropout",
+       Merge({Attention(),
+              {{"w_float64", 0},
+               {"w_float32", 1},
+               {"w_float16", 1},
+               {"w_bfloat16", 1},
+               {"p_train", 0.2},
+               {"p_key_permute", 0},
+               {"p_attention_bshd", 0},
+               {"p_attention_unscaled", 0.1},
+               {"p_scale_query", 0.25},
+               {"p_scale_tensor", 0},
+               {"p_mask", 0.5},
+               {"p_mask_fill", 0},
+               {"p_mask_where", 0},
+               {"p_mask_float32", 0},
+               {"p_scores_round_trip", 0},
+               {"p_softmax_float32", 0},
+               {"p_softmax_other_dim", 0.05},
+               {"p_attention_dropout", 0.3},
+               {"p_attention_half_product", 0},
+               {"p_attention_kv_outputs", 0},
+               {"p_attention_merge_heads", 0}}})},
   };
 }
 
