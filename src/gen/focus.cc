@@ -138,7 +138,7 @@ std::vector<Focus> Build() {
       {"attention_classic",
        "the first attention fusions in their plain spellings (_sfdp_pattern_1 to _10: BERT and GPT "
        "forms): keys transposed, scores or q scaled by a Python number, an added mask or none, "
-       "softmax in the scores' dtype, eval or no dropout",
+       "softmax in the scores' dtype (or over another dim), dropout or none",
        Merge({Attention(),
               {{"w_float64", 0},
                {"w_float32", 1},
@@ -156,7 +156,7 @@ std::vector<Focus> Build() {
                {"p_mask_float32", 0},
                {"p_scores_round_trip", 0},
                {"p_softmax_float32", 0},
-               {"p_softmax_other_dim", 0.05},
+               {"p_softmax_other_dim", 0.15},  // pytorch#196468: no fusion may take it
                {"p_attention_dropout", 0.3},
                {"p_attention_half_product", 0},
                {"p_attention_kv_outputs", 0},
