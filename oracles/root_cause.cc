@@ -292,6 +292,13 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
                                       const RootCauseFacts& f) {
   if (EagerRaisedElsewhere(contract, f)) {
     const Node* n = p.FindNode(f.eager_node);
+    // Past the contract's violation the contract types no value, so eager's node would be named
+    // "matmul(?, ?)": the finding is then about the violation, which eager let through (seen on
+    // 2.11.0: eager's addmv accepting a bias of another dtype, then its matmul raising).
+    const bool typed = n && std::all_of(n->args.begin(), n->args.end(), [&](const std::string& a) {
+                         return TypeOf(contract, a) != nullptr;
+                       });
+    if (n && !typed && contract.rejects) n = p.FindNode(contract.violation.node);
     return n ? std::vector<const Node*>{n} : std::vector<const Node*>{};
   }
   if (contract.rejects) {
@@ -514,9 +521,11 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
   if (f.behaviour == kSdpaSafeSoftmax || f.behaviour == kSdpaFloat32)
     return s;  // whatever the op and the fusion
+  // A fusion of a softmax over another dim than the last is a root cause of its own, whatever
+  // the pattern and the op it ends in: the fusions share the check they lack (pytorch#196468;
+  // seen on 2.11.0: _sfdp_pattern_5 ending in matmul and _sfdp_pattern_13 in bmm, two lines).
+  if (!f.fused.empty() && SoftmaxOverOtherDim(p, contract)) return s + "|fused|softmax_dim=other";
   if (!f.fused.empty()) s += "|fused=" + f.fused;
-  // A fusion of a softmax over another dim than the last is a root cause of its own (#196468).
-  if (!f.fused.empty() && SoftmaxOverOtherDim(p, contract)) s += "|softmax_dim=other";
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
   if (EagerRaisedElsewhere(contract, f))

@@ -235,11 +235,17 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       const PathResult* r = FindResult(results, path);
       const PathResult* o = FindResult(results, other);
       const bool dead = SkipsUnusedOp(p, contract, facts);
+      // Eager raised past the violation that the headline names (FindingNodes): where.
+      const std::vector<const Node*> named = FindingNodes(p, contract, facts);
+      const std::string eager_at = EagerRaisedElsewhere(contract, facts) && named.size() == 1 &&
+                                           named[0]->name != facts.eager_node
+                                       ? ", at " + OpCallName(p, contract, facts.eager_node)
+                                       : "";
       if (d.kind == DivergenceKind::kErrorBehaviour && r && (r->ok() || r->backward))
         h = path + " accepts " + call + " that " + other + " rejects" +
             (contract.rejects && !EagerRaisedElsewhere(contract, facts)
                  ? Rule(contract)
-                 : " with " + ErrorClass(o)) +
+                 : " with " + ErrorClass(o) + eager_at) +
             (dead ? ", whose result is unused (dead code eliminated with its error)" : "") +
             (r->backward ? ", then raises " + ErrorClass(r) + " in backward" : "");
       else if (d.kind == DivergenceKind::kErrorClass && dead)

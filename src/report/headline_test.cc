@@ -104,6 +104,32 @@ TEST(RootCause, TheNodeEagerRaisedAtNamesTheFindingWhereItIsNotTheContracts) {
             "error_behaviour|path=torchscript|accepts|eager_raises_at_op|op=bmm|devices=cpu,cpu");
 }
 
+// Past the contract's violation the contract types nothing: a finding at eager's later node would
+// be named "matmul(?, ?)" (seen on 2.11.0: eager's addmv accepted a float32 bias with bfloat16
+// matrices, its matmul with a float32 operand raised, inductor promoted through both). It names
+// the violation, and where eager raised.
+TEST(RootCause, AFindingPastTheViolationNamesTheViolationAndWhereEagerRaised) {
+  Program p;
+  p.inputs = {{"x0", {2}, DType::kFloat32},
+              {"x1", {2, 3}, DType::kBFloat16},
+              {"x2", {3}, DType::kBFloat16},
+              {"x3", {2, 4}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kAddmv, {"x0", "x1", "x2"}}, {"v1", OpKind::kMatmul, {"v0", "x3"}}};
+  p.outputs = {"v1"};
+  std::vector<PathResult> rs = {Raises("reference", "RuntimeError"),
+                                Raises("eager", "RuntimeError"),
+                                Ok("inductor", DType::kFloat32, {4})};
+  rs[1].node = "v1";
+  CaseRun c = JudgeCase(p, {"grid16", 1}, rs);
+  ASSERT_EQ(Signatures(c).size(), 1u);
+  EXPECT_EQ(
+      Signatures(c)[0],
+      "error_behaviour|path=inductor|accepts|eager_raises_at_op|op=addmv|devices=cpu,cpu,cpu");
+  EXPECT_EQ(Headline(c),
+            "inductor accepts addmv(float32, bfloat16, bfloat16) that eager rejects with "
+            "RuntimeError, at matmul [filable]");
+}
+
 // Eager accepting the contract's violation and raising at a later node is the contract finding
 // of accepting it, whatever it raised later (seen on 2.15.0 in the program fuzzer, then with an
 // empty mixed-dtype matmul that the contract wrongly rejected: an IndexError from a later op was
