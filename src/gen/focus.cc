@@ -74,6 +74,34 @@ json Attention() {
                  {"p_attention_merge_heads", 0.3}}});
 }
 
+// The plain spellings of the first fusions (patterns 1 to 10): keys transposed, a Python scale,
+// an added mask in the scores' dtype or none, softmax in the scores' dtype; the dtypes the
+// fusions are registered for.
+json AttentionClassic() {
+  return Merge({Attention(),
+                {{"w_float64", 0},
+                 {"w_float32", 1},
+                 {"w_float16", 1},
+                 {"w_bfloat16", 1},
+                 {"p_train", 0.2},
+                 {"p_key_permute", 0},
+                 {"p_attention_bshd", 0},
+                 {"p_attention_unscaled", 0.1},
+                 {"p_scale_query", 0.25},
+                 {"p_scale_tensor", 0},
+                 {"p_mask", 0.5},
+                 {"p_mask_fill", 0},
+                 {"p_mask_where", 0},
+                 {"p_mask_float32", 0},
+                 {"p_scores_round_trip", 0},
+                 {"p_softmax_float32", 0},
+                 {"p_softmax_other_dim", 0.15},  // pytorch#196468: no fusion may take it
+                 {"p_attention_dropout", 0.3},
+                 {"p_attention_half_product", 0},
+                 {"p_attention_kv_outputs", 0},
+                 {"p_attention_merge_heads", 0}}});
+}
+
 std::vector<Focus> Build() {
   return {
       {"as_given", "whatever the campaign's policy reaches", json::object()},
@@ -139,28 +167,7 @@ std::vector<Focus> Build() {
        "the first attention fusions in their plain spellings (_sfdp_pattern_1 to _10: BERT and GPT "
        "forms): keys transposed, scores or q scaled by a Python number, an added mask or none, "
        "softmax in the scores' dtype (or over another dim), dropout or none",
-       Merge({Attention(),
-              {{"w_float64", 0},
-               {"w_float32", 1},
-               {"w_float16", 1},
-               {"w_bfloat16", 1},
-               {"p_train", 0.2},
-               {"p_key_permute", 0},
-               {"p_attention_bshd", 0},
-               {"p_attention_unscaled", 0.1},
-               {"p_scale_query", 0.25},
-               {"p_scale_tensor", 0},
-               {"p_mask", 0.5},
-               {"p_mask_fill", 0},
-               {"p_mask_where", 0},
-               {"p_mask_float32", 0},
-               {"p_scores_round_trip", 0},
-               {"p_softmax_float32", 0},
-               {"p_softmax_other_dim", 0.15},  // pytorch#196468: no fusion may take it
-               {"p_attention_dropout", 0.3},
-               {"p_attention_half_product", 0},
-               {"p_attention_kv_outputs", 0},
-               {"p_attention_merge_heads", 0}}})},
+       AttentionClassic()},
   };
 }
 
