@@ -8,11 +8,6 @@ namespace mmdiff {
 
 namespace {
 
-const ValueType* TypeIn(const Expectation& contract, const std::string& value) {
-  auto it = contract.types.find(value);
-  return it == contract.types.end() ? nullptr : &it->second;
-}
-
 // The cast behind `value`, views skipped; nullptr where a compute op or an input comes first.
 const Node* CastBehind(const Program& p, const std::string& value) {
   const Node* n = p.FindNode(value);
@@ -28,9 +23,9 @@ CastRoundTrip FirstCastRoundTrip(const Program& p, const Expectation& contract) 
     if (back.op != OpKind::kCast || back.args.empty()) continue;
     const Node* narrow = CastBehind(p, back.args[0]);
     if (!narrow) continue;
-    const ValueType* from = TypeIn(contract, narrow->args[0]);
-    const ValueType* via = TypeIn(contract, narrow->name);
-    const ValueType* to = TypeIn(contract, back.name);
+    const ValueType* from = TypeOf(contract, narrow->args[0]);
+    const ValueType* via = TypeOf(contract, narrow->name);
+    const ValueType* to = TypeOf(contract, back.name);
     if (!from || !via || !to || !IsFloating(from->dtype) || !IsFloating(via->dtype) ||
         !IsFloating(to->dtype))
       continue;

@@ -47,6 +47,12 @@ struct Expectation {
   size_t first_gradient = 0;  // results from here on are gradients (= the program's output count)
 };
 
+// The type the contract gives `value`; nullptr past its violation or for an unknown name.
+inline const ValueType* TypeOf(const Expectation& c, const std::string& value) {
+  auto it = c.types.find(value);
+  return it == c.types.end() ? nullptr : &it->second;
+}
+
 // True when result number `result` of a path is a gradient, not a program output.
 inline bool IsGradient(const Expectation& c, int result) {
   return result >= 0 && static_cast<size_t>(result) >= c.first_gradient &&

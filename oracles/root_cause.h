@@ -71,6 +71,8 @@ bool EagerBfloat16ProductNan(const Program& p, const Expectation& contract,
 const Node* PromotedGradientInBackward(const Program& p, const Expectation& contract,
                                        const RootCauseFacts& f);
 
+// Where a finding is in its program (oracles/finding_nodes.cc), from here to FindingNodes.
+
 // True when eager raised at a known node other than the contract's violation: it accepted the
 // violating op and failed later (seen on 2.15.0: an empty mixed-dtype matmul accepted, then an
 // IndexError from a later transpose). Its contract finding is that it accepts the violation.
