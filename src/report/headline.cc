@@ -63,11 +63,21 @@ std::string Other(const Divergence& d, const std::string& at_fault) {
 std::string NodeCall(const Program& p, const Expectation& contract, const Node& n) {
   std::string call = OpCallName(p, contract, n.name) + "(";
   for (size_t i = 0; i < n.args.size(); ++i) {
-    auto t = contract.types.find(n.args[i]);
-    call += (i ? ", " : "") + (t == contract.types.end() ? std::string("?")
-                                                         : std::string(DTypeName(t->second.dtype)));
+    const ValueType* t = TypeOf(contract, n.args[i]);
+    call += (i ? ", " : "") + (t ? std::string(DTypeName(t->dtype)) : std::string("?"));
   }
   return call + ")" + AutocastNote(p, contract, n.name);
+}
+
+// ", at OP": where eager raised, when that is past the violation the headline names instead
+// (FindingNodes: eager's node, which the contract cannot type).
+std::string EagerRaisedPast(const Program& p, const Expectation& contract,
+                            const RootCauseFacts& f) {
+  if (!EagerRaisedElsewhere(contract, f)) return "";
+  const std::vector<const Node*> named = FindingNodes(p, contract, f);
+  return named.size() == 1 && named[0]->name != f.eager_node
+             ? ", at " + OpCallName(p, contract, f.eager_node)
+             : "";
 }
 
 }  // namespace
@@ -235,17 +245,11 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       const PathResult* r = FindResult(results, path);
       const PathResult* o = FindResult(results, other);
       const bool dead = SkipsUnusedOp(p, contract, facts);
-      // Eager raised past the violation that the headline names (FindingNodes): where.
-      const std::vector<const Node*> named = FindingNodes(p, contract, facts);
-      const std::string eager_at = EagerRaisedElsewhere(contract, facts) && named.size() == 1 &&
-                                           named[0]->name != facts.eager_node
-                                       ? ", at " + OpCallName(p, contract, facts.eager_node)
-                                       : "";
       if (d.kind == DivergenceKind::kErrorBehaviour && r && (r->ok() || r->backward))
         h = path + " accepts " + call + " that " + other + " rejects" +
             (contract.rejects && !EagerRaisedElsewhere(contract, facts)
                  ? Rule(contract)
-                 : " with " + ErrorClass(o) + eager_at) +
+                 : " with " + ErrorClass(o) + EagerRaisedPast(p, contract, facts)) +
             (dead ? ", whose result is unused (dead code eliminated with its error)" : "") +
             (r->backward ? ", then raises " + ErrorClass(r) + " in backward" : "");
       else if (d.kind == DivergenceKind::kErrorClass && dead)
