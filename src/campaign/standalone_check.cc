@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <string_view>
 
 #include "src/campaign/reduce_finding.h"
 #include "src/campaign/stage_controls.h"
@@ -10,6 +11,7 @@
 #include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/subprocess.h"
+#include "src/support/utf8.h"
 
 namespace mmdiff {
 
@@ -38,10 +40,8 @@ std::string LastLine(const std::string& output) {
   if (end == std::string::npos) return "";
   size_t begin = output.find_last_of('\n', end);
   begin = begin == std::string::npos ? 0 : begin + 1;
-  std::string line = output.substr(begin, std::min<size_t>(end + 1 - begin, 200));
-  for (char& ch : line)
-    if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) ch = '?';
-  return line;
+  return TerminalLine(
+      std::string_view(output).substr(begin, std::min<size_t>(end + 1 - begin, 200)));
 }
 
 StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,

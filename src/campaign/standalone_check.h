@@ -42,7 +42,7 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
 // exception): {0, 0}. A script of one attempt says nothing: exit 1 is a hit at the first.
 std::pair<int, int> ReproAttempts(const std::string& output, int exit_code, int attempts);
 
-// The last non-blank line of `output`, at most 200 characters, control bytes replaced by '?'.
+// The last non-blank line of `output`, its first 200 bytes, fit for a terminal (TerminalLine).
 std::string LastLine(const std::string& output);
 
 }  // namespace mmdiff

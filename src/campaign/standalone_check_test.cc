@@ -33,7 +33,7 @@ TEST(StandaloneCheck, TheLastLineOfAnOutputIsShortAndPrintable) {
   EXPECT_EQ(LastLine("one line"), "one line");
   EXPECT_EQ(LastLine(" \n\t"), "");
   EXPECT_EQ(LastLine("x\n" + std::string(300, 'a')), std::string(200, 'a'));
-  EXPECT_EQ(LastLine("bell\x07\xff"), "bell??");
+  EXPECT_EQ(LastLine("bell\x07\xff"), "bell?\xEF\xBF\xBD");  // a control byte, then not UTF-8
 }
 
 TEST(StandaloneCheck, TheLineSaysWhetherAndHowOftenItShowed) {
