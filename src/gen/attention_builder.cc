@@ -18,7 +18,8 @@ ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
   auto fresh = [&](const Shape& s, DType dtype) {
     return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
   };
-  int64_t b = c_.Int(1, 3), h = c_.Int(1, 4), l = Dim(), e = Dim();
+  int64_t b = c_.Int(p_.attention_batch_min, p_.attention_batch_max), h = c_.Int(1, 4), l = Dim(),
+          e = Dim();
   Value q;
   if (chain && last_.shape.size() == (four ? 4u : 3u)) {
     q = last_;
@@ -211,7 +212,7 @@ void ProgramBuilder::Attention(bool chain) {
   }
   Value v = a.v;
   if (!back_first && c_.Coin(p_.p_attention_half_product)) {  // probs.to(h) @ v.to(h)
-    const DType h = c_.Coin(kHalfIsFloat16) ? DType::kFloat16 : DType::kBFloat16;
+    const DType h = c_.Coin(p_.p_half_product_float16) ? DType::kFloat16 : DType::kBFloat16;
     probs = CastTo(probs, h);
     v = CastTo(v, h);
   } else if (!back_first && probs.dtype != a.q.dtype && c_.Coin(p_.p_cast_back)) {

@@ -147,6 +147,31 @@ TEST(GeneratorOdds, Attention4d) {
                  sdpa_of_rank(3));
 }
 
+// 4-D attention's batch: drawn from attention_batch_min to attention_batch_max (the min where the
+// max is below it); by default from 1 to 3.
+TEST(GeneratorOdds, AttentionBatch) {
+  GenPolicy p = Only(OpKind::kSdpa);
+  p.p_attention_4d = 1;
+  auto batch = [](int64_t b) {
+    return [b](const Program& prog, const Node& n) {
+      if (n.op != OpKind::kSdpa) return false;
+      auto types = InferStaticTypes(prog);
+      auto q = types.find(n.args[0]);
+      return q != types.end() && q->second.shape && q->second.shape->at(0) == b;
+    };
+  };
+  for (int64_t b : {1, 2, 3}) EXPECT_GT(Programs(p, batch(b)), 0) << "by default, B = " << b;
+  p.attention_batch_min = p.attention_batch_max = 1;
+  EXPECT_EQ(Programs(p, batch(2)) + Programs(p, batch(3)), 0);
+  p.attention_batch_min = 2;
+  p.attention_batch_max = 3;
+  EXPECT_EQ(Programs(p, batch(1)), 0);
+  EXPECT_GT(Programs(p, batch(3)), 0);
+  p.attention_batch_min = 4;
+  p.attention_batch_max = 1;
+  EXPECT_EQ(Programs(p, batch(4)), 400);
+}
+
 TEST(GeneratorOdds, EvEqualE) {
   GenPolicy p = Only(OpKind::kSdpa);
   // v's last dim Ev differs from q's E (0 cannot rule out that a drawn Ev equals E).

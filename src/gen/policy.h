@@ -90,6 +90,9 @@ struct GenPolicy {
   // float16 or bfloat16 before the last product (a 16-bit product after a float32 softmax) with
   // p_attention_half_product.
   double p_attention_dropout = 0.2, p_dropout_random = 0.5, p_attention_half_product = 0.1;
+  // That 16-bit product is in float16 (patterns 7 to 10 name it) with p_half_product_float16, else
+  // in bfloat16.
+  double p_half_product_float16 = 0.5;
   // Hand-written attention's masks (with p_mask): by masked_fill (True where masked, filled with
   // -inf, the dtype's lowest value or -1e4) with p_mask_fill, else by torch.where (True where kept,
   // the rest a 0-d torch.full of the dtype's lowest value, as GPT-2 writes it) with p_mask_where,
@@ -113,6 +116,11 @@ struct GenPolicy {
   // projection, with p_attention_merge_heads.
   double p_attention_merge_heads = 0.1;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
+  // 4-D attention's batch B: uniform from attention_batch_min to attention_batch_max (the min where
+  // the max is below it). The fusions are traced for B = 1 (their _bs1 forms: the reshape of
+  // permuted operands is then a view) and B = 2 (a clone), and match only the one they were
+  // traced for.
+  int attention_batch_min = 1, attention_batch_max = 3;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.
   double w_grid16 = 1, w_exact = 1, w_uniform = 1, w_normal = 1;

@@ -30,7 +30,6 @@ inline constexpr double kCastRoundTrip =
     0.5;  // a cast pair back to where it started, or on: both common
 inline constexpr double kDropoutTrainsAtZero =
     0.5;                                        // a dropout that keeps all: p = 0 training, or eval
-inline constexpr double kHalfIsFloat16 = 0.5;   // a 16-bit product: float16 or bfloat16
 inline constexpr double kMergeByReshape = 0.5;  // merged heads: reshape or view, both common
 
 // Each dtype the generator draws and the policy weight it is drawn by, in the order of the draws
