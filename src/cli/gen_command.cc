@@ -12,6 +12,7 @@
 #include "src/gen/generator.h"
 #include "src/gen/stats.h"
 #include "src/ir/program_json.h"
+#include "src/support/utf8.h"
 
 namespace mmdiff::cli {
 
@@ -83,8 +84,16 @@ const CommandRegistrar kGen{
                     "Print the (default or loaded) policy instead of a program");
       gen->add_option("--focus", a->focus,
                       "Generate with a focus's overlay on the policy, as a steered campaign's case "
-                      "did (its finding's case.json and summary bucket name it)")
-          ->check(CLI::IsMember(FocusNames()));
+                      "did (its finding's case.json and summary bucket name it): " +
+                          BroadFocusNames() +
+                          ", or target + the name of an attention fusion (one focus per fusion "
+                          "variant, e.g. target_sfdp_pattern_14_half_training)")
+          ->type_name("NAME")
+          ->check(
+              [](const std::string& name) {
+                return FindFocus(name) ? std::string() : "not a focus: " + TerminalLine(name);
+              },
+              "a focus");
       gen->add_option("--stats", a->stats,
                       "Instead of a program: how often each op, dtype, dtype pairing, device, "
                       "layout feature, value class, training feature and autocast region appears "

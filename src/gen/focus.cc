@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "src/gen/fusion_targets.h"
 #include "src/gen/generator.h"
 
 namespace mmdiff {
@@ -102,7 +103,7 @@ json AttentionClassic() {
                  {"p_attention_merge_heads", 0}}});
 }
 
-std::vector<Focus> Build() {
+std::vector<Focus> Broad() {
   return {
       {"as_given", "whatever the campaign's policy reaches", json::object()},
       {"attention",
@@ -171,6 +172,12 @@ std::vector<Focus> Build() {
   };
 }
 
+std::vector<Focus> Build() {
+  std::vector<Focus> foci = Broad();
+  for (Focus& f : FusionTargetFoci(Attention(), Clean())) foci.push_back(std::move(f));
+  return foci;
+}
+
 }  // namespace
 
 const std::vector<Focus>& Foci() {
@@ -184,9 +191,10 @@ std::optional<size_t> FindFocus(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<std::string> FocusNames() {
-  std::vector<std::string> out;
-  for (const Focus& f : Foci()) out.emplace_back(f.name);
+std::string BroadFocusNames() {
+  std::string out;
+  for (const Focus& f : Foci())
+    if (f.target.empty()) out += (out.empty() ? "" : ", ") + f.name;
   return out;
 }
 
@@ -197,7 +205,7 @@ GenPolicy Focused(const GenPolicy& base, size_t index) {
   j.update(f.overlay);
   Result<GenPolicy> p = PolicyFromJson(j);
   // The overlays are constants checked by focus_test: a failure here is a programming error.
-  if (!p.ok()) throw std::logic_error("focus " + std::string(f.name) + ": " + p.error());
+  if (!p.ok()) throw std::logic_error("focus " + f.name + ": " + p.error());
   return p.value();
 }
 

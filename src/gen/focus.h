@@ -16,16 +16,21 @@
 namespace mmdiff {
 
 struct Focus {
-  std::string_view name;
-  std::string_view aims;  // the rewrites it aims at, for --help and docs
+  std::string name;
+  std::string aims;  // the rewrites it aims at, for --help and docs
   // The policy keys it sets (over the campaign's policy); empty for "as_given".
   nlohmann::json overlay;
+  // A target focus's one rewrite, named as `mmdiff rewrites` names it (src/gen/fusion_targets.h);
+  // "" for the broad foci, which aim at a family.
+  std::string target;
 };
 
-// The foci in a fixed order (a campaign's steering state indexes them); the first is "as_given".
+// The foci in a fixed order (a campaign's steering state indexes them): the broad foci, the first
+// "as_given", then the target foci.
 const std::vector<Focus>& Foci();
 std::optional<size_t> FindFocus(std::string_view name);
-std::vector<std::string> FocusNames();
+// The broad foci's names, comma-separated, for --help (the target foci are too many to list).
+std::string BroadFocusNames();
 // `base` with focus `index`'s overlay; the result is a valid policy (swarm and every key the focus
 // leaves alone are the base's).
 GenPolicy Focused(const GenPolicy& base, size_t index);

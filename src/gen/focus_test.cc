@@ -84,5 +84,66 @@ TEST(Focus, AttentionFociMakeAttentionAndTheAddmmFocusMakesNone) {
   EXPECT_GT(WithOp(addmm, OpKind::kAddmm), WithOp(base, OpKind::kAddmm));
 }
 
+// Each target focus writes its fusion's variant: 16-bit operands for _half (float32 otherwise), a
+// float32 mask for _mask_fp32, batch 1 for _bs1 (2 or 3 where the operands are permuted and it is
+// not a _bs1 form), grads for _training (none for _inference), and sdpa for the fusions that fold
+// its decomposition back (29, 30), hand-written attention for the others.
+TEST(Focus, TargetFociWriteTheirFusionsVariant) {
+  size_t targets = 0;
+  for (size_t f = 0; f < Foci().size(); ++f) {
+    const Focus& focus = Foci()[f];
+    if (focus.target.empty()) continue;
+    ++targets;
+    const std::string& t = focus.target;
+    EXPECT_EQ(focus.name, "target_" + t.substr(t.starts_with("_") ? 1 : 0));
+    if (!t.starts_with("_sfdp_pattern_")) continue;
+    const bool half = t.find("_half") != std::string::npos;
+    const bool mask32 = t.find("_mask_fp32") != std::string::npos;
+    const bool bs1 = t.find("_bs1") != std::string::npos;
+    const bool training = t.ends_with("_training");
+    const bool sdpa = t.starts_with("_sfdp_pattern_29_") || t.starts_with("_sfdp_pattern_30_");
+    const GenPolicy p = Focused(GenPolicy{}, f);
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      const Program prog = GenerateFromSeed(seed, p);
+      ASSERT_FALSE(prog.inputs.empty()) << t;
+      const InputSpec& q = prog.inputs[0];
+      EXPECT_EQ(IsHalfFloat(q.dtype), half) << t << " seed " << seed;
+      if (!half) {
+        EXPECT_EQ(q.dtype, DType::kFloat32) << t << " seed " << seed;
+      }
+      EXPECT_EQ(q.requires_grad, training) << t << " seed " << seed;
+      const Node& first = prog.nodes.front();  // (B, S, H, E) operands: q permuted first
+      const bool bshd = first.op == OpKind::kPermute && first.args[0] == q.name &&
+                        first.ints == std::vector<int64_t>{0, 2, 1, 3};
+      if (q.shape.size() == 4 && (bs1 || bshd)) {
+        EXPECT_EQ(q.shape[0] == 1, bs1) << t << " seed " << seed;
+      }
+      if (mask32) {
+        EXPECT_TRUE(std::any_of(prog.inputs.begin() + 1, prog.inputs.end(),
+                                [](const InputSpec& in) { return in.dtype == DType::kFloat32; }))
+            << t << " seed " << seed;
+      }
+      auto has = [&](OpKind k) {
+        return std::any_of(prog.nodes.begin(), prog.nodes.end(),
+                           [&](const Node& n) { return n.op == k; });
+      };
+      EXPECT_EQ(has(OpKind::kSdpa), sdpa) << t << " seed " << seed;
+      EXPECT_EQ(has(OpKind::kSoftmax), !sdpa) << t << " seed " << seed;
+    }
+  }
+  EXPECT_GE(targets, 90u);
+  // post_grad.addmm's form, torch.mm(a, b) + a tensor, in the programs of two ops (about half).
+  const GenPolicy addmm = Focused(GenPolicy{}, *FindFocus("target_post_grad.addmm"));
+  int with_bias = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const Program prog = GenerateFromSeed(seed, addmm);
+    with_bias += std::any_of(prog.nodes.begin(), prog.nodes.end(), [&](const Node& n) {
+      const Node* mm = n.op == OpKind::kAdd ? prog.FindNode(n.args[0]) : nullptr;
+      return mm && mm->op == OpKind::kMm;
+    });
+  }
+  EXPECT_GE(with_bias, 12);
+}
+
 }  // namespace
 }  // namespace mmdiff
