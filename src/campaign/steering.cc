@@ -69,31 +69,50 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
       }
     }
   }
+  std::vector<size_t> broad, open;
+  for (size_t f = 0; f < n; ++f) {
+    const std::string& target = Foci()[f].target;
+    if (target.empty())
+      broad.push_back(f);
+    else if (!hits.count(target) && programs[f] < kTargetTries)
+      open.push_back(f);
+  }
   std::vector<double> yield(n, 0.0);
   for (const auto& [r, row] : hits) {
     const double total = static_cast<double>(std::accumulate(row.begin(), row.end(), int64_t{0}));
-    for (size_t f = 0; f < n; ++f)
+    for (size_t f : broad)
       if (programs[f] > 0) yield[f] += static_cast<double>(row[f]) / total;
   }
   double best = 0;
-  for (size_t f = 0; f < n; ++f) {
+  for (size_t f : broad) {
     if (programs[f] > 0) yield[f] /= static_cast<double>(programs[f]);
     best = std::max(best, yield[f]);
   }
   if (best == 0) best = 1;
-  for (size_t f = 0; f < n; ++f)
+  double sum = 0;
+  for (size_t f : broad) {
     if (programs[f] < kExplore) yield[f] = best;
-  // No rewrite reached yet (or none ever: a campaign steered without inductor): every focus alike.
-  if (std::accumulate(yield.begin(), yield.end(), 0.0) == 0) yield.assign(n, 1.0);
-  const double sum = std::accumulate(yield.begin(), yield.end(), 0.0);
-  std::vector<double> odds(n);
-  for (size_t f = 0; f < n; ++f)
-    odds[f] = kFloor + (1 - kFloor * static_cast<double>(n)) * yield[f] / sum;
+    sum += yield[f];
+  }
+  // No rewrite reached yet (or none ever: a campaign steered without inductor): every broad focus
+  // alike.
+  if (sum == 0) {
+    for (size_t f : broad) yield[f] = 1;
+    sum = static_cast<double>(broad.size());
+  }
+  const double targets = open.empty() ? 0 : kTargets;
+  const double nb = static_cast<double>(broad.size());
+  std::vector<double> odds(n, 0.0);
+  for (size_t f : broad) odds[f] = kFloor + (1 - kFloor * nb) * yield[f] / sum;
+  for (size_t f : broad) odds[f] *= 1 - targets;
   if (odds[0] < kAsGiven) {  // the campaign's own policy keeps its share
-    const double rest = std::accumulate(odds.begin() + 1, odds.end(), 0.0);
-    for (size_t f = 1; f < n; ++f) odds[f] *= (1 - kAsGiven) / rest;
+    double rest = 0;
+    for (size_t f : broad) rest += f == 0 ? 0 : odds[f];
+    for (size_t f : broad)
+      if (f != 0) odds[f] *= (1 - targets - kAsGiven) / rest;
     odds[0] = kAsGiven;
   }
+  for (size_t f : open) odds[f] = targets / static_cast<double>(open.size());
   return odds;
 }
 

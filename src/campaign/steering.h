@@ -31,6 +31,11 @@ class Steering {
   // than kExplore programs so far counts as the best one (it is tried first).
   static constexpr double kFloor = 0.04, kAsGiven = 0.25;
   static constexpr int64_t kExplore = 8;
+  // The target foci (one fusion each, src/gen/fusion_targets.h) share kTargets of the odds evenly
+  // while any is open: its fusion not reached yet by any program, and fewer than kTargetTries
+  // programs of its own. The broad foci share the rest as above, as_given keeping kAsGiven.
+  static constexpr double kTargets = 0.4;
+  static constexpr int64_t kTargetTries = 3;
 
   Steering(uint64_t seed, Shard shard, int64_t epoch_cases = kDefaultEpochCases);
 
@@ -43,9 +48,10 @@ class Steering {
   // The focus case `index` generates with: drawn with the odds of its epoch from a stream of its
   // own (seed, index), so it does not disturb the program's draws.
   size_t FocusOf(int64_t index) const;
-  // The odds of each focus (Foci() order) in `epoch`: from the programs of epochs up to epoch - 2,
-  // each focus's share of every rewrite's programs summed and divided by its programs, so that a
-  // focus that alone reaches a rare rewrite outweighs one that reaches common ones often.
+  // The odds of each focus (Foci() order) in `epoch`, from the programs of epochs up to epoch - 2:
+  // a broad focus's yield is its share of every rewrite's programs summed and divided by its
+  // programs, so that a focus that alone reaches a rare rewrite outweighs one that reaches common
+  // ones often; a target focus's is even while it is open, 0 after.
   std::vector<double> Odds(int64_t epoch) const;
   // A done case: its focus and the rewrites its compiled runs reached.
   void Record(int64_t index, size_t focus, const std::set<std::string>& rewrites);
