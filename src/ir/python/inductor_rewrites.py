@@ -32,8 +32,8 @@ _mmdiff_rewrite_installed = []
 _MMDIFF_REWRITE_FAMILY = ("mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "_softmax", "softmax",
                           "_safe_softmax", "scaled_dot_product_attention", "mv", "addmv", "dot",
                           "_int_mm", "_scaled_mm", "amax")
-# Family rewrites no program can reach on a CPU with Inductor's default config, and why (read in
-# torch 2.11 and 2.15's sources: the checks each one's pattern or pass runs).
+# Family rewrites no program of mmdiff's ops can reach on a CPU with Inductor's default config, and
+# why (read in torch 2.11 and 2.15's sources: the checks each one's pattern or pass runs).
 _MMDIFF_REWRITE_NOT_ON_CPU = {
     "joint_graph.bmm_to_mm": "changes a graph only on a GPU",
     "post_grad.unfuse_bias_add_to_pointwise": "GPU only",
@@ -47,10 +47,36 @@ _MMDIFF_REWRITE_NOT_ON_CPU = {
     "decompose_mem_bound_mm.decompose_bmm": "needs post_grad_fusion_options decompose_mm_pass",
     "decompose_mem_bound_mm.decompose_addmm": "needs post_grad_fusion_options decompose_mm_pass",
     "quantization._register_woq_lowering.locals.woq_int8": "needs an int8 weight-only-quantized mm",
+    "post_grad.register_partial_reduction_pattern.locals.reuse_partial":
+        "needs a max over every dim beside a partial amax of one tensor (no op of mmdiff's)",
 }
 for _name in ("mm", "bmm", "addmm"):
     for _mode in ("inference", "training"):
         _MMDIFF_REWRITE_NOT_ON_CPU[f"{_name}_pattern_{_mode}"] = "pad_mm: GPU only"
+# Attention fusions another one shadows: compiled as fuse_attention.py writes them, on its own
+# example inputs, the fusion named fires first (measured on 2.15.0 by compiling each pattern function
+# of the module; the fusions are registered, and tried, in the same order in 2.11). A dropout that
+# keeps every element leaves 3 and 12's inference graphs those of 1 and 11 (7 for 12 in float16); a
+# batch of one makes 16's permuted operands plain views, pattern 5's (6's when training); pattern
+# 28's strided operands change nothing of pattern 4's graph (2's in inference).
+for _shadowed, _first in (("3_inference", "1_inference"), ("3_half_inference", "1_half_inference"),
+                          ("12_inference", "11_inference"),
+                          ("12_half_inference", "7_half_inference"),
+                          ("16_bs1_inference", "5_inference"), ("16_bs1_training", "6_training"),
+                          ("16_half_bs1_inference", "5_half_inference"),
+                          ("16_half_bs1_training", "6_half_training"),
+                          ("28_inference", "2_inference"), ("28_training", "4_training"),
+                          ("28_half_inference", "2_half_inference"),
+                          ("28_half_training", "4_half_training")):
+    _MMDIFF_REWRITE_NOT_ON_CPU["_sfdp_pattern_" + _shadowed] = (
+        "shadowed: _sfdp_pattern_" + _first + " fires first on its form")
+# 29 and 30 fold sdpa's math form back into sdpa; on a CPU that form casts 16-bit operands to
+# float32 before anything else, so their 16-bit forms match only aten._safe_softmax written by hand.
+for _n in (29, 30):
+    for _variant in ("half", "half_bs1"):
+        for _mode in ("inference", "training"):
+            _MMDIFF_REWRITE_NOT_ON_CPU[f"_sfdp_pattern_{_n}_{_variant}_{_mode}"] = (
+                "sdpa's math form casts 16-bit operands to float32 on a CPU")
 
 
 def _mmdiff_rewrite_in_family(name, ops):

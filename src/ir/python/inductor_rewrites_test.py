@@ -62,6 +62,33 @@ class CatalogueTest(unittest.TestCase):
         self.assertEqual(rows["post_grad.unfuse_bias_add_to_pointwise"]["note"], "GPU only")
         self.assertIn("bmm", rows["_sfdp_pattern_1_inference"]["ops"])
 
+    def test_every_name_a_note_gives_is_a_rewrite_of_this_torch(self):
+        rows = {r["name"] for r in NS["rewrite_catalogue"]()}
+        for name in NS["_MMDIFF_REWRITE_NOT_ON_CPU"]:
+            if name.startswith("_sfdp_pattern_"):
+                self.assertIn(name, rows)
+
+    def test_a_shadowed_fusion_loses_to_the_one_its_note_names(self):
+        # fuse_attention.py's own pattern functions, compiled as written (re-read from their source:
+        # Dynamo does not trace functions of torch's own files).
+        import inspect
+        from torch._inductor.fx_passes import fuse_attention
+        notes = NS["_MMDIFF_REWRITE_NOT_ON_CPU"]
+        ns = {"torch": torch}
+        for n in (3, 16):
+            exec(compile(inspect.getsource(getattr(fuse_attention, f"_sfdp_pattern_{n}")),
+                         f"<pattern {n}>", "exec"), ns)
+        x = torch.randn(2, 4, 8, 16)
+        one = torch.randn(1, 4, 8, 16)
+        cases = (("_sfdp_pattern_3_inference", ns["_sfdp_pattern_3"], (x, x, x, 2.0, 0.0)),
+                 ("_sfdp_pattern_16_bs1_inference", ns["_sfdp_pattern_16"],
+                  (one, one, one, torch.randn(1, 1, 1, 4), 2.0, 0.0)))
+        for shadowed, fn, args in cases:
+            _, fired = compiled(fn, *args)
+            first = notes[shadowed].split()[1]
+            self.assertIn(first, fired, shadowed)
+            self.assertNotIn(shadowed, fired)
+
 
 if __name__ == "__main__":
     unittest.main()
