@@ -132,8 +132,44 @@ ProgramBuilder::Value ProgramBuilder::AddedMask(const Qkv& a, const Value& x) {
               [](Node&) {});
 }
 
+void ProgramBuilder::MergedHeadsAttention(const Qkv& a) {
+  const int64_t bh = a.b * a.h;
+  auto merged = [&](const Value& x, int64_t rows, int64_t cols, OpKind how) {
+    std::vector<int64_t> sizes = {bh, rows, cols};
+    if (c_.Coin(p_.p_size_minus_one)) sizes[1] = -1;
+    return Emit(how, {x}, {bh, rows, cols}, x.dtype, [&](Node& n) { n.ints = sizes; });
+  };
+  Value q = merged(a.q, a.l, a.e, OpKind::kView);
+  Value k = merged(a.k, a.s, a.e, OpKind::kReshape);
+  Value v = merged(a.v, a.s, a.ev, OpKind::kReshape);
+  // MBart views the scores and the result, which are contiguous; the IR views only what it knows
+  // is, so they are reshaped, which traces to the same aten.view.
+  Value kt =
+      Emit(OpKind::kTranspose, {k}, {bh, a.e, a.s}, k.dtype, [](Node& n) { n.ints = {1, 2}; });
+  Value w = Emit(OpKind::kBmm, {q, kt}, {bh, a.l, a.s}, q.dtype, [](Node&) {});
+  const Shape four = {a.b, a.h, a.l, a.s};
+  w = Emit(OpKind::kReshape, {w}, four, w.dtype, [&](Node& n) { n.ints = {a.b, a.h, a.l, -1}; });
+  if (c_.Coin(p_.p_mask)) w = AddedMask(a, w);
+  w = Emit(OpKind::kReshape, {w}, {bh, a.l, a.s}, w.dtype, [&](Node& n) { n.ints = {bh, a.l, -1}; });
+  Value probs = Emit(OpKind::kSoftmax, {w}, w.shape, w.dtype, [](Node& n) { n.ints = {-1}; });
+  if (probs.dtype != v.dtype) probs = CastTo(probs, v.dtype);  // `if query.dtype == torch.half`
+  Value out = Emit(OpKind::kBmm, {probs, v}, {bh, a.l, a.ev}, v.dtype, [](Node&) {});
+  const Shape back = {a.b, a.h, a.l, a.ev};
+  Emit(OpKind::kReshape, {out}, back, out.dtype, [&](Node& n) { n.ints = back; });
+}
+
 void ProgramBuilder::Attention(bool chain) {
   Qkv a = AttentionOperands(/*fused=*/false, chain);
+  auto contiguous_input = [&](const Value& x) {
+    for (const InputSpec& in : prog_.inputs)
+      if (in.name == x.name) return in.layout == Layout::kContiguous;
+    return false;
+  };
+  if (a.four && a.k.dtype == a.q.dtype && a.v.dtype == a.q.dtype && contiguous_input(a.q) &&
+      contiguous_input(a.k) && contiguous_input(a.v) && c_.Coin(p_.p_attention_merged_bmm)) {
+    MergedHeadsAttention(a);
+    return;
+  }
   int64_t rank = static_cast<int64_t>(a.q.shape.size());
   // T5 returns its keys and values, permuted to heads first, with the result.
   if (prog_.FindNode(a.k.name) && prog_.FindNode(a.v.name) && c_.Coin(p_.p_attention_kv_outputs)) {

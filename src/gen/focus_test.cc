@@ -7,6 +7,7 @@
 #include <set>
 
 #include "src/gen/generator.h"
+#include "src/ir/verifier.h"
 
 namespace mmdiff {
 namespace {
@@ -105,6 +106,7 @@ TEST(Focus, TargetFociWriteTheirFusionsVariant) {
     const GenPolicy p = Focused(GenPolicy{}, f);
     for (uint64_t seed = 1; seed <= 8; ++seed) {
       const Program prog = GenerateFromSeed(seed, p);
+      ASSERT_TRUE(Verify(prog).ok()) << t << " seed " << seed << ": " << Verify(prog).message();
       ASSERT_FALSE(prog.inputs.empty()) << t;
       const InputSpec& q = prog.inputs[0];
       EXPECT_EQ(IsHalfFloat(q.dtype), half) << t << " seed " << seed;

@@ -16,8 +16,7 @@ using nlohmann::json;
 // The attention fusions torch 2.15.0 registers (fuse_attention.py's _get_sfdp_patterns), as
 // `mmdiff rewrites` names them. Each name is _sfdp_pattern_N, then _half (operands traced in
 // float16), _mask_fp32 (a float32 mask), _bs1 (batch 1), then _training or _inference. Left out:
-// _sfdp_pattern_24's (MBart's bmm of heads merged by view, a form the generator does not write),
-// and the 12 that another fusion shadows: compiled as fuse_attention.py writes them, on its own
+// the 12 that another fusion shadows: compiled as fuse_attention.py writes them, on its own
 // example inputs, another fires first (3 and 12 inference: 1, 11 and 7; 16 bs1: 5 and 6; 28, whose
 // strided operands change nothing: 2 and 4; measured on 2.15.0, docs/results.md), and the 8 _half
 // forms of 29 and 30, which fold back sdpa's math form: on a CPU that form casts 16-bit operands
@@ -93,6 +92,8 @@ constexpr std::array kNames = {
     "_sfdp_pattern_23_half_inference",
     "_sfdp_pattern_23_bs1_inference",
     "_sfdp_pattern_23_half_bs1_inference",
+    "_sfdp_pattern_24_inference",
+    "_sfdp_pattern_24_half_inference",
     "_sfdp_pattern_25_training",
     "_sfdp_pattern_25_half_inference",
     "_sfdp_pattern_25_half_training",
@@ -249,6 +250,8 @@ json Form(int n, bool half) {
                     {{"p_mask_float32", 1}, {"p_scores_round_trip", 1}}});
     case 23:
       return Merge({kBshd, kKeyPermute, kUnscaled, kSoftmax32, kKv, {{"p_scores_round_trip", 1}}});
+    case 24:  // MBart: heads merged around torch.bmm, a float32 mask, unscaled
+      return {{"p_attention_merged_bmm", 1}, {"p_mask", 1}, {"p_mask_float32", 1}};
     case 25:
     case 26:
     case 27:  // a float32 softmax cast back before its dropout
@@ -288,8 +291,9 @@ json Overlay(const std::string& name, const json& attention) {
   const bool half = m[2].matched, mask32 = m[3].matched, bs1 = m[4].matched;
   const bool training = m[5].str() == "training";
   json j = Merge({attention, Plain(), Form(n, half)});
-  if (half) {  // 7 to 10 name float16 in their casts; the others match bfloat16 as well
-    j.update({{"w_float32", 0}, {"w_float16", 2}, {"w_bfloat16", n >= 7 && n <= 10 ? 0 : 1}});
+  if (half) {  // 7 to 10 and 24 name float16 in their casts; the others match bfloat16 as well
+    const bool float16 = (n >= 7 && n <= 10) || n == 24;
+    j.update({{"w_float32", 0}, {"w_float16", 2}, {"w_bfloat16", float16 ? 0 : 1}});
   }
   if (mask32) j.update({{"p_mask_float32", 1}, {"p_cast_back", 1}});
   // B = 1 for a _bs1 form, else 2 or 3 where the operands are permuted (a batch of one would

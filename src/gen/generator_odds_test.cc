@@ -8,6 +8,7 @@
 
 #include "src/gen/generator.h"
 #include "src/ir/static_types.h"
+#include "src/ir/verifier.h"
 
 namespace mmdiff {
 namespace {
@@ -145,6 +146,27 @@ TEST(GeneratorOdds, Attention4d) {
   };
   ExpectControls(Only(OpKind::kSdpa), &GenPolicy::p_attention_4d, "p_attention_4d", sdpa_of_rank(4),
                  sdpa_of_rank(3));
+}
+
+// MBart's attention: q's heads merged by view, then torch.bmm with the keys (only where q, k and v
+// are 4-D contiguous inputs of one dtype).
+TEST(GeneratorOdds, AttentionMergedBmm) {
+  GenPolicy p;
+  for (const GenOp& op : GenOps()) p.*op.weight = op.key == "w_attention" ? 1 : 0;
+  p.p_attention_4d = 1;
+  p.p_attention_bshd = p.p_transposed = p.p_chain = p.p_mixed_dtype = p.p_v_float32 = 0;
+  auto merged = [](const Program& prog, const Node& n) {
+    const Node* q = n.op == OpKind::kBmm ? prog.FindNode(n.args[0]) : nullptr;
+    return q && q->op == OpKind::kView && !prog.FindNode(q->args[0]);  // a view of an input
+  };
+  EXPECT_EQ(Programs(p, merged), 0) << "p_attention_merged_bmm = 0 by default";
+  p.p_attention_merged_bmm = 1;
+  // Not all: casts, views and other devices of the default policy leave q, k or v no plain input.
+  EXPECT_GT(Programs(p, merged), 100);
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    const Status verified = Verify(GenerateFromSeed(seed, p));
+    EXPECT_TRUE(verified.ok()) << seed << ": " << verified.message();
+  }
 }
 
 // 4-D attention's batch: drawn from attention_batch_min to attention_batch_max (the min where the

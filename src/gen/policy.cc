@@ -122,6 +122,8 @@ std::map<std::string, Field> AllFields() {
        Prob(&GenPolicy::p_attention_kv_outputs, "p_attention_kv_outputs")},
       {"p_attention_merge_heads",
        Prob(&GenPolicy::p_attention_merge_heads, "p_attention_merge_heads")},
+      {"p_attention_merged_bmm",
+       Prob(&GenPolicy::p_attention_merged_bmm, "p_attention_merged_bmm")},
       {"attention_batch_min", Count(&GenPolicy::attention_batch_min, "attention_batch_min", 1, 4)},
       {"attention_batch_max", Count(&GenPolicy::attention_batch_max, "attention_batch_max", 1, 4)},
       {"p_special", Prob(&GenPolicy::p_special, "p_special")},

@@ -115,6 +115,10 @@ struct GenPolicy {
   // MBart's merge of 4-D attention's heads, view(B * H, L, Ev) (or reshape), then a linear
   // projection, with p_attention_merge_heads.
   double p_attention_merge_heads = 0.1;
+  // MBart's whole attention with heads merged around torch.bmm (_sfdp_pattern_24; see
+  // ProgramBuilder::MergedHeadsAttention), where q, k and v are 4-D contiguous inputs, with
+  // p_attention_merged_bmm.
+  double p_attention_merged_bmm = 0;
   double p_attention_4d = 0.7, p_ev_equal_e = 0.7, p_v_float32 = 0.2, p_sdpa_scale = 0.3;
   // 4-D attention's batch B: uniform from attention_batch_min to attention_batch_max (the min where
   // the max is below it). The fusions are traced for B = 1 (their _bs1 forms: the reshape of

@@ -549,6 +549,10 @@ class ProgramBuilder {
   // first; over the last dim, or sometimes another), dropout, a cast back (or the probabilities
   // and v both cast to a 16-bit dtype), @ v. Its table entry is its softmax.
   void Attention(bool chain);
+  // MBart's attention (_sfdp_pattern_24) on 4-D contiguous inputs: heads merged by view (q) and
+  // reshape (k, v) around torch.bmm, the scores back to 4-D for an added mask, a softmax, a cast
+  // to float16 where the operands are float16 and the scores not, the result back to 4-D.
+  void MergedHeadsAttention(const Qkv& a);
   // Hand-written attention's mask on its scores x: added, masked_fill'ed or torch.where'd (see
   // GenPolicy's p_mask_fill), from an input, a padding vector or a causal tril.
   Value Masked(const Qkv& a, const Value& x);
