@@ -23,6 +23,7 @@
 #include "src/campaign/reduce_finding.h"
 #include "src/campaign/steering.h"
 #include "src/gen/focus.h"
+#include "src/ir/verifier.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
 #include "src/report/run_case.h"
@@ -347,6 +348,17 @@ class Campaign {
     const GenPolicy policy = Focused(o_.policy, focus);
     GeneratedCase gc = GenerateCaseFromSeed(case_seed, policy);
     prof.generate_s += SecondsSince(generating);
+    // A program the IR rejects is a bug of the generator: said and counted as a case that checked
+    // nothing, never a crash of the campaign.
+    if (Status valid = Verify(gc.program); !valid.ok()) {
+      spdlog::error(
+          "case {} (seed {}, focus {}): the generator made a program the IR rejects, a bug of "
+          "mmdiff: {}",
+          index, case_seed, Foci()[focus].name, valid.message());
+      std::lock_guard<std::mutex> lock(mu_);
+      CountDone(CaseRun{}, InputStats{}, index, focus, {}, {}, {});
+      return;
+    }
     prof.training_programs += Trains(gc.program);
     std::vector<std::string> paths = CasePaths(sup, o_.paths, case_seed, o_.policy);
     CaseRun c;
