@@ -145,6 +145,17 @@ TEST(Focus, TargetFociWriteTheirFusionsVariant) {
     });
   }
   EXPECT_GE(with_bias, 12);
+  // pointless_view's form, a 1-D input viewed or reshaped to (-1), in about half of the programs.
+  const GenPolicy view = Focused(GenPolicy{}, *FindFocus("target_joint_graph.pointless_view"));
+  int with_view = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const Program prog = GenerateFromSeed(seed, view);
+    with_view += std::any_of(prog.nodes.begin(), prog.nodes.end(), [&](const Node& n) {
+      return (n.op == OpKind::kView || n.op == OpKind::kReshape) &&
+             n.ints == std::vector<int64_t>{-1};
+    });
+  }
+  EXPECT_GE(with_view, 12);
 }
 
 }  // namespace

@@ -2,10 +2,11 @@
 #include "src/gen/fusion_targets.h"
 
 #include <array>
-#include <map>
 #include <regex>
 #include <stdexcept>
 #include <string>
+
+#include "src/gen/generator.h"
 
 namespace mmdiff {
 
@@ -67,7 +68,6 @@ constexpr std::array kNames = {
     "_sfdp_pattern_15_half_inference",
     "_sfdp_pattern_16_training",
     "_sfdp_pattern_16_half_training",
-
     "_sfdp_pattern_16_half_mask_fp32_inference",
     "_sfdp_pattern_16_half_mask_fp32_training",
     "_sfdp_pattern_16_half_mask_fp32_bs1_inference",
@@ -112,19 +112,14 @@ constexpr std::array kNames = {
     "_sfdp_pattern_27_bs1_training",
     "_sfdp_pattern_27_half_bs1_inference",
     "_sfdp_pattern_27_half_bs1_training",
-
     "_sfdp_pattern_29_inference",
     "_sfdp_pattern_29_training",
-
     "_sfdp_pattern_29_bs1_inference",
     "_sfdp_pattern_29_bs1_training",
-
     "_sfdp_pattern_30_inference",
     "_sfdp_pattern_30_training",
-
     "_sfdp_pattern_30_bs1_inference",
     "_sfdp_pattern_30_bs1_training",
-
 };
 
 // Every spelling choice of hand-written attention pinned to the plainest: 4-D, keys transposed,
@@ -313,9 +308,7 @@ json Overlay(const std::string& name, const json& attention) {
 // glue, added before the next op: two ops in half of the programs.
 json AddmmFusion(const json& clean) {
   json j = clean;
-  for (const char* op : {"w_mm", "w_bmm", "w_matmul", "w_addmm", "w_mv", "w_dot", "w_addmv",
-                         "w_baddbmm", "w_addbmm", "w_linear", "w_sdpa", "w_attention"})
-    j[op] = 0;
+  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
   j.update({{"w_mm", 1},
             {"max_ops", 2},
             {"p_glue", 1},
@@ -329,17 +322,36 @@ json AddmmFusion(const json& clean) {
   return j;
 }
 
+// joint_graph.pointless_view: x.view(-1) or x.reshape(-1) of a 1-D x, an mv's or a dot's vector
+// (Dynamo drops a view to the sizes the tensor has, but not one spelled with -1).
+json PointlessView(const json& clean) {
+  json j = clean;
+  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
+  j.update({{"w_mv", 1},
+            {"w_dot", 1},
+            {"max_ops", 1},
+            {"p_view", 1},
+            {"p_size_minus_one", 1},
+            {"p_chain", 0},
+            {"p_cast", 0},
+            {"p_train", 0}});
+  return j;
+}
+
 }  // namespace
 
 std::vector<Focus> FusionTargetFoci(const json& attention, const json& clean) {
   std::vector<Focus> out;
   for (const char* target : kNames) {
     const std::string t = target;
-    out.push_back(
-        {"target" + t, "the form of " + t, Overlay(t, attention), t});  // _sfdp...: target_sfdp...
+    // "_sfdp_pattern_N_..." gives "target_sfdp_pattern_N_...".
+    out.push_back({"target" + t, "the form of " + t, Overlay(t, attention), t});
   }
   out.push_back({"target_post_grad.addmm", "the form of post_grad.addmm: torch.mm(a, b) + bias",
                  AddmmFusion(clean), "post_grad.addmm"});
+  out.push_back({"target_joint_graph.pointless_view",
+                 "the form of joint_graph.pointless_view: x.view(-1) of a 1-D x",
+                 PointlessView(clean), "joint_graph.pointless_view"});
   return out;
 }
 
