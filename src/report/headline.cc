@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "oracles/attention_fusion.h"
 #include "oracles/cast_round_trip.h"
 #include "oracles/judge.h"
 
@@ -223,7 +224,13 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
         if (!x || x->ok()) return std::string("returns gradients");
         return "raises " + x->error_class + (x->backward ? " in backward" : " in the forward");
       };
-      h = path + " " + does(r) + " on " + call + " where " + other + " " + does(o);
+      // A compile that fused attention names the fusion, as a wrong value's headline does (the
+      // signature keeps the ops: known entries sign backward errors without fusions).
+      std::string who = path;
+      if (r && r->traits.compiled)
+        if (const std::string fused = FusedAttention(*r, d).fused; !fused.empty())
+          who += ", fusing attention (" + fused + "),";
+      h = who + " " + does(r) + " on " + call + " where " + other + " " + does(o);
       if (const Node* n = PromotedGradientInBackward(p, contract, facts))
         h += ", after " + NodeCall(p, contract, *n) + " promotes a gradient-tracked operand";
       if (at_fault.empty()) h += " (nobody blamed: neither follows the contract)";

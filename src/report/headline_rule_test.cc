@@ -234,6 +234,24 @@ TEST(RootCause, EagerRaisingInABackwardItsForwardAcceptsIsOneRootCauseBlamedOnEa
                                ExpectedFacts(c.contract, DivergenceKind::kBackwardError, "eager",
                                              RecordedPathTraits("eager"))),
             findings[0].signature);
+  // A compiled path that raises in its own backward after fusing attention names the fusion.
+  {
+    std::vector<PathResult> fused = {ref, ref, in_backward("inductor")};
+    fused[1].path = "eager";
+    fused[1].traits = RecordedPathTraits("eager");
+    fused[2].traits = RecordedPathTraits("inductor");
+    fused[2].compile.internals = {"rewrite:_sfdp_pattern_10_training", "extern:bmm"};
+    CaseRun f = JudgeCase(p, {"grid16", 1}, fused);
+    auto found = CaseFindings(f);
+    ASSERT_EQ(found.size(), 1u) << VerdictToJson(f.verdict).dump();
+    EXPECT_EQ(
+        Headline(WithFinding(f, found[0]))
+            .rfind("inductor, fusing attention (_sfdp_pattern_10), raises RuntimeError in backward "
+                   "on addmv(float32, float32, float32) where eager returns gradients",
+                   0),
+        0u)
+        << Headline(WithFinding(f, found[0]));
+  }
   // A compiled path that returns the gradients follows the rule: folded in, not named.
   rs[4] = ref;
   rs[4].path = "inductor";
