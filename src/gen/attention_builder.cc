@@ -150,7 +150,8 @@ void ProgramBuilder::MergedHeadsAttention(const Qkv& a) {
   const Shape four = {a.b, a.h, a.l, a.s};
   w = Emit(OpKind::kReshape, {w}, four, w.dtype, [&](Node& n) { n.ints = {a.b, a.h, a.l, -1}; });
   if (c_.Coin(p_.p_mask)) w = AddedMask(a, w);
-  w = Emit(OpKind::kReshape, {w}, {bh, a.l, a.s}, w.dtype, [&](Node& n) { n.ints = {bh, a.l, -1}; });
+  w = Emit(OpKind::kReshape, {w}, {bh, a.l, a.s}, w.dtype,
+           [&](Node& n) { n.ints = {bh, a.l, -1}; });
   Value probs = Emit(OpKind::kSoftmax, {w}, w.shape, w.dtype, [](Node& n) { n.ints = {-1}; });
   if (probs.dtype != v.dtype) probs = CastTo(probs, v.dtype);  // `if query.dtype == torch.half`
   Value out = Emit(OpKind::kBmm, {probs, v}, {bh, a.l, a.ev}, v.dtype, [](Node&) {});
