@@ -21,8 +21,10 @@ namespace mmdiff {
 // Inductor's rewrites match (keys permuted, scores divided, softmax over another dim); 10: masks
 // by masked_fill and where (padding masks, causal tril masks), scales as 0-d tensors; 11: sdpa of
 // permuted (B, S, H, E) operands, float32 masks added to 16-bit scores, p_mask_grad; 12: where'd
-// then added masks, scores' cast round trips, casts back before dropout, keys and values as outputs
-inline constexpr int kGeneratorVersion = 13;
+// then added masks, scores' cast round trips, casts back before dropout, keys and values as
+// outputs; 14: a steered campaign's target foci (its cases' foci are drawn among more), MBart's
+// attention
+inline constexpr int kGeneratorVersion = 14;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 
