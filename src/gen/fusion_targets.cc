@@ -303,39 +303,34 @@ json Overlay(const std::string& name, const json& attention) {
   return j;
 }
 
+// `clean` with only the ops of `ops` drawn, one program at a time, and `keys` over it.
+json CleanOps(const json& clean, const json& ops, const json& keys) {
+  json j = clean;
+  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
+  j.update(ops);
+  j.update({{"p_chain", 0}, {"p_cast", 0}, {"p_train", 0}});
+  j.update(keys);
+  return j;
+}
+
 // post_grad.addmm: torch.mm(a, b) + bias (a row or a full tensor, the product's dtype), which
 // Inductor fuses into addmm on a CPU; no dim of 1, which decomposes the product first. The bias is
 // glue, added before the next op: two ops in half of the programs.
 json AddmmFusion(const json& clean) {
-  json j = clean;
-  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
-  j.update({{"w_mm", 1},
-            {"max_ops", 2},
-            {"p_glue", 1},
-            {"p_glue_scale", 0},
-            {"p_chain", 0},
-            {"p_cast", 0},
-            {"p_view", 0},
-            {"p_transposed", 0},
-            {"p_train", 0},
-            {"dims", {2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33}}});
-  return j;
+  return CleanOps(clean, {{"w_mm", 1}},
+                  {{"max_ops", 2},
+                   {"p_glue", 1},
+                   {"p_glue_scale", 0},
+                   {"p_view", 0},
+                   {"p_transposed", 0},
+                   {"dims", {2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33}}});
 }
 
 // joint_graph.pointless_view: x.view(-1) or x.reshape(-1) of a 1-D x, an mv's or a dot's vector
 // (Dynamo drops a view to the sizes the tensor has, but not one spelled with -1).
 json PointlessView(const json& clean) {
-  json j = clean;
-  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
-  j.update({{"w_mv", 1},
-            {"w_dot", 1},
-            {"max_ops", 1},
-            {"p_view", 1},
-            {"p_size_minus_one", 1},
-            {"p_chain", 0},
-            {"p_cast", 0},
-            {"p_train", 0}});
-  return j;
+  return CleanOps(clean, {{"w_mv", 1}, {"w_dot", 1}},
+                  {{"max_ops", 1}, {"p_view", 1}, {"p_size_minus_one", 1}});
 }
 
 }  // namespace
