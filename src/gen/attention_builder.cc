@@ -159,15 +159,19 @@ void ProgramBuilder::MergedHeadsAttention(const Qkv& a) {
   Emit(OpKind::kReshape, {out}, back, out.dtype, [&](Node& n) { n.ints = back; });
 }
 
-void ProgramBuilder::Attention(bool chain) {
-  Qkv a = AttentionOperands(/*fused=*/false, chain);
+bool ProgramBuilder::PlainQkv(const Qkv& a) const {
   auto contiguous_input = [&](const Value& x) {
     for (const InputSpec& in : prog_.inputs)
       if (in.name == x.name) return in.layout == Layout::kContiguous;
     return false;
   };
-  if (a.four && a.k.dtype == a.q.dtype && a.v.dtype == a.q.dtype && contiguous_input(a.q) &&
-      contiguous_input(a.k) && contiguous_input(a.v) && c_.Coin(p_.p_attention_merged_bmm)) {
+  return a.four && a.k.dtype == a.q.dtype && a.v.dtype == a.q.dtype && contiguous_input(a.q) &&
+         contiguous_input(a.k) && contiguous_input(a.v);
+}
+
+void ProgramBuilder::Attention(bool chain) {
+  Qkv a = AttentionOperands(/*fused=*/false, chain);
+  if (PlainQkv(a) && c_.Coin(p_.p_attention_merged_bmm)) {
     MergedHeadsAttention(a);
     return;
   }

@@ -553,6 +553,8 @@ class ProgramBuilder {
   // reshape (k, v) around torch.bmm, the scores back to 4-D for an added mask, a softmax, a cast
   // to float16 where the operands are float16 and the scores not, the result back to 4-D.
   void MergedHeadsAttention(const Qkv& a);
+  // Whether q, k and v are 4-D contiguous inputs of one dtype (MergedHeadsAttention's operands).
+  bool PlainQkv(const Qkv& a) const;
   // Hand-written attention's mask on its scores x: added, masked_fill'ed or torch.where'd (see
   // GenPolicy's p_mask_fill), from an input, a padding vector or a causal tril.
   Value Masked(const Qkv& a, const Value& x);
