@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "src/gen/focus_overlay.h"
 #include "src/gen/fusion_targets.h"
 #include "src/gen/generator.h"
 
@@ -34,19 +35,7 @@ json Clean() {
           {"w_bool", 0}};
 }
 
-// Only the ops given keep a weight (the others 0).
-json OnlyOps(const json& weights) {
-  json j;
-  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
-  j.update(weights);
-  return j;
-}
-
-json Merge(std::initializer_list<json> parts) {
-  json j = json::object();
-  for (const json& p : parts) j.update(p);
-  return j;
-}
+json Merge(std::initializer_list<json> parts) { return MergeOverlays(parts); }
 
 // One hand-written attention per program, as a model writes it. No special values: where a fusion
 // fires, a row with NaN or inf goes to sdpa's fused kernel, whose special rows are its own (the

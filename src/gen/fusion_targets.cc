@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "src/gen/generator.h"
+#include "src/gen/focus_overlay.h"
 
 namespace mmdiff {
 
@@ -172,11 +172,7 @@ const json kKv = {{"p_attention_kv_outputs", 1}};  // k and v returned too
 // x.float().softmax(-1).type_as(q): in float32 and cast back.
 const json kSoftmax32 = {{"p_softmax_float32", 1}, {"p_softmax_cast_first", 1}, {"p_cast_back", 1}};
 
-json Merge(std::initializer_list<json> parts) {
-  json j = json::object();
-  for (const json& p : parts) j.update(p);
-  return j;
-}
+json Merge(std::initializer_list<json> parts) { return MergeOverlays(parts); }
 
 // Pattern N's form over Plain(), for operands of the variant's dtype (`half`). Patterns 7 to 10
 // cast to float16 before the last product: a float32 softmax cast back where the operands are
@@ -305,12 +301,8 @@ json Overlay(const std::string& name, const json& attention) {
 
 // `clean` with only the ops of `ops` drawn, one program at a time, and `keys` over it.
 json CleanOps(const json& clean, const json& ops, const json& keys) {
-  json j = clean;
-  for (const GenOp& op : GenOps()) j[std::string(op.key)] = 0;
-  j.update(ops);
-  j.update({{"p_chain", 0}, {"p_cast", 0}, {"p_train", 0}});
-  j.update(keys);
-  return j;
+  return MergeOverlays(
+      {clean, OnlyOps(ops), {{"p_chain", 0}, {"p_cast", 0}, {"p_train", 0}}, keys});
 }
 
 // post_grad.addmm: torch.mm(a, b) + bias (a row or a full tensor, the product's dtype), which
