@@ -13,12 +13,16 @@ namespace mmdiff {
 
 namespace {
 
-// The text the install's Python runs: the naming rule and catalogue, then a line that writes it.
-std::string CatalogueScript() {
+// The text the install's Python runs: the naming rule and catalogue, then a line that writes the
+// scope's listing.
+std::string CatalogueScript(CatalogueScope scope) {
   return std::string(embedded::kInductorRewritesPy) +
          "\nimport json, sys\n"
          "with open(sys.argv[1], 'w') as out:\n"
-         "    json.dump(rewrite_catalogue(), out)\n";
+         "    json.dump(" +
+         (scope == CatalogueScope::kAttentionFusions ? "attention_fusion_catalogue()"
+                                                     : "rewrite_catalogue()") +
+         ", out)\n";
 }
 
 std::string LastLine(const std::string& path) {
@@ -74,10 +78,12 @@ Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& t
 }
 
 Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& python,
-                                                            double timeout_s) {
+                                                            double timeout_s,
+                                                            CatalogueScope scope) {
   PrivateTempDir tmp("mmdiff-rewrites");
   if (!tmp.ok()) return Status::Error("cannot make a temporary folder: " + tmp.error());
-  if (Status s = WriteFileAtomic(tmp.File("catalogue.py"), CatalogueScript()); !s.ok()) return s;
+  if (Status s = WriteFileAtomic(tmp.File("catalogue.py"), CatalogueScript(scope)); !s.ok())
+    return s;
   ProcessOptions o;
   o.argv = {python, tmp.File("catalogue.py"), tmp.File("catalogue.json")};
   // Inductor's caches in the temporary folder: a hit would skip the passes this lists.

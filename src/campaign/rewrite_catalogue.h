@@ -25,10 +25,15 @@ struct CatalogueRewrite {
 // error names the entry and field that is wrong.
 Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& text);
 
+// What to list: every rewrite (after two compiles, which register Inductor's lazy passes: about
+// 20 s), or only the attention fusions, which fuse_attention registers without a compile (a few
+// seconds, most of it importing torch).
+enum class CatalogueScope { kAll, kAttentionFusions };
+
 // Runs the catalogue script in `python` (a venv's interpreter) with a time limit; the error says
 // what failed, with the last line the script printed.
-Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& python,
-                                                            double timeout_s);
+Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(
+    const std::string& python, double timeout_s, CatalogueScope scope = CatalogueScope::kAll);
 
 // The family's rewrites as lines for people: those never reached first (each with its note), then,
 // with `all`, the reached ones with their programs; and a count line.

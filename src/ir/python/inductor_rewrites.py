@@ -79,6 +79,26 @@ for _n in (29, 30):
                 "sdpa's math form casts 16-bit operands to float32 on a CPU")
 
 
+def _mmdiff_rewrite_install_notes():
+    """Notes that hold for some releases only, read from this install's own pattern functions:
+    2.11's patterns 7 to 10 cast the attention weights to float16 but not v, so their float32
+    forms match a float16 by float32 product, which eager rejects (2.15's cast v too)."""
+    import inspect
+    notes = {}
+    try:
+        from torch._inductor.fx_passes import fuse_attention
+        for n in (7, 8, 9, 10):
+            source = inspect.getsource(getattr(fuse_attention, f"_sfdp_pattern_{n}"))
+            if "to(torch.float16)" in source and "v = v.to(" not in source:
+                for mode in ("inference", "training"):
+                    notes[f"_sfdp_pattern_{n}_{mode}"] = (
+                        "this release's pattern multiplies float16 weights by a float32 v, "
+                        "which eager rejects")
+    except Exception:  # another layout of the module: no such note
+        pass
+    return notes
+
+
 def _mmdiff_rewrite_in_family(name, ops):
     return bool(ops & set(_MMDIFF_REWRITE_FAMILY)) or name.startswith("joint_graph.pointless_")
 
@@ -230,25 +250,10 @@ def _mmdiff_rewrite_targets(pattern):
     return out
 
 
-def rewrite_catalogue():
-    """Every rewrite of this torch, {name, kind, family, ops, note}: after one inference and one training
-    compile, so that Inductor's lazily registered passes (attention, padding, misc) are there."""
+def _mmdiff_rewrite_rows():
+    """Every entry of every pattern-matcher pass now alive, {name: [kind, ops]}."""
     import gc
-    import torch
-    import torch._dynamo
     from torch._inductor import pattern_matcher as pm
-
-    import torch._inductor.config
-
-    def f(x, w):
-        return (x @ w).softmax(-1)
-    # A cache hit would skip the passes, and with them their lazy registration.
-    with torch._inductor.config.patch(force_disable_caches=True):
-        torch.compile(f, backend="inductor", fullgraph=True)(torch.randn(4, 4), torch.randn(4, 4))
-        torch._dynamo.reset()
-        x = torch.randn(4, 4, requires_grad=True)
-        torch.compile(f, backend="inductor", fullgraph=True)(x, torch.randn(4, 4)).sum().backward()
-        torch._dynamo.reset()
     rows = {}
     for obj in gc.get_objects():
         try:
@@ -262,11 +267,46 @@ def rewrite_catalogue():
                 kind = type(entry).__name__.replace("PatternEntry", "").lower() or "entry"
                 row = rows.setdefault(rewrite_name(entry), [kind, set()])
                 row[1] |= ops
-    out = []
-    for name, (kind, ops) in sorted(rows.items()):
-        out.append({"name": name, "kind": kind, "family": _mmdiff_rewrite_in_family(name, ops),
-                    "ops": sorted(ops), "note": _MMDIFF_REWRITE_NOT_ON_CPU.get(name, "")})
+    return rows
+
+
+def _mmdiff_rewrite_listing(rows):
+    notes = {**_MMDIFF_REWRITE_NOT_ON_CPU, **_mmdiff_rewrite_install_notes()}
+    return [{"name": name, "kind": kind, "family": _mmdiff_rewrite_in_family(name, ops),
+             "ops": sorted(ops), "note": notes.get(name, "")}
+            for name, (kind, ops) in sorted(rows.items())]
+
+
+def rewrite_catalogue():
+    """Every rewrite of this torch, {name, kind, family, ops, note}: after one inference and one training
+    compile, so that Inductor's lazily registered passes (attention, padding, misc) are there."""
+    import torch
+    import torch._dynamo
+
+    import torch._inductor.config
+
+    def f(x, w):
+        return (x @ w).softmax(-1)
+    # A cache hit would skip the passes, and with them their lazy registration.
+    with torch._inductor.config.patch(force_disable_caches=True):
+        torch.compile(f, backend="inductor", fullgraph=True)(torch.randn(4, 4), torch.randn(4, 4))
+        torch._dynamo.reset()
+        x = torch.randn(4, 4, requires_grad=True)
+        torch.compile(f, backend="inductor", fullgraph=True)(x, torch.randn(4, 4)).sum().backward()
+        torch._dynamo.reset()
+    out = _mmdiff_rewrite_listing(_mmdiff_rewrite_rows())
     for name, op in _mmdiff_rewrite_decomposed_ops().items():
         out.append({"name": name, "kind": "decomposition", "family": True,
                     "ops": [op.name().split("::")[-1]], "note": ""})
     return out
+
+
+def attention_fusion_catalogue():
+    """The attention fusions (_sfdp_pattern_N_...) this torch registers for a CPU, listed as
+    rewrite_catalogue() lists them but without compiling anything: fuse_attention registers them
+    itself (_sfdp_init, what a first compile calls), in about a second."""
+    import torch
+    from torch._inductor.fx_passes import fuse_attention
+    fuse_attention._sfdp_init(torch.device("cpu"))
+    return [r for r in _mmdiff_rewrite_listing(_mmdiff_rewrite_rows())
+            if r["name"].startswith("_sfdp_pattern_")]
