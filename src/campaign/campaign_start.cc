@@ -13,12 +13,18 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <future>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "src/campaign/rewrite_catalogue.h"
 #include "src/exec/path_info.h"
+#include "src/gen/focus.h"
 #include "src/ir/paths.h"
 #include "src/report/known.h"
 #include "src/support/files.h"
@@ -27,6 +33,9 @@
 namespace mmdiff {
 
 namespace {
+
+// Seconds the install's Python may take to list its attention fusions (a few on an idle machine).
+constexpr double kFusionListTimeoutS = 300;
 
 namespace fs = std::filesystem;
 
@@ -180,6 +189,34 @@ Status Settings(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& start,
   return Status::Ok();
 }
 
+// The listing's names that a CPU program can reach, logged; on an error, none (every target focus
+// can be drawn), with a warning.
+std::optional<std::set<std::string>> InstalledFusions(
+    const Result<std::vector<CatalogueRewrite>>& listed) {
+  if (!listed.ok()) {
+    spdlog::warn(
+        "steering: cannot list the attention fusions of the installed torch ({}); "
+        "every target focus can be drawn",
+        listed.error());
+    return std::nullopt;
+  }
+  std::set<std::string> names;  // those a CPU program can reach: no note says why not
+  for (const CatalogueRewrite& r : listed.value())
+    if (r.note.empty()) names.insert(r.name);
+  int64_t aimed = 0, attention = 0;
+  for (const Focus& f : Foci()) {
+    if (f.target.rfind("_sfdp_pattern_", 0) != 0) continue;
+    ++attention;
+    aimed += names.count(f.target) > 0;
+  }
+  spdlog::info(
+      "steering: the installed torch registers {} attention fusions, {} of them "
+      "reachable on a CPU (`mmdiff rewrites` says why not); {} of the {} attention "
+      "target foci aim at one of those",
+      listed.value().size(), names.size(), aimed, attention);
+  return names;
+}
+
 }  // namespace
 
 RunContext WorkerRunContext(const Supervisor& sup) {
@@ -228,6 +265,13 @@ CampaignEnd StartCampaign(CampaignStart s) {
   for (auto& w : owned) workers.push_back(w.get());
   // The first worker resolves the paths; the others start meanwhile, so that no job waits for its
   // worker in the middle of the campaign.
+  // A steered campaign opens target foci only for the attention fusions this torch registers:
+  // listed by the install's Python meanwhile (a few seconds; a resumed campaign reads its summary).
+  std::future<Result<std::vector<CatalogueRewrite>>> fusions;
+  if (fo.steer && !resuming)
+    fusions = std::async(std::launch::async, [python = s.python] {
+      return ListInstalledRewrites(python, kFusionListTimeoutS, CatalogueScope::kAttentionFusions);
+    });
   std::vector<std::thread> starting;
   for (size_t j = 1; j < workers.size(); ++j)
     starting.emplace_back([w = workers[j]] { (void)w->Hello(); });
@@ -242,6 +286,7 @@ CampaignEnd StartCampaign(CampaignStart s) {
     spdlog::info("no steering: inductor is not among the paths, so no rewrite is ever reported");
     fo.steer = false;
   }
+  if (fo.steer && fusions.valid()) fo.installed_fusions = InstalledFusions(fusions.get());
   fo.progress_line = s.progress_line;
   std::string joined;
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;

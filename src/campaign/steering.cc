@@ -22,6 +22,8 @@ bool CountIn(const nlohmann::json& v, int64_t hi) {
   return v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= hi;
 }
 
+bool AttentionFusion(const std::string& rewrite) { return rewrite.rfind("_sfdp_pattern_", 0) == 0; }
+
 }  // namespace
 
 Steering::Steering(uint64_t seed, Shard shard, int64_t epoch_cases)
@@ -74,7 +76,7 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
     const std::string& target = Foci()[f].target;
     if (target.empty())
       broad.push_back(f);
-    else if (!hits.count(target) && programs[f] < kTargetTries)
+    else if (!hits.count(target) && programs[f] < kTargetTries && Installed(target))
       open.push_back(f);
   }
   std::vector<double> yield(n, 0.0);
@@ -116,6 +118,15 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
   return odds;
 }
 
+void Steering::SetInstalledFusions(std::set<std::string> names) {
+  installed_ = std::move(names);
+  odds_.clear();
+}
+
+bool Steering::Installed(const std::string& target) const {
+  return !installed_ || !AttentionFusion(target) || installed_->count(target) > 0;
+}
+
 void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
   const int64_t epoch = EpochOf(index);
   odds_.erase(odds_.lower_bound(epoch + 2), odds_.end());  // their odds read this epoch
@@ -144,7 +155,9 @@ nlohmann::json Steering::ToJson() const {
     }
     epochs.push_back({{"epoch", e}, {"foci", by_focus}});
   }
-  return {{"epoch_cases", epoch_cases_}, {"epochs", epochs}};
+  nlohmann::json out = {{"epoch_cases", epoch_cases_}, {"epochs", epochs}};
+  if (installed_) out["installed_fusions"] = *installed_;
+  return out;
 }
 
 Status Steering::FromJson(const nlohmann::json& j) {
@@ -180,7 +193,22 @@ Status Steering::FromJson(const nlohmann::json& j) {
       }
     }
   }
+  std::optional<std::set<std::string>> installed;
+  if (j.contains("installed_fusions")) {  // absent before 2.11.0's targets, and where unknown
+    const nlohmann::json& names = j.at("installed_fusions");
+    if (!names.is_array() || names.size() > kMaxInstalledFusions)
+      return bad("\"installed_fusions\" must be an array of up to " +
+                 std::to_string(kMaxInstalledFusions) + " fusion names");
+    installed.emplace();
+    for (const auto& n : names) {
+      if (!n.is_string() || !ValidRewriteName(n.get<std::string>()) ||
+          !AttentionFusion(n.get<std::string>()))
+        return bad("\"installed_fusions\" holds a name that is not an attention fusion's");
+      installed->insert(n.get<std::string>());
+    }
+  }
   epochs_ = std::move(epochs);
+  installed_ = std::move(installed);
   odds_.clear();
   return Status::Ok();
 }

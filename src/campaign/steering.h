@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,10 +33,13 @@ class Steering {
   static constexpr double kFloor = 0.04, kAsGiven = 0.25;
   static constexpr int64_t kExplore = 8;
   // The target foci (one fusion each, src/gen/fusion_targets.h) share kTargets of the odds evenly
-  // while any is open: its fusion not reached yet by any program, and fewer than kTargetTries
-  // programs of its own. The broad foci share the rest as above, as_given keeping kAsGiven.
+  // while any is open: its fusion registered by the installed torch (SetInstalledFusions), not
+  // reached yet by any program, and fewer than kTargetTries programs of its own. The broad foci
+  // share the rest as above, as_given keeping kAsGiven.
   static constexpr double kTargets = 0.4;
   static constexpr int64_t kTargetTries = 3;
+  // Attention fusions an install can register: a listing longer than this is an error.
+  static constexpr size_t kMaxInstalledFusions = 2000;
 
   Steering(uint64_t seed, Shard shard, int64_t epoch_cases = kDefaultEpochCases);
 
@@ -53,6 +57,10 @@ class Steering {
   // programs, so that a focus that alone reaches a rare rewrite outweighs one that reaches common
   // ones often; a target focus's is even while it is open, 0 after.
   std::vector<double> Odds(int64_t epoch) const;
+  // The attention fusions (_sfdp_pattern_N_...) the installed torch registers: a target focus of
+  // another is never open (releases differ: 2.11.0 has training forms 2.15.0 dropped). Until this
+  // is called every target can be; a resumed campaign reads the set back from its summary.
+  void SetInstalledFusions(std::set<std::string> names);
   // A done case: its focus and the rewrites its compiled runs reached.
   void Record(int64_t index, size_t focus, const std::set<std::string>& rewrites);
   // Programs per focus over all epochs, for the summary's table.
@@ -64,6 +72,9 @@ class Steering {
   Status FromJson(const nlohmann::json& j);
 
  private:
+  // Whether a target's fusion is one the install registers (or not an attention fusion, or the
+  // install's are unknown).
+  bool Installed(const std::string& target) const;
   struct FocusStats {
     int64_t programs = 0;
     std::map<std::string, int64_t> rewrites;  // programs that reached each
@@ -72,6 +83,7 @@ class Steering {
   Shard shard_;
   int64_t epoch_cases_;
   std::map<int64_t, std::vector<FocusStats>> epochs_;  // per epoch, per focus
+  std::optional<std::set<std::string>> installed_;     // SetInstalledFusions; none: unknown
   // Odds(epoch) as FocusOf last computed it, per epoch: every case of an epoch draws with the
   // same odds, which change only when an epoch two or more before it gets a record.
   mutable std::map<int64_t, std::vector<double>> odds_;

@@ -100,6 +100,41 @@ TEST(Steering, TargetFociShareTheirOddsUntilTheirFusionIsReachedOrTried) {
   EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
 }
 
+// A target whose fusion the installed torch does not register (2.15.0 dropped the training forms
+// of 13 and 15 to 24) is never open; a target that is not an attention fusion's is not listed and
+// stays open; and the set reads back from the summary.
+TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
+  const std::vector<size_t> broad = Broad(), targets = Broad(false);
+  std::set<std::string> installed;
+  const size_t none = Foci().size();
+  size_t registered = none, other = none;
+  std::vector<size_t> missing;
+  for (size_t f : targets) {
+    const std::string& t = Foci()[f].target;
+    if (t.rfind("_sfdp_pattern_", 0) != 0)
+      other = f;
+    else if (installed.size() < 5)
+      installed.insert(t), registered = f;
+    else
+      missing.push_back(f);
+  }
+  ASSERT_NE(other, none) << "a target that is not an attention fusion's";
+  ASSERT_FALSE(missing.empty());
+  Steering s(7, Shard{}, 1000);
+  s.SetInstalledFusions(installed);
+  std::vector<double> odds = s.Odds(0);
+  for (size_t f : missing) EXPECT_EQ(odds[f], 0) << Foci()[f].name;
+  const size_t open = targets.size() - missing.size();  // the installed and the others
+  EXPECT_NEAR(odds[registered], Steering::kTargets / static_cast<double>(open), 1e-12);
+  EXPECT_NEAR(odds[other], odds[registered], 1e-12);
+  EXPECT_NEAR(Sum(odds, broad), 1 - Steering::kTargets, 1e-12);
+  EXPECT_GT(Steering(7, Shard{}, 1000).Odds(0)[missing[0]], 0) << "unknown: every target open";
+  Steering back(7, Shard{}, 1000);
+  ASSERT_TRUE(back.FromJson(s.ToJson()).ok());
+  EXPECT_EQ(back.Odds(0), odds);
+  EXPECT_EQ(back.ToJson(), s.ToJson());
+}
+
 // A campaign whose programs reach no rewrite (steered without inductor) keeps every broad focus
 // alike.
 TEST(Steering, WithoutAnyRewriteTheOddsStayEven) {
@@ -188,6 +223,13 @@ TEST(Steering, TheSummarySectionReadsBackAndRejectsWhatIsNotOne) {
   k = j;
   k["epochs"][0]["epoch"] = -1;
   rejects(k, "an epoch must be");
+  k = j;
+  k["installed_fusions"] = "_sfdp_pattern_1_inference";
+  rejects(k, "must be an array");
+  k["installed_fusions"] = {"_sfdp_pattern_1_inference", "post_grad.addmm"};
+  rejects(k, "not an attention fusion's");
+  k["installed_fusions"] = {"_sfdp_pattern_1_inference", 7};
+  rejects(k, "not an attention fusion's");
 }
 
 }  // namespace
