@@ -18,8 +18,8 @@ ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
   auto fresh = [&](const Shape& s, DType dtype) {
     return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
   };
-  int64_t b = c_.Int(p_.attention_batch_min, p_.attention_batch_max), h = c_.Int(1, 4), l = Dim(),
-          e = Dim();
+  int64_t b = c_.Int(p_.attention_batch_min, p_.attention_batch_max),
+          h = c_.Int(p_.attention_heads_min, p_.attention_heads_max), l = Dim(), e = Dim();
   Value q;
   if (chain && last_.shape.size() == (four ? 4u : 3u)) {
     q = last_;

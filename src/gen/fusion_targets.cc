@@ -14,8 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-// The attention fusions torch 2.15.0 registers (fuse_attention.py's _get_sfdp_patterns), as
-// `mmdiff rewrites` names them. Each name is _sfdp_pattern_N, then _half (operands traced in
+// The attention fusions torch 2.15.0 or 2.11.0 registers (fuse_attention.py's _get_sfdp_patterns),
+// as `mmdiff rewrites` names them; a steered campaign aims only at those of the installed torch
+// (Steering::SetInstalledFusions). Each name is _sfdp_pattern_N, then _half (operands traced in
 // float16), _mask_fp32 (a float32 mask), _bs1 (batch 1), then _training or _inference. Left out:
 // the 12 that another fusion shadows: compiled as fuse_attention.py writes them, on its own
 // example inputs, another fires first (3 and 12 inference: 1, 11 and 7; 16 bs1: 5 and 6; 28, whose
@@ -120,6 +121,37 @@ constexpr std::array kNames = {
     "_sfdp_pattern_30_training",
     "_sfdp_pattern_30_bs1_inference",
     "_sfdp_pattern_30_bs1_training",
+    // 2.11.0's alone: the training forms of 13, 15 and 17 to 24 (2.15.0 registers these patterns
+    // for inference only), and 11's float16 inference form (a duplicate in 2.15.0).
+    "_sfdp_pattern_11_half_inference",
+    "_sfdp_pattern_13_training",
+    "_sfdp_pattern_13_half_training",
+    "_sfdp_pattern_15_training",
+    "_sfdp_pattern_15_half_training",
+    "_sfdp_pattern_17_training",
+    "_sfdp_pattern_17_half_training",
+    "_sfdp_pattern_18_training",
+    "_sfdp_pattern_18_half_training",
+    "_sfdp_pattern_18_bs1_training",
+    "_sfdp_pattern_18_half_bs1_training",
+    "_sfdp_pattern_19_training",
+    "_sfdp_pattern_19_half_training",
+    "_sfdp_pattern_20_training",
+    "_sfdp_pattern_20_half_training",
+    "_sfdp_pattern_21_training",
+    "_sfdp_pattern_21_half_training",
+    "_sfdp_pattern_21_bs1_training",
+    "_sfdp_pattern_21_half_bs1_training",
+    "_sfdp_pattern_22_training",
+    "_sfdp_pattern_22_half_training",
+    "_sfdp_pattern_22_bs1_training",
+    "_sfdp_pattern_22_half_bs1_training",
+    "_sfdp_pattern_23_training",
+    "_sfdp_pattern_23_half_training",
+    "_sfdp_pattern_23_bs1_training",
+    "_sfdp_pattern_23_half_bs1_training",
+    "_sfdp_pattern_24_training",
+    "_sfdp_pattern_24_half_training",
 };
 
 // Every spelling choice of hand-written attention pinned to the plainest: 4-D, keys transposed,
@@ -211,6 +243,8 @@ json Form(int n, bool half) {
       return Merge({kBshd, kMask});
     case 15:
       return Merge({kBshd, kPadding});
+    case 17:  // 15 with a dropout (2.11.0 registers its training forms)
+      return Merge({kBshd, kPadding, kDropout});
     case 16:
       return Merge({kBshd, kMask, kDropout, {{"p_cast_back", 1}}});
     case 18:  // GPT-Neo: a 0-d tensor scale, a causal mask by torch.where
@@ -287,10 +321,12 @@ json Overlay(const std::string& name, const json& attention) {
     j.update({{"w_float32", 0}, {"w_float16", 2}, {"w_bfloat16", float16 ? 0 : 1}});
   }
   if (mask32) j.update({{"p_mask_float32", 1}, {"p_cast_back", 1}});
-  // B = 1 for a _bs1 form, else 2 or 3 where the operands are permuted (a batch of one would
-  // make the other form); any where they are not.
+  // B = 1 for a _bs1 form, else 2 or 3 where the operands are permuted, and there H 2 or more: a
+  // batch or a head of one makes the permutes views, the _bs1 form. Any where they are not.
   const int lo = bs1 ? 1 : Permuted(n) ? 2 : 1;
-  j.update({{"attention_batch_min", lo}, {"attention_batch_max", bs1 ? 1 : 3}});
+  j.update({{"attention_batch_min", lo},
+            {"attention_batch_max", bs1 ? 1 : 3},
+            {"attention_heads_min", bs1 ? 1 : lo}});
   // Training: q, k and v require grad (the fusions are traced so), a dropout zeroes at random.
   // Inference: no grad, and a dropout keeps every element.
   j.update({{"p_train", training ? 1 : 0},
@@ -307,10 +343,10 @@ json CleanOps(const json& clean, const json& ops, const json& keys) {
 
 // post_grad.addmm: torch.mm(a, b) + bias (a row or a full tensor, the product's dtype), which
 // Inductor fuses into addmm on a CPU; no dim of 1, which decomposes the product first. The bias is
-// glue, added before the next op: two ops in half of the programs.
+// glue, added before the next op: two or more ops in two thirds of the programs.
 json AddmmFusion(const json& clean) {
   return CleanOps(clean, {{"w_mm", 1}},
-                  {{"max_ops", 2},
+                  {{"max_ops", 3},
                    {"p_glue", 1},
                    {"p_glue_scale", 0},
                    {"p_view", 0},

@@ -194,6 +194,25 @@ TEST(GeneratorOdds, AttentionBatch) {
   EXPECT_EQ(Programs(p, batch(4)), 400);
 }
 
+// 4-D attention's heads: drawn from attention_heads_min to attention_heads_max; by default 1 to 4.
+TEST(GeneratorOdds, AttentionHeads) {
+  GenPolicy p = Only(OpKind::kSdpa);
+  p.p_attention_4d = 1;
+  p.p_gqa = 0;
+  auto heads = [](int64_t h) {
+    return [h](const Program& prog, const Node& n) {
+      if (n.op != OpKind::kSdpa) return false;
+      auto types = InferStaticTypes(prog);
+      auto q = types.find(n.args[0]);
+      return q != types.end() && q->second.shape && q->second.shape->at(1) == h;
+    };
+  };
+  for (int64_t h : {1, 2, 4}) EXPECT_GT(Programs(p, heads(h)), 0) << "by default, H = " << h;
+  p.attention_heads_min = 2;
+  EXPECT_EQ(Programs(p, heads(1)), 0);
+  EXPECT_GT(Programs(p, heads(2)), 0);
+}
+
 TEST(GeneratorOdds, EvEqualE) {
   GenPolicy p = Only(OpKind::kSdpa);
   // v's last dim Ev differs from q's E (0 cannot rule out that a drawn Ev equals E).

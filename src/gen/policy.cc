@@ -126,6 +126,8 @@ std::map<std::string, Field> AllFields() {
        Prob(&GenPolicy::p_attention_merged_bmm, "p_attention_merged_bmm")},
       {"attention_batch_min", Count(&GenPolicy::attention_batch_min, "attention_batch_min", 1, 4)},
       {"attention_batch_max", Count(&GenPolicy::attention_batch_max, "attention_batch_max", 1, 4)},
+      {"attention_heads_min", Count(&GenPolicy::attention_heads_min, "attention_heads_min", 1, 4)},
+      {"attention_heads_max", Count(&GenPolicy::attention_heads_max, "attention_heads_max", 1, 4)},
       {"p_special", Prob(&GenPolicy::p_special, "p_special")},
       {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
       {"inputs_per_program", Count(&GenPolicy::inputs_per_program, "inputs_per_program", 1, 1024)},

@@ -125,6 +125,9 @@ struct GenPolicy {
   // permuted operands is then a view) and B = 2 (a clone), and match only the one they were
   // traced for.
   int attention_batch_min = 1, attention_batch_max = 3;
+  // 4-D attention's heads H (3-D attention's batch), the same way: with one head, permuting
+  // (B, S, 1, E) operands to heads first is a view, and the fusions traced for B = 1 match.
+  int attention_heads_min = 1, attention_heads_max = 4;
   // Input values: the value class of a program's inputs (see InputRecipe) by weight; with p_special
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.
   double w_grid16 = 1, w_exact = 1, w_uniform = 1, w_normal = 1;
