@@ -18,11 +18,12 @@ using nlohmann::json;
 // as `mmdiff rewrites` names them; a steered campaign aims only at those of the installed torch
 // (Steering::SetInstalledFusions). Each name is _sfdp_pattern_N, then _half (operands traced in
 // float16), _mask_fp32 (a float32 mask), _bs1 (batch 1), then _training or _inference. Left out:
-// the 12 that another fusion shadows: compiled as fuse_attention.py writes them, on its own
-// example inputs, another fires first (3 and 12 inference: 1, 11 and 7; 16 bs1: 5 and 6; 28, whose
-// strided operands change nothing: 2 and 4; measured on 2.15.0, docs/results.md), and the 8 _half
-// forms of 29 and 30, which fold back sdpa's math form: on a CPU that form casts 16-bit operands
-// to float32 first (the float32 fusion's graph), and mmdiff writes no _safe_softmax by hand.
+// the 13 that another fusion shadows: compiled as fuse_attention.py writes them, on its own
+// example inputs, another fires first (3, 11 and 12 inference: 1, 11 and 7; 16 bs1: 5 and 6; 28,
+// whose strided operands change nothing: 2 and 4; measured on 2.15.0, docs/results.md), and the 8
+// _half forms of 29 and 30, which fold back sdpa's math form: on a CPU that form casts 16-bit
+// operands to float32 first (the float32 fusion's graph), and mmdiff writes no _safe_softmax by
+// hand.
 constexpr std::array kNames = {
     "_sfdp_pattern_1_inference",
     "_sfdp_pattern_1_training",
@@ -122,8 +123,7 @@ constexpr std::array kNames = {
     "_sfdp_pattern_30_bs1_inference",
     "_sfdp_pattern_30_bs1_training",
     // 2.11.0's alone: the training forms of 13, 15 and 17 to 24 (2.15.0 registers these patterns
-    // for inference only), and 11's float16 inference form (a duplicate in 2.15.0).
-    "_sfdp_pattern_11_half_inference",
+    // for inference only). Its 11_half_inference is shadowed by 7_half_inference.
     "_sfdp_pattern_13_training",
     "_sfdp_pattern_13_half_training",
     "_sfdp_pattern_15_training",

@@ -74,12 +74,15 @@ class CatalogueTest(unittest.TestCase):
 
     def test_every_name_a_note_gives_is_a_rewrite_of_this_torch(self):
         from torch._inductor.fx_passes import fuse_attention
-        rows = catalogue()
+        rows = set(catalogue())
+        # Or one that fuse_attention makes and drops as a duplicate of another (2.15 drops 2.11's
+        # _sfdp_pattern_11_half_inference).
+        made = {name for name, _ in fuse_attention._get_sfdp_patterns(torch.device("cpu"))}
         for name in NS["_MMDIFF_REWRITE_NOT_ON_CPU"]:
             # Of the patterns this torch has (2.11 has none from 28 on).
             pattern = "_".join(name.split("_")[:4])
             if name.startswith("_sfdp_pattern_") and hasattr(fuse_attention, pattern):
-                self.assertIn(name, rows)
+                self.assertIn(name, rows | made)
 
     def test_the_fusions_listed_without_compiling_are_those_a_compile_registers(self):
         # In a fresh interpreter: here, earlier compiles have registered the fusions already.
