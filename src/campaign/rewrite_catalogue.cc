@@ -123,7 +123,7 @@ std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,
   if (!never.empty()) out << "\nnever reached:\n";
   for (const auto* r : never) out << "  " << r->name << "  (" << r->kind << ")\n";
   if (!cannot.empty())
-    out << "\nnot reachable on a CPU with the default config, or shadowed by another:\n";
+    out << "\nnot reachable by a program on a CPU with the default config (why, for each):\n";
   for (const auto* r : cannot) out << "  " << r->name << "  (" << r->note << ")\n";
   if (all && !seen.empty()) {
     out << "\nreached (programs):\n";

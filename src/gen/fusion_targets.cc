@@ -122,34 +122,17 @@ constexpr std::array kNames = {
     "_sfdp_pattern_30_training",
     "_sfdp_pattern_30_bs1_inference",
     "_sfdp_pattern_30_bs1_training",
-    // 2.11.0's alone: the training forms of 13, 15 and 17 to 24 (2.15.0 registers these patterns
-    // for inference only). Its 11_half_inference is shadowed by 7_half_inference.
+    // 2.11.0's alone: the training forms of 13 and 21 to 24 (2.15.0 registers these patterns for
+    // inference only). 2.11.0's other training forms of 15 and 17 to 23 fire on nothing, not even
+    // their own pattern functions; its 11_half_inference is shadowed by 7_half_inference.
     "_sfdp_pattern_13_training",
     "_sfdp_pattern_13_half_training",
-    "_sfdp_pattern_15_training",
-    "_sfdp_pattern_15_half_training",
-    "_sfdp_pattern_17_training",
-    "_sfdp_pattern_17_half_training",
-    "_sfdp_pattern_18_training",
-    "_sfdp_pattern_18_half_training",
-    "_sfdp_pattern_18_bs1_training",
-    "_sfdp_pattern_18_half_bs1_training",
-    "_sfdp_pattern_19_training",
-    "_sfdp_pattern_19_half_training",
-    "_sfdp_pattern_20_training",
-    "_sfdp_pattern_20_half_training",
     "_sfdp_pattern_21_training",
-    "_sfdp_pattern_21_half_training",
     "_sfdp_pattern_21_bs1_training",
-    "_sfdp_pattern_21_half_bs1_training",
     "_sfdp_pattern_22_training",
-    "_sfdp_pattern_22_half_training",
     "_sfdp_pattern_22_bs1_training",
-    "_sfdp_pattern_22_half_bs1_training",
     "_sfdp_pattern_23_training",
-    "_sfdp_pattern_23_half_training",
     "_sfdp_pattern_23_bs1_training",
-    "_sfdp_pattern_23_half_bs1_training",
     "_sfdp_pattern_24_training",
     "_sfdp_pattern_24_half_training",
 };
@@ -243,8 +226,6 @@ json Form(int n, bool half) {
       return Merge({kBshd, kMask});
     case 15:
       return Merge({kBshd, kPadding});
-    case 17:  // 15 with a dropout (2.11.0 registers its training forms)
-      return Merge({kBshd, kPadding, kDropout});
     case 16:
       return Merge({kBshd, kMask, kDropout, {{"p_cast_back", 1}}});
     case 18:  // GPT-Neo: a 0-d tensor scale, a causal mask by torch.where

@@ -169,19 +169,22 @@ TEST(GeneratorOdds, AttentionMergedBmm) {
   }
 }
 
+// An sdpa whose query has size `size` at `dim`.
+auto QuerySize(size_t dim, int64_t size) {
+  return [dim, size](const Program& prog, const Node& n) {
+    if (n.op != OpKind::kSdpa) return false;
+    auto types = InferStaticTypes(prog);
+    auto q = types.find(n.args[0]);
+    return q != types.end() && q->second.shape && q->second.shape->at(dim) == size;
+  };
+}
+
 // 4-D attention's batch: drawn from attention_batch_min to attention_batch_max (the min where the
 // max is below it); by default from 1 to 3.
 TEST(GeneratorOdds, AttentionBatch) {
   GenPolicy p = Only(OpKind::kSdpa);
   p.p_attention_4d = 1;
-  auto batch = [](int64_t b) {
-    return [b](const Program& prog, const Node& n) {
-      if (n.op != OpKind::kSdpa) return false;
-      auto types = InferStaticTypes(prog);
-      auto q = types.find(n.args[0]);
-      return q != types.end() && q->second.shape && q->second.shape->at(0) == b;
-    };
-  };
+  auto batch = [](int64_t b) { return QuerySize(0, b); };
   for (int64_t b : {1, 2, 3}) EXPECT_GT(Programs(p, batch(b)), 0) << "by default, B = " << b;
   p.attention_batch_min = p.attention_batch_max = 1;
   EXPECT_EQ(Programs(p, batch(2)) + Programs(p, batch(3)), 0);
@@ -199,14 +202,7 @@ TEST(GeneratorOdds, AttentionHeads) {
   GenPolicy p = Only(OpKind::kSdpa);
   p.p_attention_4d = 1;
   p.p_gqa = 0;
-  auto heads = [](int64_t h) {
-    return [h](const Program& prog, const Node& n) {
-      if (n.op != OpKind::kSdpa) return false;
-      auto types = InferStaticTypes(prog);
-      auto q = types.find(n.args[0]);
-      return q != types.end() && q->second.shape && q->second.shape->at(1) == h;
-    };
-  };
+  auto heads = [](int64_t h) { return QuerySize(1, h); };
   for (int64_t h : {1, 2, 4}) EXPECT_GT(Programs(p, heads(h)), 0) << "by default, H = " << h;
   p.attention_heads_min = 2;
   EXPECT_EQ(Programs(p, heads(1)), 0);
