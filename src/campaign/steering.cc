@@ -79,6 +79,15 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
     else if (!hits.count(target) && programs[f] < kTargetTries && Installed(target))
       open.push_back(f);
   }
+  // Breadth first: only the open targets with the fewest programs so far, so that every target
+  // has its first try before any has a second (most reach their fusion at the first).
+  if (!open.empty()) {
+    int64_t fewest = kTargetTries;
+    for (size_t f : open) fewest = std::min(fewest, programs[f]);
+    open.erase(
+        std::remove_if(open.begin(), open.end(), [&](size_t f) { return programs[f] > fewest; }),
+        open.end());
+  }
   std::vector<double> yield(n, 0.0);
   for (const auto& [r, row] : hits) {
     const double total = static_cast<double>(std::accumulate(row.begin(), row.end(), int64_t{0}));

@@ -75,22 +75,28 @@ TEST(Steering, OddsFollowTheFociThatReachRareRewrites) {
 }
 
 // A target focus is open until its fusion is reached (by any focus's program) or it has had
-// kTargetTries programs; the open ones share kTargets evenly, and with none open the broad foci
-// share everything.
+// kTargetTries programs; the open ones with the fewest programs share kTargets evenly (every
+// target is tried once before any twice), and with none open the broad foci share everything.
 TEST(Steering, TargetFociShareTheirOddsUntilTheirFusionIsReachedOrTried) {
   const std::vector<size_t> broad = Broad(), targets = Broad(false);
-  ASSERT_GE(targets.size(), 3u);
-  const size_t reached = targets[0], tried = targets[1], open = targets[2];
+  ASSERT_GE(targets.size(), 4u);
+  const size_t reached = targets[0], tried = targets[1], once = targets[2], untried = targets[3];
   Steering s(7, Shard{}, 1000);
   s.Record(0, broad[1], {Foci()[reached].target});  // a broad focus reaches the first's fusion
   for (int64_t i = 0; i < Steering::kTargetTries; ++i) s.Record(1 + i, tried, {"common"});
-  for (int64_t i = 1; i < Steering::kTargetTries; ++i) s.Record(10 + i, open, {});
+  s.Record(10, once, {});
   std::vector<double> odds = s.Odds(2);
   EXPECT_EQ(odds[reached], 0);
   EXPECT_EQ(odds[tried], 0);
-  EXPECT_NEAR(odds[open], Steering::kTargets / static_cast<double>(targets.size() - 2), 1e-12);
+  EXPECT_EQ(odds[once], 0) << "tried once while others are untried";
+  EXPECT_NEAR(odds[untried], Steering::kTargets / static_cast<double>(targets.size() - 3), 1e-12);
   EXPECT_NEAR(Sum(odds, targets), Steering::kTargets, 1e-12);
   EXPECT_NEAR(Sum(odds, broad), 1 - Steering::kTargets, 1e-12);
+  // Every other target tried once: `once` and they share the odds again.
+  for (size_t f : targets)
+    if (f != reached && f != tried && f != once) s.Record(20, f, {});
+  odds = s.Odds(2);
+  EXPECT_NEAR(odds[once], Steering::kTargets / static_cast<double>(targets.size() - 2), 1e-12);
   // Every target's fusion reached: the broad foci have it all, as_given its share.
   Steering done(7, Shard{}, 1000);
   for (size_t f : targets) done.Record(0, f, {Foci()[f].target});
