@@ -263,15 +263,16 @@ CampaignEnd StartCampaign(CampaignStart s) {
   std::vector<std::unique_ptr<Supervisor>> owned = MakeWorkers(s, fo);
   std::vector<Supervisor*> workers;
   for (auto& w : owned) workers.push_back(w.get());
-  // The first worker resolves the paths; the others start meanwhile, so that no job waits for its
-  // worker in the middle of the campaign.
   // A steered campaign opens target foci only for the attention fusions this torch registers:
-  // listed by the install's Python meanwhile (a few seconds; a resumed campaign reads its summary).
+  // listed by the install's Python while the workers start (a few seconds; a resumed campaign
+  // reads them from its summary).
   std::future<Result<std::vector<CatalogueRewrite>>> fusions;
   if (fo.steer && !resuming)
     fusions = std::async(std::launch::async, [python = s.python] {
       return ListInstalledRewrites(python, kFusionListTimeoutS, CatalogueScope::kAttentionFusions);
     });
+  // The first worker resolves the paths; the others start meanwhile, so that no job waits for its
+  // worker in the middle of the campaign.
   std::vector<std::thread> starting;
   for (size_t j = 1; j < workers.size(); ++j)
     starting.emplace_back([w = workers[j]] { (void)w->Hello(); });

@@ -58,9 +58,10 @@ class Steering {
   // programs, so that a focus that alone reaches a rare rewrite outweighs one that reaches common
   // ones often; a target focus's is even while it is open, 0 after.
   std::vector<double> Odds(int64_t epoch) const;
-  // The attention fusions (_sfdp_pattern_N_...) the installed torch registers: a target focus of
-  // another is never open (releases differ: 2.11.0 has training forms 2.15.0 dropped). Until this
-  // is called every target can be; a resumed campaign reads the set back from its summary.
+  // The attention fusions (_sfdp_pattern_N_...) the installed torch registers and a CPU program
+  // can reach (the catalogue gives them no note): a target focus of another is never open
+  // (releases differ: 2.11.0 has training forms 2.15.0 dropped). Until this is called every
+  // target can be; a resumed campaign reads the set back from its summary.
   void SetInstalledFusions(std::set<std::string> names);
   // A done case: its focus and the rewrites its compiled runs reached.
   void Record(int64_t index, size_t focus, const std::set<std::string>& rewrites);
