@@ -111,7 +111,13 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
     for (size_t f : broad) yield[f] = 1;
     sum = static_cast<double>(broad.size());
   }
-  const double targets = open.empty() ? 0 : kTargets;
+  // Each open target at most 1 / (2 epochs' cases): its program is seen two epochs later, and until
+  // then the same odds hold, so a bigger share spends more programs on it than its tries (seen:
+  // with 4 targets left, one got 7 programs). The share they do not take goes to the broad foci.
+  const double per_target =
+      std::min(kTargets / static_cast<double>(std::max<size_t>(open.size(), 1)),
+               1.0 / (2.0 * static_cast<double>(epoch_cases_)));
+  const double targets = per_target * static_cast<double>(open.size());
   const double nb = static_cast<double>(broad.size());
   std::vector<double> odds(n, 0.0);
   for (size_t f : broad) odds[f] = kFloor + (1 - kFloor * nb) * yield[f] / sum;
@@ -123,7 +129,7 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
       if (f != 0) odds[f] *= (1 - targets - kAsGiven) / rest;
     odds[0] = kAsGiven;
   }
-  for (size_t f : open) odds[f] = targets / static_cast<double>(open.size());
+  for (size_t f : open) odds[f] = per_target;
   return odds;
 }
 

@@ -81,11 +81,11 @@ TEST(Steering, TargetFociShareTheirOddsUntilTheirFusionIsReachedOrTried) {
   const std::vector<size_t> broad = Broad(), targets = Broad(false);
   ASSERT_GE(targets.size(), 4u);
   const size_t reached = targets[0], tried = targets[1], once = targets[2], untried = targets[3];
-  Steering s(7, Shard{}, 1000);
+  Steering s(7, Shard{}, 16);                       // records in epochs 0 and 1, read by epoch 100
   s.Record(0, broad[1], {Foci()[reached].target});  // a broad focus reaches the first's fusion
   for (int64_t i = 0; i < Steering::kTargetTries; ++i) s.Record(1 + i, tried, {"common"});
   s.Record(10, once, {});
-  std::vector<double> odds = s.Odds(2);
+  std::vector<double> odds = s.Odds(100);
   EXPECT_EQ(odds[reached], 0);
   EXPECT_EQ(odds[tried], 0);
   EXPECT_EQ(odds[once], 0) << "tried once while others are untried";
@@ -95,12 +95,12 @@ TEST(Steering, TargetFociShareTheirOddsUntilTheirFusionIsReachedOrTried) {
   // Every other target tried once: `once` and they share the odds again.
   for (size_t f : targets)
     if (f != reached && f != tried && f != once) s.Record(20, f, {});
-  odds = s.Odds(2);
+  odds = s.Odds(100);
   EXPECT_NEAR(odds[once], Steering::kTargets / static_cast<double>(targets.size() - 2), 1e-12);
   // Every target's fusion reached: the broad foci have it all, as_given its share.
-  Steering done(7, Shard{}, 1000);
+  Steering done(7, Shard{}, 16);
   for (size_t f : targets) done.Record(0, f, {Foci()[f].target});
-  odds = done.Odds(2);
+  odds = done.Odds(100);
   EXPECT_EQ(Sum(odds, targets), 0);
   EXPECT_NEAR(Sum(odds, broad), 1, 1e-12);
   EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
@@ -126,7 +126,7 @@ TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
   }
   ASSERT_NE(other, none) << "a target that is not an attention fusion's";
   ASSERT_FALSE(missing.empty());
-  Steering s(7, Shard{}, 1000);
+  Steering s(7, Shard{}, 2);  // 7 open targets under kTargets' share: 1/7 of it each
   s.SetInstalledFusions(installed);
   std::vector<double> odds = s.Odds(0);
   for (size_t f : missing) EXPECT_EQ(odds[f], 0) << Foci()[f].name;
@@ -134,11 +134,25 @@ TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
   EXPECT_NEAR(odds[registered], Steering::kTargets / static_cast<double>(open), 1e-12);
   EXPECT_NEAR(odds[other], odds[registered], 1e-12);
   EXPECT_NEAR(Sum(odds, broad), 1 - Steering::kTargets, 1e-12);
-  EXPECT_GT(Steering(7, Shard{}, 1000).Odds(0)[missing[0]], 0) << "unknown: every target open";
-  Steering back(7, Shard{}, 1000);
+  EXPECT_GT(Steering(7, Shard{}, 2).Odds(0)[missing[0]], 0) << "unknown: every target open";
+  Steering back(7, Shard{}, 2);
   ASSERT_TRUE(back.FromJson(s.ToJson()).ok());
   EXPECT_EQ(back.Odds(0), odds);
   EXPECT_EQ(back.ToJson(), s.ToJson());
+}
+
+// With few targets open, each gets at most 1 / (2 epochs' cases), since its program is seen only
+// two epochs later; the broad foci take the rest.
+TEST(Steering, FewOpenTargetsTakeAtMostOneProgramPerTwoEpochsEach) {
+  const std::vector<size_t> broad = Broad(), targets = Broad(false);
+  ASSERT_GE(targets.size(), 3u);
+  Steering s(7, Shard{}, 8);
+  for (size_t k = 2; k < targets.size(); ++k) s.Record(0, targets[k], {Foci()[targets[k]].target});
+  std::vector<double> odds = s.Odds(2);
+  EXPECT_DOUBLE_EQ(odds[targets[0]], 1.0 / 16);
+  EXPECT_DOUBLE_EQ(odds[targets[1]], 1.0 / 16);
+  EXPECT_NEAR(Sum(odds, broad), 1 - 2.0 / 16, 1e-12);
+  EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
 }
 
 // A campaign whose programs reach no rewrite (steered without inductor) keeps every broad focus
