@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "oracles/attention_fusion.h"
 #include "src/campaign/rewrite_catalogue.h"
 #include "src/exec/path_info.h"
 #include "src/gen/focus.h"
@@ -205,7 +206,7 @@ std::optional<std::set<std::string>> InstalledFusions(
     if (r.note.empty()) names.insert(r.name);
   int64_t aimed = 0, attention = 0;
   for (const Focus& f : Foci()) {
-    if (f.target.rfind("_sfdp_pattern_", 0) != 0) continue;
+    if (AttentionFusionPattern(f.target).empty()) continue;
     ++attention;
     aimed += names.count(f.target) > 0;
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "oracles/attention_fusion.h"
 #include "src/gen/focus.h"
 #include "src/report/rewrite_coverage.h"
 #include "src/support/rng.h"
@@ -21,8 +22,6 @@ constexpr uint64_t kFocusSalt = 0x5EE7'F0C5'0000'0001ULL;
 bool CountIn(const nlohmann::json& v, int64_t hi) {
   return v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= hi;
 }
-
-bool AttentionFusion(const std::string& rewrite) { return rewrite.rfind("_sfdp_pattern_", 0) == 0; }
 
 }  // namespace
 
@@ -139,7 +138,7 @@ void Steering::SetInstalledFusions(std::set<std::string> names) {
 }
 
 bool Steering::Installed(const std::string& target) const {
-  return !installed_ || !AttentionFusion(target) || installed_->count(target) > 0;
+  return !installed_ || AttentionFusionPattern(target).empty() || installed_->count(target) > 0;
 }
 
 void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
@@ -217,7 +216,7 @@ Status Steering::FromJson(const nlohmann::json& j) {
     installed.emplace();
     for (const auto& n : names) {
       if (!n.is_string() || !ValidRewriteName(n.get<std::string>()) ||
-          !AttentionFusion(n.get<std::string>()))
+          AttentionFusionPattern(n.get<std::string>()).empty())
         return bad("\"installed_fusions\" holds a name that is not an attention fusion's");
       installed->insert(n.get<std::string>());
     }
