@@ -365,6 +365,38 @@ TEST(VerdictJson, OutputIndicesOutOfRangeAreNotTaken) {
   }
 }
 
+// The RMSEs and what they were measured against survive a report (a precision-only finding signs
+// by them: sdpa's float32 chain, addmm's fusion); RMSEs from a file that cannot be are not taken.
+TEST(VerdictJson, RmsesRoundTripAndBadOnesAreNotTaken) {
+  Verdict v;
+  Divergence d{DivergenceKind::kValue, {"eager", "inductor"}, "inductor", "x"};
+  d.path_rmse = 0.25;
+  d.eager_rmse = 0.5;
+  d.rmse_float64 = true;
+  v.divergences = {d};
+  auto back = VerdictFromJson(VerdictToJson(v));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().divergences[0].path_rmse, 0.25);
+  EXPECT_EQ(back.value().divergences[0].eager_rmse, 0.5);
+  EXPECT_TRUE(back.value().divergences[0].rmse_float64);
+  v.divergences[0].rmse_float64 = false;
+  back = VerdictFromJson(VerdictToJson(v));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_FALSE(back.value().divergences[0].rmse_float64);
+  EXPECT_EQ(back.value().divergences[0].path_rmse, 0.25);
+  nlohmann::json j = VerdictToJson(v);
+  for (const nlohmann::json& bad :
+       {nlohmann::json({{"eager", 0.5}, {"path", -1}, {"against", "float64"}}),
+        nlohmann::json({{"eager", 0.5}, {"path", 0.25}, {"against", "float32"}}),
+        nlohmann::json({{"path", 0.25}, {"against", "float64"}})}) {
+    j["divergences"][0]["rmse"] = bad;
+    auto r = VerdictFromJson(j);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_FALSE(r.value().divergences[0].rmse_float64) << bad.dump();
+    EXPECT_LT(r.value().divergences[0].path_rmse, 0) << bad.dump();
+  }
+}
+
 // The counts of elements out of bound survive a report; counts from a file that cannot be (one
 // missing, negative, past 2^62, more NaN-reference elements than diverging ones) are not taken.
 TEST(VerdictJson, DivergingElementCountsRoundTripAndBadOnesAreNotTaken) {

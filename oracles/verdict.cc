@@ -170,6 +170,19 @@ Result<Verdict> VerdictFromJson(const nlohmann::json& j) {
       if (w.contains("expected")) d.expected = NumFrom(w["expected"]);
       if (w.contains("allowed_error")) d.allowed = NumFrom(w["allowed_error"]);
     }
+    // The RMSEs, against the reference or its float64 run (what precision-only was measured
+    // against, which root causes read): both, non-negative, with what they were against, or none.
+    if (jd.contains("rmse") && jd["rmse"].is_object()) {
+      const auto& r = jd["rmse"];
+      const std::string against = StringField(r, "against");
+      const double path = r.contains("path") ? NumFrom(r["path"]) : -1;
+      const double eager = r.contains(paths::kEager) ? NumFrom(r[paths::kEager]) : -1;
+      if (!(path < 0) && !(eager < 0) && (against == "float64" || against == paths::kReference)) {
+        d.path_rmse = path;
+        d.eager_rmse = eager;
+        d.rmse_float64 = against == "float64";
+      }
+    }
     // Counts from a file: both or neither, each in [0, 2^62], no more NaN-reference elements than
     // diverging ones.
     if (jd.contains("elements") && jd["elements"].is_object()) {
