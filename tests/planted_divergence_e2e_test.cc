@@ -99,5 +99,29 @@ TEST(PlantedDivergenceE2E, ReferenceAndEagerAloneRaiseNoNumericFalseAlarm) {
   }
 }
 
+// Every case breaks the planted path's rule in one mm: one bucket, whose first case is still being
+// reduced and checked while the other job counts later ones. The bucket keeps when it was first
+// seen (it read 0 s where a later case was counted first).
+TEST(PlantedDivergenceE2E, ABucketKeepsItsFirstTimeWhileItsFirstCaseIsReduced) {
+  std::string out = e2e::ScratchDir("first-time");
+  std::string policy = out + "/mm-policy.json";
+  std::ofstream(policy) << R"({"p_meta": 0, "p_cuda": 0, "p_device_mismatch": 0, "w_bfloat16": 0,
+      "p_mixed_dtype": 1, "w_addbmm": 0, "w_addmm": 0, "w_addmv": 0, "w_attention": 0,
+      "w_baddbmm": 0, "w_bmm": 0, "w_dot": 0, "w_linear": 0, "w_matmul": 0, "w_mv": 0,
+      "w_sdpa": 0, "w_mm": 1})";
+  auto r = e2e::RunMmdiff(
+      "fuzz --time 120 --cases 40 --jobs 2 --seed 1 --test-paths --paths "
+      "reference,eager,planted_promote --policy " +
+      policy + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto s = nlohmann::json::parse(ReadFile(out + "/summary.json").value());
+  ASSERT_GE(s["buckets"].size(), 1u) << r.output;
+  for (const auto& b : s["buckets"]) {
+    EXPECT_GT(b["count"].get<int>(), 1) << b.dump();  // the race this test is about
+    EXPECT_GT(b["first_found_s"].get<double>(), 0.0) << b.dump();
+    EXPECT_LE(b["first_found_s"].get<double>(), s["elapsed_s"].get<double>()) << b.dump();
+  }
+}
+
 }  // namespace
 }  // namespace mmdiff

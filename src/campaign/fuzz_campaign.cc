@@ -449,11 +449,13 @@ class Campaign {
       fc.rewrites.assign(reached.begin(), reached.end());
     }
     BucketStats& b = sum_.buckets[fc.hash];
-    if (b.signature
-            .empty()) {  // known now, even while another case of the bucket writes its folder
+    // Known now, even while another case of the bucket writes its folder; its first time too: a
+    // later case of it may be counted while this one is still being reduced.
+    if (b.signature.empty()) {
       b.signature = fc.signature;
       b.headline = fc.headline;
       b.known = fc.known;
+      b.first_found_s = fc.found_s;
     }
     // The bucket's report is always its smallest case index, whatever order the jobs finish in, so
     // that shards and job counts give the same reports.
@@ -574,7 +576,6 @@ class Campaign {
     if (b.count == 0) {
       b.signature = fc.signature;
       b.headline = fc.headline;
-      b.first_found_s = fc.found_s;
     }
     b.known = fc.known;
     b.first_index = index;
