@@ -76,6 +76,33 @@ inline CaseRun RoundTrip(DType via = DType::kFloat16, double inductor = 0.1) {
   return JudgeCase(p, {"grid16", 1}, rs);
 }
 
+// add(mm(a, b), bias) in bfloat16 (`product`: the add's first operand is the mm, else an input):
+// eager and the reference round the product before adding (0.140625), inductor returns `got`;
+// `internals` are what its compile reported.
+inline CaseRun BiasAdd(double got, const std::vector<std::string>& internals, bool product = true) {
+  Program p;
+  p.inputs = {{"a", {1, 2}, DType::kBFloat16},
+              {"b", {2, 1}, DType::kBFloat16},
+              {"bias", {1}, DType::kBFloat16},
+              {"c", {1, 1}, DType::kBFloat16}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}},
+             {"v1", OpKind::kView, {"v0"}},
+             {"v2", OpKind::kAdd, {product ? "v1" : "c", "bias"}}};
+  p.nodes[1].ints = {1, 1};
+  p.outputs = {"v2"};
+  std::vector<PathResult> rs = {Ok("reference", DType::kBFloat16, {1, 1}),
+                                Ok("eager", DType::kBFloat16, {1, 1}),
+                                Ok("inductor", DType::kBFloat16, {1, 1})};
+  rs[0].outputs[0].data = rs[1].outputs[0].data = {0.140625};
+  rs[0].outputs[0].bound = {0.00226};
+  rs[2].outputs[0].data = {got};
+  rs[2].compile.internals = internals;
+  return JudgeCase(p, {"grid16", 1}, rs);
+}
+
+// What inductor's compile reports where post_grad.addmm fused the add into addmm.
+inline const std::vector<std::string> kAddmmFused = {"rewrite:post_grad.addmm", "extern:addmm"};
+
 // Classified against a float64 run whose result is `exact`.
 inline void Classify(CaseRun& c, double exact) {
   PathResult fp64 = c.results[0];

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "oracles/addmm_fusion.h"
 #include "oracles/cast_round_trip.h"
 #include "oracles/judge.h"
 
@@ -323,6 +324,8 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   // pytorch#185337 in a baddbmm's values and, through the same pair, in an mv's gradient).
   if (RoundTripFinding(p, contract, f).back)
     return "value|path=" + f.path + "|cast_round_trip|devices=" + Devices(p, contract, nullptr);
+  // An add of an mm's product fused into addmm, no less accurate than eager: by design.
+  if (UnroundedAddmmBias(p, contract, f)) return "value|path=" + f.path + "|" + kAddmmFusion;
 
   // Eager on meta tensors runs torch's meta registrations, which check the matmul family's shapes
   // but skip most of its dtype checks, whatever the op: the eager_meta path (a cpu program on meta
@@ -363,11 +366,30 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   std::string s = std::string(DivergenceKindName(f.kind)) + "|path=" + f.path + "|" + f.behaviour;
   if (f.behaviour == kSdpaSafeSoftmax || f.behaviour == kSdpaFloat32)
     return s;  // whatever the op and the fusion
-  // A fusion of a softmax over another dim than the last is a root cause of its own, whatever
-  // the pattern and the op it ends in: the fusions share the check they lack (pytorch#196468;
-  // seen on 2.11.0: _sfdp_pattern_5 ending in matmul and _sfdp_pattern_13 in bmm, two lines).
+  // A compiled path raising on a program eager runs, after fusing attention: one root cause per
+  // path, kind and error class whatever the pattern and the ops around it. The error comes from
+  // what the fusion left (sdpa's result, its layout and dtype, in place of the ops the rest of the
+  // graph was traced with), not from one op: seen on 2.11.0, pytorch#195589 (attention viewed to
+  // (B*H, L, E) and fed to linear) came as 4 buckets by ops list from patterns 2, 3 and 25, and on
+  // 2.15.0 the backward of patterns 7, 9 and 10 raising on float32 attention with float16 casts
+  // as 3.
+  if (!f.fused.empty() &&
+      (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kBackwardError))
+    return s + "|fused|devices=" + Devices(p, contract, nullptr);
+  // A fusion's result for a softmax over another dim than the last is a root cause of its own,
+  // whatever the pattern and the op it ends in: the fusions share the check they lack
+  // (pytorch#196468; seen on 2.11.0: _sfdp_pattern_5 ending in matmul and _sfdp_pattern_13 in bmm,
+  // two lines).
   if (!f.fused.empty() && SoftmaxOverOtherDim(p, contract)) return s + "|fused|softmax_dim=other";
-  if (!f.fused.empty()) s += "|fused=" + f.fused;
+  // A fusion returning another dtype or shape than the ops it replaced: the replacement does not
+  // restore what the pattern's casts and views made, one root cause per path and op whatever the
+  // pattern (seen on 2.15.0: patterns 7 to 10, written alike, returned float32 for float16
+  // attention, 4 buckets). A wrong value stays the pattern's own: each replacement computes its
+  // own way (its mask, its scale).
+  if (!f.fused.empty() && f.kind != DivergenceKind::kValue)
+    s += "|fused";
+  else if (!f.fused.empty())
+    s += "|fused=" + f.fused;
   // Where eager raised at another node than the contract's violation, the contract's rule is not
   // what eager rejected: the finding is about eager's node, and its error class.
   if (EagerRaisedElsewhere(contract, f))
@@ -449,7 +471,17 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
     if (!fusion.behaviour.empty()) f.behaviour = fusion.behaviour;
     f.precision_only = k == DivergenceKind::kValue && v.divergences[i].rmse_float64 &&
                        v.divergences[i].classification == "precision-only";
+    f.addmm_fused =
+        k == DivergenceKind::kValue &&
+        std::find(at_fault->compile.internals.begin(), at_fault->compile.internals.end(),
+                  std::string(kRewritePrefix) + "post_grad.addmm") !=
+            at_fault->compile.internals.end();
   }
+  // A compiled path raising where eager runs, after fusing attention.
+  if (f.compiled && !contract.rejects &&
+      ((k == DivergenceKind::kErrorBehaviour && f.behaviour.rfind("raises:", 0) == 0) ||
+       k == DivergenceKind::kBackwardError))
+    f.fused = FusedAttention(*at_fault, v.divergences[i]).fused;
   return f;
 }
 

@@ -41,11 +41,15 @@ struct RootCauseFacts {
   // entry says so with "nan": true).
   bool nan = false;
   // The attention fusions (Inductor's fuse_attention replacements, by pattern: "_sfdp_pattern_5",
-  // several joined by ',') whose result the path at fault returned, for a result finding (values,
-  // dtype, shape) of a compiled path: a fused attention runs another kernel than the ops it
-  // replaced, a root cause of its own beside the rounding of those ops (seen on torch 2.11.0:
-  // pytorch#174049, the fusion dropping the scale, joined a float16 bmm rounding bucket).
+  // several joined by ',') that the path at fault's compile ran, for a result finding (values,
+  // dtype, shape) or an error on a program eager runs (raises, raises in backward) of a compiled
+  // path: a fused attention runs another kernel than the ops it replaced, a root cause of its own
+  // beside the rounding of those ops (seen on torch 2.11.0: pytorch#174049, the fusion dropping
+  // the scale, joined a float16 bmm rounding bucket).
   std::string fused;
+  // The path at fault's compile fused an add of an mm's result into addmm (Inductor's
+  // post_grad.addmm rewrite), for a value finding of a compiled path.
+  bool addmm_fused = false;
   // A value finding of a compiled path that PyTorch's accuracy rule, measured against the float64
   // run, calls precision-only: at least as close to the exact result as eager's.
   bool precision_only = false;
@@ -117,7 +121,10 @@ std::vector<const Node*> FindingNodes(const Program& p, const Expectation& contr
 //   "error_behaviour|path=inductor|accepts|rule=same_dtype|op=addmm|devices=cpu,cpu,cpu"
 //   "value|path=inductor|values|op=mv|devices=cpu,cpu"
 //   "value|path=inductor|values|fused=_sfdp_pattern_5|op=matmul|devices=cpu,cpu" (the path at
-//   fault ran attention fusions: RootCauseFacts::fused)
+//   fault ran attention fusions: RootCauseFacts::fused; a result type or an error after them is
+//   one root cause whatever the pattern:
+//   "dtype|path=inductor|returns|fused|op=bmm|devices=cpu,cpu",
+//   "error_behaviour|path=inductor|raises:RuntimeError|fused|devices=cpu")
 //   "meta|path=eager_meta|skips_check|rule=same_dtype" (eager on meta accepting what cpu rejects,
 //   or raising another class later: one root cause per rule whatever the op, for the eager_meta
 //   path and for eager on a meta program)

@@ -38,6 +38,14 @@ std::string FileNamePart(std::string s) {
   return s;
 }
 
+// The attention fusions divergence `index` of a judged report is signed with
+// (RootCauseFacts::fused); "" where none or the report cannot be judged.
+std::string Fusions(const Result<JudgedCase>& judged, size_t index) {
+  if (!judged.ok() || index >= judged.value().verdict.divergences.size()) return "";
+  const JudgedCase& c = judged.value();
+  return FindingFacts(c.contract, c.results, c.verdict, index).fused;
+}
+
 }  // namespace
 
 Result<nlohmann::json> PromoteReport(const std::string& report_text, const PromoteOptions& o) {
@@ -70,6 +78,7 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
   if (result == "diverge") {
     nlohmann::json divergences = nlohmann::json::array();
     std::set<std::pair<std::string, std::string>> seen;
+    const auto judged = ReadJudgedCase(j);
     const nlohmann::json all = verdict.value("divergences", nlohmann::json::array());
     for (size_t index = 0; index < (all.is_array() ? all.size() : 0); ++index) {
       const nlohmann::json& d = all[index];
@@ -90,13 +99,12 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
         if (kind == "value" && worst.is_object() && worst.value("got", nlohmann::json()) == "nan" &&
             worst.value("expected", nlohmann::json()) != "nan")
           divergences.back()["nan"] = true;
-        // The finding's divergence, of attention fusions: the entry signs it with them.
+        // The finding's divergence, of attention fusions: the entry signs it with them, as the
+        // path at fault's rewrites name them (the signature may fold the patterns).
         const nlohmann::json finding = j.value("finding", nlohmann::json());
-        const nlohmann::json bucket = j.value("bucket", nlohmann::json());
         if (finding.is_object() && finding.value("divergence", nlohmann::json()) == index)
-          for (const std::string& field : SignatureFields(StringField(bucket, "signature")))
-            if (field.rfind("fused=", 0) == 0 && AttentionFusionPatterns(field.substr(6)))
-              divergences.back()["fused"] = field.substr(6);
+          if (std::string fused = Fusions(judged, index); AttentionFusionPatterns(fused))
+            divergences.back()["fused"] = fused;
       }
     }
     expectation["divergences"] = divergences;

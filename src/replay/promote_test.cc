@@ -73,6 +73,7 @@ TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
   inductor.outputs[0].bound.clear();
   inductor.outputs[0].data[0] = -11;
   inductor.traits.compiled = true;
+  inductor.compile.present = true;  // as a worker reports it, and a report keeps it
   inductor.compile.internals = {"rewrite:_sfdp_pattern_5_inference"};
   RunContext ctx{{{"mmdiff", "0.1.0"}, {"torch", "2.11.0+cpu"}, {"python", "3.11.2"}}, {}};
   nlohmann::json report = MakeReport(JudgeCase(p, {"exact", 7}, {ref, eager, inductor}), ctx);
@@ -82,7 +83,7 @@ TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
   ASSERT_TRUE(entry.ok()) << entry.error();
   EXPECT_EQ(entry.value()["expected"][0]["divergences"][0]["fused"], "_sfdp_pattern_5");
   auto parsed = ParseRegressionEntry(entry.value().dump());
-  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  ASSERT_TRUE(parsed.ok()) << parsed.error() << entry.value()["expected"].dump();
   EXPECT_EQ(parsed.value().expected[0].divergences[0].fused, "_sfdp_pattern_5");
   std::string dir = ::testing::TempDir() + "/promote-fused";
   std::filesystem::create_directories(dir);
@@ -96,6 +97,18 @@ TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
   auto refused = ParseRegressionEntry(bad.dump());
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().find("\"fused\""), std::string::npos) << refused.error();
+  // A result type: the signature folds the patterns, the entry still names the fusion it ran.
+  inductor.outputs[0].dtype = DType::kFloat16;
+  nlohmann::json typed = MakeReport(JudgeCase(p, {"exact", 7}, {ref, eager, inductor}), ctx);
+  const std::string typed_bucket = typed["bucket"]["signature"];
+  ASSERT_EQ(typed_bucket, "dtype|path=inductor|returns|fused|op=bmm|devices=cpu,cpu");
+  auto typed_entry = PromoteReport(typed.dump(), {"findings/y/report.json", "", "", ""});
+  ASSERT_TRUE(typed_entry.ok()) << typed_entry.error();
+  EXPECT_EQ(typed_entry.value()["expected"][0]["divergences"][0]["fused"], "_sfdp_pattern_5");
+  std::ofstream(dir + "/entry.json") << typed_entry.value().dump();
+  cat = LoadKnownCatalogue({dir});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(cat.value().Find(typed_bucket), nullptr);
 }
 
 TEST(Promote, OptionsSetTitleNoteAndRange) {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "oracles/addmm_fusion.h"
 #include "oracles/attention_fusion.h"
 #include "oracles/cast_round_trip.h"
 #include "oracles/judge.h"
@@ -198,13 +199,16 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       if (const CastRoundTrip t = RoundTripFinding(p, contract, facts); t.back)
         h += ", after the explicit round trip " + RoundTripText(t) + " (" + t.narrow->name + ", " +
              t.back->name + ")";
-      if (facts.behaviour == kSdpaFloat32) {
-        char rmse[128];
-        std::snprintf(rmse, sizeof(rmse), "RMSE %.3g against float64, eager's %.3g", d.path_rmse,
-                      d.eager_rmse);
+      char rmse[128];
+      std::snprintf(rmse, sizeof(rmse), "RMSE %.3g against float64, eager's %.3g", d.path_rmse,
+                    d.eager_rmse);
+      if (facts.behaviour == kSdpaFloat32)
         h += " but no less accurately than eager (" + std::string(rmse) +
              "; by design: sdpa keeps the scores in float32)";
-      }
+      if (UnroundedAddmmBias(p, contract, facts))
+        h += ", fused with its mm into addmm (post_grad.addmm), but no less accurately than eager "
+             "(" +
+             std::string(rmse) + "; by design: addmm adds the bias before rounding the product)";
       break;
     }
     case DivergenceKind::kBackwardError: {
@@ -224,8 +228,7 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
         if (!x || x->ok()) return std::string("returns gradients");
         return "raises " + x->error_class + (x->backward ? " in backward" : " in the forward");
       };
-      // A compile that fused attention names the fusion, as a wrong value's headline does (the
-      // signature keeps the ops: known entries sign backward errors without fusions).
+      // A compile that fused attention names the fusion, as a wrong value's headline does.
       std::string who = path;
       if (r && r->traits.compiled)
         if (const std::string fused = FusedAttention(*r, d).fused; !fused.empty())
@@ -268,7 +271,8 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
         h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " +
             ErrorClass(o) + " in backward";
       else if (d.kind == DivergenceKind::kErrorBehaviour)
-        h = path + " raises " + ErrorClass(r) + " on " + call + " that " + other + " accepts";
+        h = path + (facts.path == path ? fusing : "") + " raises " + ErrorClass(r) + " on " + call +
+            " that " + other + " accepts";
       else if (d.kind == DivergenceKind::kErrorClass)
         h = path + " raises " + ErrorClass(r) + " on " + call + " where " + other + " raises " +
             ErrorClass(o);

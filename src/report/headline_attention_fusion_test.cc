@@ -76,13 +76,54 @@ TEST(AttentionFusion, AFusedAttentionsWrongResultIsARootCauseOfItsOwn) {
                 .signature,
             "value|path=inductor|values|fused=_sfdp_pattern_5,_sfdp_pattern_6|op=bmm|devices=cpu,"
             "cpu");
-  // A result type too; an error is not a result the fusion returned.
+  // A result type too: one root cause whatever the pattern (the replacements do not restore the
+  // pattern's casts), whose headline names the pattern.
   CaseRun dtype = WrongBmm({"rewrite:_sfdp_pattern_1_inference"}, DType::kFloat16);
   EXPECT_EQ(CaseFinding(dtype).signature,
-            "dtype|path=inductor|returns|fused=_sfdp_pattern_1|op=bmm|devices=cpu,cpu");
+            "dtype|path=inductor|returns|fused|op=bmm|devices=cpu,cpu");
   EXPECT_NE(Headline(dtype).find("inductor, fusing attention (_sfdp_pattern_1), returns float16"),
             std::string::npos)
       << Headline(dtype);
+  EXPECT_EQ(CaseFinding(WrongBmm({"rewrite:_sfdp_pattern_8_training"}, DType::kFloat16)).signature,
+            CaseFinding(dtype).signature);
+  EXPECT_EQ(CaseFinding(WrongBmm({}, DType::kFloat16)).signature,
+            "dtype|path=inductor|returns|op=bmm|devices=cpu,cpu");
+}
+
+// A compiled path raising on a program eager runs, after fusing attention, is one root cause per
+// path and kind whatever the pattern and the ops around the attention (pytorch#195589 on 2.11.0:
+// patterns 2, 3 and 25, before a linear with or without bias, 4 buckets by ops list).
+TEST(AttentionFusion, ARaiseAfterAFusionIsOneRootCauseWhateverThePatternAndOps) {
+  auto raising = [](const std::vector<std::string>& internals, OpKind last, bool backward) {
+    Program p;
+    p.inputs = {{"q", {1, 2, 3}, DType::kFloat32}, {"k", {1, 3, 2}, DType::kFloat32}};
+    p.nodes = {{"v0", OpKind::kBmm, {"q", "k"}}, {"v1", last, {"v0", "v0"}}};
+    p.outputs = {"v1"};
+    std::vector<PathResult> rs = {Ok("reference", DType::kFloat32, {1, 2, 2}),
+                                  Ok("eager", DType::kFloat32, {1, 2, 2}),
+                                  case_test::Raises("inductor", "RuntimeError")};
+    rs[0].outputs[0].data = rs[1].outputs[0].data = std::vector<double>(4, 1.0);
+    rs[0].outputs[0].bound = std::vector<double>(4, 0.0);
+    rs[2].backward = backward;
+    rs[2].compile.internals = internals;
+    return JudgeCase(p, {"grid16", 1}, rs);
+  };
+  CaseRun two = raising({"rewrite:_sfdp_pattern_2_half_inference"}, OpKind::kBmm, false);
+  ASSERT_EQ(CaseFindings(two).size(), 1u);
+  EXPECT_EQ(CaseFinding(two).signature,
+            "error_behaviour|path=inductor|raises:RuntimeError|fused|devices=cpu");
+  EXPECT_EQ(CaseFinding(raising({"rewrite:_sfdp_pattern_25_bs1_inference"}, OpKind::kMatmul, false))
+                .signature,
+            CaseFinding(two).signature);
+  EXPECT_NE(Headline(two).find("fusing attention (_sfdp_pattern_2)"), std::string::npos)
+      << Headline(two);
+  // Without a fusion: the program's ops.
+  EXPECT_EQ(CaseFinding(raising({}, OpKind::kBmm, false)).signature,
+            "error_behaviour|path=inductor|raises:RuntimeError|ops=bmm|devices=cpu");
+  // In backward alike.
+  EXPECT_EQ(
+      CaseFinding(raising({"rewrite:_sfdp_pattern_10_training"}, OpKind::kBmm, true)).signature,
+      "backward_error|path=inductor|backward_raises|fused|devices=cpu");
 }
 
 // Sdpa zeroes a row whose scores are all masked or NaN, where the unfused softmax gives NaN: a

@@ -104,15 +104,28 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
       if (RestatesEagersFinding(contract, x, d)) continue;
       RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
       facts.nan = d.nan;
-      if (*kind == DivergenceKind::kValue || *kind == DivergenceKind::kDType ||
-          *kind == DivergenceKind::kShape)
-        facts.fused = d.fused;
-      std::vector<std::string> sigs = {RootCauseSignature(e.program, contract, facts)};
-      // An entry records a value divergence's kind, not which result it was in: in a training
-      // program it may be a gradient's (signed grad_values), so it names both.
-      if (*kind == DivergenceKind::kValue && Trains(e.program)) {
-        facts.behaviour = "grad_values";
+      const std::string behaviour = facts.behaviour;
+      // Fusions sign what FindingFacts gives them to: a result, or an error where eager runs.
+      const bool signs_fusions =
+          *kind == DivergenceKind::kValue || *kind == DivergenceKind::kDType ||
+          *kind == DivergenceKind::kShape ||
+          (!contract.rejects &&
+           (*kind == DivergenceKind::kErrorBehaviour || *kind == DivergenceKind::kBackwardError));
+      // The entry's own fusions, then those it names alike: the same fault in their replacements.
+      std::vector<std::string> fusions = {signs_fusions ? d.fused : ""};
+      if (signs_fusions && !d.fused.empty())
+        fusions.insert(fusions.end(), d.fused_alike.begin(), d.fused_alike.end());
+      std::vector<std::string> sigs;
+      for (const std::string& fused : fusions) {
+        facts.fused = fused;
+        facts.behaviour = behaviour;
         sigs.push_back(RootCauseSignature(e.program, contract, facts));
+        // An entry records a value divergence's kind, not which result it was in: in a training
+        // program it may be a gradient's (signed grad_values), so it names both.
+        if (*kind == DivergenceKind::kValue && Trains(e.program)) {
+          facts.behaviour = "grad_values";
+          sigs.push_back(RootCauseSignature(e.program, contract, facts));
+        }
       }
       for (const auto& sig : sigs)
         if (std::none_of(out.begin(), out.end(),

@@ -219,6 +219,57 @@ TEST(KnownCatalogue, ARaisingPathsFindingIsKnownWhateverItsErrorClass) {
             nullptr);
 }
 
+// An attention program (bmm, softmax, bmm) whose inductor run `kind` ("value" or
+// "error_behaviour") diverges after fusing `fused`, as a regression entry.
+nlohmann::json FusedEntry(const std::string& kind, const std::string& fused,
+                          const std::vector<std::string>& alike) {
+  Program p;
+  p.inputs = {{"q", {1, 2, 3}, DType::kFloat32},
+              {"k", {1, 3, 2}, DType::kFloat32},
+              {"v", {1, 2, 3}, DType::kFloat32}};
+  Node softmax{"v1", OpKind::kSoftmax, {"v0"}};
+  softmax.ints = {-1};
+  p.nodes = {{"v0", OpKind::kBmm, {"q", "k"}}, softmax, {"v2", OpKind::kBmm, {"v1", "v"}}};
+  p.outputs = {"v2"};
+  nlohmann::json d = {{"kind", kind}, {"blamed", "inductor"}, {"fused", fused}};
+  if (!alike.empty()) d["fused_alike"] = alike;
+  nlohmann::json e = SeedEntry();
+  e["program"] = ProgramToJson(p);
+  e["expected"] = {{{"torch", ">=2.11.0"}, {"verdict", "diverge"}, {"divergences", {d}}}};
+  return e;
+}
+
+// An entry may name the patterns whose replacements share its fault: a sibling pattern's finding
+// is known, another pattern's is not.
+TEST(KnownCatalogue, AFusionEntryIsKnownInThePatternsItNamesAlike) {
+  Scratch s;
+  s.Write("e.json", FusedEntry("value", "_sfdp_pattern_15", {"_sfdp_pattern_20"}).dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_EQ(cat.value().size(), 2u);
+  const std::string sig = "value|path=inductor|values|fused=_sfdp_pattern_N|op=bmm|devices=cpu,cpu";
+  auto with = [&](const std::string& n) {
+    std::string out = sig;
+    return out.replace(out.find("_N|"), 2, "_" + n);
+  };
+  EXPECT_NE(cat.value().Find(with("15")), nullptr);
+  EXPECT_NE(cat.value().Find(with("20")), nullptr);
+  EXPECT_EQ(cat.value().Find(with("19")), nullptr);
+}
+
+// An entry of a compiled path raising after a fusion is known whatever the pattern and class.
+TEST(KnownCatalogue, AnErrorAfterAFusionIsKnownWhateverThePattern) {
+  Scratch s;
+  s.Write("e.json", FusedEntry("error_behaviour", "_sfdp_pattern_2", {}).dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(cat.value().Find("error_behaviour|path=inductor|raises:RuntimeError|fused|devices=cpu"),
+            nullptr);
+  EXPECT_EQ(cat.value().Find(
+                "error_behaviour|path=inductor|raises:RuntimeError|ops=bmm,softmax|devices=cpu"),
+            nullptr);
+}
+
 TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
   Scratch s;
   CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());

@@ -24,6 +24,25 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j) {
 }
 
 namespace {
+
+// A divergence's "fused_alike": whole attention fusion patterns, beside its "fused" only.
+Result<std::vector<std::string>> FusedAlike(const nlohmann::json& d, const std::string& fused) {
+  std::vector<std::string> alike;
+  if (!d.contains("fused_alike")) return alike;
+  const nlohmann::json& a = d["fused_alike"];
+  if (fused.empty() || !a.is_array() || a.size() > 64)
+    return Status::Error(
+        "\"fused_alike\" must be an array of at most 64 attention fusion patterns, beside "
+        "\"fused\"");
+  for (const auto& name : a) {
+    if (!name.is_string() || AttentionFusionPattern(name.get<std::string>()) != name)
+      return Status::Error(
+          "\"fused_alike\" must name attention fusion patterns, e.g. \"_sfdp_pattern_20\"");
+    alike.push_back(name.get<std::string>());
+  }
+  return alike;
+}
+
 Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
   auto parsed = ParseJsonBounded(text);
   if (!parsed.ok()) return parsed.status();
@@ -100,7 +119,11 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
         return Status::Error("expectation for torch " + ve.torch +
                              ": \"fused\" must name attention fusion patterns, e.g. "
                              "\"_sfdp_pattern_5\" or \"_sfdp_pattern_5,_sfdp_pattern_6\"");
-      ve.divergences.push_back({kind, d.value("blamed", ""), d.value("nan", false), fused});
+      auto alike = FusedAlike(d, fused);
+      if (!alike.ok())
+        return Status::Error("expectation for torch " + ve.torch + ": " + alike.error());
+      ve.divergences.push_back(
+          {kind, d.value("blamed", ""), d.value("nan", false), fused, alike.value()});
     }
     e.expected.push_back(ve);
   }

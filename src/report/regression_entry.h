@@ -27,9 +27,14 @@ struct ExpectedDivergence {
   // what its root cause is signed by where that matters (EagerBfloat16ProductNan). Replay does not
   // check it.
   bool nan = false;
-  // A result divergence of attention fusions ("fused": "_sfdp_pattern_5", several joined by ','):
-  // the root cause is signed with them (RootCauseFacts::fused). Replay does not check it.
+  // A result divergence, or an error on a program eager runs, of attention fusions ("fused":
+  // "_sfdp_pattern_5", several joined by ','): the root cause is signed with them
+  // (RootCauseFacts::fused). Replay does not check it.
   std::string fused;
+  // Other patterns whose replacements share the fault ("fused_alike": ["_sfdp_pattern_20"]): the
+  // catalogue knows the root cause signed with each of them too, so a sibling pattern's finding is
+  // not listed as new. Only beside "fused".
+  std::vector<std::string> fused_alike;
 };
 
 struct VersionExpectation {

@@ -57,6 +57,29 @@ TEST(RegressionEntry, BadEntriesAreErrors) {
   EXPECT_FALSE(ParseRegressionEntry("{").ok());
 }
 
+// "fused_alike" names whole attention fusion patterns, beside "fused" only.
+TEST(RegressionEntry, FusedAlikeNamesPatternsBesideFused) {
+  auto j = Entry();
+  nlohmann::json& d = j["expected"][0]["divergences"][0];
+  d["fused"] = "_sfdp_pattern_15";
+  d["fused_alike"] = {"_sfdp_pattern_20"};
+  auto e = ParseRegressionEntry(j.dump());
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_EQ(e.value().expected[0].divergences[0].fused_alike,
+            std::vector<std::string>{"_sfdp_pattern_20"});
+  for (const nlohmann::json& bad :
+       {nlohmann::json("_sfdp_pattern_20"), nlohmann::json({"_sfdp_pattern_20_inference"}),
+        nlohmann::json({"../x"}), nlohmann::json({1})}) {
+    d["fused_alike"] = bad;
+    auto refused = ParseRegressionEntry(j.dump());
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_NE(refused.error().find("\"fused_alike\""), std::string::npos) << refused.error();
+  }
+  d["fused_alike"] = {"_sfdp_pattern_20"};
+  d.erase("fused");
+  EXPECT_FALSE(ParseRegressionEntry(j.dump()).ok());
+}
+
 TEST(RegressionEntry, CompareVerdicts) {
   VersionExpectation want{">=0", true, {{"error_behaviour", "inductor"}}};
   Verdict v;
