@@ -35,7 +35,7 @@ class Steering {
   // The target foci (one fusion each, src/gen/fusion_targets.h) share kTargets of the odds evenly
   // while any is open: its fusion registered by the installed torch (SetInstalledFusions), not
   // reached yet by any program, and fewer than kTargetTries programs of its own; breadth first:
-  // only the open ones with the fewest programs so far, each at most 1 / (2 epochs' cases). The
+  // only the open ones with the fewest programs so far, each at most 1 / (an epoch's cases). The
   // broad foci share the rest as above, as_given keeping kAsGiven.
   static constexpr double kTargets = 0.4;
   static constexpr int64_t kTargetTries = 3;

@@ -141,17 +141,17 @@ TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
   EXPECT_EQ(back.ToJson(), s.ToJson());
 }
 
-// With few targets open, each gets at most 1 / (2 epochs' cases), since its program is seen only
-// two epochs later; the broad foci take the rest.
-TEST(Steering, FewOpenTargetsTakeAtMostOneProgramPerTwoEpochsEach) {
+// With few targets open, each gets at most 1 / (an epoch's cases), about one program an epoch,
+// since its program is seen only two epochs later; the broad foci take the rest.
+TEST(Steering, FewOpenTargetsTakeAtMostOneProgramAnEpochEach) {
   const std::vector<size_t> broad = Broad(), targets = Broad(false);
   ASSERT_GE(targets.size(), 3u);
   Steering s(7, Shard{}, 8);
   for (size_t k = 2; k < targets.size(); ++k) s.Record(0, targets[k], {Foci()[targets[k]].target});
   std::vector<double> odds = s.Odds(2);
-  EXPECT_DOUBLE_EQ(odds[targets[0]], 1.0 / 16);
-  EXPECT_DOUBLE_EQ(odds[targets[1]], 1.0 / 16);
-  EXPECT_NEAR(Sum(odds, broad), 1 - 2.0 / 16, 1e-12);
+  EXPECT_DOUBLE_EQ(odds[targets[0]], 1.0 / 8);
+  EXPECT_DOUBLE_EQ(odds[targets[1]], 1.0 / 8);
+  EXPECT_NEAR(Sum(odds, broad), 1 - 2.0 / 8, 1e-12);
   EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
 }
 
