@@ -105,11 +105,14 @@ ProgramBuilder::Value ProgramBuilder::Masked(const Qkv& a, const Value& x) {
     } else {
       mask = RawInput(a.mask_shape, DType::kBool);
     }
-    static const std::vector<double> kKinds = {0, 0, 1, 2};  // -inf (most common), lowest, -1e4
-    const double kind = c_.Pick(kKinds);
-    const double fill = kind == 0   ? -std::numeric_limits<double>::infinity()
-                        : kind == 1 ? -MaxFinite(x.dtype)
-                                    : -1e4;
+    // -inf, else a finite fill: the dtype's lowest value or -1e4, alike (a fair coin: models
+    // write both).
+    constexpr double kLowestFill = 0.5;
+    double fill = -std::numeric_limits<double>::infinity();
+    if (!c_.Coin(p_.p_mask_fill_inf)) {
+      const bool lowest = c_.Coin(kLowestFill);
+      fill = lowest ? -MaxFinite(x.dtype) : -1e4;
+    }
     return Emit(OpKind::kMaskedFill, {x, mask}, x.shape, x.dtype, [&](Node& n) { n.alpha = fill; });
   }
   if (c_.Coin(p_.p_mask_where)) {  // True where kept; the rest the dtype's lowest value

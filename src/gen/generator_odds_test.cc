@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -450,6 +451,15 @@ TEST(GeneratorOdds, AttentionMasksAndTensorScales) {
                  [](const Program& prog, const Node& n) {
                    return n.op == OpKind::kMaskedFill && prog.FindInput(n.args[1]) != nullptr;
                  });
+  // The fill: -inf, as fuse_attention's masked_fill patterns match, or a finite lowest value.
+  ExpectControls(
+      p, &GenPolicy::p_mask_fill_inf, "p_mask_fill_inf",
+      [](const Program&, const Node& n) {
+        return n.op == OpKind::kMaskedFill && std::isinf(n.alpha) && n.alpha < 0;
+      },
+      [](const Program&, const Node& n) {
+        return n.op == OpKind::kMaskedFill && std::isfinite(n.alpha);
+      });
 }
 
 }  // namespace

@@ -111,6 +111,7 @@ std::map<std::string, Field> AllFields() {
       {"p_half_product_float16",
        Prob(&GenPolicy::p_half_product_float16, "p_half_product_float16")},
       {"p_mask_fill", Prob(&GenPolicy::p_mask_fill, "p_mask_fill")},
+      {"p_mask_fill_inf", Prob(&GenPolicy::p_mask_fill_inf, "p_mask_fill_inf")},
       {"p_mask_where", Prob(&GenPolicy::p_mask_where, "p_mask_where")},
       {"p_mask_padding", Prob(&GenPolicy::p_mask_padding, "p_mask_padding")},
       {"p_causal_tril", Prob(&GenPolicy::p_causal_tril, "p_causal_tril")},

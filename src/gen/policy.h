@@ -94,14 +94,17 @@ struct GenPolicy {
   // in bfloat16.
   double p_half_product_float16 = 0.5;
   // Hand-written attention's masks (with p_mask): by masked_fill (True where masked, filled with
-  // -inf, the dtype's lowest value or -1e4) with p_mask_fill, else by torch.where (True where kept,
-  // the rest a 0-d torch.full of the dtype's lowest value, as GPT-2 writes it) with p_mask_where,
-  // else added. A masked_fill mask of 4-D attention is a padding mask, (pad == 0) reshaped to
-  // (B, 1, 1, S) and expanded to the scores, as DistilBert writes it, with p_mask_padding; a
-  // masked_fill or where mask is causal, torch.tril of a torch.full of ones, with p_causal_tril.
-  // A scale multiplies or divides by a 0-d torch.full tensor rather than a Python float with
-  // p_scale_tensor.
+  // -inf with p_mask_fill_inf, else the dtype's lowest value or -1e4, alike) with p_mask_fill, else
+  // by torch.where (True where kept, the rest a 0-d torch.full of the dtype's lowest value, as
+  // GPT-2 writes it) with p_mask_where, else added. A masked_fill mask of 4-D attention is a
+  // padding mask, (pad == 0) reshaped to (B, 1, 1, S) and expanded to the scores, as DistilBert
+  // writes it, with p_mask_padding; a masked_fill or where mask is causal, torch.tril of a
+  // torch.full of ones, with p_causal_tril. A scale multiplies or divides by a 0-d torch.full
+  // tensor rather than a Python float with p_scale_tensor.
   double p_mask_fill = 0.3, p_mask_where = 0.3, p_mask_padding = 0.4, p_causal_tril = 0.3;
+  // -inf is what fuse_attention's masked_fill patterns (15, 17, 20) match: a finite fill is left
+  // unfused.
+  double p_mask_fill_inf = 0.5;
   double p_scale_tensor = 0.15;
   // More of the spellings of models Inductor's fusions name: a where'd mask followed by an added
   // one (GPT-2, _sfdp_pattern_19) with p_mask_where_add; 16-bit scores through a cast round trip
