@@ -34,11 +34,12 @@ Result<std::vector<std::string>> FusedAlike(const nlohmann::json& d, const std::
     return Status::Error(
         "\"fused_alike\" must be an array of at most 64 attention fusion patterns, beside "
         "\"fused\"");
-  for (const auto& name : a) {
-    if (!name.is_string() || AttentionFusionPattern(name.get<std::string>()) != name)
+  for (const auto& item : a) {
+    const std::string name = item.is_string() ? item.get<std::string>() : "";
+    if (name.empty() || AttentionFusionPattern(name) != name)
       return Status::Error(
           "\"fused_alike\" must name attention fusion patterns, e.g. \"_sfdp_pattern_20\"");
-    alike.push_back(name.get<std::string>());
+    alike.push_back(name);
   }
   return alike;
 }
