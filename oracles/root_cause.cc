@@ -476,13 +476,20 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
         std::find(at_fault->compile.internals.begin(), at_fault->compile.internals.end(),
                   std::string(kRewritePrefix) + "post_grad.addmm") !=
             at_fault->compile.internals.end();
+  } else if (f.compiled && SignsAttentionFusions(contract, k, f.behaviour)) {
+    f.fused = FusedAttention(*at_fault, v.divergences[i]).fused;  // raising, after fusing
   }
-  // A compiled path raising where eager runs, after fusing attention.
-  if (f.compiled && !contract.rejects &&
-      ((k == DivergenceKind::kErrorBehaviour && f.behaviour.rfind("raises:", 0) == 0) ||
-       k == DivergenceKind::kBackwardError))
-    f.fused = FusedAttention(*at_fault, v.divergences[i]).fused;
   return f;
+}
+
+bool SignsAttentionFusions(const Expectation& contract, DivergenceKind kind,
+                           const std::string& behaviour) {
+  if (kind == DivergenceKind::kValue || kind == DivergenceKind::kDType ||
+      kind == DivergenceKind::kShape)
+    return true;
+  return !contract.rejects &&
+         ((kind == DivergenceKind::kErrorBehaviour && behaviour.rfind("raises:", 0) == 0) ||
+          kind == DivergenceKind::kBackwardError);
 }
 
 RootCauseFacts ExpectedFacts(const Expectation& contract, DivergenceKind kind,

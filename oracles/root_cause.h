@@ -144,6 +144,12 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
 RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i);
 
+// True where a compiled path's finding is signed with the attention fusions its compile ran
+// (RootCauseFacts::fused): a result (values, dtype, shape), or raising ("raises:<Class>") or
+// raising in backward on a program the contract accepts.
+bool SignsAttentionFusions(const Expectation& contract, DivergenceKind kind,
+                           const std::string& behaviour);
+
 // The facts a regression entry's expected divergence (kind, blamed, and the blamed path's traits)
 // implies, for a program whose eager behaviour follows the contract: what the current code would
 // sign a case of it with.

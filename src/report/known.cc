@@ -105,12 +105,7 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
       RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
       facts.nan = d.nan;
       const std::string behaviour = facts.behaviour;
-      // Fusions sign what FindingFacts gives them to: a result, or an error where eager runs.
-      const bool signs_fusions =
-          *kind == DivergenceKind::kValue || *kind == DivergenceKind::kDType ||
-          *kind == DivergenceKind::kShape ||
-          (!contract.rejects &&
-           (*kind == DivergenceKind::kErrorBehaviour || *kind == DivergenceKind::kBackwardError));
+      const bool signs_fusions = SignsAttentionFusions(contract, *kind, behaviour);
       // The entry's own fusions, then those it names alike: the same fault in their replacements.
       std::vector<std::string> fusions = {signs_fusions ? d.fused : ""};
       if (signs_fusions && !d.fused.empty())
