@@ -16,11 +16,58 @@ namespace {
 // Keeps a hostile summary's numbers in range: counts up to a trillion, epochs up to a billion.
 constexpr int64_t kMaxCount = 1'000'000'000'000;
 constexpr int64_t kMaxEpoch = 1'000'000'000;
-// Salt of the focus stream: another stream than the program's (seed + index).
+// Salts of the focus stream (another stream than the program's, seed + index) and of the slots'.
 constexpr uint64_t kFocusSalt = 0x5EE7'F0C5'0000'0001ULL;
+constexpr uint64_t kSlotSalt = 0x5EE7'F0C5'0000'0002ULL;
 
 bool CountIn(const nlohmann::json& v, int64_t hi) {
   return v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= hi;
+}
+
+// The broad foci's odds, from their programs and the rewrites they reached, sharing 1 - targets
+// (the slots' share of the epoch); the targets' are left at 0.
+std::vector<double> BroadOdds(const std::vector<int64_t>& programs,
+                              const std::map<std::string, std::vector<int64_t>>& hits,
+                              double targets) {
+  const size_t n = Foci().size();
+  std::vector<size_t> broad;
+  for (size_t f = 0; f < n; ++f)
+    if (Foci()[f].target.empty()) broad.push_back(f);
+  std::vector<double> yield(n, 0.0);
+  for (const auto& [r, row] : hits) {
+    const double total = static_cast<double>(std::accumulate(row.begin(), row.end(), int64_t{0}));
+    for (size_t f : broad)
+      if (programs[f] > 0) yield[f] += static_cast<double>(row[f]) / total;
+  }
+  double best = 0;
+  for (size_t f : broad) {
+    if (programs[f] > 0) yield[f] /= static_cast<double>(programs[f]);
+    best = std::max(best, yield[f]);
+  }
+  if (best == 0) best = 1;
+  double sum = 0;
+  for (size_t f : broad) {
+    if (programs[f] < Steering::kExplore) yield[f] = best;
+    sum += yield[f];
+  }
+  // No rewrite reached yet (or none ever: a campaign steered without inductor): every broad focus
+  // alike.
+  if (sum == 0) {
+    for (size_t f : broad) yield[f] = 1;
+    sum = static_cast<double>(broad.size());
+  }
+  const double nb = static_cast<double>(broad.size());
+  std::vector<double> odds(n, 0.0);
+  for (size_t f : broad) odds[f] = Steering::kFloor + (1 - Steering::kFloor * nb) * yield[f] / sum;
+  for (size_t f : broad) odds[f] *= 1 - targets;
+  if (odds[0] < Steering::kAsGiven) {  // the campaign's own policy keeps its share
+    double rest = 0;
+    for (size_t f : broad) rest += f == 0 ? 0 : odds[f];
+    for (size_t f : broad)
+      if (f != 0) odds[f] *= (1 - targets - Steering::kAsGiven) / rest;
+    odds[0] = Steering::kAsGiven;
+  }
+  return odds;
 }
 
 }  // namespace
@@ -42,20 +89,43 @@ bool Steering::Ready(int64_t index, int64_t done_below, int64_t max_cases) const
 }
 
 size_t Steering::FocusOf(int64_t index) const {
-  const int64_t epoch = EpochOf(index);
-  auto cached = odds_.find(epoch);
-  if (cached == odds_.end()) cached = odds_.emplace(epoch, Odds(epoch)).first;
-  const std::vector<double>& odds = cached->second;
+  const Plan& plan = PlanOf(EpochOf(index));
+  const int64_t position = (index - shard_.index) / shard_.count % epoch_cases_;
+  if (auto slot = plan.slots.find(position); slot != plan.slots.end()) return slot->second;
+  // The other cases draw a broad focus.
+  double total = 0;
+  size_t last = 0;
+  for (size_t f = 0; f < plan.odds.size(); ++f)
+    if (Foci()[f].target.empty()) total += plan.odds[f], last = f;
   Rng rng(SplitMix64(seed_ ^ kFocusSalt) + static_cast<uint64_t>(index));
-  double u = rng.UniformDouble() * std::accumulate(odds.begin(), odds.end(), 0.0);
-  for (size_t f = 0; f < odds.size(); ++f) {
-    if (u < odds[f]) return f;
-    u -= odds[f];
+  double u = rng.UniformDouble() * total;
+  for (size_t f = 0; f < plan.odds.size(); ++f) {
+    if (!Foci()[f].target.empty()) continue;
+    if (u < plan.odds[f]) return f;
+    u -= plan.odds[f];
   }
-  return odds.size() - 1;
+  return last;
 }
 
-std::vector<double> Steering::Odds(int64_t epoch) const {
+std::vector<double> Steering::Odds(int64_t epoch) const { return PlanOf(epoch).odds; }
+
+const std::map<int64_t, size_t>& Steering::Slots(int64_t epoch) const {
+  return PlanOf(epoch).slots;
+}
+
+const Steering::Plan& Steering::PlanOf(int64_t epoch) const {
+  if (auto known = plans_.find(epoch); known != plans_.end()) return known->second;
+  // Each plan needs the one before it: make the missing ones from the last one known.
+  int64_t from = epoch;
+  while (from > 0 && !plans_.count(from - 1)) --from;
+  for (int64_t e = from; e <= epoch; ++e) {
+    auto before = plans_.find(e - 1);
+    plans_[e] = MakePlan(e, before == plans_.end() ? nullptr : &before->second);
+  }
+  return plans_.at(epoch);
+}
+
+Steering::Plan Steering::MakePlan(int64_t epoch, const Plan* before) const {
   const size_t n = Foci().size();
   std::vector<int64_t> programs(n, 0);
   std::map<std::string, std::vector<int64_t>> hits;  // rewrite -> programs per focus
@@ -70,12 +140,14 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
       }
     }
   }
-  std::vector<size_t> broad, open;
+  // A slot of the epoch before is a program of its target, whose record is not read yet.
+  std::vector<bool> unread(n, false);
+  if (before)
+    for (const auto& [position, f] : before->slots) unread[f] = true, ++programs[f];
+  std::vector<size_t> open;
   for (size_t f = 0; f < n; ++f) {
     const std::string& target = Foci()[f].target;
-    if (target.empty())
-      broad.push_back(f);
-    else if (!hits.count(target) && programs[f] < kTargetTries && Installed(target))
+    if (!target.empty() && !hits.count(target) && programs[f] < kTargetTries && Installed(target))
       open.push_back(f);
   }
   // Breadth first: only the open targets with the fewest programs so far, so that every target
@@ -87,57 +159,32 @@ std::vector<double> Steering::Odds(int64_t epoch) const {
         std::remove_if(open.begin(), open.end(), [&](size_t f) { return programs[f] > fewest; }),
         open.end());
   }
-  std::vector<double> yield(n, 0.0);
-  for (const auto& [r, row] : hits) {
-    const double total = static_cast<double>(std::accumulate(row.begin(), row.end(), int64_t{0}));
-    for (size_t f : broad)
-      if (programs[f] > 0) yield[f] += static_cast<double>(row[f]) / total;
+  // More of them than slots: a draw from the seed, those read already first.
+  const int64_t max_slots =
+      std::max<int64_t>(1, static_cast<int64_t>(kTargets * static_cast<double>(epoch_cases_)));
+  Rng rng(SplitMix64(seed_ ^ kSlotSalt ^ static_cast<uint64_t>(shard_.index)) +
+          static_cast<uint64_t>(epoch));
+  for (size_t i = open.size(); i > 1; --i)
+    std::swap(open[i - 1],
+              open[static_cast<size_t>(rng.UniformInt(0, static_cast<int64_t>(i) - 1))]);
+  std::stable_partition(open.begin(), open.end(), [&](size_t f) { return !unread[f]; });
+  if (static_cast<int64_t>(open.size()) > max_slots) open.resize(static_cast<size_t>(max_slots));
+  Plan plan;
+  for (size_t f : open) {  // at free positions of the epoch drawn from the seed
+    int64_t position;
+    do position = rng.UniformInt(0, epoch_cases_ - 1);
+    while (plan.slots.count(position));
+    plan.slots[position] = f;
   }
-  double best = 0;
-  for (size_t f : broad) {
-    if (programs[f] > 0) yield[f] /= static_cast<double>(programs[f]);
-    best = std::max(best, yield[f]);
-  }
-  if (best == 0) best = 1;
-  double sum = 0;
-  for (size_t f : broad) {
-    if (programs[f] < kExplore) yield[f] = best;
-    sum += yield[f];
-  }
-  // No rewrite reached yet (or none ever: a campaign steered without inductor): every broad focus
-  // alike.
-  if (sum == 0) {
-    for (size_t f : broad) yield[f] = 1;
-    sum = static_cast<double>(broad.size());
-  }
-  // Each open target at most 1 / (an epoch's cases), about one program an epoch: its program is
-  // seen two epochs later, and until then the same odds hold, so a bigger share spends more
-  // programs on it than its tries (seen on 2.15.0: with 4 targets left, one got 7 programs); half
-  // that left the last targets one try in 30 minutes (seen on 2.15.0:
-  // _sfdp_pattern_20_half_inference, whose form fires in 3 programs of 8). The share they do not
-  // take goes to the broad foci.
-  const double per_target =
-      std::min(kTargets / static_cast<double>(std::max<size_t>(open.size(), 1)),
-               1.0 / static_cast<double>(epoch_cases_));
-  const double targets = per_target * static_cast<double>(open.size());
-  const double nb = static_cast<double>(broad.size());
-  std::vector<double> odds(n, 0.0);
-  for (size_t f : broad) odds[f] = kFloor + (1 - kFloor * nb) * yield[f] / sum;
-  for (size_t f : broad) odds[f] *= 1 - targets;
-  if (odds[0] < kAsGiven) {  // the campaign's own policy keeps its share
-    double rest = 0;
-    for (size_t f : broad) rest += f == 0 ? 0 : odds[f];
-    for (size_t f : broad)
-      if (f != 0) odds[f] *= (1 - targets - kAsGiven) / rest;
-    odds[0] = kAsGiven;
-  }
-  for (size_t f : open) odds[f] = per_target;
-  return odds;
+  const double per_slot = 1.0 / static_cast<double>(epoch_cases_);
+  plan.odds = BroadOdds(programs, hits, per_slot * static_cast<double>(plan.slots.size()));
+  for (size_t f : open) plan.odds[f] = per_slot;
+  return plan;
 }
 
 void Steering::SetInstalledFusions(std::set<std::string> names) {
   installed_ = std::move(names);
-  odds_.clear();
+  plans_.clear();
 }
 
 bool Steering::Installed(const std::string& target) const {
@@ -146,7 +193,7 @@ bool Steering::Installed(const std::string& target) const {
 
 void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
   const int64_t epoch = EpochOf(index);
-  odds_.erase(odds_.lower_bound(epoch + 2), odds_.end());  // their odds read this epoch
+  plans_.erase(plans_.lower_bound(epoch + 2), plans_.end());  // their plans read this epoch
   auto& foci = epochs_[epoch];
   foci.resize(Foci().size());
   FocusStats& s = foci.at(focus);
@@ -226,7 +273,7 @@ Status Steering::FromJson(const nlohmann::json& j) {
   }
   epochs_ = std::move(epochs);
   installed_ = std::move(installed);
-  odds_.clear();
+  plans_.clear();
   return Status::Ok();
 }
 

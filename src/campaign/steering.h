@@ -32,11 +32,12 @@ class Steering {
   // than kExplore programs so far counts as the best one (it is tried first).
   static constexpr double kFloor = 0.04, kAsGiven = 0.25;
   static constexpr int64_t kExplore = 8;
-  // The target foci (one fusion each, src/gen/fusion_targets.h) share kTargets of the odds evenly
-  // while any is open: its fusion registered by the installed torch (SetInstalledFusions), not
-  // reached yet by any program, and fewer than kTargetTries programs of its own; breadth first:
-  // only the open ones with the fewest programs so far, each at most 1 / (an epoch's cases). The
-  // broad foci share the rest as above, as_given keeping kAsGiven.
+  // The target foci (one fusion each, src/gen/fusion_targets.h) have case slots while any is open:
+  // its fusion registered by the installed torch (SetInstalledFusions), not reached yet by any
+  // program, and fewer than kTargetTries programs of its own. Each epoch gives up to kTargets of
+  // its cases, one each, to the open targets with the fewest programs (breadth first; those whose
+  // slot in the epoch before is still unread come last), at positions drawn from the seed: a target
+  // with a slot has its program for certain. The broad foci draw the other cases as above.
   static constexpr double kTargets = 0.4;
   static constexpr int64_t kTargetTries = 3;
   // Attention fusions an install can register: a listing longer than this is an error.
@@ -56,8 +57,10 @@ class Steering {
   // The odds of each focus (Foci() order) in `epoch`, from the programs of epochs up to epoch - 2:
   // a broad focus's yield is its share of every rewrite's programs summed and divided by its
   // programs, so that a focus that alone reaches a rare rewrite outweighs one that reaches common
-  // ones often; a target focus's is even while it is open, 0 after.
+  // ones often; a target focus's is its slots' share of the epoch (1 / epoch_cases or 0).
   std::vector<double> Odds(int64_t epoch) const;
+  // The target focus of each slot of `epoch`, by position in the epoch (0 to epoch_cases - 1).
+  const std::map<int64_t, size_t>& Slots(int64_t epoch) const;
   // The attention fusions (_sfdp_pattern_N_...) the installed torch registers and a CPU program
   // can reach (the catalogue gives them no note): a target focus of another is never open
   // (releases differ: 2.11.0 has training forms 2.15.0 dropped). Until this is called every
@@ -86,9 +89,17 @@ class Steering {
   int64_t epoch_cases_;
   std::map<int64_t, std::vector<FocusStats>> epochs_;  // per epoch, per focus
   std::optional<std::set<std::string>> installed_;     // SetInstalledFusions; none: unknown
-  // Odds(epoch) as FocusOf last computed it, per epoch: every case of an epoch draws with the
-  // same odds, which change only when an epoch two or more before it gets a record.
-  mutable std::map<int64_t, std::vector<double>> odds_;
+  struct Plan {
+    std::vector<double> odds;         // Odds(epoch)
+    std::map<int64_t, size_t> slots;  // Slots(epoch)
+  };
+  // An epoch's plan, from the records of epochs up to epoch - 2 and the slots of epoch - 1 (each
+  // counts as a program of its target, not read yet).
+  Plan MakePlan(int64_t epoch, const Plan* before) const;
+  const Plan& PlanOf(int64_t epoch) const;
+  // The plans as computed, per epoch: every case of an epoch follows the same plan, which changes
+  // only when an epoch two or more before it gets a record.
+  mutable std::map<int64_t, Plan> plans_;
 };
 
 }  // namespace mmdiff

@@ -54,15 +54,17 @@ TEST(Steering, OddsFollowTheFociThatReachRareRewrites) {
       EXPECT_DOUBLE_EQ(first[f], first[1]);
     }
   }
-  for (size_t f : targets) EXPECT_DOUBLE_EQ(first[f], first[targets[0]]);
-  EXPECT_NEAR(Sum(first, targets), Steering::kTargets, 1e-12);
+  // 8 cases an epoch: 3 slots (kTargets of them), one target each.
+  ASSERT_EQ(s.Slots(0).size(), 3u);
+  for (const auto& [position, f] : s.Slots(0)) EXPECT_DOUBLE_EQ(first[f], 1.0 / 8) << position;
+  EXPECT_NEAR(Sum(first, targets), 3.0 / 8, 1e-12);
   // Epoch 0: every broad focus runs 10 programs; all reach "common", focus 2 alone reaches "rare".
   for (size_t f : broad)
     for (int i = 0; i < 10; ++i)
       s.Record(static_cast<int64_t>(f * 10 + i) % 8, f,
                f == 2 && i == 0 ? std::set<std::string>{"common", "rare"}
                                 : std::set<std::string>{"common"});
-  EXPECT_EQ(s.Odds(1), first) << "epoch 1 reads nothing of epoch 0";
+  for (size_t f : broad) EXPECT_EQ(s.Odds(1)[f], first[f]) << "epoch 1 reads nothing of epoch 0";
   std::vector<double> odds = s.Odds(2);
   EXPECT_NEAR(std::accumulate(odds.begin(), odds.end(), 0.0), 1.0, 1e-12);
   for (size_t f : broad) {
@@ -75,32 +77,38 @@ TEST(Steering, OddsFollowTheFociThatReachRareRewrites) {
 }
 
 // A target focus is open until its fusion is reached (by any focus's program) or it has had
-// kTargetTries programs; the open ones with the fewest programs share kTargets evenly (every
-// target is tried once before any twice), and with none open the broad foci share everything.
-TEST(Steering, TargetFociShareTheirOddsUntilTheirFusionIsReachedOrTried) {
+// kTargetTries programs, a slot of the epoch before counting as one; the open ones with the fewest
+// programs have a slot each (every target is tried once before any twice), and with none open the
+// broad foci share everything.
+TEST(Steering, TargetFociHaveSlotsUntilTheirFusionIsReachedOrTried) {
   const std::vector<size_t> broad = Broad(), targets = Broad(false);
   ASSERT_GE(targets.size(), 4u);
   const size_t reached = targets[0], tried = targets[1], once = targets[2], untried = targets[3];
-  Steering s(7, Shard{}, 16);                       // records in epochs 0 and 1, read by epoch 100
+  constexpr int64_t kEpoch = 1000;  // slots for every target: epochs 0 and 1 give each one
+  Steering s(7, Shard{}, kEpoch);   // records in epoch 0, read by epoch 2
+  ASSERT_EQ(s.Slots(0).size(), targets.size());
   s.Record(0, broad[1], {Foci()[reached].target});  // a broad focus reaches the first's fusion
   for (int64_t i = 0; i < Steering::kTargetTries; ++i) s.Record(1 + i, tried, {"common"});
   s.Record(10, once, {});
-  std::vector<double> odds = s.Odds(100);
+  std::vector<double> odds = s.Odds(2);
   EXPECT_EQ(odds[reached], 0);
   EXPECT_EQ(odds[tried], 0);
-  EXPECT_EQ(odds[once], 0) << "tried once while others are untried";
-  EXPECT_NEAR(odds[untried], Steering::kTargets / static_cast<double>(targets.size() - 3), 1e-12);
-  EXPECT_NEAR(Sum(odds, targets), Steering::kTargets, 1e-12);
-  EXPECT_NEAR(Sum(odds, broad), 1 - Steering::kTargets, 1e-12);
-  // Every other target tried once: `once` and they share the odds again.
+  EXPECT_EQ(odds[once], 0) << "tried once (and once more in epoch 1) while others are untried";
+  EXPECT_DOUBLE_EQ(odds[untried], 1.0 / kEpoch);
+  EXPECT_EQ(s.Slots(2).size(), targets.size() - 3);
+  EXPECT_NEAR(Sum(odds, targets), static_cast<double>(targets.size() - 3) / kEpoch, 1e-12);
+  EXPECT_NEAR(Sum(odds, broad), 1 - Sum(odds, targets), 1e-12);
+  // Every other target tried once: `once` and they have slots again.
   for (size_t f : targets)
     if (f != reached && f != tried && f != once) s.Record(20, f, {});
-  odds = s.Odds(100);
-  EXPECT_NEAR(odds[once], Steering::kTargets / static_cast<double>(targets.size() - 2), 1e-12);
+  odds = s.Odds(2);
+  EXPECT_DOUBLE_EQ(odds[once], 1.0 / kEpoch);
+  EXPECT_EQ(s.Slots(2).size(), targets.size() - 2);
   // Every target's fusion reached: the broad foci have it all, as_given its share.
   Steering done(7, Shard{}, 16);
   for (size_t f : targets) done.Record(0, f, {Foci()[f].target});
   odds = done.Odds(100);
+  EXPECT_TRUE(done.Slots(100).empty());
   EXPECT_EQ(Sum(odds, targets), 0);
   EXPECT_NEAR(Sum(odds, broad), 1, 1e-12);
   EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
@@ -126,33 +134,75 @@ TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
   }
   ASSERT_NE(other, none) << "a target that is not an attention fusion's";
   ASSERT_FALSE(missing.empty());
-  Steering s(7, Shard{}, 2);  // 7 open targets under kTargets' share: 1/7 of it each
+  constexpr int64_t kEpoch = 1000;  // a slot for every open target
+  Steering s(7, Shard{}, kEpoch);
   s.SetInstalledFusions(installed);
   std::vector<double> odds = s.Odds(0);
   for (size_t f : missing) EXPECT_EQ(odds[f], 0) << Foci()[f].name;
   const size_t open = targets.size() - missing.size();  // the installed and the others
-  EXPECT_NEAR(odds[registered], Steering::kTargets / static_cast<double>(open), 1e-12);
-  EXPECT_NEAR(odds[other], odds[registered], 1e-12);
-  EXPECT_NEAR(Sum(odds, broad), 1 - Steering::kTargets, 1e-12);
-  EXPECT_GT(Steering(7, Shard{}, 2).Odds(0)[missing[0]], 0) << "unknown: every target open";
-  Steering back(7, Shard{}, 2);
+  EXPECT_EQ(s.Slots(0).size(), open);
+  EXPECT_DOUBLE_EQ(odds[registered], 1.0 / kEpoch);
+  EXPECT_DOUBLE_EQ(odds[other], odds[registered]);
+  EXPECT_NEAR(Sum(odds, broad), 1 - static_cast<double>(open) / kEpoch, 1e-12);
+  EXPECT_GT(Steering(7, Shard{}, kEpoch).Odds(0)[missing[0]], 0) << "unknown: every target open";
+  Steering back(7, Shard{}, kEpoch);
   ASSERT_TRUE(back.FromJson(s.ToJson()).ok());
   EXPECT_EQ(back.Odds(0), odds);
+  EXPECT_EQ(back.Slots(0), s.Slots(0));
   EXPECT_EQ(back.ToJson(), s.ToJson());
 }
 
-// With few targets open, each gets at most 1 / (an epoch's cases), about one program an epoch,
-// since its program is seen only two epochs later; the broad foci take the rest.
-TEST(Steering, FewOpenTargetsTakeAtMostOneProgramAnEpochEach) {
+// With few targets open, each has one case of every epoch for certain (its program is read only
+// two epochs later); the broad foci draw the rest.
+TEST(Steering, FewOpenTargetsHaveOneCaseAnEpochEach) {
   const std::vector<size_t> broad = Broad(), targets = Broad(false);
   ASSERT_GE(targets.size(), 3u);
   Steering s(7, Shard{}, 8);
   for (size_t k = 2; k < targets.size(); ++k) s.Record(0, targets[k], {Foci()[targets[k]].target});
-  std::vector<double> odds = s.Odds(2);
-  EXPECT_DOUBLE_EQ(odds[targets[0]], 1.0 / 8);
-  EXPECT_DOUBLE_EQ(odds[targets[1]], 1.0 / 8);
-  EXPECT_NEAR(Sum(odds, broad), 1 - 2.0 / 8, 1e-12);
-  EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
+  // From epoch 3 on (epoch 1 drew its 3 slots from every target, and epoch 2 gave the first slot
+  // to those two that epoch 1 did not have), both have one slot an epoch.
+  for (int64_t epoch = 3; epoch < 6; ++epoch) {
+    std::vector<double> odds = s.Odds(epoch);
+    EXPECT_DOUBLE_EQ(odds[targets[0]], 1.0 / 8);
+    EXPECT_DOUBLE_EQ(odds[targets[1]], 1.0 / 8);
+    EXPECT_NEAR(Sum(odds, broad), 1 - 2.0 / 8, 1e-12);
+    EXPECT_DOUBLE_EQ(odds[0], Steering::kAsGiven);
+    std::map<size_t, int> cases;
+    for (int64_t i = epoch * 8; i < epoch * 8 + 8; ++i) ++cases[s.FocusOf(i)];
+    EXPECT_EQ(cases[targets[0]], 1) << epoch;
+    EXPECT_EQ(cases[targets[1]], 1) << epoch;
+  }
+}
+
+// A campaign whose target programs reach nothing: each epoch gives its slots to targets with the
+// fewest programs, so every target has its kTargetTries programs, never two in one epoch, and the
+// first tries come before any second.
+TEST(Steering, EveryOpenTargetHasItsTriesBreadthFirst) {
+  const std::vector<size_t> targets = Broad(false);
+  constexpr int64_t kEpoch = 64, kSlots = 25;  // kTargets of 64 cases
+  const int64_t epochs = 2 + Steering::kTargetTries *
+                                 ((static_cast<int64_t>(targets.size()) + kSlots - 1) / kSlots + 1);
+  for (Shard shard : {Shard{}, Shard{1, 2}}) {
+    Steering s(11, shard, kEpoch);
+    std::map<size_t, int64_t> programs;
+    int64_t last_first_try = -1, first_second_try = -1;
+    for (int64_t epoch = 0; epoch < epochs; ++epoch) {
+      EXPECT_LE(static_cast<int64_t>(s.Slots(epoch).size()), kSlots);
+      std::set<size_t> this_epoch;
+      for (int64_t k = 0; k < kEpoch; ++k) {
+        const int64_t index = shard.index + (epoch * kEpoch + k) * shard.count;
+        const size_t f = s.FocusOf(index);
+        s.Record(index, f, {});
+        if (Foci()[f].target.empty()) continue;
+        EXPECT_TRUE(this_epoch.insert(f).second) << Foci()[f].name << " twice in epoch " << epoch;
+        if (++programs[f] == 1) last_first_try = epoch;
+        if (programs[f] == 2 && first_second_try < 0) first_second_try = epoch;
+      }
+    }
+    for (size_t f : targets) EXPECT_EQ(programs[f], Steering::kTargetTries) << Foci()[f].name;
+    EXPECT_LT(last_first_try, first_second_try);
+    EXPECT_LE(last_first_try, (static_cast<int64_t>(targets.size()) + kSlots - 1) / kSlots);
+  }
 }
 
 // A campaign whose programs reach no rewrite (steered without inductor) keeps every broad focus
@@ -161,8 +211,8 @@ TEST(Steering, WithoutAnyRewriteTheOddsStayEven) {
   Steering s(7, Shard{}, 100);
   for (size_t f : Broad())
     for (int i = 0; i < 10; ++i) s.Record(static_cast<int64_t>(f * 10 + i), f, {});
-  std::vector<double> odds = s.Odds(2);
-  EXPECT_EQ(odds, s.Odds(0));
+  std::vector<double> odds = s.Odds(2), first = s.Odds(0);
+  for (size_t f : Broad()) EXPECT_EQ(odds[f], first[f]) << Foci()[f].name;
   for (double o : odds) EXPECT_TRUE(std::isfinite(o));
   EXPECT_NEAR(std::accumulate(odds.begin(), odds.end(), 0.0), 1.0, 1e-12);
 }
