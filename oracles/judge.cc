@@ -162,8 +162,10 @@ struct ValueCheck {
 };
 
 // Every element of `r` against the reference: |got - expected| <= AllowedError, NaN and infinities
-// by position and sign, and the specials the reference says an element may also be.
-ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
+// by position and sign, and the specials the reference says an element may also be. The worst
+// element is a program output's where any is beyond its bound: gradients computed from a wrong
+// forward follow from it, so the forward's is the finding (and its root cause, `values`).
+ValueCheck CheckValues(const Expectation& c, const PathResult& ref, const PathResult& r) {
   ValueCheck out;
   if (!ref.ok() || !r.ok() || ref.outputs.size() != r.outputs.size()) return out;
   for (size_t o = 0; o < r.outputs.size(); ++o) {
@@ -188,7 +190,10 @@ ValueCheck CheckValues(const PathResult& ref, const PathResult& r) {
       ++out.worst.diverging_elements;
       out.worst.nan_reference_elements += std::isnan(want) ? 1 : 0;
       double ratio = std::isfinite(diff) ? diff / std::max(allowed, 1e-300) : INFINITY;
-      if (ratio >= out.worst_ratio || out.worst.element < 0) {
+      const bool gradient = IsGradient(c, static_cast<int>(o));
+      const bool worst_gradient = out.worst.element >= 0 && IsGradient(c, out.worst.output);
+      if (gradient && out.worst.element >= 0 && !worst_gradient) continue;
+      if (ratio >= out.worst_ratio || out.worst.element < 0 || worst_gradient != gradient) {
         out.worst_ratio = ratio;
         out.worst.output = static_cast<int>(o);
         out.worst.element = static_cast<int64_t>(i);
@@ -263,7 +268,7 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
   bool eager_values_ok = true;
   ValueCheck ev_all;
   if (Judgeable(eager) && Judgeable(ref)) {
-    ValueCheck ev = CheckValues(*ref, *eager);
+    ValueCheck ev = CheckValues(contract, *ref, *eager);
     ev_all = ev;
     eager_values_ok = ev.within;
     if (!ev.within) {
@@ -285,7 +290,7 @@ Verdict Judge(const Expectation& contract, const std::vector<PathResult>& result
     }
     if (Judgeable(eager)) CompareShapes(contract, *eager, r, v);
     if (!Judgeable(ref)) continue;
-    ValueCheck xv = CheckValues(*ref, r);
+    ValueCheck xv = CheckValues(contract, *ref, r);
     if (xv.within) continue;
     Divergence d = xv.worst;
     d.paths = {kEagerPath, r.path};

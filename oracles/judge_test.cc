@@ -346,6 +346,26 @@ TEST(Judge, AGradientBeyondItsBoundIsAValueDivergenceThatNamesTheGradient) {
   EXPECT_FALSE(Judge(c, rs).diverges());
 }
 
+// Gradients computed from a forward beyond its bound follow from it: the forward's element is the
+// finding even where a gradient is further off (a fusion that drops attention's scale shows in
+// both; its root cause is signed on the values either way).
+TEST(Judge, AForwardBeyondItsBoundLeadsTheGradientsComputedFromIt) {
+  Expectation c = Expect(Training());
+  PathResult wrong = TrainingOk("aot_eager", {1, 50});
+  wrong.outputs[0].data = {2.1};
+  std::vector<PathResult> rs = {TrainingOk("reference", {1, 2}, {0, 0}),
+                                TrainingOk("eager", {1, 2}), wrong};
+  Verdict v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].output, 0) << v.divergences[0].detail;
+  EXPECT_EQ(v.divergences[0].diverging_elements, 2) << "the gradient's element still counts";
+  wrong.outputs[0].data = {2.0};  // the forward within: the gradient is the finding
+  rs[2] = wrong;
+  v = Judge(c, rs);
+  ASSERT_EQ(v.divergences.size(), 1u);
+  EXPECT_EQ(v.divergences[0].output, 1);
+}
+
 TEST(VerdictJson, OutputIndicesOutOfRangeAreNotTaken) {
   nlohmann::json j = {
       {"result", "diverge"},
