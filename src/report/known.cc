@@ -116,8 +116,10 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
         facts.behaviour = behaviour;
         sigs.push_back(RootCauseSignature(e.program, contract, facts));
         // An entry records a value divergence's kind, not which result it was in: in a training
-        // program it may be a gradient's (signed grad_values), so it names both.
-        if (*kind == DivergenceKind::kValue && Trains(e.program)) {
+        // program it may be a gradient's (signed grad_values), so it names both. So does a fused
+        // one: a replacement's wrong arguments (a scale, a mask) show in its gradients too, alone
+        // where the forward stays within its bound (a near-uniform softmax hides a wrong scale).
+        if (*kind == DivergenceKind::kValue && (Trains(e.program) || !fused.empty())) {
           facts.behaviour = "grad_values";
           sigs.push_back(RootCauseSignature(e.program, contract, facts));
         }

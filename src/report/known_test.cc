@@ -240,21 +240,25 @@ nlohmann::json FusedEntry(const std::string& kind, const std::string& fused,
 }
 
 // An entry may name the patterns whose replacements share its fault: a sibling pattern's finding
-// is known, another pattern's is not.
+// is known, another pattern's is not; in the values or in the gradients (a replacement's wrong
+// scale shows in both), though the entry's program does not train.
 TEST(KnownCatalogue, AFusionEntryIsKnownInThePatternsItNamesAlike) {
   Scratch s;
   s.Write("e.json", FusedEntry("value", "_sfdp_pattern_15", {"_sfdp_pattern_20"}).dump());
   auto cat = LoadKnownCatalogue({s.dir.string()});
   ASSERT_TRUE(cat.ok()) << cat.error();
-  EXPECT_EQ(cat.value().size(), 2u);
-  const std::string sig = "value|path=inductor|values|fused=_sfdp_pattern_N|op=bmm|devices=cpu,cpu";
-  auto with = [&](const std::string& n) {
+  EXPECT_EQ(cat.value().size(), 4u);
+  const std::string sig = "value|path=inductor|R|fused=_sfdp_pattern_N|op=bmm|devices=cpu,cpu";
+  auto with = [&](const std::string& n, const std::string& result = "values") {
     std::string out = sig;
-    return out.replace(out.find("_N|"), 2, "_" + n);
+    out.replace(out.find("_N|"), 2, "_" + n);
+    return out.replace(out.find("|R|"), 3, "|" + result + "|");
   };
   EXPECT_NE(cat.value().Find(with("15")), nullptr);
   EXPECT_NE(cat.value().Find(with("20")), nullptr);
+  EXPECT_NE(cat.value().Find(with("20", "grad_values")), nullptr);
   EXPECT_EQ(cat.value().Find(with("19")), nullptr);
+  EXPECT_EQ(cat.value().Find(with("19", "grad_values")), nullptr);
 }
 
 // An entry of a compiled path raising after a fusion is known whatever the pattern and class.
