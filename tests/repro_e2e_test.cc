@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "src/ir/paths.h"
 #include "src/ir/program_json.h"
+#include "src/ir/python_emitter.h"
 #include "tests/e2e_util.h"
 
 namespace mmdiff {
@@ -81,6 +83,27 @@ TEST(ReproE2E, ATorchScriptReproCompilesLinearAndShowsTheAddmmPromotion) {
   EXPECT_EQ(FailsToReproduce(repro), "");
   auto r = e2e::RunShell(e2e::VenvPython() + " " + repro);
   EXPECT_NE(r.output.find("eager and TorchScript disagree"), std::string::npos) << r.output;
+}
+
+// A value finding's script checks eager's element before the compiled path's: where eager is beyond
+// the bound there too (here a reference value nobody computes), the compiled path is not the one
+// off, and the script says so and exits 0, so a campaign's standalone check does not call it
+// reproduced. Seen on a float16 TorchScript gradient near overflow: eager gave 0 in the worker and
+// NaN in Python.
+TEST(ReproE2E, AValueScriptDoesNotBlameTheCompiledPathWhereEagerIsOffToo) {
+  std::string dir = e2e::ScratchDir("repro-eager-off");
+  Program p;
+  p.inputs = {{"a", {2, 3}, DType::kFloat32}, {"b", {3, 2}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMm, {"a", "b"}}};
+  p.outputs = {"v0"};
+  ReproOptions o;
+  o.backend = paths::kInductor;
+  o.worst = {0, 1, 1e6, 1e-6};  // element 1 of output 0 is not 1e6 on any path
+  std::ofstream(dir + "/repro.py") << EmitRepro(p, {"grid16", 1}, o);
+  auto r = e2e::RunShell(e2e::VenvPython() + " " + dir + "/repro.py");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("eager is beyond the bound there too"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("AssertionError"), std::string::npos) << r.output;
 }
 
 }  // namespace
