@@ -176,6 +176,7 @@ ValueCheck CheckValues(const Expectation& c, const PathResult& ref, const PathRe
     if (!out.judged) out.worst.diverging_elements = out.worst.nan_reference_elements = 0;
     out.judged = true;
     out.low_precision |= IsHalfFloat(g.dtype);
+    const bool gradient = IsGradient(c, static_cast<int>(o));
     for (size_t i = 0; i < g.data.size(); ++i) {
       if (std::isfinite(g.data[i]) && std::isfinite(e.data[i])) {
         out.squared_error += (g.data[i] - e.data[i]) * (g.data[i] - e.data[i]);
@@ -190,10 +191,10 @@ ValueCheck CheckValues(const Expectation& c, const PathResult& ref, const PathRe
       ++out.worst.diverging_elements;
       out.worst.nan_reference_elements += std::isnan(want) ? 1 : 0;
       double ratio = std::isfinite(diff) ? diff / std::max(allowed, 1e-300) : INFINITY;
-      const bool gradient = IsGradient(c, static_cast<int>(o));
-      const bool worst_gradient = out.worst.element >= 0 && IsGradient(c, out.worst.output);
-      if (gradient && out.worst.element >= 0 && !worst_gradient) continue;
-      if (ratio >= out.worst_ratio || out.worst.element < 0 || worst_gradient != gradient) {
+      // Outputs before gradients, then the largest ratio.
+      const bool first = out.worst.element < 0;
+      const bool worst_gradient = !first && IsGradient(c, out.worst.output);
+      if (first || (gradient == worst_gradient ? ratio >= out.worst_ratio : !gradient)) {
         out.worst_ratio = ratio;
         out.worst.output = static_cast<int>(o);
         out.worst.element = static_cast<int64_t>(i);

@@ -347,10 +347,11 @@ std::string WorstCheck(const Program& p, const ReproOptions::Worst& w, const std
        "    return (math.isnan(got) and math.isnan(expected)) or got == expected or abs(got - "
        "expected) <= allowed\n";
   if (!eager_outs.empty())
-    o << "if not within(" << at(eager_outs) << "):\n"
-      << "    print(\"eager " << label << " element " << w.element << ": got\", " << at(eager_outs)
-      << ", \"reference\", expected, \"allowed error\", allowed, \"- eager is beyond the bound "
-         "there too, so the finding, "
+    o << "eager_got = " << at(eager_outs) << "\n"
+      << "if not within(eager_got):\n"
+      << "    print(\"eager " << label << " element " << w.element
+      << ": got\", eager_got, \"reference\", expected, \"allowed error\", allowed, \"- eager is "
+         "beyond the bound there too, so the finding, "
       << who << " off where eager is not, does not show\")\n"
       << "    return\n";
   o << "got = " << at(outs) << "\n"
