@@ -123,12 +123,12 @@ const Node* IgnoringNode(const Program& p) {
 
 std::vector<int> IgnoredSpecialInputs(const Program& p, const InputRecipe& r) {
   std::vector<int> out;
-  if (r.special <= 0) return out;
+  if (r.special <= 0 && WeightRecipe(r).special <= 0) return out;
   for (int i : IgnoredInputs(p)) {
     if (std::binary_search(r.zeroed.begin(), r.zeroed.end(), i) || i >= kMaxZeroed) continue;
     const InputSpec& in = p.inputs[static_cast<size_t>(i)];
     if (!IsFloating(in.dtype)) continue;
-    std::vector<double> v = RecipeValues(r, static_cast<size_t>(i), Numel(in.shape), in.dtype);
+    std::vector<double> v = InputValues(p, r, static_cast<size_t>(i));
     if (std::any_of(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }))
       out.push_back(i);
   }

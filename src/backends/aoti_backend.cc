@@ -73,8 +73,9 @@ class AotiBackend : public Backend {
     std::vector<at::Tensor> inputs;
     if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;
     // The package is specialised to the inputs' shapes, dtypes, layouts and devices: all in the
-    // JSON.
+    // JSON; it holds the weights of a program with weights as constants, so their values too.
     std::string key = ProgramToJson(p).dump();
+    if (HasWeights(p)) key += "|" + RecipeToJson(WeightRecipe(recipe)).dump();
     auto* entry = cache_.Use(key);
     if (!entry) entry = &cache_.Add(key, Build(p, inputs, stages));
     if (!entry->artifact.loader) {
@@ -83,7 +84,10 @@ class AotiBackend : public Backend {
       return failure;
     }
     res.compile = CompileInfoFor(entry->runs);
-    RunOutputsStage(res, stages, "aoti-run", [&] { return entry->artifact.loader->run(inputs); });
+    // The package takes the forward's inputs: the weights are its constants.
+    std::vector<at::Tensor> forward;
+    for (size_t i : ForwardInputs(p)) forward.push_back(inputs[i]);
+    RunOutputsStage(res, stages, "aoti-run", [&] { return entry->artifact.loader->run(forward); });
     if (res.kind == OutcomeKind::kError) res.stage = "aoti-run";
     return res;
   }
@@ -98,8 +102,8 @@ class AotiBackend : public Backend {
     }
     // An error names the step that raised it (PathResult::stage), so that a reproducer knows the
     // finding is that f could not be exported, compiled or loaded.
-    if (std::string failed =
-            ExportAndPackage(EmitFunction(p, "f"), inputs, path.value(), stages, l.failure);
+    if (std::string failed = ExportAndPackage(EmitFunction(p, "f") + "\n\n" + EmitModule(p), inputs,
+                                              path.value(), stages, l.failure);
         !failed.empty()) {
       l.failure.stage = failed;
       return l;

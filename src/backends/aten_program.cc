@@ -79,7 +79,7 @@ std::vector<at::Tensor> MakeInputs(const Program& p, const InputRecipe& r, bool 
   std::vector<at::Tensor> out;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const InputSpec& in = p.inputs[i];
-    std::vector<double> values = RecipeValues(r, i, Numel(in.shape), in.dtype);
+    std::vector<double> values = InputValues(p, r, i);
     at::Tensor t = at::tensor(values, at::kDouble).reshape(in.shape);
     if (in.layout == Layout::kTransposed) t = t.transpose(-1, -2).contiguous().transpose(-1, -2);
     out.push_back(

@@ -18,7 +18,13 @@ namespace {
 class CompiledBackend : public Backend {
  public:
   explicit CompiledBackend(const PathRow& row)
-      : backend_(row.torch_backend), path_(row.name), knob_(row.knob), traits_(row.traits) {}
+      : backend_(row.torch_backend),
+        path_(row.name),
+        knob_(row.knob),
+        settings_(SettingsText(row)),
+        no_grad_(row.no_grad),
+        inference_only_(row.limits.inference_only),
+        traits_(row.traits) {}
   std::string name() const override { return path_; }
   PathTraits traits() const override { return traits_; }
   std::string Unavailable() const override { return PythonMissing(); }
@@ -33,6 +39,9 @@ class CompiledBackend : public Backend {
   }
 
   PathResult Run(const Program& p, const InputRecipe& recipe, StageReporter& stages) override {
+    // A variant that compiles for inference (under torch.no_grad()) runs no backward.
+    if (!inference_only_.empty() && Trains(p))
+      return UnsupportedResult(UnsupportedReason::kTraining, inference_only_);
     PathResult res;
     std::vector<at::Tensor> inputs;
     if (!StartPythonPath(p, recipe, stages, inputs, res)) return res;
@@ -42,9 +51,10 @@ class CompiledBackend : public Backend {
     PyObject* call = PyDict_GetItemString(globals, "_mmdiff_call");
     stages.Stage("trace");
     // The same program (an input variant) gets the function compiled before, guards permitting.
-    py::Ref fn(PyObject_CallFunction(function, "sssi", EmitFunction(p, "f").c_str(),
-                                     backend_.c_str(), (backend_ + "|" + knob_).c_str(),
-                                     Dynamic() ? 1 : 0));
+    // A program with weights is compiled as its model (the Model class after f).
+    py::Ref fn(PyObject_CallFunction(
+        function, "sssi", (EmitFunction(p, "f") + "\n\n" + EmitModule(p)).c_str(), backend_.c_str(),
+        (backend_ + "|" + knob_).c_str(), Dynamic() ? 1 : 0));
     if (!fn.get()) return Internal(res, "cannot build the function: " + py::TakeErrorText());
     py::Ref args(PyList_New(static_cast<Py_ssize_t>(inputs.size())));
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -52,9 +62,11 @@ class CompiledBackend : public Backend {
                       THPVariable_Wrap(inputs[i]));  // steals
     // torch.compile is lazy: the first call traces, compiles and runs.
     stages.Stage("compile+run");
-    // The config knob in force while it compiles ("dynamic" is torch.compile's argument instead).
-    py::Ref knob(PyUnicode_FromString(Dynamic() ? "" : knob_.c_str()));
-    py::Ref out(PyObject_CallFunctionObjArgs(call, fn.get(), args.get(), knob.get(), nullptr));
+    // The config settings in force while it compiles ("dynamic" is torch.compile's argument).
+    py::Ref knob(PyUnicode_FromString(settings_.c_str()));
+    py::Ref no_grad(PyBool_FromLong(no_grad_ ? 1 : 0));
+    py::Ref out(PyObject_CallFunctionObjArgs(call, fn.get(), args.get(), knob.get(), no_grad.get(),
+                                             nullptr));
     stages.Stage("results");
     std::vector<at::Tensor> outs;
     if (!ReadCall(out.get(), res, outs) || !res.ok() || !Trains(p)) return res;
@@ -68,10 +80,12 @@ class CompiledBackend : public Backend {
       RecordCurrentException(res);
       return res;
     }
+    // The leaves by input index: the helper takes them as the forward ran on them (a model's
+    // parameters in the weights' places).
     py::Ref outs_list(TensorList(outs)), ws_list(TensorList(ws)), leaves(PyList_New(0));
     for (size_t g : GradientInputs(p)) {
-      py::Ref leaf(THPVariable_Wrap(inputs[g]));
-      PyList_Append(leaves.get(), leaf.get());
+      py::Ref index(PyLong_FromSize_t(g));
+      PyList_Append(leaves.get(), index.get());
     }
     PyObject* backward = PyDict_GetItemString(globals, "_mmdiff_backward");
     py::Ref grads(PyObject_CallFunctionObjArgs(backward, outs_list.get(), ws_list.get(),
@@ -102,6 +116,12 @@ class CompiledBackend : public Backend {
     }
     std::string kind = py::StrOf(PyTuple_GetItem(out, 0));
     ReadCompileInfo(PyTuple_GetItem(out, PyTuple_Size(out) - 1), res.compile);
+    if (kind == "unsupported") {  // the variant's settings cannot compile the program
+      CompileInfo info = res.compile;
+      res = UnsupportedResult(UnsupportedReason::kKnob, py::StrOf(PyTuple_GetItem(out, 1)));
+      res.compile = info;
+      return true;
+    }
     if (kind == "error") {
       res.kind = OutcomeKind::kError;
       res.error_class = py::StrOf(PyTuple_GetItem(out, 1));
@@ -189,9 +209,20 @@ class CompiledBackend : public Backend {
   // The variant compiled with torch.compile(dynamic=True) rather than with a config knob.
   bool Dynamic() const { return knob_ == "dynamic"; }
 
+  // The row's settings as the helper reads them: a Python dict literal, "" for none.
+  static std::string SettingsText(const PathRow& row) {
+    std::string out;
+    for (const KnobSetting& k : row.settings)
+      out += (out.empty() ? "{" : ", ") + std::string("'") + k.name + "': " + k.value;
+    return out.empty() ? out : out + "}";
+  }
+
   std::string backend_;  // torch.compile's backend=
   std::string path_;
-  std::string knob_;  // a knob variant's torch._inductor.config knob set to True, or "dynamic"
+  std::string knob_;            // the knob that names a variant, or "dynamic"
+  std::string settings_;        // its torch._inductor.config settings (SettingsText)
+  bool no_grad_;                // compiles and runs under torch.no_grad()
+  std::string inference_only_;  // why it runs no training program ("" where it does)
   PathTraits traits_;
 };
 

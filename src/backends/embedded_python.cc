@@ -7,8 +7,10 @@
 #include <cstdlib>
 
 #include "mmdiff/build_info.h"
+#include "mmdiff/python/inductor_lowerings.h"
 #include "mmdiff/python/inductor_rewrites.h"
 #include "mmdiff/python/planted_backends.h"
+#include "mmdiff/python/repro_module.h"
 #include "mmdiff/python/root_cause.h"
 #include "mmdiff/python/worker_helpers.h"
 #include "src/backends/python_glue.h"
@@ -51,8 +53,11 @@ std::string Init() {
   // root_cause() (src/ir/python/root_cause.py, the rule repro.py follows too) and observe
   // Inductor's rewrites with src/ir/python/inductor_rewrites.py, both defined before them; then the
   // test-only planted paths' torch.compile backends are registered (names no other path uses).
-  for (std::string_view text : {embedded::kRootCausePy, embedded::kInductorRewritesPy,
-                                embedded::kWorkerHelpersPy, embedded::kPlantedBackendsPy}) {
+  // A program with weights runs as its model (repro_module.py, as repro.py runs it), and the
+  // lowerings Inductor chose are observed (inductor_lowerings.py).
+  for (std::string_view text :
+       {embedded::kRootCausePy, embedded::kInductorRewritesPy, embedded::kInductorLoweringsPy,
+        embedded::kReproModulePy, embedded::kWorkerHelpersPy, embedded::kPlantedBackendsPy}) {
     PyObject* r = PyRun_String(text.data(), Py_file_input, globals, globals);  // NUL-terminated
     if (!r) {
       std::string err =

@@ -230,8 +230,7 @@ class ReferenceBackend : public Backend {
       const InputSpec& in = p.inputs[i];
       mmref::Format f = ToFormat(in.dtype);
       // Inputs are converted to their dtype exactly as torch's .to() does (from float64).
-      mmref::RefTensor t =
-          mmref::MakeExact(in.shape, RecipeValues(recipe, i, Numel(in.shape), in.dtype));
+      mmref::RefTensor t = mmref::MakeExact(in.shape, InputValues(p, recipe, i));
       for (double& v : t.val) v = mmref::TorchConvertFromDouble(f, v);
       env[in.name] = std::move(t);
     }

@@ -283,6 +283,15 @@ CampaignEnd StartCampaign(CampaignStart s) {
   auto selected = SelectPaths(workers[0]->paths(), path_list, fo.test_paths);
   if (!selected.ok()) return Failed(kExitUsage, selected.error());
   fo.paths = selected.value();
+  // The default paths come with inductor's knob variants, a share of the programs each
+  // (GenPolicy::variant_rate); a resumed campaign keeps its own (each must still be offered).
+  if (!resuming && s.path_list.empty())
+    for (const PathInfo& p : workers[0]->paths())
+      if (p.available && p.traits.variant && !p.traits.test_only) fo.variants.push_back(p.name);
+  for (const auto& v : fo.variants)
+    if (!workers[0]->Offers(v))
+      return Failed(kExitUsage, "the campaign's knob variant \"" + v +
+                                    "\" is not offered by this worker (another torch or build?)");
   if (fo.steer && !resuming && s.steer == SteerChoice::kAuto &&
       std::find(fo.paths.begin(), fo.paths.end(), paths::kInductor) == fo.paths.end()) {
     spdlog::info("no steering: inductor is not among the paths, so no rewrite is ever reported");
@@ -292,6 +301,10 @@ CampaignEnd StartCampaign(CampaignStart s) {
   fo.progress_line = s.progress_line;
   std::string joined;
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;
+  if (!fo.variants.empty()) {
+    joined += "; and on a share of the programs one of";
+    for (const auto& v : fo.variants) joined += " " + v;
+  }
   spdlog::info("{} campaign (seed {}, shard {}, {} jobs, budget {} s{}) on paths: {}; output in {}",
                resuming ? "resuming the" : "starting a", fo.seed, ShardText(fo.shard), fo.jobs,
                fo.time_s, fo.max_cases >= 0 ? ", " + std::to_string(fo.max_cases) + " cases" : "",

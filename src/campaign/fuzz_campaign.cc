@@ -17,6 +17,7 @@
 #include "oracles/judge.h"
 #include "oracles/root_cause_fold.h"
 #include "src/campaign/ablation.h"
+#include "src/campaign/case_paths.h"
 #include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
 #include "src/campaign/progress.h"
@@ -25,6 +26,7 @@
 #include "src/gen/focus.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
+#include "src/ir/paths.h"
 #include "src/ir/verifier.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
@@ -69,18 +71,6 @@ auto Timed(Supervisor& sup, CampaignProfile& prof, double CampaignProfile::* par
     }
   } account{sup, prof, part, start, starts_s, starts};
   return fn();
-}
-
-// The case's paths: the campaign's, less the slow ones (PathTraits::slow: aoti) on all but
-// policy.aoti_rate of the programs.
-std::vector<std::string> CasePaths(const Supervisor& sup, const std::vector<std::string>& paths,
-                                   uint64_t case_seed, const GenPolicy& policy) {
-  double u = static_cast<double>(SplitMix64(case_seed ^ 0x616f7469ull) >> 11) * 0x1.0p-53;
-  if (u < policy.aoti_rate) return paths;
-  std::vector<std::string> out;
-  for (const auto& p : paths)
-    if (const PathTraits* t = sup.Traits(p); !t || !t->slow()) out.push_back(p);
-  return out;
 }
 
 // After input v, are more inputs worth running? Not when no compiled path ran (nothing compiled
@@ -361,7 +351,9 @@ class Campaign {
       return;
     }
     prof.training_programs += Trains(gc.program);
-    std::vector<std::string> paths = CasePaths(sup, o_.paths, case_seed, o_.policy);
+    std::vector<std::string> paths =
+        CasePaths(o_.paths, o_.variants, o_.policy, gc.program, case_seed,
+                  [&](const std::string& path) { return sup.Traits(path); });
     CaseRun c;
     InputStats inputs;
     bool rejects = false;  // the program's contract verdict, known after its first input
@@ -399,6 +391,7 @@ class Campaign {
         compiled_for.push_back(PriorCallOf(in.program, in.recipe));
       inputs.Add(c.results, in.new_shapes, in.recipe.special > 0);
       AddRewrites(c.results, reached);
+      AddLowerings(c.results, reached);
       inputs.ignored_input_reruns += !c.rerun_zeroed.empty();
       if (v == 0) rejects = c.contract.rejects;
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;

@@ -33,6 +33,9 @@ struct FuzzOptions {
   std::string out_dir;
   GenPolicy policy;
   std::vector<std::string> paths;
+  // Inductor's knob variants a program may also run (GenPolicy::variant_rate): every one the worker
+  // offers when the campaign's paths were not given, else none (those named run on every program).
+  std::vector<std::string> variants;
   bool progress_line = false;  // a live line on a terminal instead of periodic log lines
   // How the workers were started, kept so that --resume starts them the same way.
   bool test_paths = false;

@@ -139,6 +139,7 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"steering", s.steering},
           {"interrupted", s.interrupted},
           {"paths", o.paths},
+          {"variants", o.variants},
           {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
           {"new_root_causes", static_cast<int64_t>(new_causes.size())},
           {"not_reproduced_root_causes", static_cast<int64_t>(unreproduced_causes.size())},
@@ -308,6 +309,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
                                              : budget.at("time_s").get<double>();
     o.max_cases = budget.at("cases").get<int64_t>();
     o.paths = j.at("paths").get<std::vector<std::string>>();
+    // Absent before campaigns ran knob variants: none.
+    if (j.contains("variants")) o.variants = j.at("variants").get<std::vector<std::string>>();
     if (Status st = CheckFuzzOptions(o); !st.ok())
       return Status::Error("malformed summary: " + st.message());
     s = FuzzSummary{};

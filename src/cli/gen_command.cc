@@ -46,9 +46,8 @@ int Gen(uint64_t seed, const std::string& policy_file, const std::string& focus,
   if (values) {
     j["values"] = nlohmann::json::array();
     for (size_t i = 0; i < c.program.inputs.size(); ++i) {
-      const InputSpec& in = c.program.inputs[i];
       nlohmann::json list = nlohmann::json::array();
-      for (double v : RecipeValues(c.recipe, i, Numel(in.shape), in.dtype)) {
+      for (double v : InputValues(c.program, c.recipe, i)) {
         char buf[40];
         std::snprintf(buf, sizeof(buf), "%a", v);
         list.push_back(buf);

@@ -24,8 +24,9 @@ namespace mmdiff {
 // then added masks, scores' cast round trips, casts back before dropout, keys and values as
 // outputs; 14: a steered campaign's target foci (its cases' foci are drawn among more), MBart's
 // attention; 15: 2.11.0's target foci, attention heads from attention_heads_min; 16: a
-// masked_fill's -inf drawn by p_mask_fill_inf (padding targets fill with -inf)
-inline constexpr int kGeneratorVersion = 16;
+// masked_fill's -inf drawn by p_mask_fill_inf (padding targets fill with -inf); 17: models, whose
+// weight operands are parameters and buffers (p_module)
+inline constexpr int kGeneratorVersion = 17;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

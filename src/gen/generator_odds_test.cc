@@ -549,5 +549,41 @@ TEST(GeneratorOdds, AttentionT5Forms) {
       });
 }
 
+// A model (p_module) holds its product's weight operands (at least one), as parameters or, where
+// they do not train, buffers (p_buffer); nothing else is ever a weight.
+TEST(GeneratorOdds, Models) {
+  GenPolicy p;
+  auto weighted = [](const Program& prog, const Node&) { return HasWeights(prog); };
+  auto function = [](const Program& prog, const Node&) {
+    return !HasWeights(prog) && !WeightOperandInputs(prog).empty();
+  };
+  ExpectControls(p, &GenPolicy::p_module, "p_module", weighted, function);
+  p.p_module = 1;
+  auto buffer = [](bool yes) {
+    return [yes](const Program& prog, const Node&) {
+      return std::any_of(prog.inputs.begin(), prog.inputs.end(), [&](const InputSpec& in) {
+        return IsWeight(in) && (in.role == InputRole::kBuffer) == yes;
+      });
+    };
+  };
+  p.p_train = 0;
+  ExpectControls(p, &GenPolicy::p_buffer, "p_buffer", buffer(true), buffer(false));
+  p.p_train = 0.5;
+  p.p_buffer = 1;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    Program prog = GenerateFromSeed(seed, p);
+    ASSERT_TRUE(Verify(prog).ok()) << seed;
+    const std::vector<size_t> operands = WeightOperandInputs(prog);
+    EXPECT_EQ(HasWeights(prog), !operands.empty()) << seed;
+    for (size_t i = 0; i < prog.inputs.size(); ++i) {
+      const InputSpec& in = prog.inputs[i];
+      if (!IsWeight(in)) continue;
+      EXPECT_NE(std::find(operands.begin(), operands.end(), i), operands.end()) << seed;
+      // A trained weight is a parameter, whatever p_buffer says.
+      EXPECT_EQ(in.role == InputRole::kParameter, in.requires_grad) << seed;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -31,11 +31,15 @@ namespace {
 // on them), so only sizes >= 2 change, to a size the program does not use yet.
 std::optional<Program> NewShapes(const Program& p, Rng& rng, const GenPolicy& policy,
                                  const std::function<bool(const Program&)>& keep) {
-  std::set<int64_t> used;
-  for (const auto& in : p.inputs) used.insert(in.shape.begin(), in.shape.end());
+  std::set<int64_t> used, weights;
+  for (const auto& in : p.inputs) {
+    used.insert(in.shape.begin(), in.shape.end());
+    if (IsWeight(in)) weights.insert(in.shape.begin(), in.shape.end());
+  }
   std::vector<int64_t> from, to;
+  // A model's weights keep their sizes, as a deployed model's do while its inputs' change.
   for (int64_t d : used)
-    if (d >= 2) from.push_back(d);
+    if (d >= 2 && !weights.count(d)) from.push_back(d);
   for (int64_t d : policy.dims)
     if (d >= 2 && !used.count(d)) to.push_back(d);
   if (from.empty() || to.empty()) return std::nullopt;
@@ -59,6 +63,8 @@ InputVariant MakeInputVariant(const Program& p, const InputRecipe& r, uint64_t c
   InputVariant out{p, r, false};
   SeededChoices choices(seed);
   out.recipe = GenerateRecipe(choices, policy);
+  // A model's weights stay what they were: only its other inputs take new values.
+  if (HasWeights(p)) out.recipe = KeepWeights(out.recipe, r);
   if (v == kShapeVariant) {
     Rng rng(seed);
     if (auto q = NewShapes(p, rng, policy, keep)) {

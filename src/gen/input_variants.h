@@ -1,7 +1,8 @@
 // Input variants: compile once, run many. A generated program is checked on several inputs in a row
 // so that each compiled path reuses the function it compiled for the first: new values (another
 // value class and seed, special values in some), and for one variant new sizes of one dimension,
-// which a compiled path meets through dynamic shapes (the function's source stays the same).
+// which a compiled path meets through dynamic shapes (the function's source stays the same). A
+// model's weights keep their values and sizes (InputRecipe::weights), as a deployed model's do.
 #pragma once
 
 #include <cstdint>

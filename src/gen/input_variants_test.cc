@@ -81,5 +81,27 @@ TEST(InputVariants, GeneratedProgramsOftenGetAShapeVariantAndItAlwaysVerifies) {
   EXPECT_GT(with_shapes, 150);
 }
 
+// A deployed model's weights stay as they are while its inputs change: their values (the first
+// call's recipe is every later call's weights recipe) and their sizes.
+TEST(InputVariants, AModelKeepsItsWeightsValuesAndSizes) {
+  GenPolicy policy;
+  const Program p = test_programs::LinearModel();  // x[4, 8], w[16, 8], b[16]
+  const InputRecipe r{"normal", 42};
+  int resized = 0;
+  for (int v = 1; v < 12; ++v) {
+    InputVariant a = MakeInputVariant(p, r, 9, v, policy);
+    EXPECT_EQ(InputValues(a.program, a.recipe, 1), InputValues(p, r, 1)) << v;
+    EXPECT_EQ(InputValues(a.program, a.recipe, 2), InputValues(p, r, 2)) << v;
+    EXPECT_NE(InputValues(a.program, a.recipe, 0), InputValues(p, r, 0)) << v;
+    EXPECT_EQ(a.program.inputs[1].shape, p.inputs[1].shape) << v;
+    EXPECT_EQ(a.program.inputs[2].shape, p.inputs[2].shape) << v;
+    resized += a.new_shapes;
+    if (a.new_shapes) {
+      EXPECT_NE(a.program.inputs[0].shape[0], 4);  // the batch, not K
+    }
+  }
+  EXPECT_EQ(resized, 1);
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -382,12 +382,29 @@ std::optional<std::string> Respell(Program& p, ChoiceSource& c, const GenPolicy&
   return c.Pick(all)(p);
 }
 
+// A weight operand (WeightOperandInputs) into one of the model's weights (a buffer with
+// p_buffer where it does not train), or a weight back into an argument of its forward.
+std::optional<std::string> ToggleWeight(Program& p, ChoiceSource& c, const GenPolicy& policy) {
+  std::vector<size_t> can = WeightOperandInputs(p);
+  for (size_t i = 0; i < p.inputs.size(); ++i)
+    if (IsWeight(p.inputs[i]) && std::find(can.begin(), can.end(), i) == can.end())
+      can.push_back(i);
+  if (can.empty()) return std::nullopt;
+  InputSpec& in = p.inputs[c.Pick(can)];
+  const InputRole before = in.role;
+  in.role = IsWeight(in)                                   ? InputRole::kInput
+            : !in.requires_grad && c.Coin(policy.p_buffer) ? InputRole::kBuffer
+                                                           : InputRole::kParameter;
+  return in.name + ": " + std::string(InputRoleName(before)) + " -> " +
+         std::string(InputRoleName(in.role));
+}
+
 }  // namespace
 
 std::string_view MutationName(MutationKind k) {
-  static constexpr std::array<std::string_view, 11> kNames = {
+  static constexpr std::array<std::string_view, 12> kNames = {
       "change_dtype", "insert_cast", "remove_cast", "flip_layout", "perturb_dim", "swap_op",
-      "add_node",     "remove_node", "move_device", "autocast",    "respell"};
+      "add_node",     "remove_node", "move_device", "autocast",    "respell",     "weight"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -431,9 +448,9 @@ Program Legalize(Program p) {
 }
 
 Mutation Mutate(const Program& p, ChoiceSource& choices, const GenPolicy& policy) {
-  static const std::array<Attempt, 11> kAttempts = {ChangeDType, InsertCast, RemoveCast, FlipLayout,
-                                                    PerturbDim,  SwapOp,     AddNode,    RemoveNode,
-                                                    MoveDevice,  Autocast,   Respell};
+  static const std::array<Attempt, 12> kAttempts = {
+      ChangeDType, InsertCast, RemoveCast, FlipLayout, PerturbDim, SwapOp,
+      AddNode,     RemoveNode, MoveDevice, Autocast,   Respell,    ToggleWeight};
   size_t first = static_cast<size_t>(choices.Int(0, static_cast<int64_t>(kAttempts.size()) - 1));
   for (size_t k = 0; k < kAttempts.size(); ++k) {
     size_t which = (first + k) % kAttempts.size();

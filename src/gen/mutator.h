@@ -28,6 +28,8 @@ enum class MutationKind {
                 // <-> x / (1 / s), a Python-float scale <-> a 0-d torch.full tensor, masked_fill's
                 // value (-inf, the dtype's lowest, -1e4, 0), a transpose of the last two dims <->
                 // a permute
+  kWeight,      // an input between an argument of the model's forward and one of its weights: a
+                // product's weight operand becomes a parameter or a buffer, a weight an input
 };
 std::string_view MutationName(MutationKind k);
 

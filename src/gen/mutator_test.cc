@@ -8,6 +8,7 @@
 
 #include "src/gen/generator.h"
 #include "src/ir/program_json.h"
+#include "src/ir/test_programs.h"
 #include "src/ir/verifier.h"
 
 namespace mmdiff {
@@ -30,7 +31,7 @@ TEST(Mutator, MutateThenFixAlwaysVerifiesAndEveryKindHappens) {
       p = m.program;
     }
   }
-  for (int k = 0; k <= static_cast<int>(MutationKind::kRespell); ++k)
+  for (int k = 0; k <= static_cast<int>(MutationKind::kWeight); ++k)
     EXPECT_TRUE(kinds.count(static_cast<MutationKind>(k)))
         << MutationName(static_cast<MutationKind>(k));
 }
@@ -232,6 +233,33 @@ TEST(Mutator, NewDTypesAreFloatingWithThePolicysShare) {
   GenPolicy floats = policy;
   floats.p_mutate_float = 1;
   EXPECT_EQ(not_floating(floats), 0);
+}
+
+TEST(Mutator, AWeightMutationTurnsAWeightOperandIntoAWeightAndBack) {
+  GenPolicy policy;
+  std::set<std::string> details;
+  for (uint64_t seed = 0; seed < 200 && details.size() < 3; ++seed) {
+    Program p = test_programs::LinearModel();  // w a parameter, b a buffer, x an input
+    SeededChoices c(seed);
+    Mutation m = Mutate(p, c, policy);
+    if (m.kind != MutationKind::kWeight) continue;
+    ASSERT_TRUE(Verify(m.program).ok());
+    details.insert(m.detail);
+    EXPECT_EQ(m.program.inputs[0].role, InputRole::kInput) << m.detail;  // x is no weight operand
+  }
+  EXPECT_TRUE(details.count("w: parameter -> input")) << details.size();
+  EXPECT_TRUE(details.count("b: buffer -> input")) << details.size();
+  Program function = test_programs::LinearModel();
+  for (auto& in : function.inputs) in.role = InputRole::kInput;
+  std::set<InputRole> made;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    SeededChoices c(seed);
+    Mutation m = Mutate(function, c, policy);
+    if (m.kind == MutationKind::kWeight)
+      for (const auto& in : m.program.inputs) made.insert(in.role);
+  }
+  EXPECT_TRUE(made.count(InputRole::kParameter));
+  EXPECT_TRUE(made.count(InputRole::kBuffer));
 }
 
 }  // namespace

@@ -133,6 +133,10 @@ std::map<std::string, Field> AllFields() {
       {"special_rate", Prob(&GenPolicy::special_rate, "special_rate")},
       {"inputs_per_program", Count(&GenPolicy::inputs_per_program, "inputs_per_program", 1, 1024)},
       {"aoti_rate", Prob(&GenPolicy::aoti_rate, "aoti_rate")},
+      {"variant_rate", Prob(&GenPolicy::variant_rate, "variant_rate")},
+      {"p_module", Prob(&GenPolicy::p_module, "p_module")},
+      {"p_weight", Prob(&GenPolicy::p_weight, "p_weight")},
+      {"p_buffer", Prob(&GenPolicy::p_buffer, "p_buffer")},
       {"p_mutate_float", Prob(&GenPolicy::p_mutate_float, "p_mutate_float")},
       {"w_int8", Weight(&GenPolicy::w_int8, "w_int8")},
       {"w_uint8", Weight(&GenPolicy::w_uint8, "w_uint8")},
@@ -171,6 +175,8 @@ std::map<std::string, Field> AllFields() {
   };
   for (const GenOp& op : GenOps())
     fields.emplace(std::string(op.key), Weight(op.weight, std::string(op.key)));
+  for (const VariantWeight& v : VariantWeights())
+    fields.emplace(std::string(v.key), Weight(v.weight, std::string(v.key)));
   return fields;
 }
 
@@ -180,6 +186,24 @@ const std::map<std::string, Field>& Fields() {
 }
 
 }  // namespace
+
+const std::vector<VariantWeight>& VariantWeights() {
+  static const std::vector<VariantWeight> kWeights = {
+      {"w_inductor_freezing", &GenPolicy::w_inductor_freezing},
+      {"w_inductor_max_autotune", &GenPolicy::w_inductor_max_autotune},
+      {"w_inductor_cpp_wrapper", &GenPolicy::w_inductor_cpp_wrapper},
+      {"w_inductor_dynamic", &GenPolicy::w_inductor_dynamic},
+      {"w_inductor_emulate_precision_casts", &GenPolicy::w_inductor_emulate_precision_casts},
+      {"w_inductor_fallback_random", &GenPolicy::w_inductor_fallback_random},
+  };
+  return kWeights;
+}
+
+double VariantWeightOf(const GenPolicy& p, std::string_view path) {
+  for (const VariantWeight& v : VariantWeights())
+    if (v.key.substr(2) == path) return p.*v.weight;
+  return 0;
+}
 
 nlohmann::json PolicyToJson(const GenPolicy& p) {
   nlohmann::json j = {{"format", "mmdiff.policy"}, {"version", 1}};

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <vector>
 
 #include "src/support/status.h"
@@ -54,6 +55,13 @@ struct GenPolicy {
   // rejects it), with p_grad_violation; an attention mask (an added one, a padding mask's input)
   // with p_mask_grad instead (Inductor's training attention fusions take only masks that do not).
   double p_train = 0.33, p_requires_grad = 0.6, p_grad_violation = 0.02, p_mask_grad = 0.6;
+  // Models (src/ir/program.h, InputRole): a program is a model with p_module, drawn after training
+  // and autocast; then each input that is a product's weight operand (linear's weight and bias,
+  // the second operand of mm, bmm, matmul, addmm, baddbmm, addbmm, addmv and mv, the bias of
+  // addmm, addmv, baddbmm and addbmm, directly or through a view or cast) becomes one of the
+  // module's weights with p_weight (at least one does), a buffer rather than a parameter with
+  // p_buffer where it does not train.
+  double p_module = 0.35, p_weight = 0.8, p_buffer = 0.2;
   // Autocast (src/ir/autocast.h): a program gets an autocast region around a run of its nodes with
   // p_autocast, of the program's device type (cpu for meta programs, where it changes nothing), in
   // bfloat16 with p_autocast_bfloat16 (else float16); inside it, a nested region around a shorter
@@ -162,8 +170,25 @@ struct GenPolicy {
   // AOTInductor compiles a shared library per program (slow): the share of programs that also run
   // the aoti path when a campaign asks for it.
   double aoti_rate = 0.05;
+  // Inductor's knob variants (src/ir/paths.cc): a campaign whose paths were not given runs a
+  // program also through one of them with variant_rate, drawn by these weights (w_<path name>)
+  // among those that can run it (a training program: not those that compile under no_grad), so
+  // that a bug only a setting has is looked for; 0 leaves a variant out.
+  double variant_rate = 0.5;
+  double w_inductor_freezing = 2, w_inductor_max_autotune = 2, w_inductor_cpp_wrapper = 1;
+  double w_inductor_dynamic = 1, w_inductor_emulate_precision_casts = 1;
+  double w_inductor_fallback_random = 0;
   bool operator==(const GenPolicy&) const = default;
 };
+
+// The knob variants' weights: the policy key, "w_" and the path it weighs, and its member.
+struct VariantWeight {
+  std::string_view key;
+  double GenPolicy::* weight;
+};
+const std::vector<VariantWeight>& VariantWeights();
+// The weight of a variant path (0 for a path without one).
+double VariantWeightOf(const GenPolicy& p, std::string_view path);
 
 nlohmann::json PolicyToJson(const GenPolicy& p);
 // Missing keys keep their defaults; unknown keys, wrong types and out-of-range values are errors.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "src/ir/paths.h"
+
 namespace mmdiff {
 namespace {
 
@@ -82,6 +84,24 @@ TEST(Policy, TheFormerlyFixedOddsAreKeys) {
                           "p_broadcast_batch", "p_attention_4d", "p_ev_equal_e", "p_v_float32",
                           "p_mask_bool", "p_sdpa_scale", "p_mutate_float"})
     EXPECT_TRUE(j.contains(key)) << key;
+}
+
+// Every knob variant of the catalogue has its weight, w_<path>, and only those have one.
+TEST(Policy, EachKnobVariantHasAWeight) {
+  nlohmann::json j = PolicyToJson(GenPolicy());
+  int variants = 0;
+  for (const PathRow& row : PathCatalogue()) {
+    if (!row.traits.variant || row.traits.test_only) continue;
+    ++variants;
+    EXPECT_TRUE(j.contains("w_" + std::string(row.name))) << row.name;
+    GenPolicy p;
+    auto r = PolicyFromJson({{"w_" + std::string(row.name), 7}});
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(VariantWeightOf(r.value(), row.name), 7) << row.name;
+  }
+  EXPECT_EQ(static_cast<int>(VariantWeights().size()), variants);
+  EXPECT_EQ(VariantWeightOf(GenPolicy(), "inductor"), 0);
+  EXPECT_FALSE(PolicyFromJson({{"w_inductor_freezing", -1}}).ok());
 }
 
 }  // namespace

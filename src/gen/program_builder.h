@@ -72,7 +72,26 @@ class ProgramBuilder {
     GeneratedCase out{prog_, Recipe()};
     Train(out.program);  // drawn after the program: the forward and its values stay what they were
     Autocast(out.program);
+    Weights(out.program);
     return out;
+  }
+
+  // A model (p_module): each input that is a product's weight operand becomes one of the module's
+  // weights with p_weight (at least one does), a buffer rather than a parameter with p_buffer where
+  // it does not train.
+  void Weights(Program& p) {
+    if (!c_.Coin(p_.p_module)) return;
+    const std::vector<size_t> operands = WeightOperandInputs(p);
+    bool any = false;
+    for (size_t i : operands) {
+      if (!c_.Coin(p_.p_weight)) continue;
+      p.inputs[i].role = InputRole::kParameter;
+      any = true;
+    }
+    if (!any && !operands.empty()) p.inputs[operands.front()].role = InputRole::kParameter;
+    for (size_t i : operands)
+      if (IsWeight(p.inputs[i]) && !p.inputs[i].requires_grad && c_.Coin(p_.p_buffer))
+        p.inputs[i].role = InputRole::kBuffer;
   }
 
   // An autocast region around a run of nodes (p_autocast), perhaps with a nested one around a

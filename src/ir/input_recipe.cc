@@ -88,6 +88,26 @@ std::vector<double> RecipeValues(const InputRecipe& r, size_t index, int64_t num
   return v;
 }
 
+InputRecipe WeightRecipe(const InputRecipe& r) {
+  if (r.weights.empty()) return r;
+  InputRecipe w = r.weights.front();
+  w.zeroed = r.zeroed;
+  w.weights.clear();
+  return w;
+}
+
+std::vector<double> InputValues(const Program& p, const InputRecipe& r, size_t index) {
+  const InputSpec& in = p.inputs[index];
+  return RecipeValues(IsWeight(in) ? WeightRecipe(r) : r, index, Numel(in.shape), in.dtype);
+}
+
+InputRecipe KeepWeights(InputRecipe next, const InputRecipe& first) {
+  InputRecipe w = WeightRecipe(first);
+  w.zeroed.clear();
+  next.weights = {w};
+  return next;
+}
+
 nlohmann::json RecipeToJson(const InputRecipe& r) {
   nlohmann::json j = {{"kind", r.kind}, {"seed", r.seed}};
   if (r.kind == "uniform") {
@@ -100,6 +120,7 @@ nlohmann::json RecipeToJson(const InputRecipe& r) {
   }
   if (r.kind != "grid16") j["special"] = r.special;
   if (!r.zeroed.empty()) j["zeroed"] = r.zeroed;
+  if (!r.weights.empty()) j["weights"] = RecipeToJson(r.weights.front());
   return j;
 }
 
@@ -143,6 +164,16 @@ Result<InputRecipe> RecipeFromJsonUnguarded(const nlohmann::json& j) {
         return Status::Error("input recipe: \"zeroed\" must be strictly ascending");
       r.zeroed.push_back(i);
     }
+  }
+  if (j.contains("weights")) {
+    const auto& w = j["weights"];
+    if (!w.is_object() || w.contains("weights") || w.contains("zeroed"))
+      return Status::Error(
+          "input recipe: \"weights\" must be a recipe of its own, without \"weights\" or "
+          "\"zeroed\"");
+    Result<InputRecipe> weights = RecipeFromJsonUnguarded(w);
+    if (!weights.ok()) return Status::Error("weights: " + weights.status().message());
+    r.weights = {weights.value()};
   }
   return r;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/ir/dtype.h"
+#include "src/ir/program.h"
 #include "src/support/status.h"
 
 namespace mmdiff {
@@ -33,8 +34,22 @@ struct InputRecipe {
   double mean = 0, std = 1;  // normal
   double special = 0;        // per-element rate of special values, in [0, 1]
   std::vector<int> zeroed;   // input indices replaced by zeros, ascending, each below kMaxZeroed
+  // Where it holds one, the program's weights (src/ir/program.h, InputRole) take their values from
+  // that recipe rather than from this one: a case's later inputs and its calls before keep the
+  // recipe of its first call there, so that the module's weights stay what they were while its
+  // other inputs change. Its own `zeroed` and `weights` are empty; this recipe's `zeroed` applies
+  // to the weights too. Empty: the weights are made like every other input.
+  std::vector<InputRecipe> weights;
   bool operator==(const InputRecipe&) const = default;
 };
+
+// The recipe a weight's values come from (see InputRecipe::weights).
+InputRecipe WeightRecipe(const InputRecipe& r);
+// The values of `p`'s input number `index` (a weight's from WeightRecipe(r)): RecipeValues.
+std::vector<double> InputValues(const Program& p, const InputRecipe& r, size_t index);
+// `next` with the weights of `first`: the recipe of a later call of the case whose first call
+// `first` made.
+InputRecipe KeepWeights(InputRecipe next, const InputRecipe& first);
 
 inline constexpr int kMaxZeroed = 4096;
 

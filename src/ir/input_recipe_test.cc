@@ -7,6 +7,8 @@
 #include <cmath>
 #include <set>
 
+#include "src/ir/test_programs.h"
+
 namespace mmdiff {
 namespace {
 
@@ -67,6 +69,39 @@ TEST(InputRecipe, ZeroedInputsHoldZerosAndTheirListIsChecked) {
     auto e = RecipeFromJson(j);
     ASSERT_FALSE(e.ok()) << bad.dump();
     EXPECT_NE(e.error().find("\"zeroed\""), std::string::npos) << e.error();
+  }
+}
+
+// A model's weights keep their values across a case's calls: the later calls' recipes carry the
+// first's as their "weights", which the weights, and only they, take their values from.
+TEST(InputRecipe, AModelsWeightsTakeTheirValuesFromTheWeightsRecipe) {
+  const Program p = test_programs::LinearModel();  // x an input, w and b weights
+  const InputRecipe first{"normal", 3, -1, 1, 0, 1, 0.0};
+  InputRecipe later = KeepWeights(InputRecipe{"uniform", 9, -2, 2}, first);
+  ASSERT_EQ(later.weights.size(), 1u);
+  EXPECT_EQ(InputValues(p, later, 1), InputValues(p, first, 1));  // the weights as they were
+  EXPECT_EQ(InputValues(p, later, 2), InputValues(p, first, 2));
+  EXPECT_NE(InputValues(p, later, 0), InputValues(p, first, 0));  // the input anew
+  EXPECT_EQ(InputValues(p, later, 0), RecipeValues(later, 0, 32, DType::kFloat32));
+  // Kept again from a later call: still the first call's.
+  EXPECT_EQ(KeepWeights(InputRecipe{"exact", 1}, later).weights, later.weights);
+  // The recipe's own zeroed inputs hold zeros, weights too.
+  later.zeroed = {2};
+  for (double v : InputValues(p, later, 2)) EXPECT_EQ(v, 0.0);
+  EXPECT_EQ(WeightRecipe(later).zeroed, (std::vector<int>{2}));
+  auto back = RecipeFromJson(RecipeToJson(later));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), later);
+  EXPECT_FALSE(RecipeToJson(first).contains("weights"));  // absent when the weights are its own
+  nlohmann::json j = RecipeToJson(later);
+  for (const nlohmann::json& bad :
+       {nlohmann::json(3), nlohmann::json({{"kind", "gaussian"}, {"seed", 1}}),
+        nlohmann::json({{"kind", "exact"}, {"seed", 1}, {"zeroed", {0}}}),
+        nlohmann::json({{"kind", "exact"}, {"seed", 1}, {"weights", {{"kind", "exact"}}}})}) {
+    j["weights"] = bad;
+    auto e = RecipeFromJson(j);
+    ASSERT_FALSE(e.ok()) << bad.dump();
+    EXPECT_NE(e.error().find("weights"), std::string::npos) << e.error();
   }
 }
 

@@ -50,6 +50,9 @@ struct CompileInfo {
 // The prefix of a graph rewrite (pattern-matcher entry or decomposition) among the internals:
 // "rewrite:<name>", named by src/backends/python/rewrite_names.py.
 inline constexpr std::string_view kRewritePrefix = "rewrite:";
+// ... and the lowering a product got ("lowering:mkl._mkl_linear.default",
+// "lowering:template.CppGemmTemplate": src/ir/python/inductor_lowerings.py names them).
+inline constexpr std::string_view kLoweringPrefix = "lowering:";
 
 struct PathResult {
   std::string path;

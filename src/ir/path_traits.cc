@@ -21,7 +21,7 @@ const std::vector<std::pair<const char*, bool PathTraits::*>>& TraitFields() {
 constexpr UnsupportedReason kReasons[] = {
     UnsupportedReason::kNone,        UnsupportedReason::kNoGpu,       UnsupportedReason::kDevice,
     UnsupportedReason::kUnavailable, UnsupportedReason::kUnknownPath, UnsupportedReason::kRejected,
-    UnsupportedReason::kTraining,    UnsupportedReason::kAutocast,
+    UnsupportedReason::kTraining,    UnsupportedReason::kAutocast,    UnsupportedReason::kKnob,
 };
 
 }  // namespace
@@ -68,6 +68,8 @@ std::string_view UnsupportedReasonName(UnsupportedReason r) {
       return "training";
     case UnsupportedReason::kAutocast:
       return "autocast";
+    case UnsupportedReason::kKnob:
+      return "knob";
   }
   return "?";
 }

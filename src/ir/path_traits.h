@@ -53,8 +53,11 @@ enum class UnsupportedReason {
   kTraining,     // the path runs no backward (aoti: inference only), and the program trains
   kAutocast,     // the path cannot run an autocast region (TorchScript compiled from C++ has no
                  // torch.autocast; meta tensors have no autocast), and the program has one
+  kKnob,  // a knob variant's settings leave no way to compile the program (max-autotune with only
+          // the C++ GEMM templates, for a product no template takes)
 };
-// "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected", "training", "autocast".
+// "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected", "training", "autocast",
+// "knob".
 std::string_view UnsupportedReasonName(UnsupportedReason r);
 // The reason a name names; an error for any other text.
 Result<UnsupportedReason> ParseUnsupportedReason(std::string_view name);

@@ -11,15 +11,29 @@ std::vector<PathRow> MakeCatalogue() {
   const PathTraits compiled{.compiled = true, .needs_gpu = true, .keeps_state = true};
   const PathTraits variant{
       .compiled = true, .on_demand = true, .variant = true, .needs_gpu = true, .keeps_state = true};
-  auto knob = [&](const char* name, const char* k, const char* description, bool mitigation) {
-    return PathRow{.name = name,
-                   .kind = K::kTorchCompile,
-                   .traits = variant,
-                   .torch_backend = paths::kInductor,
-                   .variant_of = paths::kInductor,
-                   .knob = k,
-                   .mitigation = mitigation,
-                   .description = description};
+  // A knob variant of inductor: the knob that names it, every setting it compiles under (the
+  // knob's own, True, first), whether it runs under torch.no_grad() (then no training program).
+  auto knob = [&](const char* name, const char* k, const char* description, bool mitigation,
+                  std::vector<KnobSetting> more = {}, bool no_grad = false) {
+    std::vector<KnobSetting> settings;
+    if (std::string_view(k) != "dynamic") settings.push_back({k, "True"});
+    settings.insert(settings.end(), more.begin(), more.end());
+    PathRow row{.name = name,
+                .kind = K::kTorchCompile,
+                .traits = variant,
+                .torch_backend = paths::kInductor,
+                .variant_of = paths::kInductor,
+                .knob = k,
+                .settings = settings,
+                .no_grad = no_grad,
+                .mitigation = mitigation,
+                .repro = ReproKind::kTorchCompile,
+                .description = description};
+    if (no_grad)
+      row.limits.inference_only =
+          "this variant compiles for inference, under torch.no_grad(): the program's inputs "
+          "require grad";
+    return row;
   };
   std::vector<PathRow> rows = {
       {.name = paths::kReference,
@@ -86,9 +100,17 @@ std::vector<PathRow> MakeCatalogue() {
       knob("inductor_emulate_precision_casts", "emulate_precision_casts",
            "inductor, emulate_precision_casts=True", true),
       knob("inductor_fallback_random", "fallback_random", "inductor, fallback_random=True", true),
-      // Settings users turn on: autotuned kernel choice, constant freezing, the C++ wrapper.
-      knob("inductor_max_autotune", "max_autotune", "inductor, max_autotune=True", false),
-      knob("inductor_freezing", "freezing", "inductor, freezing=True", false),
+      // How models are deployed on a CPU (PyTorch's inference recipe: eval, torch.no_grad(),
+      // freezing, often max-autotune): the module's weights folded as constants, prepacked for
+      // mkldnn/mkl and fused with their epilogues; max-autotune with only the C++ GEMM and BMM
+      // templates as choices (a template bug cannot hide behind ATen winning the timing), which
+      // take a product's second operand as a constant only when it is frozen.
+      knob("inductor_freezing", "freezing", "inductor under torch.no_grad(), freezing=True", false,
+           {}, true),
+      knob("inductor_max_autotune", "max_autotune",
+           "inductor under torch.no_grad(), freezing=True, max_autotune=True with only the C++ "
+           "GEMM templates (max_autotune_gemm_backends='CPP')",
+           false, {{"max_autotune_gemm_backends", "'CPP'"}, {"freezing", "True"}}, true),
       knob("inductor_cpp_wrapper", "cpp_wrapper", "inductor, cpp_wrapper=True", false),
       // Symbolic sizes from the first call: another graph and other kernels (a compile option).
       knob("inductor_dynamic", "dynamic", "inductor, torch.compile(dynamic=True)", false),
@@ -119,6 +141,22 @@ std::vector<PathRow> MakeCatalogue() {
          .torch_backend = backend,
          .repro = ReproKind::kTorchCompile,
          .description = "test only: torch.compile with a deliberately wrong backend"});
+  // A test-only knob variant of inductor whose backend is deliberately wrong: a finding that only
+  // a variant has, which must be headed by that variant and not by inductor.
+  rows.push_back({.name = "planted_variant_drop_bias",
+                  .kind = K::kTest,
+                  .traits = {.compiled = true,
+                             .on_demand = true,
+                             .variant = true,
+                             .test_only = true,
+                             .needs_gpu = true,
+                             .keeps_state = true},
+                  .torch_backend = "mmdiff_planted_drop_bias",
+                  .variant_of = paths::kInductor,
+                  .knob = "planted_drop_bias",
+                  .repro = ReproKind::kTorchCompile,
+                  .description = "test only: inductor that drops every linear's bias (a lost "
+                                 "fused epilogue)"});
   return rows;
 }
 
@@ -153,6 +191,17 @@ std::vector<const PathRow*> VariantsOf(std::string_view path) {
   std::vector<const PathRow*> out;
   for (const PathRow& r : PathCatalogue())
     if (path == r.variant_of) out.push_back(&r);
+  return out;
+}
+
+std::string VariantSpelling(const PathRow& row) {
+  std::string out;
+  for (const KnobSetting& k : row.settings)
+    out += (out.empty() ? "" : "; ") + std::string("torch._inductor.config.") + k.name + " = " +
+           k.value;
+  if (std::string_view(row.knob) == "dynamic")
+    out += (out.empty() ? "" : "; ") + std::string("torch.compile(dynamic=True)");
+  if (row.no_grad) out += (out.empty() ? "" : "; ") + std::string("under torch.no_grad()");
   return out;
 }
 

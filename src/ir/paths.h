@@ -5,6 +5,7 @@
 // src/backends (docs/architecture.md, "Adding a path").
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -64,6 +65,14 @@ struct PathLimits {
   const char* no_autocast = "";     // a program with an autocast region
 };
 
+// One torch._inductor.config setting a knob variant compiles under: its name, and its value as a
+// Python literal ("True", "'CPP'").
+struct KnobSetting {
+  const char* name;
+  const char* value;
+  bool operator==(const KnobSetting&) const = default;
+};
+
 struct PathRow {
   const char* name;
   PathKind kind;
@@ -78,6 +87,12 @@ struct PathRow {
   // "dynamic" for torch.compile(dynamic=True)).
   const char* variant_of = "";
   const char* knob = "";
+  // Every torch._inductor.config setting in force while the variant compiles and runs (the knob's
+  // own first), as repro.py writes them; empty for a path that is not a config variant.
+  std::vector<KnobSetting> settings;
+  // Compiles and runs under torch.no_grad(): inference, as PyTorch's CPU deployment recipe runs a
+  // model (freezing applies only there). Such a path runs no training program (limits).
+  bool no_grad = false;
   // Rerun with this variant for a value finding of the path it varies (PyTorch's accuracy-report
   // mitigations: src/campaign/mitigations.h).
   bool mitigation = false;
@@ -100,5 +115,8 @@ std::vector<const PathRow*> AblationRungs();
 int LadderRank(std::string_view path);
 // The knob variants of a path, in catalogue order.
 std::vector<const PathRow*> VariantsOf(std::string_view path);
+// A variant's settings as one line of Python: "torch._inductor.config.freezing = True; ..." (and
+// "torch.compile(dynamic=True)" for the dynamic variant), under torch.no_grad() where it runs so.
+std::string VariantSpelling(const PathRow& row);
 
 }  // namespace mmdiff

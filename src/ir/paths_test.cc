@@ -51,7 +51,19 @@ TEST(Paths, RowsAgreeWithThemselves) {
       ASSERT_NE(FindPath(r.variant_of), nullptr) << r.name;
       EXPECT_TRUE(r.traits.on_demand) << r.name;
       EXPECT_NE(std::string(r.knob), "") << r.name;
-      EXPECT_EQ(std::string(r.torch_backend), FindPath(r.variant_of)->torch_backend) << r.name;
+      // A planted variant's backend is deliberately wrong: its own.
+      if (!r.traits.test_only) {
+        EXPECT_EQ(std::string(r.torch_backend), FindPath(r.variant_of)->torch_backend) << r.name;
+      }
+      // How it compiles: its knob's setting among its settings (dynamic is torch.compile's).
+      if (!r.traits.test_only && std::string_view(r.knob) != "dynamic") {
+        ASSERT_FALSE(r.settings.empty()) << r.name;
+        EXPECT_EQ(std::string(r.settings.front().name), r.knob) << r.name;
+      }
+      // One that compiles for inference runs no training program, and says why.
+      if (!r.traits.test_only) {
+        EXPECT_EQ(r.no_grad, r.limits.inference_only[0] != '\0') << r.name;
+      }
     } else {
       EXPECT_FALSE(r.mitigation) << r.name << ": a mitigation is a knob variant";
     }

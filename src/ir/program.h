@@ -18,6 +18,16 @@ enum class Layout { kContiguous, kTransposed };
 std::string_view LayoutName(Layout l);
 std::optional<Layout> ParseLayout(std::string_view name);
 
+// What an input is to the module the compiled paths compile (a program with weights is a
+// torch.nn.Module, src/ir/python_emitter.h): an argument of its forward, or one of its weights, a
+// parameter (torch.nn.Parameter) or a buffer (register_buffer), which the module holds and which
+// stays the same across the calls of a case. Eager, the reference and TorchScript take a weight as
+// they take any input; torch.compile sees it as the module's state, so freezing folds it and
+// Inductor's weight prepacking and C++ GEMM templates take it as a constant.
+enum class InputRole { kInput, kParameter, kBuffer };
+std::string_view InputRoleName(InputRole r);  // "input", "parameter", "buffer"
+std::optional<InputRole> ParseInputRole(std::string_view name);
+
 struct InputSpec {
   std::string name;  // a Python identifier, unique in the program
   Shape shape;
@@ -28,8 +38,12 @@ struct InputSpec {
   // GradientInputs). Eager rejects it on a non-floating dtype (a contract violation the generator
   // may plant).
   bool requires_grad = false;
+  // A buffer never requires grad (the verifier's rule); a parameter may.
+  InputRole role = InputRole::kInput;
   bool operator==(const InputSpec&) const = default;
 };
+
+inline bool IsWeight(const InputSpec& in) { return in.role != InputRole::kInput; }
 
 // One op application. args name inputs or earlier nodes.
 struct Node {
@@ -79,6 +93,15 @@ struct Program {
   // A one-line summary, e.g. "matmul(float16[2,4,8,8], float32[2,4,8,64])".
   std::string Summary() const;
 };
+
+// A program with weights: the compiled paths compile it as a module (src/ir/python_emitter.h).
+bool HasWeights(const Program& p);
+// The indices of the inputs that are arguments of the module's forward, in input order.
+std::vector<size_t> ForwardInputs(const Program& p);
+// The inputs a model would hold as weights, ascending: those that are, directly or through views,
+// casts and device moves, a product's weight operand (linear's weight and bias; the second operand
+// of mm, bmm, matmul, mv, addmm, addmv, baddbmm and addbmm; the bias of the last four).
+std::vector<size_t> WeightOperandInputs(const Program& p);
 
 // Training programs. Every path computes the scalar loss Σ_i (out_i · w_i).sum() over the floating
 // outputs that depend on a requires_grad input, with the cotangent w_i made by the input recipe as

@@ -25,6 +25,7 @@ json ProgramToJson(const Program& p) {
                            {"device", DeviceName(i.device)},
                            {"layout", LayoutName(i.layout)}});
     if (i.requires_grad) j["inputs"].back()["requires_grad"] = true;
+    if (IsWeight(i)) j["inputs"].back()["role"] = InputRoleName(i.role);  // absent: an input
   }
   j["nodes"] = json::array();
   for (const auto& n : p.nodes) {
@@ -114,6 +115,11 @@ Result<InputSpec> InputFromJson(const json& j, size_t idx) {
     if (!j["requires_grad"].is_boolean())
       return Status::Error(where + ": \"requires_grad\" must be true or false");
     in.requires_grad = j["requires_grad"].get<bool>();
+  }
+  if (j.contains("role")) {
+    auto role = GetParsed(j, "role", where, ParseInputRole, "role");
+    if (!role.ok()) return role.status();
+    in.role = role.value();
   }
   return in;
 }

@@ -75,6 +75,29 @@ TEST(ProgramJson, RequiresGradIsWrittenOnlyWhereSetAndMustBeABoolean) {
       << bad.error();
 }
 
+TEST(ProgramJson, AWeightsRoleIsWrittenOnlyForAWeightAndMustBeOneOfTheRoles) {
+  Program p = test_programs::LinearModel();
+  nlohmann::json j = ProgramToJson(p);
+  EXPECT_FALSE(j["inputs"][0].contains("role"));  // an input: as programs were before weights
+  EXPECT_EQ(j["inputs"][1]["role"], "parameter");
+  EXPECT_EQ(j["inputs"][2]["role"], "buffer");
+  auto back = ProgramFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), p);
+  EXPECT_TRUE(HasWeights(back.value()));
+  EXPECT_EQ(ForwardInputs(back.value()), (std::vector<size_t>{0}));
+  EXPECT_EQ(p.Summary(), "linear(float32[4, 8], parameter float32[16, 8], buffer float32[16])");
+  j["inputs"][0]["role"] = "input";  // written out, the default reads the same
+  ASSERT_TRUE(ProgramFromJson(j).ok());
+  j["inputs"][1]["role"] = "weight";
+  auto bad = ProgramFromJson(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("inputs[1] (w): unknown role \"weight\""), std::string::npos)
+      << bad.error();
+  j["inputs"][1]["role"] = 1;
+  EXPECT_FALSE(ProgramFromJson(j).ok());
+}
+
 TEST(ProgramJson, ErrorsNameTheOffendingPart) {
   auto j = ProgramToJson(SeedProgram());
   j["nodes"][1]["dtype"] = "float17";

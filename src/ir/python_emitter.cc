@@ -14,6 +14,7 @@
 #include "mmdiff/python/repro_ignored_input.h"
 #include "mmdiff/python/repro_inputs.h"
 #include "mmdiff/python/repro_meta.h"
+#include "mmdiff/python/repro_module.h"
 #include "mmdiff/python/repro_outcome.h"
 #include "mmdiff/python/root_cause.h"
 #include "src/ir/autocast.h"
@@ -111,6 +112,7 @@ int ScalarTypeCode(DType d) {
 // call, and its compile errors are the compiled outcome, as on mmdiff's torch.compile paths).
 struct ReproCompiled {
   std::string name, description, setup, build, callable;
+  std::vector<KnobSetting> knobs;  // a knob variant's torch._inductor.config settings
 };
 // How repro.py compiles for `backend`: its path's row says, where it is a path that repro.py does
 // not spell as torch.compile (a torch.compile backend such as "aot_eager" is not always a path).
@@ -130,13 +132,36 @@ ReproCompiled ReproCompiledFor(const Program& p, const std::string& backend) {
     return {"AOTInductor",
             "AOTInductor (torch.export, aoti_compile_and_package, aoti_load_package)",
             std::string(embedded::kReproAotiPy) + "\n\n", "aoti(f, inputs())", ""};
+  // A knob variant (a path of the catalogue, e.g. inductor_freezing): its backend compiles under
+  // its settings, with dynamic=True for the dynamic variant, called under torch.no_grad() where
+  // the variant runs so.
+  const PathRow* row = FindPath(backend);
+  const bool variant = row && row->variant_of[0] != '\0';
+  const std::string torch_backend = variant ? row->torch_backend : backend;
   // The test-only planted paths' deliberately wrong backends, registered by their own text.
-  std::string setup = backend.rfind("mmdiff_planted_", 0) == 0
+  std::string setup = torch_backend.rfind("mmdiff_planted_", 0) == 0
                           ? std::string(embedded::kPlantedBackendsPy) +
                                 "\n_mmdiff_register_planted_backends()\n\n\n"
                           : "";
-  return {"torch.compile", "torch.compile(backend='" + backend + "')", setup, "",
-          "torch.compile(f, backend=" + PyStr(backend) + ", fullgraph=True)"};
+  const bool dynamic = variant && std::string_view(row->knob) == "dynamic";
+  const bool no_grad = variant && row->no_grad;
+  std::string args =
+      "backend=" + PyStr(torch_backend) + ", fullgraph=True" + (dynamic ? ", dynamic=True" : "");
+  // A program with weights is compiled as its model (module_call, repro_module.py).
+  std::string callable = HasWeights(p)
+                             ? "module_call(lambda model: torch.compile(model, " + args + "))"
+                             : "torch.compile(f, " + args + ")";
+  if (no_grad) callable = "torch.no_grad()(" + callable + ")";
+  std::string description = "torch.compile(" + std::string(HasWeights(p) ? "Model(...), " : "") +
+                            "backend='" + torch_backend + "'" + (dynamic ? ", dynamic=True" : "") +
+                            ")";
+  if (variant && !row->settings.empty())
+    description += " with " + VariantSpelling(*row);
+  else if (no_grad)
+    description += " under torch.no_grad()";
+  return {"torch.compile", description,
+          setup,           "",
+          callable,        variant ? row->settings : std::vector<KnobSetting>{}};
 }
 
 }  // namespace
@@ -251,16 +276,60 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
   return o.str();
 }
 
+std::string EmitModule(const Program& p) {
+  if (!HasWeights(p)) return "";
+  std::vector<std::string> weights, forward, call;
+  std::string indices[3];  // the weights, the forward's inputs, the parameters
+  auto add = [](std::string& list, size_t i) {
+    list += (list.empty() ? "" : ", ") + std::to_string(i);
+  };
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    const InputSpec& in = p.inputs[i];
+    (IsWeight(in) ? weights : forward).push_back(in.name);
+    call.push_back(IsWeight(in) ? "self." + in.name : in.name);
+    add(indices[IsWeight(in) ? 0 : 1], i);
+    if (in.role == InputRole::kParameter) add(indices[2], i);
+  }
+  auto joined = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += ", " + n;
+    return out;
+  };
+  std::ostringstream o;
+  o << "class Model(torch.nn.Module):\n"
+       "    \"\"\"f as a model: the module holds its weights (its parameters and buffers), and "
+       "forward\n"
+       "    takes the other inputs.\"\"\"\n\n"
+       "    def __init__(self"
+    << joined(weights) << "):\n        super().__init__()\n";
+  for (const auto& in : p.inputs) {
+    if (in.role == InputRole::kParameter)
+      o << "        self." << in.name << " = " << in.name << "  # a torch.nn.Parameter\n";
+    else if (in.role == InputRole::kBuffer)
+      o << "        self.register_buffer(" << PyStr(in.name) << ", " << in.name << ")\n";
+  }
+  o << "\n    def forward(self" << joined(forward) << "):\n        return f(";
+  for (size_t i = 0; i < call.size(); ++i) o << (i ? ", " : "") << call[i];
+  o << ")\n\n\n"
+    << "WEIGHTS = [" << indices[0] << "]  # the inputs Model holds, by position\n"
+    << "PARAMETERS = [" << indices[2] << "]  # those of them it holds as torch.nn.Parameters\n"
+    << "FORWARD = [" << indices[1] << "]  # the inputs its forward takes\n";
+  return o.str();
+}
+
 namespace {
 
-// {'kind': ..., 'seed': ..., ...}: a recipe as the Python twin of RecipeValues reads it.
+// {'kind': ..., 'seed': ..., ...}: a recipe as the Python twin of RecipeValues reads it, with the
+// recipe of the weights, where it has one, as 'weights'.
 std::string PyRecipe(const InputRecipe& r) {
   std::ostringstream o;
   o << "{'kind': " << PyStr(r.kind) << ", 'seed': " << r.seed << ", 'lo': " << PyFloat(r.lo)
     << ", 'hi': " << PyFloat(r.hi) << ", 'mean': " << PyFloat(r.mean)
     << ", 'std': " << PyFloat(r.std) << ", 'special': " << PyFloat(r.special) << ", 'zeroed': [";
   for (size_t i = 0; i < r.zeroed.size(); ++i) o << (i ? ", " : "") << r.zeroed[i];
-  o << "]}";
+  o << "]";
+  if (!r.weights.empty()) o << ", 'weights': " << PyRecipe(r.weights.front());
+  o << "}";
   return o.str();
 }
 
@@ -270,11 +339,14 @@ std::string InputLines(const Program& p, const std::string& recipe, const std::s
   std::ostringstream o;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const auto& in = p.inputs[i];
-    o << "        _mmdiff_input(" << recipe << ", " << i << ", "
+    // A weight's values come from the recipe's weights (module_call makes a parameter one).
+    o << "        _mmdiff_input("
+      << (IsWeight(in) ? "_mmdiff_weights_recipe(" + recipe + ")" : recipe) << ", " << i << ", "
       << (shapes.empty() ? PyShape(in.shape) : shapes + "[" + std::to_string(i) + "]") << ", "
       << TorchDType(in.dtype) << ", " << PyStr(std::string(DeviceName(in.device))) << ", "
       << (in.layout == Layout::kTransposed ? "True" : "False")
-      << (in.requires_grad ? ", requires_grad=True" : "") << "),  # " << in.name << "\n";
+      << (in.requires_grad ? ", requires_grad=True" : "") << "),  # " << in.name
+      << (IsWeight(in) ? " (" + std::string(InputRoleName(in.role)) + ")" : "") << "\n";
   }
   return o.str();
 }
@@ -413,9 +485,15 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
     o << compiled.name
       << " failing to compile f is the finding: that error is the outcome compared with eager's.\n";
   o << "\"\"\"\nimport math\nimport platform\nimport sys\n\nimport torch\n\n";
-  if (!opt.knobs.empty()) {
+  // The settings in force: the caller's, then those of the compared knob variant (which win).
+  std::map<std::string, std::string> knobs = opt.knobs;
+  const bool compares_compiled = opt.check == Check::kCompiledVsEager ||
+                                 (opt.check == Check::kIgnoredInput && !opt.backend.empty());
+  if (compares_compiled)
+    for (const KnobSetting& k : compiled.knobs) knobs[k.name] = k.value;
+  if (!knobs.empty()) {
     o << "import torch._inductor.config\n";
-    for (const auto& [k, v] : opt.knobs) o << "torch._inductor.config." << k << " = " << v << "\n";
+    for (const auto& [k, v] : knobs) o << "torch._inductor.config." << k << " = " << v << "\n";
     o << "\n";
   }
   o << "print(f\"torch {torch.__version__}, python {platform.python_version()}\")\n\n\n";
@@ -426,6 +504,8 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   const bool calls = !opt.before.empty() && stateful_backend &&
                      (opt.check == Check::kCompiledVsEager || opt.check == Check::kIgnoredInput);
   o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
+  // A program with weights runs as a model, eager too: Model holds them (module_call).
+  if (HasWeights(p)) o << EmitModule(p) << "\n\n" << embedded::kReproModulePy << "\n\n";
   o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
     << embedded::kRootCausePy << "\n\n"
     << embedded::kReproOutcomePy << "\n\n";
@@ -444,8 +524,8 @@ std::string EmitRepro(const Program& p, const InputRecipe& r, const ReproOptions
   }
   // The check, run up to ATTEMPTS times (conclude() in repro_outcome.py).
   std::ostringstream b;
-  b << "eager = outcome(f)\n"
-       "show(\"eager:   \", eager)\n";
+  b << "eager = outcome(" << (HasWeights(p) ? "module_call()" : "f") << ")\n"
+    << "show(\"eager:   \", eager)\n";
   // The compiled function, made once per attempt, called on the calls before first.
   auto compiled_callable = [&](const std::string& name) {
     b << "torch._dynamo.reset()\n";

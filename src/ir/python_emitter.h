@@ -31,6 +31,13 @@ enum class FunctionDialect { kPython, kTorchScript, kTorchScriptFromPython };
 std::string EmitFunction(const Program& p, const std::string& name = "f",
                          FunctionDialect dialect = FunctionDialect::kPython);
 
+// A program with weights (src/ir/program.h) as the torch.nn.Module the compiled paths compile:
+// `class Model`, whose __init__ takes the weights in input order (a parameter as the
+// torch.nn.Parameter it is given, a buffer registered as one) and whose forward takes the other
+// inputs and returns f(...) with the weights in their places; then WEIGHTS and FORWARD, the input
+// indices of each. "" for a program without weights. Runs after EmitFunction(p, "f").
+std::string EmitModule(const Program& p);
+
 // Helper code defining RECIPE, _mmdiff_values() (the InputRecipe twin, src/ir/python/
 // repro_inputs.py) and make_inputs().
 std::string EmitInputBuilder(const Program& p, const InputRecipe& r);

@@ -18,9 +18,11 @@
 #include "mmdiff/python/repro_ignored_input.h"
 #include "mmdiff/python/repro_inputs.h"
 #include "mmdiff/python/repro_meta.h"
+#include "mmdiff/python/repro_module.h"
 #include "mmdiff/python/repro_outcome.h"
 #include "mmdiff/python/root_cause.h"
 #include "src/ir/program_json.h"
+#include "src/ir/test_programs.h"
 
 namespace mmdiff {
 namespace {
@@ -233,9 +235,9 @@ TEST(PythonEmitter, ReprosForTorchScriptAndAotiCompileFTheWayThosePathsDo) {
   EXPECT_EQ(ts.find("torch.compile(f"), std::string::npos);
   o.backend = "aoti";
   std::string aoti = EmitRepro(Sample(), {"grid16", 1}, o);
-  EXPECT_NE(aoti.find("exported = torch.export.export(Program(), tuple(args))"), std::string::npos)
+  EXPECT_NE(aoti.find("exported = torch.export.export(module, tuple(args))"), std::string::npos)
       << aoti;
-  EXPECT_NE(aoti.find("    return torch._inductor.aoti_load_package(path)\n"), std::string::npos);
+  EXPECT_NE(aoti.find("    loaded = torch._inductor.aoti_load_package(path)\n"), std::string::npos);
   EXPECT_NE(aoti.find("    compiled_f = aoti(f, inputs())\n"), std::string::npos);
   EXPECT_NE(aoti.find("eager and AOTInductor (torch.export"), std::string::npos);
 }
@@ -685,6 +687,85 @@ TEST(PythonEmitter, ReproRunsItsCheckUpToItsAttempts) {
   // A backward error is not a forward error: the outcomes are compared with same_outcome().
   EXPECT_NE(s.find("assert same_outcome(eager, compiled)"), std::string::npos);
   EXPECT_EQ(s.find("eager[:2] == compiled[:2]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// A program with weights is a model: Model holds them, forward takes the rest, and both eager and
+// the compiled path run through it (module_call), as mmdiff's worker does.
+TEST(PythonEmitter, AProgramWithWeightsRunsAsItsModelInRepro) {
+  const Program p = test_programs::LinearModel();
+  const std::string module = EmitModule(p);
+  EXPECT_NE(module.find("class Model(torch.nn.Module):\n"), std::string::npos) << module;
+  EXPECT_NE(module.find("    def __init__(self, w, b):\n        super().__init__()\n"
+                        "        self.w = w  # a torch.nn.Parameter\n"
+                        "        self.register_buffer(\"b\", b)\n"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("    def forward(self, x):\n        return f(x, self.w, self.b)\n"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("WEIGHTS = [1, 2]"), std::string::npos);
+  EXPECT_NE(module.find("PARAMETERS = [1]"), std::string::npos);
+  EXPECT_NE(module.find("FORWARD = [0]"), std::string::npos);
+  EXPECT_EQ(EmitModule(test_programs::Mm(2, 3, 4)), "");  // no weights, no model
+  InputRecipe r{"normal", 5};
+  r.weights = {InputRecipe{"exact", 2}};
+  const std::string builder = EmitInputBuilder(p, r);
+  EXPECT_NE(builder.find("'weights': {'kind': \"exact\", 'seed': 2"), std::string::npos) << builder;
+  EXPECT_NE(builder.find("_mmdiff_input(RECIPE, 0, (4, 8)"), std::string::npos) << builder;
+  EXPECT_NE(builder.find("_mmdiff_input(_mmdiff_weights_recipe(RECIPE), 1, (16, 8)"),
+            std::string::npos)
+      << builder;
+  ReproOptions o;
+  const std::string s = EmitRepro(p, r, o);
+  EXPECT_EQ(Count(s, embedded::kReproModulePy), 1u);
+  EXPECT_LT(s.find("def f("), s.find("class Model("));
+  EXPECT_NE(s.find("    eager = outcome(module_call())\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("compiled_f = module_call(lambda model: torch.compile(model, "
+                   "backend=\"inductor\", fullgraph=True))"),
+            std::string::npos)
+      << s;
+  // A program without weights is a function, as before.
+  const std::string plain = EmitRepro(Sample(), {"grid16", 1}, o);
+  EXPECT_EQ(Count(plain, embedded::kReproModulePy), 0u);
+  EXPECT_NE(plain.find("    eager = outcome(f)\n"), std::string::npos);
+}
+
+// A knob variant's finding compiles the way the variant did: its settings at the top, dynamic=True
+// for the dynamic one, under torch.no_grad() for those that compile for inference.
+TEST(PythonEmitter, AVariantsReproSetsItsKnobsAndCompilesAsTheVariantDoes) {
+  ReproOptions o;
+  o.backend = "inductor_max_autotune";
+  const std::string s = EmitRepro(test_programs::LinearModel(), {"grid16", 1}, o);
+  EXPECT_NE(s.find("torch._inductor.config.freezing = True\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("torch._inductor.config.max_autotune = True\n"), std::string::npos);
+  EXPECT_NE(s.find("torch._inductor.config.max_autotune_gemm_backends = 'CPP'\n"),
+            std::string::npos);
+  EXPECT_NE(s.find("compiled_f = torch.no_grad()(module_call(lambda model: torch.compile(model, "
+                   "backend=\"inductor\", fullgraph=True)))"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("exits non-zero while eager and torch.compile(Model(...), backend='inductor') "
+                   "with torch._inductor.config.max_autotune = True; "),
+            std::string::npos)
+      << s;
+  o.backend = "inductor_dynamic";
+  const std::string d = EmitRepro(Sample(), {"grid16", 1}, o);
+  EXPECT_NE(d.find("torch.compile(f, backend=\"inductor\", fullgraph=True, dynamic=True)"),
+            std::string::npos)
+      << d;
+  EXPECT_EQ(d.find("torch.no_grad()"), std::string::npos);
+  EXPECT_EQ(d.find("torch._inductor.config."), std::string::npos);
+  // The knobs are the compared path's: a check of eager alone sets none of them.
+  o.backend = "inductor_freezing";
+  o.check = ReproOptions::Check::kEagerValue;
+  EXPECT_EQ(EmitRepro(Sample(), {"grid16", 1}, o).find("torch._inductor.config.freezing"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "mmdiff/python/release_runner.h"
 #include "mmdiff/python/repro_aoti.h"
+#include "mmdiff/python/repro_module.h"
 #include "mmdiff/python/repro_outcome.h"
 #include "mmdiff/python/root_cause.h"
 #include "src/ir/paths.h"
@@ -67,9 +68,9 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
   if (ts)
     o << "TS_SOURCE = \"\"\"\n"
       << EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython) << "\"\"\"\n\n\n";
-  o << EmitInputBuilder(p, r) << "\n\n"
-    << EmitFunction(p, "f") << "\n\n"
-    << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
+  o << EmitInputBuilder(p, r) << "\n\n" << EmitFunction(p, "f") << "\n\n";
+  if (HasWeights(p)) o << EmitModule(p) << "\n\n" << embedded::kReproModulePy << "\n\n";
+  o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
     << embedded::kRootCausePy << "\n\n"
     << embedded::kReproOutcomePy << "\n\n";
   if (!before.empty()) o << EmitCallsBefore(p, before) << "\n\n";

@@ -43,4 +43,15 @@ inline Program EmptyAddmvTraining() {
   return p;
 }
 
+// A model: linear(x[4, 8], w[16, 8], b[16]) in float32, its weight a parameter and its bias a
+// buffer.
+inline Program LinearModel() {
+  Program p = OneOp(OpKind::kLinear, {{"x", {4, 8}, DType::kFloat32},
+                                      {"w", {16, 8}, DType::kFloat32},
+                                      {"b", {16}, DType::kFloat32}});
+  p.inputs[1].role = InputRole::kParameter;
+  p.inputs[2].role = InputRole::kBuffer;
+  return p;
+}
+
 }  // namespace mmdiff::test_programs

@@ -18,6 +18,66 @@ std::string Quoted(const std::string& name) {
                      : name + "\"");
 }
 
+// The attributes of torch.nn.Module (dir(torch.nn.Module) on torch 2.15.0, without those that start
+// with "_", all of which are refused): a weight of that name would replace one of them.
+bool IsModuleAttribute(const std::string& s) {
+  static const std::set<std::string> kAttributes = {"T_destination",
+                                                    "add_module",
+                                                    "apply",
+                                                    "bfloat16",
+                                                    "buffers",
+                                                    "call_super_init",
+                                                    "children",
+                                                    "compile",
+                                                    "cpu",
+                                                    "cuda",
+                                                    "double",
+                                                    "dump_patches",
+                                                    "eval",
+                                                    "extra_repr",
+                                                    "float",
+                                                    "forward",
+                                                    "get_buffer",
+                                                    "get_extra_state",
+                                                    "get_parameter",
+                                                    "get_submodule",
+                                                    "half",
+                                                    "ipu",
+                                                    "load_state_dict",
+                                                    "modules",
+                                                    "mtia",
+                                                    "named_buffers",
+                                                    "named_children",
+                                                    "named_modules",
+                                                    "named_parameters",
+                                                    "parameters",
+                                                    "register_backward_hook",
+                                                    "register_buffer",
+                                                    "register_forward_hook",
+                                                    "register_forward_pre_hook",
+                                                    "register_full_backward_hook",
+                                                    "register_full_backward_pre_hook",
+                                                    "register_load_state_dict_post_hook",
+                                                    "register_load_state_dict_pre_hook",
+                                                    "register_module",
+                                                    "register_parameter",
+                                                    "register_state_dict_post_hook",
+                                                    "register_state_dict_pre_hook",
+                                                    "requires_grad_",
+                                                    "set_extra_state",
+                                                    "set_submodule",
+                                                    "share_memory",
+                                                    "state_dict",
+                                                    "to",
+                                                    "to_empty",
+                                                    "train",
+                                                    "training",
+                                                    "type",
+                                                    "xpu",
+                                                    "zero_grad"};
+  return s.rfind('_', 0) == 0 || kAttributes.count(s) > 0;
+}
+
 bool IsIdentifier(const std::string& s) {
   // Names become Python and TorchScript variables in generated code (repro.py, the compiled paths'
   // functions): Python 3's keywords and soft keywords, its builtins (which the generated code
@@ -62,6 +122,7 @@ bool IsIdentifier(const std::string& s) {
                                                   "KeyboardInterrupt",
                                                   "LookupError",
                                                   "MemoryError",
+                                                  "Model",
                                                   "ModuleNotFoundError",
                                                   "NameError",
                                                   "None",
@@ -198,6 +259,7 @@ bool IsIdentifier(const std::string& s) {
                                                   "return",
                                                   "reversed",
                                                   "round",
+                                                  "self",
                                                   "set",
                                                   "setattr",
                                                   "slice",
@@ -303,6 +365,13 @@ Status Verify(const Program& p) {
                            " elements together");
     if (in.layout == Layout::kTransposed && in.shape.size() < 2)
       return Status::Error(where + ": a transposed layout needs rank >= 2");
+    if (in.role == InputRole::kBuffer && in.requires_grad)
+      return Status::Error(where +
+                           ": a buffer cannot require grad (a trained weight is a parameter)");
+    // A weight is an attribute of the module (self.<name>): not one torch.nn.Module has.
+    if (IsWeight(in) && IsModuleAttribute(in.name))
+      return Status::Error(where + ": a weight cannot be named like torch.nn.Module's attribute " +
+                           Quoted(in.name));
   }
   for (const auto& n : p.nodes) {
     std::string where = "node " + Quoted(n.name) + " (" + std::string(GetOpSpec(n.op).name) + ")";

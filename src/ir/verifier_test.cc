@@ -131,6 +131,31 @@ TEST(Verifier, PythonKeywordsBuiltinsAndDunderNamesAreNotNames) {
   }
 }
 
+// A weight is an attribute of the model repro.py and the compiled paths build (self.<name>).
+TEST(Verifier, ABufferDoesNotTrainAndAWeightIsNotNamedLikeAModulesAttribute) {
+  Program p = test_programs::LinearModel();
+  EXPECT_TRUE(Verify(p).ok());
+  p.inputs[2].requires_grad = true;
+  ExpectError(p, "input \"b\": a buffer cannot require grad (a trained weight is a parameter)");
+  p.inputs[2].role = InputRole::kParameter;
+  EXPECT_TRUE(Verify(p).ok());
+  for (const char* bad : {"forward", "training", "to", "_x", "parameters"}) {
+    Program q = test_programs::LinearModel();
+    q.inputs[1].name = bad;
+    q.nodes[0].args[1] = bad;
+    ExpectError(q, "a weight cannot be named like torch.nn.Module's attribute");
+    q.inputs[1].role = InputRole::kInput;  // an argument of forward may be
+    EXPECT_TRUE(Verify(q).ok()) << bad;
+  }
+  // Nor may any input be named like repro.py's model or its forward's first argument.
+  for (const char* bad : {"self", "Model"}) {
+    Program q = test_programs::LinearModel();
+    q.inputs[0].name = bad;
+    q.nodes[0].args[0] = bad;
+    ExpectError(q, "name is not a usable identifier");
+  }
+}
+
 TEST(Verifier, CountsAndTotalInputSizeHaveLimits) {
   Program p = Valid();
   for (size_t i = p.inputs.size(); i <= kMaxInputs; ++i)

@@ -17,10 +17,10 @@ ReduceResult Reduce(const Program& p, const InputRecipe& r,
   // sizes, which make every later predicate call cheaper; then the structure-keeping
   // simplifications.
   using Pass = bool (*)(ReduceSession&);
-  static constexpr std::array<Pass, 12> kPasses = {
-      ReduceOutputs,     TruncateAfterNode, RemoveNodeChunks,   BypassNodes,
-      SimplifyGradients, SimplifyAutocast,  ShrinkDims,         SimplifyDTypes,
-      SimplifyDevices,   SimplifyLayouts,   SimplifyAttributes, SimplifyValues};
+  static constexpr std::array<Pass, 13> kPasses = {
+      ReduceOutputs,    TruncateAfterNode,  RemoveNodeChunks, BypassNodes,    SimplifyGradients,
+      SimplifyAutocast, SimplifyWeights,    ShrinkDims,       SimplifyDTypes, SimplifyDevices,
+      SimplifyLayouts,  SimplifyAttributes, SimplifyValues};
   ReduceSession s(p, r, still_interesting, options);
   // Dead nodes still run (and may raise), so dropping them is a step like any other.
   s.Try(Tidy(p), "dropped dead nodes and unused inputs");

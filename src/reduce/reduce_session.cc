@@ -50,6 +50,7 @@ Complexity MeasureComplexity(const Program& p, const InputRecipe& r) {
     c[5] += in.device != Device::kCpu;
     c[6] += in.layout == Layout::kTransposed;
     c[9] += in.requires_grad;
+    c[11] += IsWeight(in);
   }
   const Node defaults;
   for (const auto& n : p.nodes) {
@@ -62,7 +63,7 @@ Complexity MeasureComplexity(const Program& p, const InputRecipe& r) {
   c[10] += static_cast<int64_t>(p.autocast.size());
   const InputRecipe plain;
   c[8] = RecipeKindRank(r.kind) + (r.special > 0) + (r.seed != 0) + (r.lo != plain.lo) +
-         (r.hi != plain.hi) + (r.mean != plain.mean) + (r.std != plain.std);
+         (r.hi != plain.hi) + (r.mean != plain.mean) + (r.std != plain.std) + !r.weights.empty();
   return c;
 }
 

@@ -14,9 +14,10 @@ namespace mmdiff {
 
 // How complex a case is, one count per aspect: nodes, inputs, input elements, sum of input dims,
 // dtype ranks (see DTypeRank), values off the cpu, transposed layouts, non-default attributes,
-// the recipe's complexity, inputs that require grad, and autocast (regions plus nodes inside one).
-// A kept step must lower at least one count and raise none, so that a reduction always terminates.
-using Complexity = std::array<int64_t, 11>;
+// the recipe's complexity, inputs that require grad, autocast (regions plus nodes inside one), and
+// a model's weights. A kept step must lower at least one count and raise none, so that a reduction
+// always terminates.
+using Complexity = std::array<int64_t, 12>;
 Complexity MeasureComplexity(const Program& p, const InputRecipe& r);
 // True when a is no larger than b in every count and smaller in one.
 bool SimplerThan(const Complexity& a, const Complexity& b);

@@ -167,6 +167,38 @@ TEST(Reduce, DropsTheRequiresGradThePredicateDoesNotNeed) {
   EXPECT_TRUE(r.program.FindInput("b")->requires_grad);
 }
 
+// A model's weights become its forward's inputs where the finding does not need them held by the
+// module, and the weights' own recipe goes too; the one the predicate needs stays a weight.
+TEST(Reduce, TurnsTheWeightsThePredicateDoesNotNeedIntoInputs) {
+  Program p;
+  p.inputs = {{"c", {3, 2}, DType::kFloat32},
+              {"a", {3, 4}, DType::kFloat32},
+              {"b", {4, 2}, DType::kFloat32}};
+  p.inputs[0].role = InputRole::kBuffer;
+  p.inputs[2].role = InputRole::kParameter;
+  p.nodes = {reduce_test::MakeNode("v0", OpKind::kAddmm, {"c", "a", "b"})};
+  p.outputs = {"v0"};
+  ASSERT_TRUE(Verify(p).ok());
+  auto b_weight = [](const Program& c, const InputRecipe&) {
+    const InputSpec* b = c.FindInput("b");
+    return b && IsWeight(*b) && !c.nodes.empty();
+  };
+  InputRecipe r{"grid16", 3};
+  r.weights = {InputRecipe{"grid16", 4}};
+  ReduceResult out = Reduce(p, r, b_weight);
+  ASSERT_NE(out.program.FindInput("b"), nullptr);
+  EXPECT_EQ(out.program.FindInput("b")->role, InputRole::kParameter);
+  if (const InputSpec* c = out.program.FindInput("c")) {
+    EXPECT_FALSE(IsWeight(*c));
+  }
+  EXPECT_TRUE(out.recipe.weights.empty());
+  // Where nothing needs them, no weight is left: a function, not a model.
+  ReduceResult none = Reduce(p, r, [](const Program& c, const InputRecipe&) {
+    return !c.nodes.empty() && c.nodes[0].op == OpKind::kAddmm;
+  });
+  EXPECT_FALSE(HasWeights(none.program));
+}
+
 TEST(Reduce, DropsTheAutocastRegionsThePredicateDoesNotNeed) {
   Program p;
   p.inputs = {{"a", {3, 4}, DType::kFloat32}, {"b", {4, 4}, DType::kFloat32}};

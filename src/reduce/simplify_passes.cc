@@ -110,6 +110,18 @@ bool SimplifyGradients(ReduceSession& s) {
   return kept;
 }
 
+bool SimplifyWeights(ReduceSession& s) {
+  bool kept = false;
+  for (size_t i = 0; i < s.program().inputs.size() && !s.exhausted(); ++i) {
+    if (!IsWeight(s.program().inputs[i])) continue;
+    Program candidate = s.program();
+    const std::string role(InputRoleName(candidate.inputs[i].role));
+    candidate.inputs[i].role = InputRole::kInput;
+    kept |= s.Try(candidate, candidate.inputs[i].name + ": " + role + " -> input");
+  }
+  return kept;
+}
+
 namespace {
 // The program without the regions no node runs in and no used region encloses (renumbered).
 Program DropUnusedRegions(Program p) {
@@ -191,6 +203,13 @@ bool SimplifyValues(ReduceSession& s) {
     if (r.kind == "grid16") r.special = 0;  // grid16 has no special values
     if (!s.exhausted() && s.Try(s.program(), r, what)) kept = true;
   };
+  // The weights' own recipe (a case's later calls keep its first call's weights): the weights'
+  // values from the recipe itself.
+  if (!s.recipe().weights.empty()) {
+    InputRecipe r = s.recipe();
+    r.weights.clear();
+    attempt(r, "the weights' own values -> the recipe's");
+  }
   if (s.recipe().special > 0) {
     InputRecipe r = s.recipe();
     r.special = 0;

@@ -37,16 +37,18 @@ std::string Field(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "?";
 }
 
-// The paths repro.py can compile the way the campaign did (the knob variants it cannot).
+// The paths repro.py can compile the way the campaign did (the knob variants too: it sets their
+// settings).
 bool ReproCompiledPath(const std::string& p) {
   const PathRow* row = FindPath(p);
-  return row && row->repro != ReproKind::kNone && !row->traits.variant;
+  return row && row->repro != ReproKind::kNone;
 }
 // How ReproOptions::backend names a path: its torch.compile backend, else the path itself
-// (torchscript, aoti).
+// (torchscript, aoti, and a knob variant, whose row says how to compile it).
 std::string ReproBackendOf(const std::string& p) {
   const PathRow* row = FindPath(p);
-  return row && row->repro == ReproKind::kTorchCompile ? row->torch_backend : p;
+  return row && row->repro == ReproKind::kTorchCompile && !row->traits.variant ? row->torch_backend
+                                                                               : p;
 }
 
 // The ablation as the table of a PyTorch issue: one row per stage.

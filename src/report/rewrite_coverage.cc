@@ -15,6 +15,13 @@ void AddRewrites(const std::vector<PathResult>& results, std::set<std::string>& 
         into.insert(internal.substr(kRewritePrefix.size()));
 }
 
+void AddLowerings(const std::vector<PathResult>& results, std::set<std::string>& into) {
+  for (const PathResult& r : results)
+    for (const std::string& internal : r.compile.internals)
+      if (internal.size() > kLoweringPrefix.size() && internal.starts_with(kLoweringPrefix))
+        into.insert(internal);
+}
+
 void RewriteCoverage::AddProgram(const std::set<std::string>& reached, int64_t index, uint64_t seed,
                                  double found_s) {
   for (const std::string& name : reached) {

@@ -3,7 +3,8 @@
 // while it compiled as internals "rewrite:<name>" (src/backends/python/rewrite_names.py names
 // them); a program reaches a rewrite when any of its checked inputs' compiled runs reported it.
 // summary.json keeps the counts ("rewrites"), `mmdiff fuzz --profile` and triage.html show them,
-// and `mmdiff rewrites` lists the ones of the installed torch that no program reached.
+// and `mmdiff rewrites` lists the ones of the installed torch that no program reached. Lowering
+// coverage shares the counts: a program's "lowering:<name>" internals are counted under that name.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,9 @@ namespace mmdiff {
 
 // The rewrites the results' compiled runs reported, added to `into` (names without the prefix).
 void AddRewrites(const std::vector<PathResult>& results, std::set<std::string>& into);
+// The lowerings they reported (kLoweringPrefix), added to `into` with their prefix: lowering
+// coverage counts beside the rewrites ("lowering:template.CppGemmTemplate").
+void AddLowerings(const std::vector<PathResult>& results, std::set<std::string>& into);
 
 struct RewriteStats {
   int64_t programs = 0;      // programs that reached it

@@ -6,11 +6,16 @@
 # info = (compiled, reused, fx graph cache hits, misses, [what Inductor chose: kernels, fallbacks,
 # torch's counters, and as "rewrite:<name>" the graph rewrites that fired while it compiled the
 # function, on this call or an earlier one that it reuses, named and observed by
-# src/ir/python/inductor_rewrites.py, run in __main__ before this text, and "leak:autocast" when
+# src/ir/python/inductor_rewrites.py, run in __main__ before this text, as "lowering:<name>" the
+# lowering each product got (src/ir/python/inductor_lowerings.py, likewise), and "leak:autocast" when
 # the call left torch.autocast's state changed, which it then restores], {phase: seconds}):
 # where the call's time went (_mmdiff_phases), from torch's own compile timers. For a training
 # program _mmdiff_backward then takes the outputs' cotangents (made in C++ from the recipe) and
-# gives the gradients the same way, with the info of the backward's own compile.
+# gives the gradients the same way, with the info of the backward's own compile. A knob variant
+# whose settings cannot compile the program (max-autotune with only the C++ templates, for a
+# product no template takes) gives ("unsupported", why, info) instead. A program with weights is
+# compiled as its model (module_call, src/ir/python/repro_module.py, run in __main__ before this
+# text).
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file.
@@ -38,7 +43,7 @@ def _mmdiff_exec(source, key):
     _mmdiff_program["files"].add(name)
     ns = {"torch": torch}
     exec(compile(source, name, "exec"), ns)
-    return ns["f"]
+    return ns
 
 def _mmdiff_forget():
     # A fresh request (Backend::Forget): the next function starts afresh, as for a new program, so
@@ -80,15 +85,24 @@ def _mmdiff_function(source, backend, key, dynamic=False):
     if not _mmdiff_program["reused"]:
         # dynamic=True: every size symbolic from the first call (the default, None, compiles static
         # sizes first and marks a size dynamic when a new one arrives).
-        # [function, compiles, tries, the rewrites its compiles applied]
-        fns[key] = [torch.compile(_mmdiff_exec(source, key), backend=backend, fullgraph=True,
-                                  dynamic=True if dynamic else None), 0, 0, set()]
+        # [function, compiles, tries, the rewrites its compiles applied, the lowerings they chose]
+        ns = _mmdiff_exec(source, key)
+
+        def compiled(fn):
+            return torch.compile(fn, backend=backend, fullgraph=True,
+                                 dynamic=True if dynamic else None)
+        # A program with weights is compiled as the model it is (module_call, repro_module.py,
+        # run in __main__ before this text): the module holds the weights, forward takes the rest.
+        fn = module_call(compiled, ns) if ns.get("WEIGHTS") else compiled(ns["f"])
+        fns[key] = [fn, 0, 0, set(), set()]
     _mmdiff_program["key"] = key
     return fns[key][0]
 
-def _mmdiff_internals(codes, inductor_delta, rewrites=()):
+def _mmdiff_internals(codes, inductor_delta, rewrites=(), lowerings=()):
     import re
-    names = set("rewrite:" + r for r in rewrites)
+    names = set("rewrite:" + r for r in rewrites) | set(lowerings)
+    # A product decomposed into pointwise code is a lowering too (inductor_lowerings.py).
+    names.update("lowering:" + r for r in rewrites if r.startswith("decompose."))
     for code in codes:
         names.update("extern:" + k for k in re.findall(r"extern_kernels\.(\w+)\(", code))
         names.update("fallback:" + k for k in re.findall(r"torch\.ops\.aten\.(\w+)\.", code))
@@ -148,16 +162,44 @@ def _mmdiff_restore_autocast(state):
     if depth == 0:  # as leaving the outermost region does
         torch.clear_autocast_cache()
 
-def _mmdiff_timed(run, knob=""):
+def _mmdiff_settings(settings):
+    # A knob variant's torch._inductor.config settings, {name: value}, from the Python literal
+    # text the path catalogue holds (src/ir/paths.cc: "{'freezing': True, ...}"); {} for none.
+    import ast
+    return ast.literal_eval(settings) if settings else {}
+
+
+def _mmdiff_no_valid_template(e, settings):
+    # max-autotune restricted to the C++ templates (max_autotune_gemm_backends='CPP') has no choice
+    # for a product no template takes (a second operand that is not a frozen weight, a dtype the
+    # templates lack): Inductor raises NoValidChoicesError. That is the setting, not a bug: the
+    # variant cannot compile this program.
+    if "max_autotune_gemm_backends" not in settings:
+        return False
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if type(e).__name__ == "NoValidChoicesError":
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _mmdiff_timed(run, knob="", no_grad=False):
     # torch.compile is lazy: a knob must be in force during the first call, which compiles (and
-    # during the first backward, which compiles the backward graph).
+    # during the first backward, which compiles the backward graph). `knob`: the variant's
+    # settings (_mmdiff_settings); `no_grad`: compile and run under torch.no_grad() (inference).
     import contextlib
     import torch._inductor.config
     import time
     from torch._dynamo.utils import compilation_time_metrics, counters
-    patch = torch._inductor.config.patch({knob: True}) if knob else contextlib.nullcontext()
+    settings = _mmdiff_settings(knob)
+    patch = torch._inductor.config.patch(settings) if settings else contextlib.nullcontext()
+    grad = torch.no_grad() if no_grad else contextlib.nullcontext()
     install_rewrite_observer()  # once per worker, before its first compile
+    install_lowering_observer()
     take_rewrites()  # what an earlier call left (a rerun that failed before reading it)
+    take_lowerings()
     graphs = counters["stats"]["unique_graphs"]
     before = dict(counters["inductor"])
     del _mmdiff_codes[:]
@@ -165,10 +207,15 @@ def _mmdiff_timed(run, knob=""):
     autocast = _mmdiff_autocast_state()
     start = time.perf_counter()
     try:
-        with patch:
+        with patch, grad:
             result = ("ok", run())
     except Exception as e:
-        result = ("error",) + root_cause(e)
+        if _mmdiff_no_valid_template(e, settings):
+            result = ("unsupported", "max_autotune_gemm_backends='CPP' leaves no choice for a "
+                      "product of this program: no C++ GEMM template takes it (" +
+                      str(e).strip().splitlines()[0][:200] + ")")
+        else:
+            result = ("error",) + root_cause(e)
     call_s = time.perf_counter() - start
     leaked = _mmdiff_autocast_state() != autocast
     if leaked:
@@ -176,28 +223,43 @@ def _mmdiff_timed(run, knob=""):
     delta = {k: v - before.get(k, 0) for k, v in counters["inductor"].items()}
     compiled = counters["stats"]["unique_graphs"] > graphs
     fn_state = _mmdiff_program["fns"].get(_mmdiff_program.get("key"))
-    rewrites = take_rewrites()
+    rewrites, lowerings = take_rewrites(), take_lowerings()
+    for code in _mmdiff_codes:
+        lowerings.extend(lowerings_in_code(code))
     if fn_state:  # compiles, and tries to compile
         fn_state[1] += compiled
         fn_state[2] += bool(compilation_time_metrics.get("_compile.compile_inner"))
         # A call that reuses the compiled function runs what those rewrites made of it: a finding
-        # of such a call names them (oracles/root_cause.h, RootCauseFacts::fused).
+        # of such a call names them (oracles/root_cause.h, RootCauseFacts::fused); and the
+        # lowerings its compiles chose.
         fn_state[3].update(rewrites)
-        rewrites = sorted(fn_state[3])
+        fn_state[4].update(lowerings)
+        rewrites, lowerings = sorted(fn_state[3]), sorted(fn_state[4])
     info = (compiled, _mmdiff_program.get("reused", False),
             delta.get("fxgraph_cache_hit", 0),
             delta.get("fxgraph_cache_miss", 0),
-            sorted(_mmdiff_internals(_mmdiff_codes, delta, rewrites) + ["leak:autocast"] * leaked),
+            sorted(_mmdiff_internals(_mmdiff_codes, delta, rewrites, lowerings) +
+                   ["leak:autocast"] * leaked),
             _mmdiff_phases(compilation_time_metrics, call_s))
     return result + (info,)
 
-def _mmdiff_call(fn, args, knob=""):
-    return _mmdiff_timed(lambda: list(fn(*args)), knob)
+def _mmdiff_call(fn, args, knob="", no_grad=False):
+    # What the call ran on (a model's call: its weights in their places) for _mmdiff_backward.
+    _mmdiff_program["ran"] = args
 
-def _mmdiff_backward(outs, ws, leaves, knob=""):
+    def run():
+        outs = list(fn(*args))
+        _mmdiff_program["ran"] = getattr(fn, "ran", None) or args
+        return outs
+    return _mmdiff_timed(run, knob, no_grad)
+
+def _mmdiff_backward(outs, ws, leaf_indices, knob=""):
     # A training program's backward (src/ir/program.h): d loss / d out_i = w_i for the outputs with
-    # a cotangent (None for the others), the gradients of the leaves, zeros where unused. The
-    # compiled function's backward graph compiles here, on its first call.
+    # a cotangent (None for the others), the gradients of the inputs at leaf_indices as the last
+    # call ran on them (a model's parameters), zeros where unused. The compiled function's backward
+    # graph compiles here, on its first call.
+    leaves = [_mmdiff_program["ran"][i] for i in leaf_indices]
+
     def run():
         used = [(o, w) for o, w in zip(outs, ws) if w is not None]
         grads = [None] * len(leaves)

@@ -7,7 +7,8 @@ import torch
 
 from embedded_text import run
 
-NS = run("root_cause.py", "inductor_rewrites.py", "worker_helpers.py")
+NS = run("root_cause.py", "inductor_rewrites.py", "inductor_lowerings.py", "repro_module.py",
+         "worker_helpers.py")
 SOURCE = "def f(x0, x1):\n    v0 = torch.mm(x0, x1)\n    return (v0,)\n"
 
 
@@ -98,7 +99,7 @@ class CallTest(unittest.TestCase):
         # "Dynamo recompile limit exceeded". Nine keys of one program must all compile and run.
         import inspect
         import linecache
-        first, second = NS["_mmdiff_exec"](SOURCE, "a"), NS["_mmdiff_exec"](SOURCE, "b")
+        first, second = NS["_mmdiff_exec"](SOURCE, "a")["f"], NS["_mmdiff_exec"](SOURCE, "b")["f"]
         self.assertNotEqual(first.__code__.co_filename, second.__code__.co_filename)
         self.assertEqual(inspect.getsource(second), SOURCE)
         for i in range(9):
@@ -200,11 +201,71 @@ class CallTest(unittest.TestCase):
         seen = []
 
         def fn():
-            seen.append(config.emulate_precision_casts)
+            seen.append((config.emulate_precision_casts, config.max_autotune_gemm_backends,
+                         torch.is_grad_enabled()))
             return [torch.zeros(1)]
-        self.assertEqual(NS["_mmdiff_call"](fn, [], "emulate_precision_casts")[0], "ok")
+        settings = "{'emulate_precision_casts': True, 'max_autotune_gemm_backends': 'CPP'}"
+        self.assertEqual(NS["_mmdiff_call"](fn, [], settings, True)[0], "ok")
         NS["_mmdiff_call"](fn, [])
-        self.assertEqual(seen, [True, False])
+        self.assertEqual(seen, [(True, "CPP", False),
+                                (False, config.max_autotune_gemm_backends, True)])
+        self.assertNotEqual(config.max_autotune_gemm_backends, "CPP")
+
+    def test_no_template_choice_under_cpp_alone_is_unsupported_not_an_error(self):
+        from torch._inductor.select_algorithm import NoValidChoicesError
+
+        def fn():
+            raise RuntimeError("lowering failed") from NoValidChoicesError("No choices exist")
+        only_cpp = "{'max_autotune': True, 'max_autotune_gemm_backends': 'CPP'}"
+        result = NS["_mmdiff_call"](fn, [], only_cpp)
+        self.assertEqual(result[0], "unsupported")
+        self.assertIn("no C++ GEMM template takes it", result[1])
+        # Without the restriction the same failure is the path's error, a finding.
+        self.assertEqual(NS["_mmdiff_call"](fn, [], "{'max_autotune': True}")[0], "error")
+
+
+class ModelTest(unittest.TestCase):
+    """A program with weights runs as its model (module_call, repro_module.py)."""
+    MODEL = SOURCE.replace("x1", "w") + (
+        "\n\nclass Model(torch.nn.Module):\n"
+        "    def __init__(self, w):\n"
+        "        super().__init__()\n"
+        "        self.w = w\n\n"
+        "    def forward(self, x0):\n"
+        "        return f(x0, self.w)\n\n\n"
+        "WEIGHTS = [1]\nPARAMETERS = [1]\nFORWARD = [0]\n")
+
+    def test_the_model_holds_the_weights_and_is_made_again_only_for_other_weights(self):
+        made = []
+        ns = NS["_mmdiff_exec"](self.MODEL, "model")
+
+        def compiled(model):
+            made.append(model)
+            return model
+        call = NS["module_call"](compiled, ns)
+        x, w = torch.ones(2, 3), torch.ones(3, 4)
+        self.assertTrue(torch.equal(call(x, w)[0], torch.full((2, 4), 3.0)))
+        self.assertIsInstance(made[0].w, torch.nn.Parameter)
+        self.assertEqual([n for n, _ in made[0].named_parameters()], ["w"])
+        call(x * 2, w.clone())  # the same weights, bit for bit: the same model
+        self.assertEqual(len(made), 1)
+        self.assertIs(call.ran[1], made[0].w)  # gradients are the model's parameters'
+        call(x, w * 2)  # other weights: a model of its own
+        self.assertEqual(len(made), 2)
+        nan = torch.full((3, 4), float("nan"))
+        call(x, nan)
+        call(x, nan.clone())  # NaN weights are the same weights too
+        self.assertEqual(len(made), 3)
+
+    def test_a_training_models_gradients_are_its_parameters(self):
+        key = "eager|model"
+        fn = NS["_mmdiff_function"](self.MODEL, "eager", key)
+        x, w = torch.ones(2, 3), torch.ones(3, 4).requires_grad_()
+        out = NS["_mmdiff_call"](fn, [x, w])
+        self.assertEqual(out[0], "ok")
+        grads = NS["_mmdiff_backward"](out[1], [torch.ones(2, 4)], [1])
+        self.assertEqual(grads[0], "ok")
+        self.assertTrue(torch.equal(grads[1][0], torch.full((3, 4), 2.0)))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@
 #   mmdiff_planted_worker_only: doubles every floating output inside mmdiff's worker only (where
 #     the worker's helpers are defined), and is right in a plain Python: a finding whose repro.py
 #     cannot show it, which a campaign must list as not reproduced standalone.
+#   mmdiff_planted_drop_bias: Inductor after dropping every linear's bias, as a lowering that loses a
+#     fused epilogue would: the backend of the test-only knob variant planted_variant_drop_bias,
+#     whose findings must be blamed on it, not on inductor.
 # The worker registers them with its first compile (Dynamo's import); a repro.py of such a path
 # carries this text and registers them there.
 #
@@ -33,11 +36,23 @@ def _mmdiff_planted_worker_only(gm, example_inputs):
     return _mmdiff_doubled(gm) if "_mmdiff_program" in globals() else gm.forward
 
 
+def _mmdiff_planted_drop_bias(gm, example_inputs):
+    import torch._inductor.compile_fx
+    for node in gm.graph.nodes:
+        if (node.op == "call_function" and node.target in (torch._C._nn.linear,
+                                                          torch.nn.functional.linear)
+                and len(node.args) == 3 and node.args[2] is not None):
+            node.args = node.args[:2]  # the bias, dropped
+    gm.recompile()
+    return torch._inductor.compile_fx.compile_fx(gm, example_inputs)
+
+
 def _mmdiff_register_planted_backends():
     # Called with Dynamo's import, by the worker's first compile (_mmdiff_load_compiler).
     import torch._dynamo
     for name, fn in (("mmdiff_planted_recompile", _mmdiff_planted_recompile),
-                     ("mmdiff_planted_worker_only", _mmdiff_planted_worker_only)):
+                     ("mmdiff_planted_worker_only", _mmdiff_planted_worker_only),
+                     ("mmdiff_planted_drop_bias", _mmdiff_planted_drop_bias)):
         try:
             torch._dynamo.register_backend(fn, name)
         except Exception:  # registered already

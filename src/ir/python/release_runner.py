@@ -62,6 +62,7 @@ def _rr_result(fn, on_meta=False, by_node=False):
         outs = list(fn(*args))
     except Exception as e:
         return _rr_error(e, by_node)
+    args = getattr(fn, "ran", None) or args  # a model's call: its weights' gradients are there
     if GRAD_INPUTS:
         try:
             outs += gradients(args, outs)
@@ -112,12 +113,16 @@ def _rr_path(action, backend):
     missing = _rr_missing(action)
     if missing:
         return {"outcome": "unsupported", "message": missing}
+    model = "WEIGHTS" in globals()  # a program with weights runs as its model (module_call)
     if action == "call":
-        return _rr_result(f, by_node=True)
+        return _rr_result(module_call() if model else f, by_node=True)
     if action == "call_on_meta":
         return _rr_result(f, on_meta=True, by_node=True)
     if action == "torch_compile":
         torch._dynamo.reset()
+        if model:
+            return _rr_result(_rr_before(module_call(
+                lambda m: torch.compile(m, backend=backend, fullgraph=True))))
         return _rr_result(_rr_before(torch.compile(f, backend=backend, fullgraph=True)))
     if action == "jit_compilation_unit":
         compiled, error = _rr_compiled(lambda: torch.jit.CompilationUnit(TS_SOURCE).f)

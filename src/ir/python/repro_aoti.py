@@ -10,7 +10,9 @@
 
 # ---- embedded from here on (cmake/embed_python.cmake) ----
 def aoti(fn, args):
-    """fn exported for args, compiled and loaded, as mmdiff's aoti path does."""
+    """fn exported for args, compiled and loaded, as mmdiff's aoti path does; for a program with
+    weights, its Model (which holds them) exported for the other inputs, and a callable of all of
+    f's inputs that hands the loaded package the forward's."""
     import os
     import tempfile
 
@@ -18,8 +20,16 @@ def aoti(fn, args):
         def forward(self, *xs):
             return fn(*xs)
 
+    module, weights = Program(), globals().get("WEIGHTS") or []
+    if weights:
+        module = Model(*[torch.nn.Parameter(args[i], requires_grad=False)
+                         if i in PARAMETERS else args[i] for i in weights])
+        args = [args[i] for i in FORWARD]
     with torch.no_grad():
-        exported = torch.export.export(Program(), tuple(args))
+        exported = torch.export.export(module, tuple(args))
         path = torch._inductor.aoti_compile_and_package(
             exported, package_path=os.path.join(tempfile.mkdtemp(), "program.pt2"))
-    return torch._inductor.aoti_load_package(path)
+    loaded = torch._inductor.aoti_load_package(path)
+    if not weights:
+        return loaded
+    return lambda *xs: loaded(*[xs[i] for i in FORWARD])

@@ -83,6 +83,11 @@ def _mmdiff_input(r, index, shape, dtype, device, transposed, requires_grad=Fals
     return t.requires_grad_() if requires_grad else t  # a leaf; raises on a non-floating dtype
 
 
+def _mmdiff_weights_recipe(r):
+    """The recipe the program's weights take their values from: r's 'weights', with r's zeroed."""
+    return dict(r['weights'], zeroed=r['zeroed']) if 'weights' in r else r
+
+
 def _mmdiff_cotangent(r, index, out):
     """The fixed cotangent w of a result `out`: recipe values as input number `index`."""
     values = _mmdiff_values(r, index, out.numel(), out.dtype)

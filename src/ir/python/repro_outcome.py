@@ -35,9 +35,11 @@ def gradients(args, outs, recipe=None):
     GRAD_INPUTS input's .grad, zeros where the loss does not reach it."""
     used = [(o, _mmdiff_cotangent(recipe or RECIPE, len(args) + i, o)) for i, o in enumerate(outs)
             if o.dtype.is_floating_point and o.requires_grad]
+    leaves = [args[i] for i in GRAD_INPUTS]
+    for a in leaves:  # a model's parameters live on from one call to the next
+        a.grad = None
     if used:  # d loss / d out_i = w_i: the same as loss.backward(), without adding across devices
         torch.autograd.backward([o for o, _ in used], grad_tensors=[w for _, w in used])
-    leaves = [args[i] for i in GRAD_INPUTS]
     return [a.grad if a.grad is not None else torch.zeros_like(a).detach() for a in leaves]
 
 
@@ -53,6 +55,8 @@ def outcome(fn, on_meta=False, make=None, recipe=None):
         outs = list(fn(*args))
     except Exception as e:
         return error_of(e)
+    # A model's call (module_call) ran on the weights its model holds: their gradients are there.
+    args = getattr(fn, "ran", None) or args
     if GRAD_INPUTS:
         try:
             outs += gradients(args, outs, recipe)
