@@ -437,6 +437,19 @@ namespace {
 RootCauseFacts LoweredFacts(const Expectation& contract, const std::vector<PathResult>& results,
                             const Verdict& v, size_t i) {
   RootCauseFacts f = RawFacts(contract, results, v.divergences.at(i));
+  // A knob variant that diverges as the path it varies does (same kind, same behaviour) shows that
+  // path's fault, not the knob's: it lowers to it, and on along the ladder. (A finding only the
+  // variant has stays the variant's.)
+  if (const PathRow* row = FindPath(BarePath(f.path)); row && row->variant_of[0] != '\0')
+    for (const auto& d : v.divergences) {
+      if (d.kind != f.kind) continue;
+      RootCauseFacts base = RawFacts(contract, results, d);
+      if (BarePath(base.path) == row->variant_of && Unblamed(base.path) == Unblamed(f.path) &&
+          base.behaviour == f.behaviour) {
+        f.path = base.path;
+        break;
+      }
+    }
   // An unblamed divergence lowers along the ladder among unblamed ones.
   auto rung = [](const std::string& path) { return LadderRank(BarePath(path)); };
   int rank = rung(f.path);

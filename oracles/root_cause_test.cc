@@ -73,6 +73,29 @@ TEST(RootCause, AnUnblamedDivergenceStartsAtTheLowestStageThatShowsIt) {
   EXPECT_NE(compiled[0].find("path=?(aot_eager)"), std::string::npos) << compiled[0];
 }
 
+// A knob variant that diverges as inductor does shows inductor's fault: one finding, led by
+// inductor, naming the variant too. A divergence only the variant has is the variant's own.
+TEST(RootCause, AVariantDivergingAsItsBasePathDoesIsThatPathsFinding) {
+  std::vector<PathResult> both = SeedResults();  // inductor accepts what eager rejects
+  PathResult wrapper = both[2];
+  wrapper.path = "inductor_cpp_wrapper";
+  wrapper.traits = RecordedPathTraits(wrapper.path);
+  both.push_back(wrapper);
+  CaseRun c = JudgeCase(Seed(), {"grid16", 1}, both);
+  auto findings = CaseFindings(c);
+  ASSERT_EQ(findings.size(), 1u) << ::testing::PrintToString(Signatures(c));
+  EXPECT_NE(findings[0].signature.find("path=inductor|"), std::string::npos)
+      << findings[0].signature;
+  EXPECT_EQ(c.verdict.divergences[findings[0].divergence].blamed, "inductor");
+  EXPECT_EQ(findings[0].also, (std::vector<std::string>{"inductor_cpp_wrapper"}));
+  // Without inductor diverging (it agrees with eager), the variant's finding is its own.
+  std::vector<PathResult> only = {both[0], both[1], Raises("inductor", "RuntimeError"), wrapper};
+  CaseRun v = JudgeCase(Seed(), {"grid16", 1}, only);
+  ASSERT_EQ(Signatures(v).size(), 1u);
+  EXPECT_NE(Signatures(v)[0].find("path=inductor_cpp_wrapper|"), std::string::npos)
+      << Signatures(v)[0];
+}
+
 TEST(RootCause, EagerOnMetaOperandsAcceptingOrRaisingAnotherClassIsOneRootCausePerRule) {
   // mm and bmm of a meta and a cpu operand: eager raises IndexError or NotImplementedError, or
   // returns, where the contract expects the device RuntimeError: the device check is missing

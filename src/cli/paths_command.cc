@@ -7,6 +7,7 @@
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/subcommand_help.h"
+#include "src/gen/policy.h"
 #include "src/support/files.h"
 
 namespace mmdiff::cli {
@@ -39,10 +40,14 @@ int ShowPaths(const Supervisor& sup, bool json) {
   for (const auto& p : sup.paths())
     std::printf("%-32s %-10s %s%s%s\n", p.name.c_str(), p.available ? "yes" : "no",
                 p.traits.test_only ? "test-only " : "",
-                p.traits.variant ? "variant, run on demand "
-                : p.traits.on_demand
-                    ? (p.traits.compiled ? "slow, run on demand " : "run on demand ")
-                    : "",
+                p.traits.variant
+                    // A campaign draws the variants its policy weighs (GenPolicy::variant_rate).
+                    ? (VariantWeightOf(GenPolicy(), p.name) > 0
+                           ? "variant: a share of a campaign's programs, else on demand "
+                           : "variant, run on demand ")
+                    : p.traits.on_demand
+                          ? (p.traits.compiled ? "slow, run on demand " : "run on demand ")
+                          : "",
                 p.why.c_str());
   std::printf("\ndevices: cpu, meta%s\n",
               gpu ? ", cuda" : "; cuda: no GPU on this machine (cuda programs are skipped)");

@@ -102,6 +102,15 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
     if (in.requires_grad)
       f["training"].insert(IsFloating(in.dtype) ? "requires_grad" : "grad_on_non_floating");
   if (Trains(p)) f["training"].insert("backward");
+  // Models: their weights, by role, dtype and whether they train.
+  for (const auto& in : p.inputs)
+    if (IsWeight(in)) {
+      f["model"].insert(std::string(InputRoleName(in.role)));
+      f["model"].insert(std::string(InputRoleName(in.role)) + "_" +
+                        std::string(DTypeName(in.dtype)));
+      if (in.requires_grad) f["model"].insert("trained_parameter");
+    }
+  if (HasWeights(p)) f["model"].insert("model");
   for (const auto& r : p.autocast) {
     f["autocast"].insert(
         std::string(r.parent ? "nested_" : "region_") +

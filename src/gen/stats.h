@@ -1,6 +1,6 @@
 // Generation statistics: how often each op, dtype, dtype pairing, device, layout feature, value
-// class, training, autocast, attention spelling and cast appears in N generated programs (`mmdiff
-// gen --stats N`).
+// class, training, model (weights by role and dtype), autocast, attention spelling and cast appears
+// in N generated programs (`mmdiff gen --stats N`).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,7 @@ struct GenStats {
   int64_t programs = 0;
   int64_t nodes = 0;
   // Category ("op", "dtype", "dtype_pairing", "device", "layout", "value_class", "training",
-  // "autocast", "attention", "cast", "program") -> feature -> number of programs in which it
+  // "model", "autocast", "attention", "cast", "program") -> feature -> number of programs in which it
   // appears at least once.
   std::map<std::string, std::map<std::string, int64_t>> programs_with;
 };

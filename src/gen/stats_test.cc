@@ -50,6 +50,9 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
         "cast_back_before_dropout", "kv_outputs", "merged_heads_linear"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["cast"]["cast_pair"], 0);
+  for (const char* m : {"model", "parameter", "buffer", "trained_parameter", "parameter_float32",
+                        "parameter_bfloat16", "parameter_float16", "buffer_float64"})
+    EXPECT_GT(w["model"][m], 0) << m;
   for (const char* a :
        {"region_cpu_bfloat16", "region_cpu_float16", "region_cuda_bfloat16", "nested_disabled",
         "nested_cpu_float16", "autocast_cast", "explicit_cast_recast"})
