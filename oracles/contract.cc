@@ -144,6 +144,14 @@ const ContractRule kDropoutDType{
     "aten/src/ATen/native/Dropout.cpp _dropout_impl multiplies by a float: 'result type Float "
     "can't be cast to the desired output type Int'. Probed on torch 2.15.0 cpu and meta for every "
     "integer dtype and bool; an empty input, p = 0 or train=False returns the input"};
+const ContractRule kEpilogueDType{
+    "epilogue_dtype", "relu, gelu, silu",
+    "gelu and silu take a floating input, relu any but bool (sigmoid and tanh compute an integer "
+    "or bool input in float32; clamp of bool by integer bounds is int64)",
+    "NotImplementedError",
+    "the cpu kernels' dispatch: '\"GeluKernelImpl\" not implemented for 'Int'', '\"silu_cpu\" not "
+    "implemented for 'Bool'', 'Boolean inputs not supported for relu', also for an empty input. "
+    "Probed on torch 2.15.0 cpu for every dtype (meta accepts them all)"};
 const ContractRule kMetaCopy{
     "meta_copy_out", "to_device",
     "a meta tensor cannot move to a device with data (nor, in a "
@@ -218,7 +226,7 @@ const std::vector<ContractRule>& ContractRules() {
       kSameDevice,      kSameDType, kSupportedDType, kShape,        kDimRange,     kView,
       kSdpaDType,       kSdpaArgs,  kSoftmaxDType,   kDropoutDType, kMetaCopy,     kIntScalarEmpty,
       kScalarRange,     kEmptyBmm,  kLinearBias,     kAddmvBias,    kCudaIntegers, kGradDType,
-      kAutocastPromote, kMaskDType, kFillValue};
+      kAutocastPromote, kMaskDType, kFillValue,      kEpilogueDType};
   return kRules;
 }
 
@@ -420,6 +428,11 @@ std::optional<ContractViolation> Check(const Node& n, const std::vector<ValueTyp
     if (args[0].device != Device::kMeta && checked && !FitsDType(n.alpha, out.dtype))
       return fail(kFillValue, "value cannot be converted to type " +
                                   std::string(DTypeName(out.dtype)) + " without overflow");
+  } else if (n.op == OpKind::kGelu || n.op == OpKind::kSilu || n.op == OpKind::kRelu) {
+    const DType x = args[0].dtype;
+    if (n.op == OpKind::kRelu ? x == DType::kBool : !IsFloating(x))
+      return fail(kEpilogueDType, std::string(GetOpSpec(n.op).name) + " not implemented for " +
+                                      std::string(DTypeName(x)));
   } else if (n.op == OpKind::kDropout) {
     if (n.train && n.dropout_p > 0 && !IsFloating(out.dtype) && Numel(args[0].shape) > 0)
       return fail(kDropoutDType, "result type Float can't be cast to the desired output type " +

@@ -324,6 +324,25 @@ std::vector<at::Tensor> RunAten(const Program& p, const std::vector<at::Tensor>&
       case OpKind::kDropout:
         r = at::dropout(a[0], n.dropout_p, n.train);
         break;
+      case OpKind::kRelu:
+        r = at::relu(a[0]);
+        break;
+      case OpKind::kGelu:
+        r = at::gelu(a[0], n.gelu_tanh ? "tanh" : "none");
+        break;
+      case OpKind::kSilu:
+        r = at::silu(a[0]);
+        break;
+      case OpKind::kSigmoid:
+        r = at::sigmoid(a[0]);
+        break;
+      case OpKind::kTanh:
+        r = at::tanh(a[0]);
+        break;
+      case OpKind::kClamp:  // integral bounds, as Python ints: an integer x stays integer
+        r = at::clamp(a[0], at::Scalar(static_cast<int64_t>(n.alpha)),
+                      at::Scalar(static_cast<int64_t>(n.beta)));
+        break;
       case OpKind::kSoftmax:
         r = n.dtype ? at::softmax(a[0], n.ints.at(0), computed(*n.dtype))
                     : at::softmax(a[0], n.ints.at(0));

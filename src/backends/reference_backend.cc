@@ -122,6 +122,14 @@ mmref::RefTensor Evaluate(const Node& n, const std::map<std::string, mmref::RefT
       return mmref::Scale(arg(0), n.alpha, out);
     case OpKind::kDivScalar:  // x * (1 / d) in double is within a double rounding of x / d
       return mmref::Scale(arg(0), 1.0 / n.alpha, out);
+    // An integer or bool input of sigmoid or tanh is computed in float32 (the result's dtype).
+    case OpKind::kRelu:
+    case OpKind::kGelu:
+    case OpKind::kSilu:
+    case OpKind::kSigmoid:
+    case OpKind::kTanh:
+    case OpKind::kClamp:
+      return mmref::Unary(mmref::Cast(arg(0), out, in[0]), PointwiseOf(n), out, n.alpha, n.beta);
     case OpKind::kDropout: {  // training with p > 0 zeroes elements at random: any value is right
       if (!n.train || n.dropout_p == 0) return arg(0);
       mmref::RefTensor any = arg(0);

@@ -127,6 +127,22 @@ class Backward {
         return Give(x, mmref::Scale(g, n.alpha, out), out);
       case OpKind::kDivScalar:
         return Give(x, mmref::Scale(g, 1.0 / n.alpha, out), out);
+      case OpKind::kRelu:   // a step: autograd selects g where it passes, 0 elsewhere (an infinite
+      case OpKind::kClamp:  // or NaN g stays out of the 0s, as threshold_backward's where does)
+        return Give(
+            x,
+            mmref::Where(mmref::UnaryDerivative(Value(x), PointwiseOf(n), out, n.alpha, n.beta), g,
+                         Zeros(ShapeOf(n.name)), ShapeOf(n.name)),
+            out);
+      case OpKind::kGelu:  // g * f'(x), f' as autograd computes it
+      case OpKind::kSilu:
+      case OpKind::kSigmoid:
+      case OpKind::kTanh:
+        return Give(
+            x,
+            mmref::Mul(g, mmref::UnaryDerivative(Value(x), PointwiseOf(n), out, n.alpha, n.beta),
+                       ShapeOf(n.name), out),
+            out);
       case OpKind::kDropout: {  // the random mask's gradient: any value where it trains
         mmref::RefTensor any = g;
         if (n.train && n.dropout_p > 0)

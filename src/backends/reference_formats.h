@@ -1,8 +1,10 @@
 // How the reference engine names mmdiff's dtypes, and the arithmetic eager uses in each.
 #pragma once
 
+#include "kernels/pointwise_ops.h"
 #include "kernels/reference_ops.h"
 #include "src/ir/dtype.h"
+#include "src/ir/program.h"
 
 namespace mmdiff {
 
@@ -42,6 +44,24 @@ inline mmref::Format ComputedIn(mmref::Format f, bool float64) {
 inline mmref::Arith ArithFor(mmref::Format out) {
   if (mmref::IsInteger(out)) return {out, out};
   return {out, out == mmref::Format::kF64 ? mmref::Format::kF64 : mmref::Format::kF32};
+}
+
+// The reference's function for a pointwise epilogue node (IsUnaryEpilogue).
+inline mmref::Pointwise PointwiseOf(const Node& n) {
+  switch (n.op) {
+    case OpKind::kRelu:
+      return mmref::Pointwise::kRelu;
+    case OpKind::kGelu:
+      return n.gelu_tanh ? mmref::Pointwise::kGeluTanh : mmref::Pointwise::kGelu;
+    case OpKind::kSilu:
+      return mmref::Pointwise::kSilu;
+    case OpKind::kSigmoid:
+      return mmref::Pointwise::kSigmoid;
+    case OpKind::kTanh:
+      return mmref::Pointwise::kTanh;
+    default:
+      return mmref::Pointwise::kClamp;
+  }
 }
 
 }  // namespace mmdiff

@@ -25,7 +25,8 @@ namespace mmdiff {
 // outputs; 14: a steered campaign's target foci (its cases' foci are drawn among more), MBart's
 // attention; 15: 2.11.0's target foci, attention heads from attention_heads_min; 16: a
 // masked_fill's -inf drawn by p_mask_fill_inf (padding targets fill with -inf); 17: models, whose
-// weight operands are parameters and buffers (p_module)
+// weight operands are parameters and buffers (p_module), pointwise epilogues after products
+// (p_epilogue), linears sharing an input (p_linear_siblings)
 inline constexpr int kGeneratorVersion = 17;
 
 class ProgramBuilder;  // builds one program (generator.cc)

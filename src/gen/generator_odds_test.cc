@@ -585,5 +585,51 @@ TEST(GeneratorOdds, Models) {
   }
 }
 
+// A product's epilogue (p_epilogue), drawn by its weights; the product kept as an output too
+// (p_product_output); a linear's siblings on the same input (p_linear_siblings).
+TEST(GeneratorOdds, Epilogues) {
+  GenPolicy p = Only(OpKind::kMm);
+  auto epilogue = [](const Program&, const Node& n) { return IsUnaryEpilogue(n.op); };
+  auto bare = [](const Program& prog, const Node& n) {
+    return n.op == OpKind::kMm &&
+           std::none_of(prog.nodes.begin(), prog.nodes.end(), [&](const Node& m) {
+             return IsUnaryEpilogue(m.op) && m.args[0] == n.name;
+           });
+  };
+  ExpectControls(p, &GenPolicy::p_epilogue, "p_epilogue", epilogue, bare);
+  p.p_epilogue = 1;
+  auto kept = [](bool yes) {
+    return [yes](const Program& prog, const Node& n) {
+      if (!IsUnaryEpilogue(n.op)) return false;
+      bool output =
+          std::find(prog.outputs.begin(), prog.outputs.end(), n.args[0]) != prog.outputs.end();
+      return output == yes;
+    };
+  };
+  p.max_ops = 1;  // a product chained on is consumed anyway
+  ExpectControls(p, &GenPolicy::p_product_output, "p_product_output", kept(true), kept(false));
+  // Each weight picks its epilogue: with only w_gelu_tanh, every one is gelu's tanh form.
+  p.w_relu = p.w_gelu = p.w_silu = p.w_sigmoid = p.w_tanh = p.w_clamp = 0;
+  EXPECT_EQ(Programs(p,
+                     [](const Program&, const Node& n) {
+                       return IsUnaryEpilogue(n.op) && !(n.op == OpKind::kGelu && n.gelu_tanh);
+                     }),
+            0);
+  EXPECT_GT(Programs(p, epilogue), 0);
+  GenPolicy l = Only(OpKind::kLinear);
+  auto siblings = [](bool yes) {
+    return [yes](const Program& prog, const Node& n) {
+      if (n.op != OpKind::kLinear) return false;
+      const bool shared = std::any_of(prog.nodes.begin(), prog.nodes.end(), [&](const Node& m) {
+        return &m != &n && m.op == OpKind::kLinear && m.args[0] == n.args[0];
+      });
+      return shared == yes;
+    };
+  };
+  l.max_ops = 1;
+  ExpectControls(l, &GenPolicy::p_linear_siblings, "p_linear_siblings", siblings(true),
+                 siblings(false));
+}
+
 }  // namespace
 }  // namespace mmdiff

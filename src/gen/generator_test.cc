@@ -80,7 +80,7 @@ TEST(Generator, PolicyWeightsSwitchOpsOff) {
   for (uint64_t seed = 0; seed < 200; ++seed)
     for (const auto& n : GenerateFromSeed(seed, p).nodes)
       EXPECT_TRUE(n.op == OpKind::kBmm || n.op == OpKind::kCast || n.op == OpKind::kToDevice ||
-                  IsView(n.op) || IsElementwise(n.op))
+                  IsView(n.op) || IsElementwise(n.op) || IsUnaryEpilogue(n.op))
           << GetOpSpec(n.op).name;
 }
 

@@ -62,6 +62,15 @@ struct GenPolicy {
   // module's weights with p_weight (at least one does), a buffer rather than a parameter with
   // p_buffer where it does not train.
   double p_module = 0.35, p_weight = 0.8, p_buffer = 0.2;
+  // Epilogues, the pointwise ops after a product that Inductor fuses into it (mkldnn's fused
+  // linear, the C++ GEMM templates' epilogues): a product's result goes through one with
+  // p_epilogue, drawn by w_relu, w_gelu (approximate "none"), w_gelu_tanh, w_silu, w_sigmoid,
+  // w_tanh and w_clamp (bounds (0, 6), (-1, 1), (0, 1) or (-2, 2)); the product stays an output
+  // of its own too (a product with two users) with p_product_output. A linear has one or two
+  // siblings on the same input (freezing's concatenated linears) with p_linear_siblings.
+  double p_epilogue = 0.3, p_product_output = 0.3, p_linear_siblings = 0.15;
+  double w_relu = 2, w_gelu = 1, w_gelu_tanh = 1, w_silu = 1, w_sigmoid = 0.5, w_tanh = 0.5;
+  double w_clamp = 1;
   // Autocast (src/ir/autocast.h): a program gets an autocast region around a run of its nodes with
   // p_autocast, of the program's device type (cpu for meta programs, where it changes nothing), in
   // bfloat16 with p_autocast_bfloat16 (else float16); inside it, a nested region around a shorter

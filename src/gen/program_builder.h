@@ -391,7 +391,7 @@ class ProgramBuilder {
          [](Node&) {});
   }
 
-  // Glue, then one op drawn from the op table by the policy's weights.
+  // Glue, then one op drawn from the op table by the policy's weights, then perhaps its epilogue.
   void AddOp() {
     Glue();
     std::vector<double> weights;
@@ -399,6 +399,46 @@ class ProgramBuilder {
     const GenOp& op = GenOps()[c_.Weighted(weights)];
     bool chain = has_last_ && c_.Coin(p_.p_chain);
     (this->*op.build)(chain);
+    if (IsMatmulFamily(op.op)) Epilogue();
+  }
+
+  // A pointwise epilogue on the product just made (p_epilogue), by the policy's weights; the
+  // product stays an output too with p_product_output. gelu and silu of an integer product are
+  // contract violations, as eager rejects them.
+  void Epilogue() {
+    if (!has_last_ || !c_.Coin(p_.p_epilogue)) return;
+    const Value product = last_;
+    struct Choice {
+      OpKind op;
+      bool tanh;
+      double GenPolicy::* weight;
+    };
+    static const Choice kChoices[] = {{OpKind::kRelu, false, &GenPolicy::w_relu},
+                                      {OpKind::kGelu, false, &GenPolicy::w_gelu},
+                                      {OpKind::kGelu, true, &GenPolicy::w_gelu_tanh},
+                                      {OpKind::kSilu, false, &GenPolicy::w_silu},
+                                      {OpKind::kSigmoid, false, &GenPolicy::w_sigmoid},
+                                      {OpKind::kTanh, false, &GenPolicy::w_tanh},
+                                      {OpKind::kClamp, false, &GenPolicy::w_clamp}};
+    std::vector<double> weights;
+    for (const Choice& ch : kChoices) weights.push_back(p_.*ch.weight);
+    double total = 0;
+    for (double w : weights) total += w;
+    if (total <= 0) return;
+    const Choice& ch = kChoices[c_.Weighted(weights)];
+    static const std::vector<std::pair<double, double>> kBounds = {
+        {0, 6}, {-1, 1}, {0, 1}, {-2, 2}};
+    const std::pair<double, double> bounds =
+        ch.op == OpKind::kClamp ? c_.Pick(kBounds) : std::pair{1.0, 1.0};
+    DType dtype = product.dtype;
+    if ((ch.op == OpKind::kSigmoid || ch.op == OpKind::kTanh) && !IsFloating(dtype))
+      dtype = DType::kFloat32;
+    if (ch.op == OpKind::kClamp && dtype == DType::kBool) dtype = DType::kInt64;
+    Emit(ch.op, {product}, product.shape, dtype, [&](Node& n) {
+      n.gelu_tanh = ch.tanh;
+      if (ch.op == OpKind::kClamp) std::tie(n.alpha, n.beta) = bounds;
+    });
+    if (c_.Coin(p_.p_product_output)) extra_outputs_.push_back(product.name);
   }
 
   // The op's dtype, then its first operand, an (M, K) matrix: the last result when chaining onto a
@@ -536,7 +576,22 @@ class ProgramBuilder {
     Shape result(x.shape.begin(), x.shape.end() - 1);
     result.push_back(out);
     std::vector<Value> args = {x, w};
-    if (c_.Coin(p_.p_linear_bias)) args.push_back(Input({out}, OperandDType(x.dtype)));
+    const bool bias = c_.Coin(p_.p_linear_bias);
+    if (bias) args.push_back(Input({out}, OperandDType(x.dtype)));
+    // Siblings on the same input (freezing concatenates such linears), each with its own weight
+    // (and bias where the first has one), of their own output sizes; emitted first, so that the
+    // first linear stays the last result.
+    if (c_.Coin(p_.p_linear_siblings)) {
+      const int64_t siblings = c_.Int(1, 2);
+      for (int64_t i = 0; i < siblings; ++i) {
+        const int64_t n = Dim();
+        std::vector<Value> sib = {x, Input({n, x.shape.back()}, w.dtype)};
+        if (bias) sib.push_back(Input({n}, args[2].dtype));
+        Shape shape(x.shape.begin(), x.shape.end() - 1);
+        shape.push_back(n);
+        Emit(OpKind::kLinear, sib, shape, x.dtype, [](Node&) {});
+      }
+    }
     Emit(OpKind::kLinear, args, result, x.dtype, [](Node&) {});
   }
 

@@ -174,6 +174,19 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
           p.FindNode(from->args[0])->op == OpKind::kSoftmax)
         f["attention"].insert("cast_back_before_dropout");
     }
+    // Epilogues on a product, one that is an output besides, and linears sharing an input.
+    if (IsUnaryEpilogue(n.op)) {
+      f["epilogue"].insert(std::string(GetOpSpec(n.op).name) + (n.gelu_tanh ? "_tanh" : ""));
+      if (const Node* src = p.FindNode(n.args[0]); src && IsMatmulFamily(src->op)) {
+        f["epilogue"].insert("on_product");
+        if (std::find(p.outputs.begin(), p.outputs.end(), src->name) != p.outputs.end())
+          f["epilogue"].insert("product_output");
+      }
+    }
+    if (n.op == OpKind::kLinear)
+      for (const auto& m : p.nodes)
+        if (&m != &n && m.op == OpKind::kLinear && m.args[0] == n.args[0])
+          f["epilogue"].insert("linear_siblings");
     if (n.op == OpKind::kCast)
       if (const Node* src = p.FindNode(n.args[0]); src && src->op == OpKind::kCast)
         f["cast"].insert("cast_pair");

@@ -16,8 +16,8 @@ struct GenStats {
   int64_t programs = 0;
   int64_t nodes = 0;
   // Category ("op", "dtype", "dtype_pairing", "device", "layout", "value_class", "training",
-  // "model", "autocast", "attention", "cast", "program") -> feature -> number of programs in which it
-  // appears at least once.
+  // "model", "autocast", "attention", "cast", "program") -> feature -> number of programs in which
+  // it appears at least once.
   std::map<std::string, std::map<std::string, int64_t>> programs_with;
 };
 

@@ -7,7 +7,7 @@
 namespace mmdiff {
 
 namespace {
-constexpr std::array<OpSpec, 33> kSpecs = {{
+constexpr std::array<OpSpec, 39> kSpecs = {{
     {OpKind::kMm, "mm", 2, "torch.mm", false, false, 2, false},
     {OpKind::kBmm, "bmm", 2, "torch.bmm", false, false, 2, false},
     {OpKind::kMatmul, "matmul", 2, "torch.matmul", false, false, 2, false},
@@ -33,6 +33,12 @@ constexpr std::array<OpSpec, 33> kSpecs = {{
     {OpKind::kSdpa, "scaled_dot_product_attention", 4,
      "torch.nn.functional.scaled_dot_product_attention", false, false, 3, false},
     {OpKind::kDropout, "dropout", 1, "torch.dropout", false, false, 1, false},
+    {OpKind::kRelu, "relu", 1, "torch.relu", false, false, 1, false},
+    {OpKind::kGelu, "gelu", 1, "torch.nn.functional.gelu", false, false, 1, false},
+    {OpKind::kSilu, "silu", 1, "torch.nn.functional.silu", false, false, 1, false},
+    {OpKind::kSigmoid, "sigmoid", 1, "torch.sigmoid", false, false, 1, false},
+    {OpKind::kTanh, "tanh", 1, "torch.tanh", false, false, 1, false},
+    {OpKind::kClamp, "clamp", 1, "torch.clamp", false, false, 1, false},
     {OpKind::kToDevice, "to_device", 1, ".to", false, false, 1, false},
     {OpKind::kTranspose, "transpose", 1, ".transpose", false, false, 1, true},
     {OpKind::kPermute, "permute", 1, ".permute", false, false, 1, true},
@@ -295,6 +301,7 @@ bool HasScalar(OpKind k) {
   return k == OpKind::kMulScalar || k == OpKind::kDivScalar || k == OpKind::kEqScalar ||
          k == OpKind::kMaskedFill || k == OpKind::kFull;
 }
+bool IsUnaryEpilogue(OpKind k) { return k >= OpKind::kRelu && k <= OpKind::kClamp; }
 bool CutsGradient(OpKind k) { return k == OpKind::kEqScalar || k == OpKind::kFull; }
 bool IsBinaryPromoting(OpKind k) {
   return k == OpKind::kAdd || k == OpKind::kMul || k == OpKind::kDiv;
@@ -344,6 +351,12 @@ Result<Shape> InferShape(OpKind k, const std::vector<Shape>& args, const std::ve
     case OpKind::kDivScalar:
     case OpKind::kDropout:
     case OpKind::kToDevice:
+    case OpKind::kRelu:
+    case OpKind::kGelu:
+    case OpKind::kSilu:
+    case OpKind::kSigmoid:
+    case OpKind::kTanh:
+    case OpKind::kClamp:
       return args[0];
     case OpKind::kSoftmax: {
       if (ints.size() != 1) return Status::Error("softmax needs one dim");

@@ -50,6 +50,17 @@ enum class OpKind {
   // zeroes elements at random, so its values (and those computed from them) are not judged; its
   // dtype, shape and errors are.
   kDropout,
+  // The pointwise epilogues after a product that Inductor's mkldnn fusions and C++ GEMM templates
+  // fuse: torch.relu, torch.nn.functional.gelu (approximate "none" or, with the node's
+  // gelu_tanh, "tanh"), torch.nn.functional.silu, torch.sigmoid, torch.tanh, and torch.clamp(x,
+  // min, max) with integral bounds (the node's alpha and beta, written as Python ints, so that an
+  // integer x stays integer).
+  kRelu,
+  kGelu,
+  kSilu,
+  kSigmoid,
+  kTanh,
+  kClamp,
   // A device move, .to(device) (attribute "device").
   kToDevice,
   // Views and layout changes (attribute "ints": transpose {d0, d1}; permute the dims; reshape and
@@ -97,6 +108,8 @@ bool IsElementwise(OpKind k);
 // True for the ops with a scalar operand "alpha" and no beta (mul, div and eq by a scalar,
 // masked_fill's value, full's value).
 bool HasScalar(OpKind k);
+// True for the pointwise epilogues (relu, gelu, silu, sigmoid, tanh, clamp).
+bool IsUnaryEpilogue(OpKind k);
 // True for the ops whose result carries no gradient to their arguments (eq, full).
 bool CutsGradient(OpKind k);
 // True for the binary ops that broadcast and promote their two operands (add, mul, div).

@@ -62,6 +62,8 @@ struct Node {
   bool is_causal = false;
   std::optional<double> scale;
   bool enable_gqa = false;
+  // gelu: approximate="tanh" (else "none"). (clamp: its min and max are alpha and beta.)
+  bool gelu_tanh = false;
   // dropout: the probability of zeroing an element, in [0, 1), and whether it trains (zeroes).
   double dropout_p = 0.0;
   bool train = false;

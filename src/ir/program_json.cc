@@ -50,6 +50,11 @@ json ProgramToJson(const Program& p) {
       jn["p"] = n.dropout_p;
       jn["train"] = n.train;
     }
+    if (n.op == OpKind::kGelu) jn["approximate"] = n.gelu_tanh ? "tanh" : "none";
+    if (n.op == OpKind::kClamp) {  // its bounds, kept in alpha and beta
+      jn["min"] = n.alpha;
+      jn["max"] = n.beta;
+    }
     if (n.autocast) jn["autocast"] = *n.autocast;
     j["nodes"].push_back(jn);
   }
@@ -194,6 +199,17 @@ Result<Node> NodeFromJson(const json& j, size_t idx) {
       n.scale = v;
     else
       (std::string(key) == "alpha" ? n.alpha : n.beta) = v;
+  }
+  if (j.contains("approximate")) {
+    if (j["approximate"] != "none" && j["approximate"] != "tanh")
+      return Status::Error(where + ": \"approximate\" must be \"none\" or \"tanh\"");
+    n.gelu_tanh = j["approximate"] == "tanh";
+  }
+  // clamp's bounds; the verifier checks that only clamp has them (in alpha and beta).
+  for (const char* key : {"min", "max"}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_number()) return Status::Error(where + ": \"" + key + "\" must be a number");
+    (std::string(key) == "min" ? n.alpha : n.beta) = j[key].get<double>();
   }
   if (j.contains("p")) {
     if (!j["p"].is_number()) return Status::Error(where + ": \"p\" must be a number");

@@ -267,6 +267,9 @@ std::string EmitFunction(const Program& p, const std::string& name, FunctionDial
     for (size_t a = 0; a < n.args.size(); ++a) o << (a ? ", " : "") << n.args[a];
     if (HasScalar(n.op)) o << ", " << PyFloat(n.alpha);
     if (n.op == OpKind::kTril) o << ", " << n.ints[0];
+    if (n.op == OpKind::kGelu && n.gelu_tanh) o << ", approximate=\"tanh\"";
+    if (n.op == OpKind::kClamp)  // integral bounds as Python ints: an integer x stays integer
+      o << ", " << static_cast<int64_t>(n.alpha) << ", " << static_cast<int64_t>(n.beta);
     if (spec.has_alpha_beta) o << ", beta=" << PyFloat(n.beta) << ", alpha=" << PyFloat(n.alpha);
     o << ")\n";
   }

@@ -393,6 +393,14 @@ Program EveryOpAndFeature() {
   add({"v_slice", OpKind::kSlice, {"q"}, std::nullopt, 1.0, 1.0, {1, 0, 2, 1}});
   add({"v_slice_neg", OpKind::kSlice, {"q"}, std::nullopt, 1.0, 1.0, {-2, 0, 3, 2}});
   add({"v_view", OpKind::kView, {"x"}, std::nullopt, 1.0, 1.0, {3, 2}});
+  for (OpKind k : {OpKind::kRelu, OpKind::kGelu, OpKind::kSilu, OpKind::kSigmoid, OpKind::kTanh}) {
+    Node e{"v_" + std::string(GetOpSpec(k).name), k, {"x"}};
+    add(e);
+  }
+  Node gelu_tanh{"v_gelu_tanh", OpKind::kGelu, {"x"}};
+  gelu_tanh.gelu_tanh = true;
+  add(gelu_tanh);
+  add({"v_clamp", OpKind::kClamp, {"x"}, std::nullopt, -1.0, 6.0});
   for (DType d : AllDTypes()) {
     add({"v_to_" + std::string(DTypeName(d)), OpKind::kCast, {"x"}, d});
     if (!CastMethodName(d)) continue;
@@ -436,11 +444,14 @@ TEST(PythonEmitter, EachDialectNamesOnlyWhatItsCompilerResolvesForEveryOpAndFeat
       "torch.mm(",          "torch.bmm(",   "torch.matmul(",  "torch.addmm(",   "torch.mv(",
       "torch.dot(",         "torch.addmv(", "torch.baddbmm(", "torch.addbmm(",  "torch.add(",
       "torch.mul(",         "torch.div(",   "torch.softmax(", "torch.dropout(", "torch.eq(",
-      "torch.masked_fill(", "torch.where(", "torch.tril(",    "torch.full("};
+      "torch.masked_fill(", "torch.where(", "torch.tril(",    "torch.full(",    "torch.relu(",
+      "torch.sigmoid(",     "torch.tanh(",  "torch.clamp("};
   std::set<std::string> native = aten_calls, from_python = aten_calls;
-  native.insert({"torch.linear(", "torch.scaled_dot_product_attention("});
-  from_python.insert(
-      {"torch.nn.functional.linear(", "torch.nn.functional.scaled_dot_product_attention("});
+  native.insert(
+      {"torch.linear(", "torch.scaled_dot_product_attention(", "torch.gelu(", "torch.silu("});
+  from_python.insert({"torch.nn.functional.linear(",
+                      "torch.nn.functional.scaled_dot_product_attention(",
+                      "torch.nn.functional.gelu(", "torch.nn.functional.silu("});
   std::set<std::string> python = from_python;
   for (DType d : AllDTypes()) python.insert("torch." + std::string(DTypeName(d)) + ")");
   python.insert("torch.bool,");  // full's dtype=
@@ -766,6 +777,48 @@ TEST(PythonEmitter, AVariantsReproSetsItsKnobsAndCompilesAsTheVariantDoes) {
   o.check = ReproOptions::Check::kEagerValue;
   EXPECT_EQ(EmitRepro(Sample(), {"grid16", 1}, o).find("torch._inductor.config.freezing"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+// The epilogues in every dialect: the functional names in Python and from Python's resolver, the
+// aten names TorchScript's native resolver knows; clamp's bounds as ints, gelu's approximation.
+TEST(PythonEmitter, EpiloguesAreSpelledForEachDialect) {
+  Program p = test_programs::Mm(2, 3, 4);
+  const char* ops[] = {"relu", "gelu", "gelu", "silu", "sigmoid", "tanh", "clamp"};
+  OpKind kinds[] = {OpKind::kRelu,    OpKind::kGelu, OpKind::kGelu, OpKind::kSilu,
+                    OpKind::kSigmoid, OpKind::kTanh, OpKind::kClamp};
+  std::string last = "v0";
+  for (size_t i = 0; i < std::size(kinds); ++i) {
+    Node n{"e" + std::to_string(i), kinds[i], {last}};
+    n.gelu_tanh = i == 2;
+    if (kinds[i] == OpKind::kClamp) std::tie(n.alpha, n.beta) = std::pair{0.0, 6.0};
+    p.nodes.push_back(n);
+    last = n.name;
+    EXPECT_EQ(std::string(GetOpSpec(kinds[i]).name), ops[i]);
+  }
+  p.outputs = {last};
+  const std::string py = EmitFunction(p, "f");
+  for (const char* line :
+       {"    e0 = torch.relu(v0)\n", "    e1 = torch.nn.functional.gelu(e0)\n",
+        "    e2 = torch.nn.functional.gelu(e1, approximate=\"tanh\")\n",
+        "    e3 = torch.nn.functional.silu(e2)\n", "    e4 = torch.sigmoid(e3)\n",
+        "    e5 = torch.tanh(e4)\n", "    e6 = torch.clamp(e5, 0, 6)\n"})
+    EXPECT_NE(py.find(line), std::string::npos) << line << py;
+  const std::string ts = EmitFunction(p, "f", FunctionDialect::kTorchScript);
+  EXPECT_NE(ts.find("    e2 = torch.gelu(e1, approximate=\"tanh\")\n"), std::string::npos) << ts;
+  EXPECT_NE(ts.find("    e3 = torch.silu(e2)\n"), std::string::npos) << ts;
+  const std::string from_python = EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython);
+  EXPECT_NE(from_python.find("torch.nn.functional.silu(e2)"), std::string::npos);
+  auto back = ProgramFromJson(ProgramToJson(p));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), p);
+  EXPECT_EQ(ProgramToJson(p)["nodes"][7]["min"], 0.0);
+  EXPECT_EQ(ProgramToJson(p)["nodes"][3]["approximate"], "tanh");
 }
 
 }  // namespace

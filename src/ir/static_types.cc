@@ -29,6 +29,10 @@ std::optional<DType> ResultDType(const Node& n, const std::vector<DType>& args,
   if (n.op == OpKind::kWhere && args.size() == 3)
     return PromoteOperands(args[1], zero(1), args[2], zero(2));
   if (n.op == OpKind::kEqScalar) return DType::kBool;
+  // sigmoid and tanh of an integer or bool are float32; clamp of bool by integer bounds is int64.
+  if ((n.op == OpKind::kSigmoid || n.op == OpKind::kTanh) && !IsFloating(args[0]))
+    return DType::kFloat32;
+  if (n.op == OpKind::kClamp && args[0] == DType::kBool) return DType::kInt64;
   if ((n.op == OpKind::kMulScalar || n.op == OpKind::kDivScalar) && !IsFloating(args[0]))
     return DType::kFloat32;
   if (GetOpSpec(n.op).has_alpha_beta && args.size() == 3)

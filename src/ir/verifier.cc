@@ -433,7 +433,15 @@ Status Verify(const Program& p) {
       return Status::Error(where + ": ints must be {diagonal}");
     if (n.op == OpKind::kDivScalar && n.alpha == 0.0)
       return Status::Error(where + ": cannot divide by 0");
-    if (!spec.has_alpha_beta && ((n.alpha != 1.0 && !HasScalar(n.op)) || n.beta != 1.0))
+    if (n.op == OpKind::kClamp &&
+        !(n.alpha == std::trunc(n.alpha) && n.beta == std::trunc(n.beta) &&
+          std::fabs(n.alpha) <= 1e6 && std::fabs(n.beta) <= 1e6 && n.alpha <= n.beta))
+      return Status::Error(where +
+                           ": clamp's min and max must be integers in [-1e6, 1e6], min <= max");
+    if (n.op != OpKind::kGelu && n.gelu_tanh)
+      return Status::Error(where + ": approximate belongs to gelu");
+    if (!spec.has_alpha_beta && n.op != OpKind::kClamp &&
+        ((n.alpha != 1.0 && !HasScalar(n.op)) || n.beta != 1.0))
       return Status::Error(where + ": takes no alpha/beta");
     if ((IsBinaryPromoting(n.op) || n.op == OpKind::kWhere) && Promotes(n, types) == kUnmodelled)
       return Status::Error(where + ": int8 with uint8 gives int16, a dtype mmdiff does not model");

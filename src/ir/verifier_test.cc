@@ -232,3 +232,28 @@ TEST(Verifier, IntsOnlyOnViews) {
 
 }  // namespace
 }  // namespace mmdiff
+
+namespace mmdiff {
+namespace {
+
+TEST(Verifier, ClampsBoundsAreOrderedIntegersAndOnlyGeluIsApproximated) {
+  Program p = test_programs::OneOp(OpKind::kClamp, {{"x", {3}, DType::kFloat32}});
+  p.nodes[0].alpha = -1;
+  p.nodes[0].beta = 6;
+  EXPECT_TRUE(Verify(p).ok());
+  for (auto [lo, hi] : {std::pair{0.5, 6.0}, std::pair{2.0, 1.0}, std::pair{0.0, 1e9}}) {
+    p.nodes[0].alpha = lo;
+    p.nodes[0].beta = hi;
+    EXPECT_FALSE(Verify(p).ok()) << lo << " " << hi;
+  }
+  Program r = test_programs::OneOp(OpKind::kRelu, {{"x", {3}, DType::kFloat32}});
+  r.nodes[0].gelu_tanh = true;
+  EXPECT_FALSE(Verify(r).ok());
+  r.nodes[0].op = OpKind::kGelu;
+  EXPECT_TRUE(Verify(r).ok());
+  r.nodes[0].alpha = 2;  // no scalar on gelu
+  EXPECT_FALSE(Verify(r).ok());
+}
+
+}  // namespace
+}  // namespace mmdiff
