@@ -36,14 +36,17 @@ TEST(SelftestE2E, PlantedFaultsAreCaughtAndCorrectPathsRaiseNoFalseAlarm) {
       EXPECT_EQ(p["detail"].get<std::string>().rfind("dtype", 0), 0u) << p.dump();
     }
   }
-  int64_t eager_programs = 0, compiled_programs = 0, bitwise = 0;
+  int64_t eager_programs = 0, compiled_programs = 0, variant_programs = 0, bitwise = 0;
   for (const auto& c : j["false_alarm_checks"]) {
     EXPECT_EQ(c["numeric_findings"], 0) << c.dump();
     EXPECT_EQ(c["bitwise_different"], 0) << c.dump();
     if (c["pair"] == "eager vs reference") eager_programs += c["programs"].get<int64_t>();
     if (c["pair"] == "eager vs aot_eager") compiled_programs += c["programs"].get<int64_t>();
+    // The knob variants' machinery (models, no_grad, settings, dynamic sizes) on aot_eager.
+    if (c["pair"] == "eager vs aot_eager_deploy") variant_programs += c["programs"].get<int64_t>();
     bitwise += c["bitwise_compared"].get<int64_t>();
   }
+  EXPECT_GE(variant_programs, 150);
   ASSERT_EQ(j["metamorphic_relations"].size(), 1u);
   EXPECT_GE(j["metamorphic_relations"][0]["programs"].get<int64_t>(), 1000);
   EXPECT_EQ(j["metamorphic_relations"][0]["violations"], 0) << j["metamorphic_relations"].dump();

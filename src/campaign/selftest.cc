@@ -296,9 +296,14 @@ SelftestResult RunSelftest(Supervisor& sup, const SelftestOptions& o) {
     res.planted.push_back(check);
   }
   FalseAlarms(sup, paths::kEagerOneThread, o.programs, o.seed, o.special, res.checks);
-  if (o.compiled_programs > 0)
+  if (o.compiled_programs > 0) {
     FalseAlarms(sup, paths::kAotEager, o.compiled_programs, o.seed + 1000003, o.special,
                 res.checks);
+    // The knob variants' machinery on a path that computes what eager does: models, no_grad,
+    // config settings, dynamic sizes (the training programs it does not run are skipped).
+    FalseAlarms(sup, paths::kAotEagerDeploy, std::max<int64_t>(o.compiled_programs / 2, 2),
+                o.seed + 3000017, o.special, res.checks);
+  }
   if (o.relation_programs > 0)
     res.relations.push_back(Relations(sup, o.relation_programs, o.seed + 2000003));
   return res;

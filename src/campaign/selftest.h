@@ -15,7 +15,8 @@ namespace mmdiff {
 
 struct SelftestOptions {
   int64_t programs = 5000;           // reference vs eager vs eager on one thread
-  int64_t compiled_programs = 300;   // reference vs eager vs aot_eager (0: skip)
+  int64_t compiled_programs = 300;   // reference vs eager vs aot_eager, and half as many vs
+                                     // aot_eager compiled as a knob variant is (0: skip both)
   int64_t relation_programs = 1000;  // one-op programs for the metamorphic relations on eager
   uint64_t seed = 1;
   // The false-alarm checks' programs carry special values (NaN, ±inf, -0, subnormals, near-max) in

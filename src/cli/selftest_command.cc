@@ -57,9 +57,12 @@ const CommandRegistrar kSelftest{
           "one with a wrong result dtype, one that accepts a dtype mismatch, one that turns NaN "
           "into a number, one that counts inf * 0 as 0, one that spreads a NaN to the next "
           "column, one whose mm backward drops a term of dB) must be caught and blamed; eager vs "
-          "reference, vs eager on one thread and vs aot_eager must raise no numeric finding over "
-          "random valid programs (a third of them training, gradients judged like outputs; half "
-          "of them with exact values, where one-op programs must also agree bit for bit). Exit 0 "
+          "reference, vs eager on one thread, vs aot_eager and vs aot_eager compiled as a knob "
+          "variant is (under torch.no_grad(), dynamic=True, a config setting patched) must raise "
+          "no "
+          "numeric finding over random valid programs (a third of them training, gradients judged "
+          "like outputs, a third models, with epilogues after products; half of them with exact "
+          "values, where one-op programs must also agree bit for bit). Exit 0 "
           "when all holds, 1 otherwise");
       selftest->footer(WithExample("", "selftest --programs 1000 --compiled-programs 50"));
       AddJsonFlag(selftest, a->json, "the checks' results");
@@ -74,7 +77,8 @@ const CommandRegistrar kSelftest{
           ->capture_default_str();
       selftest
           ->add_option("--compiled-programs", a->compiled,
-                       "Programs for eager vs aot_eager (0: skip)")
+                       "Programs for eager vs aot_eager, and half as many for eager vs "
+                       "aot_eager_deploy (0: skip both)")
           ->capture_default_str();
       selftest->add_option("--seed", a->seed, "First program seed")->capture_default_str();
       AddStageTimeoutOption(selftest, a->timeout_s);

@@ -141,6 +141,27 @@ std::vector<PathRow> MakeCatalogue() {
          .torch_backend = backend,
          .repro = ReproKind::kTorchCompile,
          .description = "test only: torch.compile with a deliberately wrong backend"});
+  // A test-only knob variant of aot_eager, which computes what eager does: the self-test's control
+  // that the variants' machinery (no_grad, settings, dynamic sizes, models) raises no false alarm.
+  rows.push_back(
+      {.name = paths::kAotEagerDeploy,
+       .kind = K::kTest,
+       .traits = {.compiled = true,
+                  .on_demand = true,
+                  .variant = true,
+                  .test_only = true,
+                  .needs_gpu = true,
+                  .keeps_state = true},
+       .torch_backend = paths::kAotEager,
+       .variant_of = paths::kAotEager,
+       .knob = "dynamic",
+       .settings = {{"freezing", "True"}},
+       .no_grad = true,
+       .repro = ReproKind::kTorchCompile,
+       .limits = {.inference_only = "aot_eager_deploy compiles for inference, under "
+                                    "torch.no_grad(): the program's inputs require grad"},
+       .description = "test only: aot_eager under torch.no_grad(), dynamic=True, "
+                      "freezing=True (a control)"});
   // A test-only knob variant of inductor whose backend is deliberately wrong: a finding that only
   // a variant has, which must be headed by that variant and not by inductor.
   rows.push_back({.name = "planted_variant_drop_bias",

@@ -23,6 +23,9 @@ inline constexpr const char* kAotEager = "aot_eager";
 inline constexpr const char* kCompileEager = "compile_eager";
 inline constexpr const char* kTorchScript = "torchscript";
 inline constexpr const char* kAoti = "aoti";
+// aot_eager compiled as a knob variant is: under torch.no_grad(), dynamic=True, with a config
+// setting patched, a model built of its weights; the self-test's control for that machinery.
+inline constexpr const char* kAotEagerDeploy = "aot_eager_deploy";
 // Eager on one thread: the self-test's control for what the thread count changes.
 inline constexpr const char* kEagerOneThread = "eager_1thread";
 // The test path a default list with --test-paths includes: the deliberately wrong path that
