@@ -352,7 +352,7 @@ class Campaign {
     }
     prof.training_programs += Trains(gc.program);
     std::vector<std::string> paths =
-        CasePaths(o_.paths, o_.variants, o_.policy, gc.program, case_seed,
+        CasePaths(o_.paths, o_.variants, policy, gc.program, case_seed,
                   [&](const std::string& path) { return sup.Traits(path); });
     CaseRun c;
     InputStats inputs;

@@ -158,6 +158,35 @@ std::vector<Focus> Broad() {
        "forms): keys transposed, scores or q scaled by a Python number, an added mask or none, "
        "softmax in the scores' dtype (or over another dim), dropout or none",
        AttentionClassic()},
+      {"deployment",
+       "the CPU deployment stack's lowerings (freezing's mkl/mkldnn prepacked linears and their "
+       "fused epilogues, concatenated linears, max-autotune's C++ GEMM templates and micro-kernels): "
+       "models whose products hold weights, with epilogues, inference, a knob variant on every "
+       "program",
+       Merge({Clean(),
+              OnlyOps({{"w_linear", 4},
+                       {"w_mm", 2},
+                       {"w_addmm", 2},
+                       {"w_matmul", 2},
+                       {"w_bmm", 1},
+                       {"w_baddbmm", 0.5}}),
+              {{"p_module", 1},
+               {"p_weight", 1},
+               {"p_epilogue", 0.7},
+               {"p_product_output", 0.3},
+               {"p_linear_siblings", 0.3},
+               {"p_train", 0},
+               {"max_ops", 2},
+               {"w_float64", 0.2},
+               {"w_float32", 2},
+               {"w_float16", 1},
+               {"w_bfloat16", 2},
+               {"variant_rate", 1},
+               {"w_inductor_freezing", 2},
+               {"w_inductor_max_autotune", 3},
+               {"w_inductor_cpp_wrapper", 1},
+               {"w_inductor_dynamic", 1},
+               {"w_inductor_emulate_precision_casts", 0.5}}})},
   };
 }
 

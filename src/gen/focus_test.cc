@@ -85,6 +85,25 @@ TEST(Focus, AttentionFociMakeAttentionAndTheAddmmFocusMakesNone) {
   EXPECT_GT(WithOp(addmm, OpKind::kAddmm), WithOp(base, OpKind::kAddmm));
 }
 
+// The deployment focus makes models for inference: every program holds weights, none trains,
+// epilogues follow most products, and every case draws a knob variant.
+TEST(Focus, TheDeploymentFocusMakesInferenceModelsWithEpilogues) {
+  const GenPolicy base;
+  const GenPolicy deploy = Focused(base, *FindFocus("deployment"));
+  EXPECT_EQ(deploy.variant_rate, 1);
+  EXPECT_GT(deploy.w_inductor_max_autotune, base.w_inductor_max_autotune);
+  int models = 0, epilogues = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    const Program p = GenerateFromSeed(seed, deploy);
+    EXPECT_FALSE(Trains(p)) << seed;
+    models += HasWeights(p);
+    epilogues += std::any_of(p.nodes.begin(), p.nodes.end(),
+                             [](const Node& n) { return IsUnaryEpilogue(n.op); });
+  }
+  EXPECT_EQ(models, 200);
+  EXPECT_GT(epilogues, 100);
+}
+
 // Each target focus writes its fusion's variant: 16-bit operands for _half (float32 otherwise), a
 // float32 mask for _mask_fp32, batch 1 for _bs1 (2 or 3 where the operands are permuted and it is
 // not a _bs1 form), grads for _training (none for _inference), and sdpa for the fusions that fold
