@@ -37,7 +37,7 @@ std::string OneOpPolicy(const std::string& dir, const std::string& op = "bmm") {
   p["w_bmm"] = 0.0;
   p["w_" + op] = 1.0;
   for (const char* r : {"p_cuda", "p_meta", "p_chain", "p_device_mismatch", "p_shape_violation",
-                        "p_zero_dim", "p_cast", "p_glue", "p_move"})
+                        "p_zero_dim", "p_cast", "p_glue", "p_move", "p_epilogue", "p_residual"})
     p[r] = 0.0;
   Write(dir + "/" + op + "-policy.json", p);
   return dir + "/" + op + "-policy.json";

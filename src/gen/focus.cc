@@ -160,7 +160,8 @@ std::vector<Focus> Broad() {
        AttentionClassic()},
       {"deployment",
        "the CPU deployment stack's lowerings (freezing's mkl/mkldnn prepacked linears and their "
-       "fused epilogues, concatenated linears, max-autotune's C++ GEMM templates and micro-kernels): "
+       "fused epilogues, concatenated linears, max-autotune's C++ GEMM templates and "
+       "micro-kernels): "
        "models whose products hold weights, with epilogues, inference, a knob variant on every "
        "program",
        Merge({Clean(),
@@ -175,6 +176,7 @@ std::vector<Focus> Broad() {
                {"p_epilogue", 0.7},
                {"p_product_output", 0.3},
                {"p_linear_siblings", 0.3},
+               {"p_residual", 0.3},
                {"p_train", 0},
                {"max_ops", 2},
                {"w_float64", 0.2},

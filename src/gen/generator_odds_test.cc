@@ -111,6 +111,7 @@ TEST(GeneratorOdds, SizeMinusOne) {
 TEST(GeneratorOdds, GlueScale) {
   GenPolicy p;
   p.p_glue = 1;
+  p.p_residual = 0;   // a product's residual is an epilogue, not glue
   p.w_attention = 0;  // its own scaling and mask are not glue
   ExpectControls(
       p, &GenPolicy::p_glue_scale, "p_glue_scale",
@@ -589,6 +590,7 @@ TEST(GeneratorOdds, Models) {
 // (p_product_output); a linear's siblings on the same input (p_linear_siblings).
 TEST(GeneratorOdds, Epilogues) {
   GenPolicy p = Only(OpKind::kMm);
+  p.p_residual = 0;  // the epilogue on the product itself
   auto epilogue = [](const Program&, const Node& n) { return IsUnaryEpilogue(n.op); };
   auto bare = [](const Program& prog, const Node& n) {
     return n.op == OpKind::kMm &&
@@ -616,6 +618,26 @@ TEST(GeneratorOdds, Epilogues) {
                      }),
             0);
   EXPECT_GT(Programs(p, epilogue), 0);
+  // A residual on the product (p_residual), its own input where the shapes allow
+  // (p_residual_input): square linears, so that they often do.
+  GenPolicy r = Only(OpKind::kLinear);
+  r.dims = {4, 5};
+  r.p_linear_siblings = r.p_epilogue = r.p_glue = r.p_view = r.p_cast = r.p_mixed_dtype = 0;
+  r.p_residual = 1;
+  auto residual = [](bool own) {
+    return [own](const Program& prog, const Node& n) {
+      const Node* src = n.op == OpKind::kAdd ? prog.FindNode(n.args[0]) : nullptr;
+      if (!src || src->op != OpKind::kLinear) return false;
+      const auto types = InferStaticTypes(prog);
+      const StaticType &x = types.at(src->args[0]), &y = types.at(src->name);
+      if (!x.shape || x.shape != y.shape || x.dtype != y.dtype) return false;
+      return (n.args[1] == src->args[0]) == own;
+    };
+  };
+  ExpectControls(r, &GenPolicy::p_residual_input, "p_residual_input", residual(true),
+                 residual(false));
+  r.p_residual = 0;
+  EXPECT_EQ(Programs(r, [](const Program&, const Node& n) { return n.op == OpKind::kAdd; }), 0);
   GenPolicy l = Only(OpKind::kLinear);
   auto siblings = [](bool yes) {
     return [yes](const Program& prog, const Node& n) {

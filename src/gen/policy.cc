@@ -140,6 +140,8 @@ std::map<std::string, Field> AllFields() {
       {"p_epilogue", Prob(&GenPolicy::p_epilogue, "p_epilogue")},
       {"p_product_output", Prob(&GenPolicy::p_product_output, "p_product_output")},
       {"p_linear_siblings", Prob(&GenPolicy::p_linear_siblings, "p_linear_siblings")},
+      {"p_residual", Prob(&GenPolicy::p_residual, "p_residual")},
+      {"p_residual_input", Prob(&GenPolicy::p_residual_input, "p_residual_input")},
       {"w_relu", Weight(&GenPolicy::w_relu, "w_relu")},
       {"w_gelu", Weight(&GenPolicy::w_gelu, "w_gelu")},
       {"w_gelu_tanh", Weight(&GenPolicy::w_gelu_tanh, "w_gelu_tanh")},

@@ -69,6 +69,10 @@ struct GenPolicy {
   // of its own too (a product with two users) with p_product_output. A linear has one or two
   // siblings on the same input (freezing's concatenated linears) with p_linear_siblings.
   double p_epilogue = 0.3, p_product_output = 0.3, p_linear_siblings = 0.15;
+  // Before the epilogue, a residual added to the product with p_residual (mkldnn's binary fusion):
+  // the product's own first operand where it has the product's shape and dtype (linear(x) + x)
+  // with p_residual_input, else a fresh input.
+  double p_residual = 0.15, p_residual_input = 0.5;
   double w_relu = 2, w_gelu = 1, w_gelu_tanh = 1, w_silu = 1, w_sigmoid = 0.5, w_tanh = 0.5;
   double w_clamp = 1;
   // Autocast (src/ir/autocast.h): a program gets an autocast region around a run of its nodes with

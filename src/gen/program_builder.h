@@ -344,6 +344,7 @@ class ProgramBuilder {
     set(n);
     prog_.nodes.push_back(n);
     last_ = Value{n.name, shape, dtype};
+    last_args_ = args;
     has_last_ = true;
     return last_;
   }
@@ -402,11 +403,30 @@ class ProgramBuilder {
     if (IsMatmulFamily(op.op)) Epilogue();
   }
 
+  // A residual added to the product just made (p_residual), as mkldnn's binary fusion and the
+  // templates' epilogues take it: the product's own first operand where it has the product's
+  // shape and dtype (linear(x) + x) with p_residual_input, else a fresh input of its shape.
+  void Residual() {
+    if (!c_.Coin(p_.p_residual)) return;
+    const Value product = last_;
+    // The activation the product read (not an addmm-family op's bias, its first operand).
+    const bool own = !last_args_.empty() && !GetOpSpec(prog_.nodes.back().op).has_alpha_beta &&
+                     last_args_[0].shape == product.shape && last_args_[0].dtype == product.dtype;
+    // A fresh input may come cast to another dtype: added only where the two promote.
+    Value other = own && c_.Coin(p_.p_residual_input)
+                      ? last_args_[0]
+                      : Addable(Input(product.shape, product.dtype), product.dtype);
+    Emit(OpKind::kAdd, {product, other}, product.shape,
+         PromoteTypes(product.dtype, other.dtype).value_or(product.dtype), [](Node&) {});
+  }
+
   // A pointwise epilogue on the product just made (p_epilogue), by the policy's weights; the
   // product stays an output too with p_product_output. gelu and silu of an integer product are
   // contract violations, as eager rejects them.
   void Epilogue() {
-    if (!has_last_ || !c_.Coin(p_.p_epilogue)) return;
+    if (!has_last_) return;
+    Residual();
+    if (!c_.Coin(p_.p_epilogue)) return;
     const Value product = last_;
     struct Choice {
       OpKind op;
@@ -663,6 +683,7 @@ class ProgramBuilder {
   // Values a model returns besides its result (attention's permuted keys and values).
   std::vector<std::string> extra_outputs_;
   Value last_;
+  std::vector<Value> last_args_;  // the operands of the node last_ names
   bool has_last_ = false;
   Device device_ = Device::kCpu;
 };

@@ -183,6 +183,11 @@ std::map<std::string, std::set<std::string>> Features(const Program& p, const In
           f["epilogue"].insert("product_output");
       }
     }
+    if (n.op == OpKind::kAdd)  // a residual on a product: mkldnn's binary fusion
+      if (const Node* src = p.FindNode(n.args[0]); src && IsMatmulFamily(src->op)) {
+        f["epilogue"].insert("residual");
+        if (n.args[1] == src->args[0]) f["epilogue"].insert("residual_is_input");
+      }
     if (n.op == OpKind::kLinear)
       for (const auto& m : p.nodes)
         if (&m != &n && m.op == OpKind::kLinear && m.args[0] == n.args[0])

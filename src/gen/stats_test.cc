@@ -50,8 +50,9 @@ TEST(GenStats, TenThousandDefaultProgramsCoverEveryListedFeature) {
         "cast_back_before_dropout", "kv_outputs", "merged_heads_linear"})
     EXPECT_GT(w["attention"][a], 0) << a;
   EXPECT_GT(w["cast"]["cast_pair"], 0);
-  for (const char* e : {"relu", "gelu", "gelu_tanh", "silu", "sigmoid", "tanh", "clamp",
-                        "on_product", "product_output", "linear_siblings"})
+  for (const char* e :
+       {"relu", "gelu", "gelu_tanh", "silu", "sigmoid", "tanh", "clamp", "on_product",
+        "product_output", "linear_siblings", "residual", "residual_is_input"})
     EXPECT_GT(w["epilogue"][e], 0) << e;
   for (const char* m : {"model", "parameter", "buffer", "trained_parameter", "parameter_float32",
                         "parameter_bfloat16", "parameter_float16", "buffer_float64"})

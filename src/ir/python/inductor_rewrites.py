@@ -31,7 +31,9 @@ _mmdiff_rewrite_installed = []
 # eliminations, which remove the casts and views around products.
 _MMDIFF_REWRITE_FAMILY = ("mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "_softmax", "softmax",
                           "_safe_softmax", "scaled_dot_product_attention", "mv", "addmv", "dot",
-                          "_int_mm", "_scaled_mm", "amax")
+                          "_int_mm", "_scaled_mm", "amax",
+                          # freezing's prepacked linears (mkldnn_fusion.py): their epilogue fusions
+                          "_linear_pointwise", "_mkl_linear")
 # Family rewrites no program of mmdiff's ops can reach on a CPU with Inductor's default config, and
 # why (read in torch 2.11 and 2.15's sources: the checks each one's pattern or pass runs).
 _MMDIFF_REWRITE_NOT_ON_CPU = {
@@ -49,6 +51,13 @@ _MMDIFF_REWRITE_NOT_ON_CPU = {
     "quantization._register_woq_lowering.locals.woq_int8": "needs an int8 weight-only-quantized mm",
     "post_grad.register_partial_reduction_pattern.locals.reuse_partial":
         "needs a max over every dim beside a partial amax of one tensor (no op of mmdiff's)",
+    # freezing's (registered by a freezing compile for inference, as mmdiff's freezing variants make)
+    "mkldnn_fusion._register_leaky_relu_fusion_lowering.locals.fn":
+        "needs leaky_relu after a linear (no op of mmdiff's)",
+    "quantization._register_concat_linear_int8_woq_lowering.locals.woq_int8":
+        "needs int8 weight-only-quantized linears sharing an input",
+    "freezing_patterns.addmm_patterns_init.locals.int8_woq_fusion_pattern":
+        "needs an int8 weight cast to the input's dtype and a per-channel scale after the product",
 }
 for _name in ("mm", "bmm", "addmm"):
     for _mode in ("inference", "training"):
@@ -292,8 +301,9 @@ def _mmdiff_rewrite_listing(rows):
 
 
 def rewrite_catalogue():
-    """Every rewrite of this torch, {name, kind, family, ops, note}: after one inference and one training
-    compile, so that Inductor's lazily registered passes (attention, padding, misc) are there."""
+    """Every rewrite of this torch, {name, kind, family, ops, note}: after an inference, a training
+    and a freezing compile, so that Inductor's lazily registered passes (attention, padding, misc,
+    freezing's) are there."""
     import torch
     import torch._dynamo
 
@@ -307,6 +317,12 @@ def rewrite_catalogue():
         torch._dynamo.reset()
         x = torch.randn(4, 4, requires_grad=True)
         torch.compile(f, backend="inductor", fullgraph=True)(x, torch.randn(4, 4)).sum().backward()
+        torch._dynamo.reset()
+        # A model compiled with freezing for inference registers the freezing passes (mkldnn's
+        # weight packing and fusions, the concatenated linears), as mmdiff's freezing variants do.
+        model = torch.nn.Linear(4, 4).eval()
+        with torch._inductor.config.patch(freezing=True), torch.no_grad():
+            torch.compile(model, fullgraph=True)(torch.randn(4, 4))  # inductor
         torch._dynamo.reset()
     out = _mmdiff_rewrite_listing(_mmdiff_rewrite_rows())
     for name, op in _mmdiff_rewrite_decomposed_ops().items():
