@@ -21,8 +21,9 @@
 // =never: never stop, for measurements), MMDIFF_FUZZ_DUMP (a file to append each executed input's
 // bucket and behaviour features to, for scripts/bench-feedback), MMDIFF_FUZZ_REDUCE (candidate runs
 // to reduce each new bucket's case with before it is signed, default 50; 0: off) and
-// MMDIFF_FUZZ_REDUCE_TIME (seconds; default 60, or half of libFuzzer's -timeout when that is
-// shorter, since the reduction runs inside the input that found the bucket).
+// MMDIFF_FUZZ_REDUCE_TIME (seconds for all the new buckets of one input; default 60, or half of
+// libFuzzer's -timeout when that is shorter, since the reduction runs inside the input that found
+// the bucket).
 //
 // A finding is written once per root cause, to MMDIFF_FUZZ_OUT/<root cause hash>/: its case, and in
 // reduced/ the reduced case that signs it. A new bucket whose case reduces to a root cause already
@@ -109,12 +110,12 @@ int NonNegative(const char* name, int fallback, int max) {
 }
 
 // A new bucket's case reduced (src/campaign/reduce_finding.h) within MMDIFF_FUZZ_REDUCE runs and
-// MMDIFF_FUZZ_REDUCE_TIME seconds; none when reduction is off or the finding is a catalogued one.
-std::optional<ReducedFinding> Reduce(const CaseRun& f) {
+// until `until`; none when reduction is off or the finding is a catalogued one.
+std::optional<ReducedFinding> Reduce(const CaseRun& f,
+                                     std::chrono::steady_clock::time_point until) {
   if (g->reduce_budget == 0 || f.known) return std::nullopt;
   ReduceFindingOptions ro;
   ro.reduce.max_predicate_calls = g->reduce_budget;
-  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(g->reduce_time_s);
   ro.keep_going = [until] { return std::chrono::steady_clock::now() < until; };
   return ReduceFinding(*g->sup, f, g->paths, ro);
 }
@@ -218,6 +219,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto findings = CaseFindings(c);
   RecordBehaviour(c, findings.empty() ? "" : HashHex(findings[0].signature));
   bool any_new = false, beyond_eager = false;
+  // MMDIFF_FUZZ_REDUCE_TIME is the input's, shared by its new buckets: an input with several
+  // stays within libFuzzer's -timeout as one with a single bucket does.
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(g->reduce_time_s);
   for (const auto& k : findings) {  // one finding per root cause, each in its own bucket
     std::string hash = HashHex(k.signature);
     if (!g->known.insert(hash).second) continue;
@@ -227,7 +232,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     // Reduce first, then sign: the root cause is the reduced case's (the op that diverges, not the
     // program around it), and it may be a catalogued one reached from elsewhere.
-    std::optional<ReducedFinding> reduced = Reduce(f);
+    std::optional<ReducedFinding> reduced = Reduce(f, until);
     bool kept = reduced && reduced->reduction.steps_kept > 0;
     std::string root = kept ? reduced->signature : k.signature;
     if (kept && g->catalogue)

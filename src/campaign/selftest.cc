@@ -226,8 +226,8 @@ RelationCheck Relations(Supervisor& sup, int64_t programs, uint64_t seed) {
   policy.w_matmul = policy.w_mv = policy.w_dot = policy.w_addbmm = policy.w_linear = 0;
   policy.w_sdpa = policy.w_attention = 0;
   policy.w_int8 = policy.w_uint8 = policy.w_int32 = policy.w_int64 = 0;
-  policy.p_train = 0;     // relations between forward results
-  policy.p_epilogue = 0;  // one op: the relations rewrite the product alone
+  policy.p_train = 0;                         // relations between forward results
+  policy.p_epilogue = policy.p_residual = 0;  // one op: the relations rewrite the product alone
   RelationCheck check{paths::kEager};
   for (int64_t i = 0, drawn = 0; i < programs; ++drawn) {
     uint64_t s = seed + static_cast<uint64_t>(drawn);
