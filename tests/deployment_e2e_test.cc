@@ -157,5 +157,45 @@ TEST(DeploymentE2E, AFindingOnlyAVariantHasIsBlamedOnItAndItsReproAndEntryShowIt
   EXPECT_EQ(e2e::ReplayStatusOf(replay.output, "variant-entry"), "match") << replay.output;
 }
 
+// A campaign draws the knob variant --variants names (here the planted one, on every program by
+// the policy's variant_rate): its finding is that variant's, and its case and repro.py, run again
+// with the variant among their paths, reproduce it standalone.
+TEST(DeploymentE2E, ACampaignsVariantFindingIsReproducedStandaloneWithItsVariant) {
+  std::string dir = e2e::ScratchDir("deploy-campaign");
+  std::string policy = dir + "/linear-models.json";
+  std::ofstream(policy) << R"({"p_meta": 0, "p_cuda": 0, "p_device_mismatch": 0, "p_train": 0,
+      "p_mixed_dtype": 0, "p_shape_violation": 0, "p_autocast": 0, "p_special": 0, "max_ops": 1,
+      "p_cast": 0, "p_view": 0, "p_glue": 0, "p_epilogue": 0, "p_residual": 0,
+      "p_linear_siblings": 0, "p_linear_bias": 1, "p_module": 1, "p_weight": 1,
+      "variant_rate": 1, "w_int8": 0, "w_uint8": 0, "w_int32": 0, "w_int64": 0, "w_bool": 0,
+      "w_grid16": 0, "w_addbmm": 0, "w_addmm": 0, "w_addmv": 0, "w_attention": 0, "w_baddbmm": 0,
+      "w_bmm": 0, "w_dot": 0, "w_matmul": 0, "w_mv": 0, "w_sdpa": 0, "w_mm": 0, "w_linear": 1})";
+  std::string out = dir + "/camp";
+  auto r = e2e::RunMmdiff(
+      "fuzz --cases 2 --jobs 1 --seed 3 --no-ablation --test-paths --paths "
+      "reference,eager,inductor --variants planted_variant_drop_bias --policy " +
+      policy + " --out " + out + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = e2e::ReadJson(out + "/summary.json");
+  ASSERT_FALSE(s.is_null()) << r.output;
+  EXPECT_EQ(s["variants"], nlohmann::json::array({"planted_variant_drop_bias"})) << s.dump(2);
+  bool found = false;
+  for (const auto& b : s["buckets"]) {
+    if (b["signature"].get<std::string>().find("planted_variant_drop_bias") == std::string::npos)
+      continue;
+    found = true;
+    EXPECT_EQ(b["standalone"]["status"], "reproduced") << b.dump(2);
+  }
+  EXPECT_TRUE(found) << s["buckets"].dump(2);
+  // A name that is no variant, or a test one without --test-paths, is a usage error.
+  auto bad = e2e::RunMmdiff("fuzz --cases 1 --variants inductor --out " + dir + "/bad 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("is not a knob variant this worker offers"), std::string::npos)
+      << bad.output;
+  bad = e2e::RunMmdiff("fuzz --cases 1 --variants planted_variant_drop_bias --out " + dir +
+                       "/bad2 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
 }  // namespace
 }  // namespace mmdiff

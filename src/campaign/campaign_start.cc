@@ -190,6 +190,39 @@ Status Settings(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& start,
   return Status::Ok();
 }
 
+// The knob variants a new campaign draws from: `list` ("none", or names, each a variant the worker
+// offers, a test one only with --test-paths, and none among the campaign's paths), or without
+// one, every non-test variant offered when the paths are the default ones.
+Result<std::vector<std::string>> CampaignVariants(const std::vector<PathInfo>& offered,
+                                                  const std::string& path_list,
+                                                  const std::optional<std::string>& list,
+                                                  const FuzzOptions& fo) {
+  std::vector<std::string> out;
+  if (!list) {
+    if (path_list.empty())
+      for (const PathInfo& p : offered)
+        if (p.available && p.traits.variant && !p.traits.test_only) out.push_back(p.name);
+    return out;
+  }
+  if (*list == "none") return out;
+  const std::vector<std::string> names = SplitPathList(*list);
+  if (names.empty()) return Status::Error("--variants: name knob variants, or `none`");
+  for (const auto& name : names) {
+    auto it = std::find_if(offered.begin(), offered.end(),
+                           [&](const PathInfo& p) { return p.name == name; });
+    if (it == offered.end() || !it->traits.variant || (it->traits.test_only && !fo.test_paths))
+      return Status::Error("--variants: \"" + name +
+                           "\" is not a knob variant this worker offers (`mmdiff paths` lists "
+                           "them; a test one needs --test-paths)");
+    if (!it->available) return Status::Error("--variants: " + name + " cannot run: " + it->why);
+    if (std::find(fo.paths.begin(), fo.paths.end(), name) != fo.paths.end())
+      return Status::Error("--variants: " + name +
+                           " is among the campaign's paths already (it runs on every program)");
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
 // The listing's names that a CPU program can reach, logged; on an error, none (every target focus
 // can be drawn), with a warning.
 std::optional<std::set<std::string>> InstalledFusions(
@@ -284,10 +317,13 @@ CampaignEnd StartCampaign(CampaignStart s) {
   if (!selected.ok()) return Failed(kExitUsage, selected.error());
   fo.paths = selected.value();
   // The default paths come with inductor's knob variants, a share of the programs each
-  // (GenPolicy::variant_rate); a resumed campaign keeps its own (each must still be offered).
-  if (!resuming && s.path_list.empty())
-    for (const PathInfo& p : workers[0]->paths())
-      if (p.available && p.traits.variant && !p.traits.test_only) fo.variants.push_back(p.name);
+  // (GenPolicy::variant_rate), unless --variants says which; a resumed campaign keeps its own
+  // (each must still be offered).
+  if (!resuming) {
+    auto variants = CampaignVariants(workers[0]->paths(), s.path_list, s.variant_list, fo);
+    if (!variants.ok()) return Failed(kExitUsage, variants.error());
+    fo.variants = variants.value();
+  }
   for (const auto& v : fo.variants)
     if (!workers[0]->Offers(v))
       return Failed(kExitUsage, "the campaign's knob variant \"" + v +

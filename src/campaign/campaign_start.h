@@ -27,6 +27,9 @@ struct CampaignStart {
   // from known_paths), `steer` (from `steer` below) and `standalone` (from `python` below).
   FuzzOptions options;
   std::string path_list;  // comma-separated; "": the worker's default paths (SelectPaths)
+  // The knob variants a share of the programs run (FuzzOptions::variants), comma-separated, or
+  // "none"; unset: every non-test variant the worker offers with the default paths, else none.
+  std::optional<std::string> variant_list;
   SteerChoice steer = SteerChoice::kAuto;
   bool policy_given = false;  // the policy came from a file: kAuto does not steer
 

@@ -18,9 +18,9 @@ namespace mmdiff {
 // The paths case `case_seed` runs for program `p`: `paths` (the campaign's), less those `traits`
 // says are slow (PathTraits::slow: aoti) on all but policy.aoti_rate of the programs; and with
 // policy.variant_rate one of `variants` (knob variants of the path catalogue), drawn by its policy
-// weight (VariantWeightOf) among those that can run `p` (one that compiles for inference runs no
-// training program) and are not among `paths` already. A pure function of its arguments: every
-// draw comes from the case's seed.
+// weight (VariantWeightOf; 1 for a test path, which has none) among those that can run `p` (one
+// that compiles for inference runs no training program) and are not among `paths` already. A pure
+// function of its arguments: every draw comes from the case's seed.
 std::vector<std::string> CasePaths(
     const std::vector<std::string>& paths, const std::vector<std::string>& variants,
     const GenPolicy& policy, const Program& p, uint64_t case_seed,

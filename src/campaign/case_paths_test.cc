@@ -74,5 +74,21 @@ TEST(CasePaths, ATrainingProgramGetsNoVariantThatCompilesForInference) {
       600);
 }
 
+// A test variant (planted, --variants with --test-paths) has no policy weight: it draws with 1.
+TEST(CasePaths, ATestVariantWithoutAWeightDrawsWithOne) {
+  GenPolicy policy;
+  policy.variant_rate = 1;
+  policy.w_inductor_freezing = 1;
+  const Program p = test_programs::LinearModel();
+  std::map<std::string, int> n =
+      Counts(policy, p, 2000, {"planted_variant_drop_bias", "inductor_freezing"});
+  EXPECT_NEAR(n["planted_variant_drop_bias"], 1000, 110);
+  EXPECT_EQ(n["planted_variant_drop_bias"] + n["inductor_freezing"], 2000);
+  policy.w_inductor_freezing = 0;  // a weighed variant at 0 is off; the test one still runs
+  n = Counts(policy, p, 300, {"planted_variant_drop_bias", "inductor_freezing"});
+  EXPECT_EQ(n["planted_variant_drop_bias"], 300);
+  EXPECT_EQ(n.count("inductor_freezing"), 0u);
+}
+
 }  // namespace
 }  // namespace mmdiff

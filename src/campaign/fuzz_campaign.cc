@@ -412,7 +412,8 @@ class Campaign {
     std::vector<std::vector<std::string>> ops;
     for (const FindingKey& k : findings) {
       ops.push_back(FindingOps(WithFinding(c, k)));
-      BucketStats* b = Finding(sup, WithFinding(c, k), k, index, case_seed, focus, reached, lock);
+      BucketStats* b =
+          Finding(sup, WithFinding(c, k), k, index, case_seed, focus, reached, paths, lock);
       if (!b) return;  // the output folder failed: error_ is set
       buckets.push_back(b);
     }
@@ -423,9 +424,11 @@ class Campaign {
 
   // Records finding `k` of case `index` in its bucket, writing the bucket's folder when this is its
   // smallest case so far. Called and returns with `lock` held; null when writing failed.
+  // `paths`: those the case ran (the campaign's, with the case's knob variant), which its
+  // reduction and standalone check run again.
   BucketStats* Finding(Supervisor& sup, CaseRun c, const FindingKey& k, int64_t index,
                        uint64_t case_seed, size_t focus, const std::set<std::string>& reached,
-                       std::unique_lock<std::mutex>& lock) {
+                       const std::vector<std::string>& paths, std::unique_lock<std::mutex>& lock) {
     const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
     if (known) c.known = known->Record();
     FindingCase fc{HashHex(k.signature),
@@ -487,7 +490,7 @@ class Campaign {
           return !g_stop && Elapsed() < o_.time_s && Elapsed() < until;
         };
         reduced = Timed(sup, prof, &CampaignProfile::reduce_s,
-                        [&] { return ReduceFinding(sup, c, o_.paths, ro); });
+                        [&] { return ReduceFinding(sup, c, paths, ro); });
         if (reduced->reduction.steps_kept > 0) {
           reduced->run.known = c.known;
           spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
@@ -540,7 +543,7 @@ class Campaign {
     // again on its own, and its repro.py; the record goes into both reports.
     if (!known && o_.standalone_check && !g_stop) {
       StandaloneRecord check = Timed(sup, prof, &CampaignProfile::standalone_s, [&] {
-        return CheckStandalone(sup, kept ? reduced->run : c, o_.paths, ctx_, o_.standalone);
+        return CheckStandalone(sup, kept ? reduced->run : c, paths, ctx_, o_.standalone);
       });
       // A stop that came meanwhile may have reached repro.py (a scheduler signals every process
       // of the job): what the check saw is not evidence either way.

@@ -50,6 +50,8 @@ struct FuzzArgs {
   bool no_ablation = false;
   std::string steer = "auto";
   int64_t steer_epoch = 64;
+  std::string variants;  // --variants, when variants_given
+  bool variants_given = false;
 };
 
 // The cases of a root cause, over its buckets.
@@ -243,6 +245,7 @@ int Fuzz(FuzzArgs a) {
     fo.ablation = !a.no_ablation;
     fo.steer_epoch_cases = a.steer_epoch;
     cs.path_list = a.common.paths;
+    if (a.variants_given) cs.variant_list = a.variants;
     cs.steer = a.steer == "on"    ? SteerChoice::kOn
                : a.steer == "off" ? SteerChoice::kOff
                                   : SteerChoice::kAuto;
@@ -441,13 +444,23 @@ const CommandRegistrar kFuzz{
                     "Cases per steering epoch: shorter reacts sooner, longer waits less")
           ->check(CLI::Range(int64_t{1}, int64_t{1000000}))
           ->capture_default_str();
+      auto* variants_opt =
+          c->add_option("--variants", args->variants,
+                        "Inductor's knob variants a share of the programs also run "
+                        "(the policy's variant_rate, each drawn by its w_<variant> weight; a test "
+                        "path with no weight, by 1), comma-separated, or `none`. Default: every "
+                        "variant the worker offers (`mmdiff paths`) when --paths is not given, "
+                        "else none. A variant named in --paths runs on every program instead. "
+                        "Kept by --resume");
       AddCommonOptions(c, args->common);
-      return std::make_pair(c, std::function<int()>([args, time_opt, cases_opt, shard_opt] {
-                              args->time_given = time_opt->count() > 0;
-                              args->cases_given = cases_opt->count() > 0;
-                              args->shard_given = shard_opt->count() > 0;
-                              return Fuzz(*args);
-                            }));
+      return std::make_pair(
+          c, std::function<int()>([args, time_opt, cases_opt, shard_opt, variants_opt] {
+            args->time_given = time_opt->count() > 0;
+            args->variants_given = variants_opt->count() > 0;
+            args->cases_given = cases_opt->count() > 0;
+            args->shard_given = shard_opt->count() > 0;
+            return Fuzz(*args);
+          }));
     }};
 
 }  // namespace
