@@ -37,11 +37,12 @@ constexpr const char* kDescription =
     "next release was run), \"present in 2.11.0, absent in 2.15.0\" (the release that fixed it "
     "was not run). No mmdiff build per release is needed: the reference runs in this build, and "
     "the Python paths (eager, eager_meta, inductor, aot_eager, compile_eager, torchscript through "
-    "torch.jit, aoti) in a generated runner in each release's venv (scripts/setup's cache); the "
-    "verdict is judged here, with that release's contract. Other paths (knob variants, test "
-    "paths) are not run in releases. An entry's cell marked (!) contradicts what the entry "
-    "expects for that release; --update shows how its expected ranges would be rewritten from "
-    "the measured verdicts, --update --force writes them. Each report's row is also written as "
+    "torch.jit, aoti, and inductor's knob variants with their settings patched in) in a generated "
+    "runner in each release's venv (scripts/setup's cache); the verdict is judged here, with that "
+    "release's contract. Test paths are not run in releases. An entry's cell marked (!) "
+    "contradicts what the entry expects for that release; --update shows how its expected "
+    "ranges would be rewritten from the measured verdicts, --update --force writes them. Each "
+    "report's row is also written as "
     "releases.json in its finding folder (unless --no-record), where `mmdiff triage` shows the "
     "history and ranks a regression above a long-standing behaviour of its class.";
 

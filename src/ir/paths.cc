@@ -28,6 +28,7 @@ std::vector<PathRow> MakeCatalogue() {
                 .no_grad = no_grad,
                 .mitigation = mitigation,
                 .repro = ReproKind::kTorchCompile,
+                .release_runner = true,
                 .description = description};
     if (no_grad)
       row.limits.inference_only =

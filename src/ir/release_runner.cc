@@ -64,7 +64,20 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
   for (size_t i = 0; i < run.size(); ++i)
     o << (i ? ", " : "") << "(\"" << run[i]->name << "\", \"" << RunnerAction(*run[i]) << "\", \""
       << run[i]->torch_backend << "\")";
-  o << "]\n\n";
+  o << "]\n";
+  // The knob variants' settings (catalogue literals), dynamic=True and torch.no_grad().
+  std::string variants;
+  for (const PathRow* row : run) {
+    if (row->variant_of[0] == '\0') continue;
+    std::string settings;
+    for (const KnobSetting& k : row->settings)
+      settings += (settings.empty() ? "" : ", ") + std::string("'") + k.name + "': " + k.value;
+    variants += (variants.empty() ? "" : ", ") + std::string("\"") + row->name + "\": ({" +
+                settings + "}, " + (std::string_view(row->knob) == "dynamic" ? "True" : "False") +
+                ", " + (row->no_grad ? "True" : "False") + ")";
+  }
+  if (!variants.empty()) o << "VARIANTS = {" << variants << "}\n";
+  o << "\n";
   if (ts)
     o << "TS_SOURCE = \"\"\"\n"
       << EmitFunction(p, "f", FunctionDialect::kTorchScriptFromPython) << "\"\"\"\n\n\n";

@@ -15,11 +15,32 @@ Program Mm() {
 }
 
 TEST(ReleaseRunner, RunsOnlyThePythonPaths) {
-  for (const char* p :
-       {"eager", "eager_meta", "inductor", "aot_eager", "compile_eager", "torchscript", "aoti"})
+  for (const char* p : {"eager", "eager_meta", "inductor", "aot_eager", "compile_eager",
+                        "torchscript", "aoti", "inductor_emulate_precision_casts",
+                        "inductor_freezing", "inductor_max_autotune", "inductor_dynamic"})
     EXPECT_TRUE(ReleaseRunnerRuns(p)) << p;
-  for (const char* p : {"reference", "planted_promote", "inductor_emulate_precision_casts", ""})
+  for (const char* p :
+       {"reference", "planted_promote", "planted_variant_drop_bias", "aot_eager_deploy", ""})
     EXPECT_FALSE(ReleaseRunnerRuns(p)) << p;
+}
+
+// A knob variant runs as torch.compile with inductor, its settings (the catalogue's literals),
+// dynamic=True and torch.no_grad() given in VARIANTS; a case without one has no VARIANTS.
+TEST(ReleaseRunner, AKnobVariantCarriesItsSettings) {
+  std::string s = EmitReleaseRunner(
+      Mm(), {"grid16", 7}, {"eager", "inductor", "inductor_max_autotune", "inductor_dynamic"});
+  EXPECT_NE(s.find("(\"inductor_max_autotune\", \"torch_compile\", \"inductor\")"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("VARIANTS = {\"inductor_max_autotune\": ({'max_autotune': True, "
+                   "'max_autotune_gemm_backends': 'CPP'"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("}, False, True), \"inductor_dynamic\": ({}, True, False)}\n"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(EmitReleaseRunner(Mm(), {"grid16", 7}, {"eager", "inductor"}).find("VARIANTS = "),
+            std::string::npos);
 }
 
 TEST(ReleaseRunner, TheScriptNamesItsPathsAndCarriesWhatThoseNeed) {

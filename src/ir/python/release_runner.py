@@ -4,10 +4,12 @@
 # (src/releases/runner_output.cc) and judges against this build's reference. Eager runs f as a
 # whole; the line of f that raised names the node, as mmdiff's eager path (node by node) does.
 # Runs after PATHS ((path, action, torch.compile's backend) per path, from mmdiff's path catalogue,
-# so that nothing here names a path), TS_SOURCE, the input builder, f, REPRODUCER_FAILED, root_cause() and repro.py's
-# runner (repro_outcome.py: inputs(), gradients()), and, for a case with calls before it,
-# CALLS_BEFORE and calls_before() (repro_calls_before.py), which the paths that keep state make
-# first; needs sys and torch imported.
+# so that nothing here names a path), VARIANTS where a knob variant runs ({path: (its
+# torch._inductor.config settings, dynamic=True, under no_grad)}), TS_SOURCE, the input builder,
+# f, REPRODUCER_FAILED, root_cause() and repro.py's runner (repro_outcome.py: inputs(),
+# gradients()), and, for a case with calls before it, CALLS_BEFORE and calls_before()
+# (repro_calls_before.py), which the paths that keep state make first; needs sys and torch
+# imported.
 #
 # Output file (sys.argv[1]), one JSON object per line, flushed as it goes so that a run that dies
 # still tells which paths finished: {"torch": version, "python": version} first, then per path
@@ -54,13 +56,31 @@ def _rr_error(e, by_node, backward=False):
             "node": _rr_node(e) if by_node and not backward else "", "backward": backward}
 
 
-def _rr_result(fn, on_meta=False, by_node=False):
+def _rr_no_template_choice(e, settings):
+    """max-autotune with only the C++ templates, for a product no template takes: the variant
+    cannot compile the program (NoValidChoicesError), which is its setting, not a result."""
+    if "max_autotune_gemm_backends" not in settings:
+        return False
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if type(e).__name__ == "NoValidChoicesError":
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _rr_result(fn, on_meta=False, by_node=False, settings=None):
     args = inputs()  # exits REPRODUCER_FAILED when they cannot be built here
     if on_meta:  # the same inputs as leaves on meta
         args = [a.detach().to("meta").requires_grad_(a.requires_grad) for a in args]
     try:
         outs = list(fn(*args))
     except Exception as e:
+        if settings and _rr_no_template_choice(e, settings):
+            return {"outcome": "unsupported",
+                    "message": "max_autotune_gemm_backends='CPP' leaves no choice for a product "
+                               "of this program: no C++ GEMM template takes it"}
         return _rr_error(e, by_node)
     args = getattr(fn, "ran", None) or args  # a model's call: its weights' gradients are there
     if GRAD_INPUTS:
@@ -108,11 +128,26 @@ def _rr_missing(action):
     return ""
 
 
-def _rr_path(action, backend):
-    """One path's result, run as PATHS says (mmdiff's path catalogue decides the action)."""
+def _rr_path(action, backend, path=""):
+    """One path's result, run as PATHS says (mmdiff's path catalogue decides the action), a knob
+    variant as VARIANTS says: its torch._inductor.config settings in force, dynamic=True, under
+    torch.no_grad()."""
     missing = _rr_missing(action)
     if missing:
         return {"outcome": "unsupported", "message": missing}
+    settings, dynamic, no_grad = globals().get("VARIANTS", {}).get(path, ({}, False, False))
+    if settings or dynamic or no_grad:
+        import contextlib
+        import importlib
+        config = importlib.import_module("torch._inductor.config")  # not `import torch...`: torch
+        absent = [k for k in settings if not hasattr(config, k)]     # stays the global
+        if absent:
+            return {"outcome": "unsupported",
+                    "message": f"torch {torch.__version__} has no torch._inductor.config."
+                               f"{absent[0]}"}
+        grad = torch.no_grad() if no_grad else contextlib.nullcontext()
+        with config.patch(settings), grad:
+            return _rr_variant(backend, settings, dynamic)
     model = "WEIGHTS" in globals()  # a program with weights runs as its model (module_call)
     if action == "call":
         return _rr_result(module_call() if model else f, by_node=True)
@@ -141,6 +176,16 @@ def _rr_path(action, backend):
     raise ValueError(f"no runner action named {action}")
 
 
+def _rr_variant(backend, settings, dynamic):
+    """A knob variant's torch.compile, its settings already in force."""
+    torch._dynamo.reset()
+    kwargs = {"backend": backend, "fullgraph": True, **({"dynamic": True} if dynamic else {})}
+    if "WEIGHTS" in globals():
+        return _rr_result(_rr_before(module_call(lambda m: torch.compile(m, **kwargs))),
+                          settings=settings)
+    return _rr_result(_rr_before(torch.compile(f, **kwargs)), settings=settings)
+
+
 def _rr_main(out_path):
     with open(out_path, "w") as out:
         def write(obj):
@@ -149,7 +194,7 @@ def _rr_main(out_path):
         write({"torch": torch.__version__, "python": platform.python_version()})
         for path, action, backend in PATHS:
             start = time.perf_counter()
-            result = _rr_path(action, backend)
+            result = _rr_path(action, backend, path)
             result.update(path=path, seconds=time.perf_counter() - start)
             write(result)
 
