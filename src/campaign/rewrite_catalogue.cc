@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "mmdiff/python/inductor_lowerings.h"
 #include "mmdiff/python/inductor_rewrites.h"
 #include "src/support/files.h"
 #include "src/support/json_limits.h"
@@ -13,15 +14,17 @@ namespace mmdiff {
 
 namespace {
 
-// The text the install's Python runs: the naming rule and catalogue, then a line that writes the
-// scope's listing.
+// The text the install's Python runs: the naming rules and catalogues (the rewrites', the
+// lowerings'), then a line that writes the scope's listing.
 std::string CatalogueScript(CatalogueScope scope) {
-  return std::string(embedded::kInductorRewritesPy) +
+  return std::string(embedded::kInductorRewritesPy) + "\n" +
+         std::string(embedded::kInductorLoweringsPy) +
          "\nimport json, sys\n"
          "with open(sys.argv[1], 'w') as out:\n"
          "    json.dump(" +
-         (scope == CatalogueScope::kAttentionFusions ? "attention_fusion_catalogue()"
-                                                     : "rewrite_catalogue()") +
+         (scope == CatalogueScope::kAttentionFusions
+              ? "attention_fusion_catalogue()"
+              : "rewrite_catalogue() + lowering_catalogue()") +
          ", out)\n";
 }
 
@@ -116,14 +119,25 @@ std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,
       (r.note.empty() ? never : cannot).push_back(&r);
   }
   std::ostringstream out;
-  out << seen.size() << " of " << seen.size() + never.size() + cannot.size()
-      << " matmul/attention-family rewrites reached by " << programs << " programs; "
-      << never.size() << " never reached that a CPU program could reach, " << cannot.size()
-      << " that it cannot\n";
+  // Counts of the rewrites, then of the lowerings (kind "kernel"), each.
+  for (bool kernels : {false, true}) {
+    auto n = [&](const std::vector<const CatalogueRewrite*>& v) {
+      return std::count_if(v.begin(), v.end(), [&](const CatalogueRewrite* r) {
+        return (r->kind == kKernelKind) == kernels;
+      });
+    };
+    if (kernels && n(seen) + n(never) + n(cannot) == 0) continue;
+    out << n(seen) << " of " << n(seen) + n(never) + n(cannot)
+        << (kernels ? " lowerings (the kernels a product can get on this CPU)"
+                    : " matmul/attention-family rewrites")
+        << " reached by " << programs << " programs; " << n(never)
+        << " never reached that a CPU program could reach, " << n(cannot) << " that it cannot\n";
+  }
   if (!never.empty()) out << "\nnever reached:\n";
   for (const auto* r : never) out << "  " << r->name << "  (" << r->kind << ")\n";
   if (!cannot.empty())
-    out << "\nnot reachable by a program on a CPU with the default config (why, for each):\n";
+    out << "\nnot reachable by a program on this CPU with the default config, or (a lowering) "
+           "with the variants' (why, for each):\n";
   for (const auto* r : cannot) out << "  " << r->name << "  (" << r->note << ")\n";
   if (all && !seen.empty()) {
     out << "\nreached (programs):\n";

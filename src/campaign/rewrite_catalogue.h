@@ -1,6 +1,7 @@
 // The rewrites of a torch install (`mmdiff rewrites`): every pattern-matcher entry and matmul
 // decomposition Inductor has, listed by src/ir/python/inductor_rewrites.py in that install's
-// Python and named as the worker names those that fire; and which of the matmul/attention family
+// Python and named as the worker names those that fire, and the lowerings a product can get on
+// this CPU (src/ir/python/inductor_lowerings.py); and which of the matmul/attention family
 // campaigns never reached.
 #pragma once
 
@@ -13,9 +14,13 @@
 
 namespace mmdiff {
 
+inline constexpr const char* kKernelKind = "kernel";
+
 struct CatalogueRewrite {
   std::string name;
-  std::string kind;     // "replacement", "graph", "lowering" or "decomposition"
+  // "replacement", "graph", "lowering" or "decomposition"; kKernelKind for a lowering a product
+  // gets (src/ir/python/inductor_lowerings.py: ATen call, packed linear, template, micro-kernel)
+  std::string kind;
   bool family = false;  // touches a matmul, softmax or attention op, or a joint-graph cast/view
   std::vector<std::string> ops;  // the ops its pattern holds
   std::string note;  // why a program cannot reach it on a CPU with the default config; "" if it can
@@ -35,8 +40,8 @@ enum class CatalogueScope { kAll, kAttentionFusions };
 Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(
     const std::string& python, double timeout_s, CatalogueScope scope = CatalogueScope::kAll);
 
-// The family's rewrites as lines for people: those never reached first (each with its note), then,
-// with `all`, the reached ones with their programs; and a count line.
+// The family's rewrites and lowerings as lines for people: a count line for each, those never
+// reached (each with its note), then, with `all`, the reached ones with their programs.
 std::string UnreachedReport(const std::vector<CatalogueRewrite>& catalogue,
                             const RewriteCoverage& reached, int64_t programs, bool all);
 

@@ -31,6 +31,34 @@ TEST(RewriteCatalogue, UnreachedFamilyRewritesAreListedApartFromThoseACpuCannotR
   EXPECT_EQ(text.find("reached (programs)"), std::string::npos) << text;
   EXPECT_NE(UnreachedReport(cat.value(), reached, 10, true).find("post_grad.addmm  1"),
             std::string::npos);
+  EXPECT_EQ(text.find("lowerings"), std::string::npos) << text;  // the catalogue has none
+}
+
+// The lowerings (kind "kernel") are counted on a line of their own and listed with the rewrites.
+TEST(RewriteCatalogue, LoweringsAreCountedApartFromRewrites) {
+  auto cat = ParseRewriteCatalogue(R"([
+    {"name": "post_grad.addmm", "kind": "graph", "family": true, "ops": ["add", "mm"], "note": ""},
+    {"name": "lowering:template.CppGemmTemplate", "kind": "kernel", "family": true,
+     "ops": ["mm"], "note": ""},
+    {"name": "lowering:micro_gemm.CppMicroGemmFP32Vec.VecAVX512.float32", "kind": "kernel",
+     "family": true, "ops": ["mm"], "note": ""},
+    {"name": "lowering:micro_gemm.CppMicroGemmAMX.VecAMX.bfloat16", "kind": "kernel",
+     "family": true, "ops": ["mm"], "note": "needs AMX"}])");
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  RewriteCoverage reached;
+  reached.AddProgram({"lowering:template.CppGemmTemplate"}, 0, 1, 1.0);
+  const std::string text = UnreachedReport(cat.value(), reached, 4, /*all=*/false);
+  EXPECT_NE(text.find("0 of 1 matmul/attention-family rewrites reached by 4 programs; 1 never"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 of 3 lowerings (the kernels a product can get on this CPU) reached by 4 "
+                      "programs; 1 never reached that a CPU program could reach, 1 that it cannot"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  lowering:micro_gemm.CppMicroGemmFP32Vec.VecAVX512.float32  (kernel)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("CppMicroGemmAMX.VecAMX.bfloat16  (needs AMX)"), std::string::npos) << text;
 }
 
 TEST(RewriteCatalogue, ABadCatalogueIsAnErrorNamingTheEntry) {

@@ -9,14 +9,19 @@
 #     one);
 #   - "lowering:template.<class>": a C++ template kernel Inductor generated (CppGemmTemplate,
 #     CppBmmTemplate, CppGroupedGemmTemplate: max-autotune's choices on a CPU), with
-#     "lowering:micro_gemm.<class>.<isa>" for the micro-kernel each one made (CppMicroGemmFP32Vec on
-#     VecAVX512, CppMicroGemmAMX, CppMicroBrgemm, ...), "lowering:micro_gemm_tail.<m|n|k>" where that
-#     size is not a multiple of the micro-kernel's register block, and
-#     "lowering:template_epilogue.<op>" for each aten op of the epilogues fused into it;
+#     "lowering:micro_gemm.<class>.<isa>.<dtype>" for the micro-kernel each one made, named by the
+#     configuration Inductor picked (CppMicroGemmFP32Vec.VecAVX512.bfloat16, CppMicroGemmAMX.VecAMX
+#     .float16, ...; "<dtype>_<dtype>" where the two operands differ),
+#     "lowering:micro_gemm_tail.<m|n|k>" where that size is not a multiple of the micro-kernel's
+#     register block, and "lowering:template_epilogue.<op>" for each aten op of the epilogues fused
+#     into it;
 #   - "lowering:decompose.<op>": a product Inductor decomposed into pointwise code (the rewrites'
 #     decompose.mm, ... say so).
 # Observing never changes what Inductor does: CppScheduling.codegen_template and create_micro_gemm
 # are wrapped by functions that call the originals with the same arguments and return their results.
+# lowering_catalogue() lists, for `mmdiff rewrites`, the lowerings a product can get from this torch
+# on this CPU, each with why a program cannot reach it here where it cannot (a micro-kernel for
+# another vector ISA, quantized weights, an epilogue mmdiff does not generate).
 #
 # The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
 # for readers of this file.
@@ -31,6 +36,24 @@ def _mmdiff_lowering_int(v):
         return int(v)
     except Exception:  # a symbolic size
         return None
+
+
+def _mmdiff_micro_gemm_name(cls_name, isa_name, input_dtype, input2_dtype):
+    dtypes = str(input_dtype).replace("torch.", "")
+    if input2_dtype != input_dtype:
+        dtypes += "_" + str(input2_dtype).replace("torch.", "")
+    return "lowering:micro_gemm." + cls_name + "." + isa_name + "." + dtypes
+
+
+def _mmdiff_micro_gemm_config(configs, micro, isa):
+    """The configuration a micro-kernel was made from (create_micro_gemm picks it among those of
+    its class whose vector ISA the CPU's is, or derives from), or None."""
+    for cfg in configs.get(type(micro), ()):
+        if isinstance(isa, cfg.vec_isa_cls) and cfg.register_blocking == micro.register_blocking \
+                and (cfg.input_dtype, cfg.input2_dtype, cfg.output_dtype, cfg.compute_dtype) == \
+                (micro.input_dtype, micro.input2_dtype, micro.output_dtype, micro.compute_dtype):
+            return cfg
+    return None
 
 
 def install_lowering_observer():
@@ -77,9 +100,11 @@ def install_lowering_observer():
         micro = original_create(name, m, n, k, *args, **kwargs)
         if state["in_template"] and micro is not None:
             try:
-                isa = type(cpp_micro_gemm.pick_vec_isa()).__name__
-                _mmdiff_lowerings_seen.append(
-                    "lowering:micro_gemm." + type(micro).__name__ + "." + isa)
+                isa = cpp_micro_gemm.pick_vec_isa()
+                cfg = _mmdiff_micro_gemm_config(cpp_micro_gemm.micro_gemm_configs, micro, isa)
+                _mmdiff_lowerings_seen.append(_mmdiff_micro_gemm_name(
+                    type(micro).__name__, (cfg.vec_isa_cls if cfg else type(isa)).__name__,
+                    micro.input_dtype, micro.input2_dtype))
                 blocks = getattr(micro, "register_blocking", None)
                 for size, block, dim in zip((m, n, k), blocks or (), "mnk"):
                     size, block = _mmdiff_lowering_int(size), _mmdiff_lowering_int(block)
@@ -114,3 +139,70 @@ def lowerings_in_code(code):
         attr = re.findall(r"'(\w+)'", rest)
         names.add(name + (":" + attr[0] if attr and op.endswith("_pointwise") else ""))
     return names
+
+
+# The epilogues mkldnn fuses into a packed linear (its unary post-ops), those mmdiff's programs
+# write (relu, sigmoid, tanh, gelu, silu as "swish", clamp as "hardtanh") and those they do not.
+_MMDIFF_LINEAR_POSTOPS = ("none", "relu", "sigmoid", "tanh", "gelu", "swish", "hardtanh")
+_MMDIFF_LINEAR_POSTOPS_NOT_GENERATED = ("hardswish", "hardsigmoid", "leaky_relu")
+
+
+def lowering_catalogue():
+    """The lowerings a CPU program's products can get from this torch on this CPU, as
+    install_lowering_observer() and lowerings_in_code() name them: [{name, kind: "kernel", family:
+    True, ops, note}], note saying why no program can reach it here ("" where one can)."""
+    import torch
+    import torch._inductor.lowering  # noqa: F401 (imports the codegen modules in their order)
+    from torch._inductor import cpu_vec_isa
+    from torch._inductor.codegen import cpp_micro_gemm
+    rows = []
+
+    def add(name, ops, note=""):
+        if all(r["name"] != name for r in rows):
+            rows.append({"name": name, "kind": "kernel", "family": True, "ops": ops,
+                         "note": note[:200]})
+
+    for op in ("mm", "addmm", "bmm", "baddbmm"):
+        add("lowering:extern." + op, [op])
+    add("lowering:mkl._mkl_linear.default", ["linear"],
+        "" if torch.backends.mkl.is_available() else "this torch has no MKL")
+    for attr in _MMDIFF_LINEAR_POSTOPS:
+        add("lowering:mkldnn._linear_pointwise.default:" + attr, ["linear"])
+    add("lowering:mkldnn._linear_pointwise.binary:add", ["linear", "add"])
+    for attr in _MMDIFF_LINEAR_POSTOPS_NOT_GENERATED:
+        add("lowering:mkldnn._linear_pointwise.default:" + attr, ["linear"],
+            "an epilogue mmdiff does not generate (" + attr + ")")
+    for module, cls in (("cpp_gemm_template", "CppGemmTemplate"),
+                        ("cpp_bmm_template", "CppBmmTemplate"),
+                        ("cpp_grouped_gemm_template", "CppGroupedGemmTemplate")):
+        try:
+            __import__("torch._inductor.codegen." + module, fromlist=[cls])
+        except ImportError:
+            continue
+        add("lowering:template." + cls, ["linear" if "Grouped" in cls else "mm"])
+    isa = cpu_vec_isa.pick_vec_isa()
+    isa_name = type(isa).__name__ if isa else "none"
+    floats = (torch.float32, torch.bfloat16, torch.float16)
+    blocks = set()
+    for cls, configs in cpp_micro_gemm.micro_gemm_configs.items():
+        for cfg in configs:
+            name = _mmdiff_micro_gemm_name(cls.__name__, cfg.vec_isa_cls.__name__,
+                                           cfg.input_dtype, cfg.input2_dtype)
+            note = ""
+            if cfg.input_dtype not in floats or cfg.input2_dtype != cfg.input_dtype:
+                note = ("quantized operands (" + name.rsplit(".", 1)[1].replace("_", " by ") +
+                        "): an op mmdiff does not have")
+            elif not isa or not isinstance(isa, cfg.vec_isa_cls):
+                note = ("made only where the CPU's vector ISA is " + cfg.vec_isa_cls.__name__ +
+                        " or derives from it; this CPU's is " + isa_name)
+            elif cfg.input_dtype == torch.float16 and cfg.vec_isa_cls.__name__ == "VecAMX" and \
+                    not torch.cpu._is_amx_fp16_supported():
+                note = "float16 on AMX needs AMX-FP16, which this CPU lacks"
+            if not note:
+                blocks.add(cfg.register_blocking)
+            add(name, ["mm"], note)
+    for dim in "mnk":
+        big = any(getattr(b, "block_" + dim) > 1 for b in blocks)
+        add("lowering:micro_gemm_tail." + dim, ["mm"],
+            "" if big else "the micro-kernels this CPU can use take " + dim + " one at a time")
+    return rows
