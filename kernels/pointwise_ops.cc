@@ -30,6 +30,15 @@ bool Monotone(Pointwise f) {
 
 double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
+// A result of a's shape with room for its values and bounds.
+RefTensor ShapedLike(const RefTensor& a) {
+  RefTensor r;
+  r.shape = a.shape;
+  r.val.resize(a.val.size());
+  r.err.resize(a.val.size());
+  return r;
+}
+
 // The largest |f'| anywhere, and the largest |f''| (for the derivative's bound).
 double MaxSlope(Pointwise f) {
   switch (f) {
@@ -116,10 +125,7 @@ double PointwiseDerivative(Pointwise f, double x, double lo, double hi) {
 }
 
 RefTensor Unary(const RefTensor& a, Pointwise f, Format out, double lo, double hi) {
-  RefTensor r;
-  r.shape = a.shape;
-  r.val.resize(a.val.size());
-  r.err.resize(a.val.size());
+  RefTensor r = ShapedLike(a);
   for (size_t i = 0; i < a.val.size(); ++i) {
     const double x = a.val[i], e = a.err[i];
     const uint8_t special = a.Also(i);
@@ -193,10 +199,7 @@ RefTensor Unary(const RefTensor& a, Pointwise f, Format out, double lo, double h
 }
 
 RefTensor UnaryDerivative(const RefTensor& a, Pointwise f, Format out, double lo, double hi) {
-  RefTensor r;
-  r.shape = a.shape;
-  r.val.resize(a.val.size());
-  r.err.resize(a.val.size());
+  RefTensor r = ShapedLike(a);
   for (size_t i = 0; i < a.val.size(); ++i) {
     const double x = a.val[i], e = a.err[i];
     const uint8_t special = a.Also(i);

@@ -376,6 +376,11 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
   if (!f.fused.empty() &&
       (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kBackwardError))
     return s + "|fused|devices=" + Devices(p, contract, nullptr);
+  // A compiled path raising on a program eager runs with a message that names a compiler defect
+  // of its own (CompilerErrorMark): one root cause per path whatever the ops.
+  if (!f.error_mark.empty() && !contract.rejects &&
+      (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kBackwardError))
+    return s + "|" + f.error_mark + "|devices=" + Devices(p, contract, nullptr);
   // A fusion's result for a softmax over another dim than the last is a root cause of its own,
   // whatever the pattern and the op it ends in: the fusions share the check they lack
   // (pytorch#196468; seen on 2.11.0: _sfdp_pattern_5 ending in matmul and _sfdp_pattern_13 in bmm,
@@ -492,8 +497,19 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
   } else if (f.compiled && SignsAttentionFusions(contract, k, f.behaviour)) {
     f.fused = FusedAttention(*at_fault, v.divergences[i]).fused;  // raising, after fusing
   }
+  if (f.compiled && at_fault->kind == OutcomeKind::kError &&
+      (k == DivergenceKind::kErrorBehaviour || k == DivergenceKind::kBackwardError))
+    f.error_mark = CompilerErrorMark(at_fault->message);
   return f;
 }
+
+std::string CompilerErrorMark(const std::string& message) {
+  if (message.find("was used before it has been defined") != std::string::npos)
+    return "graph_order";
+  return "";
+}
+
+bool KnownCompilerErrorMark(const std::string& mark) { return mark == "graph_order"; }
 
 bool SignsAttentionFusions(const Expectation& contract, DivergenceKind kind,
                            const std::string& behaviour) {

@@ -53,7 +53,19 @@ struct RootCauseFacts {
   // A value finding of a compiled path that PyTorch's accuracy rule, measured against the float64
   // run, calls precision-only: at least as close to the exact result as eager's.
   bool precision_only = false;
+  // A compiled path's error on a program eager runs whose message names a compiler defect that
+  // shows whatever the ops (CompilerErrorMark, e.g. "graph_order"): one root cause per path.
+  std::string error_mark;
 };
+
+// The mark of a compiled path's error message that names a compiler defect of its own, whatever
+// the ops it shows in, or "": "graph_order" for an FX graph that uses a node before defining it
+// ("... was used before it has been defined! Please check that Nodes in the graph are
+// topologically ordered"; seen on 2.11.0 to 2.15.0: Inductor on meta inputs, in a training mm +
+// add and in a linear + silu whose product is an output too, two lines by their ops).
+std::string CompilerErrorMark(const std::string& message);
+// True for a mark CompilerErrorMark can give (a regression entry's "error_mark" must be one).
+bool KnownCompilerErrorMark(const std::string& mark);
 
 // Eager's bfloat16 products returning NaN where the result is finite or an infinity (seen on torch
 // 2.15.0 on CPUs with AMX, in mm, bmm and addmm and their backward: oneDNN's AMX kernels): a value

@@ -9,6 +9,7 @@
 
 #include "oracles/case_run_test_cases.h"
 #include "src/ir/recorded_paths.h"
+#include "src/ir/test_programs.h"
 
 namespace mmdiff {
 namespace {
@@ -223,6 +224,43 @@ TEST(RootCause, ACompiledPathRaisingAnotherClassIsOneRootCauseWhateverTheOp) {
   EXPECT_NE(mm, signatures(OpKind::kMm, Raises("inductor", "TypeError")));
   EXPECT_NE(signatures(OpKind::kMm, Ok("inductor", DType::kBool, {4, 3})),
             signatures(OpKind::kBmm, Ok("inductor", DType::kBool, {2, 4, 3})));
+}
+
+// A compiled path's error whose message names a compiler defect (CompilerErrorMark: a graph that
+// uses a node before defining it) is one root cause whatever the ops; another message stays the
+// ops' own.
+TEST(RootCause, ACompilerErrorWithAKnownMarkIsOneRootCauseWhateverTheOps) {
+  auto on_meta = [](Program p) {
+    for (auto& in : p.inputs) in.device = Device::kMeta;
+    return p;
+  };
+  Program mm_add = on_meta(test_programs::OneOp(
+      OpKind::kMm, {{"x0", {2, 3}, DType::kFloat32}, {"x1", {3, 4}, DType::kFloat32}}));
+  mm_add.inputs.push_back({"x2", {2, 4}, DType::kFloat32, Device::kMeta});
+  mm_add.nodes.push_back({"v1", OpKind::kAdd, {"v0", "x2"}});
+  mm_add.outputs = {"v1"};
+  Program linear = on_meta(test_programs::OneOp(
+      OpKind::kLinear, {{"x0", {2, 3}, DType::kFloat32}, {"x1", {4, 3}, DType::kFloat32}}));
+  auto signature = [](const Program& p, const std::string& message) {
+    PathResult inductor = Raises("inductor", "RuntimeError");
+    inductor.message = message;
+    CaseRun c = JudgeCase(p, {"grid16", 1},
+                          {Ok("reference", DType::kFloat32, {2, 4}, Device::kMeta),
+                           Ok("eager", DType::kFloat32, {2, 4}, Device::kMeta), inductor});
+    auto s = Signatures(c);
+    return s.size() == 1 ? s[0] : ::testing::PrintToString(s);
+  };
+  const std::string order =
+      "Argument 'empty_strided_default_1' of Node 'neg' was used before it has been defined! "
+      "Please check that Nodes in the graph are topologically ordered";
+  EXPECT_EQ(CompilerErrorMark(order), "graph_order");
+  EXPECT_EQ(CompilerErrorMark("a must be 2D"), "");
+  const std::string a = signature(mm_add, order), b = signature(linear, order);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, "error_behaviour|path=inductor|raises:RuntimeError|graph_order|devices=meta");
+  EXPECT_NE(signature(mm_add, "a must be 2D"), signature(linear, "a must be 2D"));
+  EXPECT_TRUE(KnownCompilerErrorMark("graph_order"));
+  EXPECT_FALSE(KnownCompilerErrorMark("fused"));
 }
 
 TEST(RootCause, ASignatureSplitsIntoItsFieldsAtTheBars) {

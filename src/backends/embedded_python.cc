@@ -9,6 +9,7 @@
 #include "mmdiff/build_info.h"
 #include "mmdiff/python/inductor_lowerings.h"
 #include "mmdiff/python/inductor_rewrites.h"
+#include "mmdiff/python/knob_variants.h"
 #include "mmdiff/python/planted_backends.h"
 #include "mmdiff/python/repro_module.h"
 #include "mmdiff/python/root_cause.h"
@@ -54,10 +55,12 @@ std::string Init() {
   // Inductor's rewrites with src/ir/python/inductor_rewrites.py, both defined before them; then the
   // test-only planted paths' torch.compile backends are registered (names no other path uses).
   // A program with weights runs as its model (repro_module.py, as repro.py runs it), and the
-  // lowerings Inductor chose are observed (inductor_lowerings.py).
+  // lowerings Inductor chose are observed (inductor_lowerings.py); a knob variant that cannot
+  // compile a program says so as the runner of `mmdiff releases` does (knob_variants.py).
   for (std::string_view text :
        {embedded::kRootCausePy, embedded::kInductorRewritesPy, embedded::kInductorLoweringsPy,
-        embedded::kReproModulePy, embedded::kWorkerHelpersPy, embedded::kPlantedBackendsPy}) {
+        embedded::kReproModulePy, embedded::kKnobVariantsPy, embedded::kWorkerHelpersPy,
+        embedded::kPlantedBackendsPy}) {
     PyObject* r = PyRun_String(text.data(), Py_file_input, globals, globals);  // NUL-terminated
     if (!r) {
       std::string err =

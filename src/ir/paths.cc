@@ -11,6 +11,8 @@ std::vector<PathRow> MakeCatalogue() {
   const PathTraits compiled{.compiled = true, .needs_gpu = true, .keeps_state = true};
   const PathTraits variant{
       .compiled = true, .on_demand = true, .variant = true, .needs_gpu = true, .keeps_state = true};
+  PathTraits test_variant = variant;
+  test_variant.test_only = true;
   // A knob variant of inductor: the knob that names it, every setting it compiles under (the
   // knob's own, True, first), whether it runs under torch.no_grad() (then no training program).
   auto knob = [&](const char* name, const char* k, const char* description, bool mitigation,
@@ -147,12 +149,7 @@ std::vector<PathRow> MakeCatalogue() {
   rows.push_back(
       {.name = paths::kAotEagerDeploy,
        .kind = K::kTest,
-       .traits = {.compiled = true,
-                  .on_demand = true,
-                  .variant = true,
-                  .test_only = true,
-                  .needs_gpu = true,
-                  .keeps_state = true},
+       .traits = test_variant,
        .torch_backend = paths::kAotEager,
        .variant_of = paths::kAotEager,
        .knob = "dynamic",
@@ -167,12 +164,7 @@ std::vector<PathRow> MakeCatalogue() {
   // a variant has, which must be headed by that variant and not by inductor.
   rows.push_back({.name = "planted_variant_drop_bias",
                   .kind = K::kTest,
-                  .traits = {.compiled = true,
-                             .on_demand = true,
-                             .variant = true,
-                             .test_only = true,
-                             .needs_gpu = true,
-                             .keeps_state = true},
+                  .traits = test_variant,
                   .torch_backend = "mmdiff_planted_drop_bias",
                   .variant_of = paths::kInductor,
                   .knob = "planted_drop_bias",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "mmdiff/python/knob_variants.h"
 #include "mmdiff/python/release_runner.h"
 #include "mmdiff/python/repro_aoti.h"
 #include "mmdiff/python/repro_module.h"
@@ -86,6 +87,7 @@ std::string EmitReleaseRunner(const Program& p, const InputRecipe& r,
   o << "REPRODUCER_FAILED = " << kReproFailedExitCode << "\n\n\n"
     << embedded::kRootCausePy << "\n\n"
     << embedded::kReproOutcomePy << "\n\n";
+  if (!variants.empty()) o << embedded::kKnobVariantsPy << "\n\n";
   if (!before.empty()) o << EmitCallsBefore(p, before) << "\n\n";
   if (aoti) o << embedded::kReproAotiPy << "\n\n";
   o << embedded::kReleaseRunnerPy;

@@ -39,6 +39,7 @@ TEST(ReleaseRunner, AKnobVariantCarriesItsSettings) {
   EXPECT_NE(s.find("}, False, True), \"inductor_dynamic\": ({}, True, False)}\n"),
             std::string::npos)
       << s;
+  EXPECT_NE(s.find("def no_template_choice(e, settings):"), std::string::npos);
   EXPECT_EQ(EmitReleaseRunner(Mm(), {"grid16", 7}, {"eager", "inductor"}).find("VARIANTS = "),
             std::string::npos);
 }

@@ -2,6 +2,7 @@
 #include "src/replay/promote.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -40,10 +41,11 @@ std::string FileNamePart(std::string s) {
 
 // The attention fusions divergence `index` of a judged report is signed with
 // (RootCauseFacts::fused); "" where none or the report cannot be judged.
-std::string Fusions(const Result<JudgedCase>& judged, size_t index) {
-  if (!judged.ok() || index >= judged.value().verdict.divergences.size()) return "";
+// The root-cause facts of divergence `index` of the report's judged case, where it reads back.
+std::optional<RootCauseFacts> Facts(const Result<JudgedCase>& judged, size_t index) {
+  if (!judged.ok() || index >= judged.value().verdict.divergences.size()) return std::nullopt;
   const JudgedCase& c = judged.value();
-  return FindingFacts(c.contract, c.results, c.verdict, index).fused;
+  return FindingFacts(c.contract, c.results, c.verdict, index);
 }
 
 }  // namespace
@@ -100,11 +102,16 @@ Result<nlohmann::json> PromoteReport(const std::string& report_text, const Promo
             worst.value("expected", nlohmann::json()) != "nan")
           divergences.back()["nan"] = true;
         // The finding's divergence, of attention fusions: the entry signs it with them, as the
-        // path at fault's rewrites name them (the signature may fold the patterns).
+        // path at fault's rewrites name them (the signature may fold the patterns); an error with
+        // a compiler defect's mark (CompilerErrorMark): with that mark.
         const nlohmann::json finding = j.value("finding", nlohmann::json());
-        if (finding.is_object() && finding.value("divergence", nlohmann::json()) == index)
-          if (std::string fused = Fusions(judged, index); AttentionFusionPatterns(fused))
-            divergences.back()["fused"] = fused;
+        if (finding.is_object() && finding.value("divergence", nlohmann::json()) == index) {
+          const std::optional<RootCauseFacts> facts = Facts(judged, index);
+          if (facts && AttentionFusionPatterns(facts->fused))
+            divergences.back()["fused"] = facts->fused;
+          if (facts && !facts->error_mark.empty())
+            divergences.back()["error_mark"] = facts->error_mark;
+        }
       }
     }
     expectation["divergences"] = divergences;

@@ -104,6 +104,7 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
       if (RestatesEagersFinding(contract, x, d)) continue;
       RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
       facts.nan = d.nan;
+      facts.error_mark = d.error_mark;
       const std::string behaviour = facts.behaviour;
       const bool signs_fusions = SignsAttentionFusions(contract, *kind, behaviour);
       // The entry's own fusions, then those it names alike: the same fault in their replacements.

@@ -274,6 +274,38 @@ TEST(KnownCatalogue, AnErrorAfterAFusionIsKnownWhateverThePattern) {
             nullptr);
 }
 
+// An entry whose error carries a compiler defect's mark ("error_mark") is known whatever the ops
+// the defect shows in; an unknown mark is a bad entry.
+TEST(KnownCatalogue, AnErrorWithAMarkIsKnownWhateverTheOps) {
+  Scratch s;
+  Program p = Seed({8, 8});
+  p.inputs[1].shape = {8, 64};
+  p.inputs[0].dtype = DType::kFloat32;
+  for (auto& in : p.inputs) in.device = Device::kMeta;
+  nlohmann::json entry = SeedEntry();
+  entry["program"] = ProgramToJson(p);
+  entry["expected"] = {
+      {{"torch", ">=2.11.0"},
+       {"verdict", "diverge"},
+       {"divergences",
+        {{{"kind", "error_behaviour"}, {"blamed", "inductor"}, {"error_mark", "graph_order"}}}}}};
+  s.Write("e.json", entry.dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(cat.value().Find(
+                "error_behaviour|path=inductor|raises:RuntimeError|graph_order|devices=meta"),
+            nullptr);
+  EXPECT_EQ(cat.value().Find("error_behaviour|path=inductor|raises:RuntimeError|ops=linear,silu|"
+                             "devices=meta"),
+            nullptr);
+  entry["expected"][0]["divergences"][0]["error_mark"] = "anything";
+  s.Write("e.json", entry.dump());
+  auto bad = LoadKnownCatalogue({s.dir.string()});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("\"error_mark\" must be a known mark"), std::string::npos)
+      << bad.error();
+}
+
 TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
   Scratch s;
   CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());

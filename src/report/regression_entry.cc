@@ -106,11 +106,17 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
       if (!d.is_object() || !d.contains("kind") || !d["kind"].is_string() ||
           (d.contains("blamed") && !d["blamed"].is_string()) ||
           (d.contains("nan") && !d["nan"].is_boolean()) ||
-          (d.contains("fused") && !d["fused"].is_string()))
-        return Status::Error(
-            "expectation for torch " + ve.torch +
-            ": each divergence needs a string \"kind\" (and \"blamed\" and \"fused\", if given, "
-            "strings; \"nan\", if given, true or false)");
+          (d.contains("fused") && !d["fused"].is_string()) ||
+          (d.contains("error_mark") && !d["error_mark"].is_string()))
+        return Status::Error("expectation for torch " + ve.torch +
+                             ": each divergence needs a string \"kind\" (and \"blamed\", "
+                             "\"fused\" and \"error_mark\", if given, strings; \"nan\", if "
+                             "given, true or false)");
+      std::string mark = d.value("error_mark", "");
+      if (!mark.empty() && !KnownCompilerErrorMark(mark))
+        return Status::Error("expectation for torch " + ve.torch +
+                             ": \"error_mark\" must be a known mark (\"graph_order\"), not \"" +
+                             mark.substr(0, 40) + "\"");
       std::string kind = d["kind"];
       if (!ParseDivergenceKind(kind))
         return Status::Error("expectation for torch " + ve.torch + ": unknown divergence kind \"" +
@@ -124,7 +130,7 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
       if (!alike.ok())
         return Status::Error("expectation for torch " + ve.torch + ": " + alike.error());
       ve.divergences.push_back(
-          {kind, d.value("blamed", ""), d.value("nan", false), fused, alike.value()});
+          {kind, d.value("blamed", ""), d.value("nan", false), fused, alike.value(), mark});
     }
     e.expected.push_back(ve);
   }

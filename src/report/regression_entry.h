@@ -35,6 +35,10 @@ struct ExpectedDivergence {
   // catalogue knows the root cause signed with each of them too, so a sibling pattern's finding is
   // not listed as new. Only beside "fused".
   std::vector<std::string> fused_alike;
+  // An error whose message names a compiler defect that shows whatever the ops ("error_mark":
+  // "graph_order", oracles/root_cause.h: CompilerErrorMark): the root cause is signed with it, so
+  // the same defect in other ops is this entry. Replay does not check it.
+  std::string error_mark;
 };
 
 struct VersionExpectation {

@@ -169,22 +169,6 @@ def _mmdiff_settings(settings):
     return ast.literal_eval(settings) if settings else {}
 
 
-def _mmdiff_no_valid_template(e, settings):
-    # max-autotune restricted to the C++ templates (max_autotune_gemm_backends='CPP') has no choice
-    # for a product no template takes (a second operand that is not a frozen weight, a dtype the
-    # templates lack): Inductor raises NoValidChoicesError. That is the setting, not a bug: the
-    # variant cannot compile this program.
-    if "max_autotune_gemm_backends" not in settings:
-        return False
-    seen = set()
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        if type(e).__name__ == "NoValidChoicesError":
-            return True
-        e = e.__cause__ or e.__context__
-    return False
-
-
 def _mmdiff_timed(run, knob="", no_grad=False):
     # torch.compile is lazy: a knob must be in force during the first call, which compiles (and
     # during the first backward, which compiles the backward graph). `knob`: the variant's
@@ -210,7 +194,7 @@ def _mmdiff_timed(run, knob="", no_grad=False):
         with patch, grad:
             result = ("ok", run())
     except Exception as e:
-        if _mmdiff_no_valid_template(e, settings):
+        if no_template_choice(e, settings):  # knob_variants.py
             result = ("unsupported", "max_autotune_gemm_backends='CPP' leaves no choice for a "
                       "product of this program: no C++ GEMM template takes it (" +
                       str(e).strip().splitlines()[0][:200] + ")")

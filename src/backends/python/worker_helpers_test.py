@@ -8,7 +8,7 @@ import torch
 from embedded_text import run
 
 NS = run("root_cause.py", "inductor_rewrites.py", "inductor_lowerings.py", "repro_module.py",
-         "worker_helpers.py")
+         "knob_variants.py", "worker_helpers.py")
 SOURCE = "def f(x0, x1):\n    v0 = torch.mm(x0, x1)\n    return (v0,)\n"
 
 

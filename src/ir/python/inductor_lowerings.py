@@ -11,7 +11,8 @@
 #     CppBmmTemplate, CppGroupedGemmTemplate: max-autotune's choices on a CPU), with
 #     "lowering:micro_gemm.<class>.<isa>.<dtype>" for the micro-kernel each one made, named by the
 #     configuration Inductor picked (CppMicroGemmFP32Vec.VecAVX512.bfloat16, CppMicroGemmAMX.VecAMX
-#     .float16, ...; "<dtype>_<dtype>" where the two operands differ),
+#     .float16, ...; "<dtype>_<dtype>" where the two operands differ; the class alone for one
+#     made from no configuration: CppMicroGemmRef, the naive kernel for dtypes none takes),
 #     "lowering:micro_gemm_tail.<m|n|k>" where that size is not a multiple of the micro-kernel's
 #     register block, and "lowering:template_epilogue.<op>" for each aten op of the epilogues fused
 #     into it;
@@ -102,9 +103,10 @@ def install_lowering_observer():
             try:
                 isa = cpp_micro_gemm.pick_vec_isa()
                 cfg = _mmdiff_micro_gemm_config(cpp_micro_gemm.micro_gemm_configs, micro, isa)
-                _mmdiff_lowerings_seen.append(_mmdiff_micro_gemm_name(
-                    type(micro).__name__, (cfg.vec_isa_cls if cfg else type(isa)).__name__,
-                    micro.input_dtype, micro.input2_dtype))
+                _mmdiff_lowerings_seen.append(
+                    _mmdiff_micro_gemm_name(type(micro).__name__, cfg.vec_isa_cls.__name__,
+                                            micro.input_dtype, micro.input2_dtype)
+                    if cfg else "lowering:micro_gemm." + type(micro).__name__)
                 blocks = getattr(micro, "register_blocking", None)
                 for size, block, dim in zip((m, n, k), blocks or (), "mnk"):
                     size, block = _mmdiff_lowering_int(size), _mmdiff_lowering_int(block)
@@ -201,6 +203,9 @@ def lowering_catalogue():
             if not note:
                 blocks.add(cfg.register_blocking)
             add(name, ["mm"], note)
+    # The naive kernel create_micro_gemm falls back to where no configuration takes the operands'
+    # dtypes (a bfloat16 by float16 product that freezing's casts leave).
+    add("lowering:micro_gemm.CppMicroGemmRef", ["mm"])
     for dim in "mnk":
         big = any(getattr(b, "block_" + dim) > 1 for b in blocks)
         add("lowering:micro_gemm_tail." + dim, ["mm"],

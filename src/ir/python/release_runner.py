@@ -5,7 +5,8 @@
 # whole; the line of f that raised names the node, as mmdiff's eager path (node by node) does.
 # Runs after PATHS ((path, action, torch.compile's backend) per path, from mmdiff's path catalogue,
 # so that nothing here names a path), VARIANTS where a knob variant runs ({path: (its
-# torch._inductor.config settings, dynamic=True, under no_grad)}), TS_SOURCE, the input builder,
+# torch._inductor.config settings, dynamic=True, under no_grad)} and knob_variants.py),
+# TS_SOURCE, the input builder,
 # f, REPRODUCER_FAILED, root_cause() and repro.py's runner (repro_outcome.py: inputs(),
 # gradients()), and, for a case with calls before it, CALLS_BEFORE and calls_before()
 # (repro_calls_before.py), which the paths that keep state make first; needs sys and torch
@@ -56,20 +57,6 @@ def _rr_error(e, by_node, backward=False):
             "node": _rr_node(e) if by_node and not backward else "", "backward": backward}
 
 
-def _rr_no_template_choice(e, settings):
-    """max-autotune with only the C++ templates, for a product no template takes: the variant
-    cannot compile the program (NoValidChoicesError), which is its setting, not a result."""
-    if "max_autotune_gemm_backends" not in settings:
-        return False
-    seen = set()
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        if type(e).__name__ == "NoValidChoicesError":
-            return True
-        e = e.__cause__ or e.__context__
-    return False
-
-
 def _rr_result(fn, on_meta=False, by_node=False, settings=None):
     args = inputs()  # exits REPRODUCER_FAILED when they cannot be built here
     if on_meta:  # the same inputs as leaves on meta
@@ -77,7 +64,7 @@ def _rr_result(fn, on_meta=False, by_node=False, settings=None):
     try:
         outs = list(fn(*args))
     except Exception as e:
-        if settings and _rr_no_template_choice(e, settings):
+        if settings and no_template_choice(e, settings):  # knob_variants.py
             return {"outcome": "unsupported",
                     "message": "max_autotune_gemm_backends='CPP' leaves no choice for a product "
                                "of this program: no C++ GEMM template takes it"}

@@ -1,0 +1,22 @@
+# What the knob variants (src/ir/paths.cc: inductor's compile settings) share between mmdiff's
+# worker (src/backends/python/worker_helpers.py) and the runner `mmdiff releases` runs in other
+# releases (release_runner.py), so that both say alike when a variant cannot compile a program.
+#
+# The build embeds the text below the marker line (cmake/embed_python.cmake); what is above it is
+# for readers of this file. It uses nothing but builtins.
+
+# ---- embedded from here on (cmake/embed_python.cmake) ----
+def no_template_choice(e, settings):
+    """Whether `e` is max-autotune, restricted to the C++ templates (max_autotune_gemm_backends in
+    `settings`), finding no choice for a product no template takes (a second operand that is not a
+    frozen weight, a dtype the templates lack): Inductor raises NoValidChoicesError, maybe wrapped.
+    That is the setting, not a bug: the variant cannot compile this program."""
+    if "max_autotune_gemm_backends" not in settings:
+        return False
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if type(e).__name__ == "NoValidChoicesError":
+            return True
+        e = e.__cause__ or e.__context__
+    return False
