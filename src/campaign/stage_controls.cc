@@ -14,10 +14,19 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// A path's place on the ladder (-1: none); a knob variant's is just above its base path's, which
+// with the stages below it decides whether the variant's finding lowers to it (LoweredFacts: a
+// reduction that drops what only the variant does must not keep the variant's name).
+int Rank(const std::string& path) {
+  if (const PathRow* row = FindPath(path); row && row->variant_of[0] != '\0')
+    return LadderRank(row->variant_of) + 1;
+  return LadderRank(path);
+}
+
 // The highest ladder rank among the paths a divergence involves (-1: none).
 int HighestRank(const Divergence& d) {
-  int rank = LadderRank(d.blamed);
-  for (const auto& p : d.paths) rank = std::max(rank, LadderRank(p));
+  int rank = Rank(d.blamed);
+  for (const auto& p : d.paths) rank = std::max(rank, Rank(p));
   return rank;
 }
 

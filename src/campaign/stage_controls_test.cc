@@ -125,6 +125,17 @@ TEST(StageControls, AFindingIsJudgedAgainOnItsOwnPathsWithTheStagesBelowItAsCont
   plan = FindingPaths(d, kDefault);
   EXPECT_EQ(plan.first, (Paths{"reference", "eager", "torchscript"}));
   EXPECT_TRUE(plan.controls.empty());
+  // A knob variant's finding has its base path and the stages below it as controls: where inductor
+  // diverges the same way, the finding is inductor's (seen on 2.15.0: a max-autotune finding
+  // reduced, on its own paths, to a case plain inductor fails too, still headed by the variant).
+  d = {DivergenceKind::kErrorBehaviour,
+       {"eager", "inductor_max_autotune"},
+       "inductor_max_autotune",
+       ""};
+  plan = FindingPaths(d, {"reference", "eager", "inductor", "aot_eager", "compile_eager",
+                          "torchscript", "inductor_max_autotune"});
+  EXPECT_EQ(plan.first, (Paths{"reference", "eager", "inductor_max_autotune"}));
+  EXPECT_EQ(plan.controls, (Paths{"inductor", "aot_eager", "compile_eager"}));
   // Only paths the campaign runs.
   d = {DivergenceKind::kValue, {"eager", "inductor"}, "inductor", ""};
   plan = FindingPaths(d, {"reference", "eager", "inductor"});
