@@ -221,8 +221,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool any_new = false, beyond_eager = false;
   // MMDIFF_FUZZ_REDUCE_TIME is the input's, shared by its new buckets: an input with several
   // stays within libFuzzer's -timeout as one with a single bucket does.
-  const auto until =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(g->reduce_time_s);
+  const std::chrono::steady_clock::time_point until =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(g->reduce_time_s));
   for (const auto& k : findings) {  // one finding per root cause, each in its own bucket
     std::string hash = HashHex(k.signature);
     if (!g->known.insert(hash).second) continue;
