@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,21 @@ inline Program OneOp(OpKind k, std::vector<InputSpec> inputs) {
   for (const auto& in : p.inputs) n.args.push_back(in.name);
   p.nodes = {n};
   p.outputs = {"v0"};
+  return p;
+}
+
+// matmul(x0 float16[2, 4, 8], x1 float32[8, 3] transposed) cast to bfloat16, the output, and an
+// unused addmm(x2, x2, x2) of float32[3] with alpha 0.5 and beta 0: the Python emitter's tests'
+// program of mixed dtypes, a layout and scalars.
+inline Program MatmulCastAddmm() {
+  Program p;
+  p.inputs = {{"x0", {2, 4, 8}, DType::kFloat16},
+              {"x1", {8, 3}, DType::kFloat32, Device::kCpu, Layout::kTransposed},
+              {"x2", {3}, DType::kFloat32}};
+  p.nodes = {{"v0", OpKind::kMatmul, {"x0", "x1"}},
+             {"v1", OpKind::kCast, {"v0"}, DType::kBFloat16},
+             {"v2", OpKind::kAddmm, {"x2", "x2", "x2"}, std::nullopt, 0.5, 0.0}};
+  p.outputs = {"v1"};
   return p;
 }
 
