@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <set>
+#include <string_view>
 
 #include "oracles/addmm_fusion.h"
 #include "oracles/cast_round_trip.h"
@@ -503,13 +505,27 @@ RootCauseFacts FindingFacts(const Expectation& contract, const std::vector<PathR
   return f;
 }
 
+namespace {
+
+// The compiler defects an error message names (CompilerErrorMark): a fragment of the message, and
+// the mark its root cause is signed with.
+struct ErrorMark {
+  std::string_view fragment, mark;
+};
+constexpr ErrorMark kErrorMarks[] = {{"was used before it has been defined", "graph_order"}};
+
+}  // namespace
+
 std::string CompilerErrorMark(const std::string& message) {
-  if (message.find("was used before it has been defined") != std::string::npos)
-    return "graph_order";
+  for (const ErrorMark& m : kErrorMarks)
+    if (message.find(m.fragment) != std::string::npos) return std::string(m.mark);
   return "";
 }
 
-bool KnownCompilerErrorMark(const std::string& mark) { return mark == "graph_order"; }
+bool KnownCompilerErrorMark(const std::string& mark) {
+  return std::any_of(std::begin(kErrorMarks), std::end(kErrorMarks),
+                     [&](const ErrorMark& m) { return m.mark == mark; });
+}
 
 bool SignsAttentionFusions(const Expectation& contract, DivergenceKind kind,
                            const std::string& behaviour) {

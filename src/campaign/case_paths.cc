@@ -8,17 +8,6 @@
 
 namespace mmdiff {
 
-namespace {
-
-// Whether the policy has a weight for variant `path` (a test path has none).
-bool Weighed(const std::string& path) {
-  const auto& all = VariantWeights();
-  return std::any_of(all.begin(), all.end(),
-                     [&](const VariantWeight& v) { return v.key.substr(2) == path; });
-}
-
-}  // namespace
-
 std::vector<std::string> CasePaths(
     const std::vector<std::string>& paths, const std::vector<std::string>& variants,
     const GenPolicy& policy, const Program& p, uint64_t case_seed,
@@ -38,7 +27,7 @@ std::vector<std::string> CasePaths(
   double total = 0;
   for (const auto& v : variants) {
     const PathRow* row = FindPath(v);
-    const double w = Weighed(v) ? VariantWeightOf(policy, v) : 1;
+    const double w = VariantWeightOf(policy, v, /*unweighed=*/1);  // a test path: 1
     if (!row || w <= 0 || (row->limits.inference_only[0] != '\0' && Trains(p)) ||
         std::find(out.begin(), out.end(), v) != out.end())
       continue;

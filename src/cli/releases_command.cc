@@ -42,9 +42,9 @@ constexpr const char* kDescription =
     "release's contract. Test paths are not run in releases. An entry's cell marked (!) "
     "contradicts what the entry expects for that release; --update shows how its expected "
     "ranges would be rewritten from the measured verdicts, --update --force writes them. Each "
-    "report's row is also written as "
-    "releases.json in its finding folder (unless --no-record), where `mmdiff triage` shows the "
-    "history and ranks a regression above a long-standing behaviour of its class.";
+    "report's row is also written as releases.json in its finding folder (unless --no-record), "
+    "where `mmdiff triage` shows the history and ranks a regression above a long-standing "
+    "behaviour of its class.";
 
 constexpr const char* kFooter =
     "Exit codes: 0 every finding ran and no entry's expectation is contradicted (with --update "

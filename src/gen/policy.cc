@@ -211,10 +211,10 @@ const std::vector<VariantWeight>& VariantWeights() {
   return kWeights;
 }
 
-double VariantWeightOf(const GenPolicy& p, std::string_view path) {
+double VariantWeightOf(const GenPolicy& p, std::string_view path, double unweighed) {
   for (const VariantWeight& v : VariantWeights())
     if (v.key.substr(2) == path) return p.*v.weight;
-  return 0;
+  return unweighed;
 }
 
 nlohmann::json PolicyToJson(const GenPolicy& p) {

@@ -200,8 +200,8 @@ struct VariantWeight {
   double GenPolicy::* weight;
 };
 const std::vector<VariantWeight>& VariantWeights();
-// The weight of a variant path (0 for a path without one).
-double VariantWeightOf(const GenPolicy& p, std::string_view path);
+// The weight of a variant path; `unweighed` for a path the policy has no weight for (a test path).
+double VariantWeightOf(const GenPolicy& p, std::string_view path, double unweighed = 0);
 
 nlohmann::json PolicyToJson(const GenPolicy& p);
 // Missing keys keep their defaults; unknown keys, wrong types and out-of-range values are errors.

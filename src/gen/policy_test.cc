@@ -101,6 +101,11 @@ TEST(Policy, EachKnobVariantHasAWeight) {
   }
   EXPECT_EQ(static_cast<int>(VariantWeights().size()), variants);
   EXPECT_EQ(VariantWeightOf(GenPolicy(), "inductor"), 0);
+  // A path without a weight (a test variant) gets the caller's; a weighed one its own.
+  EXPECT_EQ(VariantWeightOf(GenPolicy(), "planted_variant_drop_bias", 1), 1);
+  GenPolicy off;
+  off.w_inductor_freezing = 0;
+  EXPECT_EQ(VariantWeightOf(off, "inductor_freezing", 1), 0);
   EXPECT_FALSE(PolicyFromJson({{"w_inductor_freezing", -1}}).ok());
 }
 

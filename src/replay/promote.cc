@@ -39,8 +39,6 @@ std::string FileNamePart(std::string s) {
   return s;
 }
 
-// The attention fusions divergence `index` of a judged report is signed with
-// (RootCauseFacts::fused); "" where none or the report cannot be judged.
 // The root-cause facts of divergence `index` of the report's judged case, where it reads back.
 std::optional<RootCauseFacts> Facts(const Result<JudgedCase>& judged, size_t index) {
   if (!judged.ok() || index >= judged.value().verdict.divergences.size()) return std::nullopt;

@@ -194,10 +194,9 @@ def _mmdiff_timed(run, knob="", no_grad=False):
         with patch, grad:
             result = ("ok", run())
     except Exception as e:
-        if no_template_choice(e, settings):  # knob_variants.py
-            result = ("unsupported", "max_autotune_gemm_backends='CPP' leaves no choice for a "
-                      "product of this program: no C++ GEMM template takes it (" +
-                      str(e).strip().splitlines()[0][:200] + ")")
+        why = no_template_choice(e, settings)  # knob_variants.py
+        if why:
+            result = ("unsupported", why)
         else:
             result = ("error",) + root_cause(e)
     call_s = time.perf_counter() - start

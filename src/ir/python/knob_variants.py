@@ -7,16 +7,20 @@
 
 # ---- embedded from here on (cmake/embed_python.cmake) ----
 def no_template_choice(e, settings):
-    """Whether `e` is max-autotune, restricted to the C++ templates (max_autotune_gemm_backends in
-    `settings`), finding no choice for a product no template takes (a second operand that is not a
-    frozen weight, a dtype the templates lack): Inductor raises NoValidChoicesError, maybe wrapped.
-    That is the setting, not a bug: the variant cannot compile this program."""
+    """Why the variant cannot compile the program, where `e` is max-autotune, restricted to the C++
+    templates (max_autotune_gemm_backends in `settings`), finding no choice for a product no
+    template takes (a second operand that is not a frozen weight, a dtype the templates lack):
+    Inductor raises NoValidChoicesError, maybe wrapped. That is the setting, not a bug: the path is
+    unsupported for this program, with this message. "" for any other error."""
     if "max_autotune_gemm_backends" not in settings:
-        return False
+        return ""
     seen = set()
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        if type(e).__name__ == "NoValidChoicesError":
-            return True
-        e = e.__cause__ or e.__context__
-    return False
+    cause = e
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if type(cause).__name__ == "NoValidChoicesError":
+            return ("max_autotune_gemm_backends='CPP' leaves no choice for a product of this "
+                    "program: no C++ GEMM template takes it (" +
+                    (str(e).strip().splitlines() or [""])[0][:200] + ")")
+        cause = cause.__cause__ or cause.__context__
+    return ""

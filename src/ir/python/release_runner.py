@@ -6,11 +6,10 @@
 # Runs after PATHS ((path, action, torch.compile's backend) per path, from mmdiff's path catalogue,
 # so that nothing here names a path), VARIANTS where a knob variant runs ({path: (its
 # torch._inductor.config settings, dynamic=True, under no_grad)} and knob_variants.py),
-# TS_SOURCE, the input builder,
-# f, REPRODUCER_FAILED, root_cause() and repro.py's runner (repro_outcome.py: inputs(),
-# gradients()), and, for a case with calls before it, CALLS_BEFORE and calls_before()
-# (repro_calls_before.py), which the paths that keep state make first; needs sys and torch
-# imported.
+# TS_SOURCE, the input builder, f, REPRODUCER_FAILED, root_cause() and repro.py's runner
+# (repro_outcome.py: inputs(), gradients()), and, for a case with calls before it, CALLS_BEFORE
+# and calls_before() (repro_calls_before.py), which the paths that keep state make first; needs
+# sys and torch imported.
 #
 # Output file (sys.argv[1]), one JSON object per line, flushed as it goes so that a run that dies
 # still tells which paths finished: {"torch": version, "python": version} first, then per path
@@ -64,10 +63,9 @@ def _rr_result(fn, on_meta=False, by_node=False, settings=None):
     try:
         outs = list(fn(*args))
     except Exception as e:
-        if settings and no_template_choice(e, settings):  # knob_variants.py
-            return {"outcome": "unsupported",
-                    "message": "max_autotune_gemm_backends='CPP' leaves no choice for a product "
-                               "of this program: no C++ GEMM template takes it"}
+        why = no_template_choice(e, settings) if settings else ""  # knob_variants.py
+        if why:
+            return {"outcome": "unsupported", "message": why}
         return _rr_error(e, by_node)
     args = getattr(fn, "ran", None) or args  # a model's call: its weights' gradients are there
     if GRAD_INPUTS:
