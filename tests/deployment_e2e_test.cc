@@ -10,6 +10,7 @@
 
 #include "src/ir/program_json.h"
 #include "src/ir/test_programs.h"
+#include "src/ir/verifier.h"
 #include "src/support/files.h"
 #include "tests/e2e_util.h"
 
@@ -95,6 +96,41 @@ TEST(DeploymentE2E, FreezingPrepacksAModelsWeightAndMaxAutotuneRunsTheCppTemplat
   EXPECT_EQ((*unsupported)["outcome"], "unsupported") << plain.dump(2);
   EXPECT_NE((*unsupported)["message"].get<std::string>().find("no C++ GEMM template takes it"),
             std::string::npos);
+}
+
+// Freezing with a symbolic batch packs a float32 linear for mkldnn (mkl takes a static one) and
+// fuses its epilogue as a post-op; freezing's opt-in passes concatenate linears sharing an input.
+// Each variant's record names what it made, and all agree with eager.
+TEST(DeploymentE2E, TheDeploymentVariantsReachMkldnnPostOpsAndConcatenatedLinears) {
+  std::string dir = e2e::ScratchDir("deploy-variants");
+  Program sigmoid = LinearModel();
+  sigmoid.nodes.push_back(Node{.name = "s", .op = OpKind::kSigmoid, .args = {"v0"}});
+  sigmoid.outputs = {"s"};
+  ASSERT_TRUE(Verify(sigmoid).ok()) << Verify(sigmoid).message();
+  nlohmann::json rep = RunJson(Write(dir, "sigmoid.json", sigmoid),
+                               "reference,eager,inductor_freezing,inductor_freezing_dynamic");
+  ASSERT_FALSE(rep.is_null());
+  EXPECT_EQ(rep["verdict"]["result"], "agree") << rep.dump(2);
+  EXPECT_TRUE(Has(Internals(rep, "inductor_freezing_dynamic"),
+                  "lowering:mkldnn._linear_pointwise.default:sigmoid"))
+      << rep.dump(2);
+  // Three linears of one input, their weights parameters.
+  Program three = LinearModel();
+  for (int i = 1; i <= 2; ++i) {
+    const std::string w = "w" + std::to_string(i), b = "b" + std::to_string(i);
+    three.inputs.push_back({.name = w, .shape = {16, 33}, .role = InputRole::kParameter});
+    three.inputs.push_back({.name = b, .shape = {16}, .role = InputRole::kParameter});
+    three.nodes.push_back(
+        Node{.name = "l" + std::to_string(i), .op = OpKind::kLinear, .args = {"x", w, b}});
+    three.outputs.push_back("l" + std::to_string(i));
+  }
+  ASSERT_TRUE(Verify(three).ok()) << Verify(three).message();
+  rep = RunJson(Write(dir, "three.json", three), "reference,eager,inductor_freezing_opt_in");
+  ASSERT_FALSE(rep.is_null());
+  EXPECT_EQ(rep["verdict"]["result"], "agree") << rep.dump(2);
+  EXPECT_TRUE(Has(Internals(rep, "inductor_freezing_opt_in"),
+                  "rewrite:freezing_patterns.addmm_patterns_init.locals.addmm_fuse_pattern_second"))
+      << rep.dump(2);
 }
 
 // A model that trains: the gradients of its parameters (the model's, not the tensors it was made

@@ -46,14 +46,20 @@ TEST(SteeringE2E, TheSameSeedAndBudgetGiveTheSameCasesWhateverTheJobsAndAcrossRe
     }
   EXPECT_EQ(programs, 10);
   EXPECT_GT(reached, 0) << a["steering"].dump(2);
-  // The install's attention fusions were listed, and each target focus drawn aims at one of them.
-  ASSERT_TRUE(a["steering"].contains("installed_fusions")) << two.output;
-  const auto installed = a["steering"]["installed_fusions"].get<std::set<std::string>>();
+  // The install's attention fusions and lowerings were listed, and each target focus drawn aims
+  // at one of them.
+  ASSERT_TRUE(a["steering"].contains("reachable_targets")) << two.output;
+  const auto installed = a["steering"]["reachable_targets"].get<std::set<std::string>>();
   EXPECT_TRUE(installed.count("_sfdp_pattern_1_inference")) << a["steering"].dump(2);
-  for (const std::string& focus : foci)
+  EXPECT_TRUE(installed.count("lowering:template.CppGemmTemplate")) << a["steering"].dump(2);
+  for (const std::string& focus : foci) {
     if (focus.rfind("target_sfdp_pattern_", 0) == 0) {
       EXPECT_TRUE(installed.count(focus.substr(6))) << focus;
     }
+    if (focus.rfind("target_lowering:", 0) == 0) {
+      EXPECT_TRUE(installed.count(focus.substr(7))) << focus;
+    }
+  }
   EXPECT_GE(foci.size(), 3u) << a["steering"].dump(2);
   auto schema = e2e::ValidateJson({dir + "/two-jobs/summary.json"});
   EXPECT_TRUE(schema.all_valid()) << schema.output;

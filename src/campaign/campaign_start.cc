@@ -26,6 +26,7 @@
 #include "src/campaign/rewrite_catalogue.h"
 #include "src/exec/path_info.h"
 #include "src/gen/focus.h"
+#include "src/ir/outcome.h"
 #include "src/ir/paths.h"
 #include "src/report/known.h"
 #include "src/support/files.h"
@@ -35,8 +36,9 @@ namespace mmdiff {
 
 namespace {
 
-// Seconds the install's Python may take to list its attention fusions (a few on an idle machine).
-constexpr double kFusionListTimeoutS = 300;
+// Seconds the install's Python may take to list its attention fusions and lowerings (a few on an
+// idle machine).
+constexpr double kTargetListTimeoutS = 300;
 
 namespace fs = std::filesystem;
 
@@ -223,31 +225,35 @@ Result<std::vector<std::string>> CampaignVariants(const std::vector<PathInfo>& o
   return out;
 }
 
-// The listing's names that a CPU program can reach, logged; on an error, none (every target focus
-// can be drawn), with a warning.
-std::optional<std::set<std::string>> InstalledFusions(
+// The listing's names that a program can reach on this CPU, logged; on an error, none (every
+// target focus can be drawn), with a warning.
+std::optional<std::set<std::string>> ReachableTargets(
     const Result<std::vector<CatalogueRewrite>>& listed) {
   if (!listed.ok()) {
     spdlog::warn(
-        "steering: cannot list the attention fusions of the installed torch ({}); "
+        "steering: cannot list the attention fusions and lowerings of the installed torch ({}); "
         "every target focus can be drawn",
         listed.error());
     return std::nullopt;
   }
-  std::set<std::string> names;  // those a CPU program can reach: no note says why not
-  for (const CatalogueRewrite& r : listed.value())
+  std::set<std::string> names;  // those a program can reach here: no note says why not
+  int64_t fusions = 0, lowerings = 0;
+  for (const CatalogueRewrite& r : listed.value()) {
+    (r.kind == kKernelKind ? lowerings : fusions) += 1;
     if (r.note.empty()) names.insert(r.name);
-  int64_t aimed = 0, attention = 0;
+  }
+  int64_t aimed = 0, targets = 0;
   for (const Focus& f : Foci()) {
-    if (AttentionFusionPattern(f.target).empty()) continue;
-    ++attention;
+    if (AttentionFusionPattern(f.target).empty() && !f.target.starts_with(kLoweringPrefix))
+      continue;
+    ++targets;
     aimed += names.count(f.target) > 0;
   }
   spdlog::info(
-      "steering: the installed torch registers {} attention fusions, {} of them "
-      "reachable on a CPU (`mmdiff rewrites` says why not); {} of the {} attention "
-      "target foci aim at one of those",
-      listed.value().size(), names.size(), aimed, attention);
+      "steering: the installed torch registers {} attention fusions and {} lowerings, {} of "
+      "them reachable on this CPU (`mmdiff rewrites` says why not); {} of the {} fusion and "
+      "lowering target foci aim at one of those",
+      fusions, lowerings, names.size(), aimed, targets);
   return names;
 }
 
@@ -297,13 +303,13 @@ CampaignEnd StartCampaign(CampaignStart s) {
   std::vector<std::unique_ptr<Supervisor>> owned = MakeWorkers(s, fo);
   std::vector<Supervisor*> workers;
   for (auto& w : owned) workers.push_back(w.get());
-  // A steered campaign opens target foci only for the attention fusions this torch registers:
-  // listed by the install's Python while the workers start (a few seconds; a resumed campaign
-  // reads them from its summary).
-  std::future<Result<std::vector<CatalogueRewrite>>> fusions;
+  // A steered campaign opens target foci only for the attention fusions this torch registers and
+  // the lowerings it can make on this CPU: listed by the install's Python while the workers start
+  // (a few seconds; a resumed campaign reads them from its summary).
+  std::future<Result<std::vector<CatalogueRewrite>>> targets;
   if (fo.steer && !resuming)
-    fusions = std::async(std::launch::async, [python = s.python] {
-      return ListInstalledRewrites(python, kFusionListTimeoutS, CatalogueScope::kAttentionFusions);
+    targets = std::async(std::launch::async, [python = s.python] {
+      return ListInstalledRewrites(python, kTargetListTimeoutS, CatalogueScope::kSteeringTargets);
     });
   // The first worker resolves the paths; the others start meanwhile, so that no job waits for its
   // worker in the middle of the campaign.
@@ -333,7 +339,7 @@ CampaignEnd StartCampaign(CampaignStart s) {
     spdlog::info("no steering: inductor is not among the paths, so no rewrite is ever reported");
     fo.steer = false;
   }
-  if (fo.steer && fusions.valid()) fo.installed_fusions = InstalledFusions(fusions.get());
+  if (fo.steer && targets.valid()) fo.reachable_targets = ReachableTargets(targets.get());
   fo.progress_line = s.progress_line;
   std::string joined;
   for (const auto& p : fo.paths) joined += (joined.empty() ? "" : ", ") + p;

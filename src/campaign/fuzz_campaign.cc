@@ -119,7 +119,7 @@ class Campaign {
     schedule_.Restore(sum_.done_below, sum_.done_extra);
     if (o.steer) {
       steering_.emplace(o.seed, o.shard, o.steer_epoch_cases);
-      if (o.installed_fusions) steering_->SetInstalledFusions(*o.installed_fusions);
+      if (o.reachable_targets) steering_->SetReachableTargets(*o.reachable_targets);
       // SummaryFromJson checked a resumed summary's state already.
       if (!sum_.steering.is_null()) (void)steering_->FromJson(sum_.steering);
     }

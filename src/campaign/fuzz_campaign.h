@@ -69,10 +69,10 @@ struct FuzzOptions {
   // follow the campaign's pass coverage, in epochs of steer_epoch_cases cases.
   bool steer = false;
   int64_t steer_epoch_cases = 64;
-  // The attention fusions the installed torch registers (Steering::SetInstalledFusions), listed
-  // when a steered campaign starts; none: unknown (every target focus can be open), or resumed
-  // (the summary holds them).
-  std::optional<std::set<std::string>> installed_fusions;
+  // The attention fusions and lowerings the installed torch can reach on this CPU
+  // (Steering::SetReachableTargets), listed when a steered campaign starts; none: unknown (every
+  // target focus can be open), or resumed (the summary holds them).
+  std::optional<std::set<std::string>> reachable_targets;
 };
 
 struct BucketStats {

@@ -22,8 +22,8 @@ std::string CatalogueScript(CatalogueScope scope) {
          "\nimport json, sys\n"
          "with open(sys.argv[1], 'w') as out:\n"
          "    json.dump(" +
-         (scope == CatalogueScope::kAttentionFusions
-              ? "attention_fusion_catalogue()"
+         (scope == CatalogueScope::kSteeringTargets
+              ? "attention_fusion_catalogue() + lowering_catalogue()"
               : "rewrite_catalogue() + lowering_catalogue()") +
          ", out)\n";
 }

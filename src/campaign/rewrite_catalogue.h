@@ -30,10 +30,11 @@ struct CatalogueRewrite {
 // error names the entry and field that is wrong.
 Result<std::vector<CatalogueRewrite>> ParseRewriteCatalogue(const std::string& text);
 
-// What to list: every rewrite (after two compiles, which register Inductor's lazy passes: about
-// 20 s), or only the attention fusions, which fuse_attention registers without a compile (a few
-// seconds, most of it importing torch).
-enum class CatalogueScope { kAll, kAttentionFusions };
+// What to list: every rewrite and lowering (after two compiles, which register Inductor's lazy
+// passes: about 20 s), or what a steered campaign's target foci need: the attention fusions, which
+// fuse_attention registers without a compile, and the lowerings (a few seconds, most of it
+// importing torch).
+enum class CatalogueScope { kAll, kSteeringTargets };
 
 // Runs the catalogue script in `python` (a venv's interpreter) with a time limit; the error says
 // what failed, with the last line the script printed.

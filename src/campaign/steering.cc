@@ -6,6 +6,7 @@
 
 #include "oracles/attention_fusion.h"
 #include "src/gen/focus.h"
+#include "src/ir/outcome.h"
 #include "src/report/rewrite_coverage.h"
 #include "src/support/rng.h"
 
@@ -147,7 +148,7 @@ Steering::Plan Steering::MakePlan(int64_t epoch, const Plan* before) const {
   std::vector<size_t> open;
   for (size_t f = 0; f < n; ++f) {
     const std::string& target = Foci()[f].target;
-    if (!target.empty() && !hits.count(target) && programs[f] < kTargetTries && Installed(target))
+    if (!target.empty() && !hits.count(target) && programs[f] < kTargetTries && Reachable(target))
       open.push_back(f);
   }
   // Breadth first: only the open targets with the fewest programs so far, so that every target
@@ -182,13 +183,20 @@ Steering::Plan Steering::MakePlan(int64_t epoch, const Plan* before) const {
   return plan;
 }
 
-void Steering::SetInstalledFusions(std::set<std::string> names) {
-  installed_ = std::move(names);
+void Steering::SetReachableTargets(std::set<std::string> names) {
+  reachable_ = std::move(names);
   plans_.clear();
 }
 
-bool Steering::Installed(const std::string& target) const {
-  return !installed_ || AttentionFusionPattern(target).empty() || installed_->count(target) > 0;
+namespace {
+// The targets the install's listing gates: attention fusions and lowerings.
+bool Gated(const std::string& name) {
+  return !AttentionFusionPattern(name).empty() || name.starts_with(kLoweringPrefix);
+}
+}  // namespace
+
+bool Steering::Reachable(const std::string& target) const {
+  return !reachable_ || !Gated(target) || reachable_->count(target) > 0;
 }
 
 void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
@@ -220,7 +228,7 @@ nlohmann::json Steering::ToJson() const {
     epochs.push_back({{"epoch", e}, {"foci", by_focus}});
   }
   nlohmann::json out = {{"epoch_cases", epoch_cases_}, {"epochs", epochs}};
-  if (installed_) out["installed_fusions"] = *installed_;
+  if (reachable_) out["reachable_targets"] = *reachable_;
   return out;
 }
 
@@ -257,22 +265,27 @@ Status Steering::FromJson(const nlohmann::json& j) {
       }
     }
   }
-  std::optional<std::set<std::string>> installed;
-  if (j.contains("installed_fusions")) {  // absent before 2.11.0's targets, and where unknown
-    const nlohmann::json& names = j.at("installed_fusions");
-    if (!names.is_array() || names.size() > kMaxInstalledFusions)
-      return bad("\"installed_fusions\" must be an array of up to " +
-                 std::to_string(kMaxInstalledFusions) + " fusion names");
-    installed.emplace();
+  // "reachable_targets"; a summary written before the lowering targets names its attention
+  // fusions "installed_fusions"; neither where the listing was unknown.
+  std::optional<std::set<std::string>> reachable;
+  const char* key = j.contains("reachable_targets")   ? "reachable_targets"
+                    : j.contains("installed_fusions") ? "installed_fusions"
+                                                      : nullptr;
+  if (key) {
+    const nlohmann::json& names = j.at(key);
+    if (!names.is_array() || names.size() > kMaxReachableTargets)
+      return bad(std::string("\"") + key + "\" must be an array of up to " +
+                 std::to_string(kMaxReachableTargets) + " names");
+    reachable.emplace();
     for (const auto& n : names) {
-      if (!n.is_string() || !ValidRewriteName(n.get<std::string>()) ||
-          AttentionFusionPattern(n.get<std::string>()).empty())
-        return bad("\"installed_fusions\" holds a name that is not an attention fusion's");
-      installed->insert(n.get<std::string>());
+      if (!n.is_string() || !ValidRewriteName(n.get<std::string>()) || !Gated(n.get<std::string>()))
+        return bad(std::string("\"") + key +
+                   "\" holds a name that is neither an attention fusion's nor a lowering's");
+      reachable->insert(n.get<std::string>());
     }
   }
   epochs_ = std::move(epochs);
-  installed_ = std::move(installed);
+  reachable_ = std::move(reachable);
   plans_.clear();
   return Status::Ok();
 }

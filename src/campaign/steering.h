@@ -32,16 +32,17 @@ class Steering {
   // than kExplore programs so far counts as the best one (it is tried first).
   static constexpr double kFloor = 0.04, kAsGiven = 0.25;
   static constexpr int64_t kExplore = 8;
-  // The target foci (one fusion each, src/gen/fusion_targets.h) have case slots while any is open:
-  // its fusion registered by the installed torch (SetInstalledFusions), not reached yet by any
-  // program, and fewer than kTargetTries programs of its own. Each epoch gives up to kTargets of
+  // The target foci (one fusion or lowering each, src/gen/fusion_targets.h and
+  // deployment_targets.h) have case slots while any is open: its target reachable with the
+  // installed torch on this CPU (SetReachableTargets), not reached yet by any program, and fewer
+  // than kTargetTries programs of its own. Each epoch gives up to kTargets of
   // its cases, one each, to the open targets with the fewest programs (breadth first; those whose
   // slot in the epoch before is still unread come last), at positions drawn from the seed: a target
   // with a slot has its program for certain. The broad foci draw the other cases as above.
   static constexpr double kTargets = 0.4;
   static constexpr int64_t kTargetTries = 3;
-  // Attention fusions an install can register: a listing longer than this is an error.
-  static constexpr size_t kMaxInstalledFusions = 2000;
+  // Attention fusions and lowerings an install can reach: a listing longer than this is an error.
+  static constexpr size_t kMaxReachableTargets = 2000;
 
   Steering(uint64_t seed, Shard shard, int64_t epoch_cases = kDefaultEpochCases);
 
@@ -61,11 +62,13 @@ class Steering {
   std::vector<double> Odds(int64_t epoch) const;
   // The target focus of each slot of `epoch`, by position in the epoch (0 to epoch_cases - 1).
   const std::map<int64_t, size_t>& Slots(int64_t epoch) const;
-  // The attention fusions (_sfdp_pattern_N_...) the installed torch registers and a CPU program
-  // can reach (the catalogue gives them no note): a target focus of another is never open
-  // (releases differ: 2.11.0 has training forms 2.15.0 dropped). Until this is called every
-  // target can be; a resumed campaign reads the set back from its summary.
-  void SetInstalledFusions(std::set<std::string> names);
+  // The attention fusions (_sfdp_pattern_N_...) the installed torch registers and the lowerings
+  // ("lowering:...") a program can get from it on this CPU (the catalogues give them no note): a
+  // target focus of another fusion or lowering is never open (releases differ: 2.11.0 has
+  // training forms 2.15.0 dropped; CPUs differ: AVX-512 and AMX micro-kernels). Until this is
+  // called every target can be; a resumed campaign reads the set back from its summary. Targets
+  // of other kinds (a freezing pass, post_grad.addmm) are always open until reached.
+  void SetReachableTargets(std::set<std::string> names);
   // A done case: its focus and the rewrites its compiled runs reached.
   void Record(int64_t index, size_t focus, const std::set<std::string>& rewrites);
   // Programs per focus over all epochs, for the summary's table.
@@ -77,9 +80,9 @@ class Steering {
   Status FromJson(const nlohmann::json& j);
 
  private:
-  // Whether a target's fusion is one the install registers (or not an attention fusion, or the
-  // install's are unknown).
-  bool Installed(const std::string& target) const;
+  // Whether a target is one the install can reach here (or of a kind the listing does not gate,
+  // or the listing is unknown).
+  bool Reachable(const std::string& target) const;
   struct FocusStats {
     int64_t programs = 0;
     std::map<std::string, int64_t> rewrites;  // programs that reached each
@@ -88,7 +91,7 @@ class Steering {
   Shard shard_;
   int64_t epoch_cases_;
   std::map<int64_t, std::vector<FocusStats>> epochs_;  // per epoch, per focus
-  std::optional<std::set<std::string>> installed_;     // SetInstalledFusions; none: unknown
+  std::optional<std::set<std::string>> reachable_;     // SetReachableTargets; none: unknown
   struct Plan {
     std::vector<double> odds;         // Odds(epoch)
     std::map<int64_t, size_t> slots;  // Slots(epoch)

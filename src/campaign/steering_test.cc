@@ -115,20 +115,23 @@ TEST(Steering, TargetFociHaveSlotsUntilTheirFusionIsReachedOrTried) {
 }
 
 // A target whose fusion the installed torch does not register (2.15.0 dropped the training forms
-// of 13 and 15 to 24) is never open; a target that is not an attention fusion's is not listed and
-// stays open; and the set reads back from the summary.
-TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
+// of 13 and 15 to 24), or whose lowering this CPU cannot make (an AMX micro-kernel), is never
+// open; a target that is neither (a freezing pass) is not listed and stays open; and the set
+// reads back from the summary.
+TEST(Steering, OnlyTargetsTheInstallCanReachHereAreOpen) {
   const std::vector<size_t> broad = Broad(), targets = Broad(false);
   std::set<std::string> installed;
+  bool lowering_installed = false;
   const size_t none = Foci().size();
   size_t registered = none, other = none;
   std::vector<size_t> missing;
   for (size_t f : targets) {
     const std::string& t = Foci()[f].target;
-    if (t.rfind("_sfdp_pattern_", 0) != 0)
-      other = f;
-    else if (installed.size() < 5)
-      installed.insert(t), registered = f;
+    const bool lowering = t.rfind("lowering:", 0) == 0;
+    if (t.rfind("_sfdp_pattern_", 0) != 0 && !lowering)
+      other = f;  // a freezing pass, post_grad.addmm: never gated
+    else if (installed.size() < 5 || (lowering && !lowering_installed))
+      installed.insert(t), registered = f, lowering_installed |= lowering;
     else
       missing.push_back(f);
   }
@@ -136,7 +139,7 @@ TEST(Steering, OnlyTargetsWhoseFusionTheInstallRegistersAreOpen) {
   ASSERT_FALSE(missing.empty());
   constexpr int64_t kEpoch = 1000;  // a slot for every open target
   Steering s(7, Shard{}, kEpoch);
-  s.SetInstalledFusions(installed);
+  s.SetReachableTargets(installed);
   std::vector<double> odds = s.Odds(0);
   for (size_t f : missing) EXPECT_EQ(odds[f], 0) << Foci()[f].name;
   const size_t open = targets.size() - missing.size();  // the installed and the others
@@ -294,12 +297,15 @@ TEST(Steering, TheSummarySectionReadsBackAndRejectsWhatIsNotOne) {
   k["epochs"][0]["epoch"] = -1;
   rejects(k, "an epoch must be");
   k = j;
-  k["installed_fusions"] = "_sfdp_pattern_1_inference";
+  k["reachable_targets"] = "_sfdp_pattern_1_inference";
   rejects(k, "must be an array");
-  k["installed_fusions"] = {"_sfdp_pattern_1_inference", "post_grad.addmm"};
-  rejects(k, "not an attention fusion's");
-  k["installed_fusions"] = {"_sfdp_pattern_1_inference", 7};
-  rejects(k, "not an attention fusion's");
+  k["reachable_targets"] = {"_sfdp_pattern_1_inference", "post_grad.addmm"};
+  rejects(k, "neither an attention fusion's nor a lowering's");
+  k["reachable_targets"] = {"lowering:template.CppGemmTemplate", 7};
+  rejects(k, "neither an attention fusion's nor a lowering's");
+  k = j;
+  k["installed_fusions"] = {"_sfdp_pattern_1_inference", "post_grad.addmm"};  // an older summary
+  rejects(k, "\"installed_fusions\" holds a name");
 }
 
 }  // namespace

@@ -15,11 +15,16 @@ ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
   // to heads first (by hand: the form of _sfdp_pattern_7 to 12 and 14 to 28; sdpa: 29 and 30,
   // which fold sdpa's own decomposition back).
   const bool heads_second = four && c_.Coin(p_.p_attention_bshd);
-  auto fresh = [&](const Shape& s, DType dtype) {
-    return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
-  };
+  // Self-attention projected from one input (a model's layer): q, k and v are linears of x.
+  const bool projected = heads_second && !chain && c_.Coin(p_.p_attention_projection);
   int64_t b = c_.Int(p_.attention_batch_min, p_.attention_batch_max),
           h = c_.Int(p_.attention_heads_min, p_.attention_heads_max), l = Dim(), e = Dim();
+  Value x;
+  if (projected) x = RawInput({b, l, Dim()}, f);
+  auto fresh = [&](const Shape& s, DType dtype) {
+    if (projected) return Projected(x, s, dtype);
+    return heads_second ? HeadsFirst(s, dtype) : Input(s, dtype);
+  };
   Value q;
   if (chain && last_.shape.size() == (four ? 4u : 3u)) {
     q = last_;
@@ -30,7 +35,7 @@ ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
   } else {
     q = fresh(four ? Shape{b, h, l, e} : Shape{h, l, e}, f);
   }
-  int64_t s = Dim(), ev = c_.Coin(p_.p_ev_equal_e) ? e : Dim(), hk = h;
+  int64_t s = projected ? l : Dim(), ev = c_.Coin(p_.p_ev_equal_e) ? e : Dim(), hk = h;
   bool gqa = fused && four && c_.Coin(p_.p_gqa);
   if (gqa) {  // k and v carry fewer heads: query heads are grouped onto them
     hk = c_.Int(1, 2);
@@ -53,6 +58,20 @@ ProgramBuilder::Qkv ProgramBuilder::AttentionOperands(bool fused, bool chain) {
 ProgramBuilder::Value ProgramBuilder::HeadsFirst(const Shape& s, DType dtype) {
   Value in = RawInput({s[0], s[2], s[1], s[3]}, dtype);
   return Emit(OpKind::kPermute, {in}, s, dtype, [](Node& n) { n.ints = {0, 2, 1, 3}; });
+}
+
+ProgramBuilder::Value ProgramBuilder::Projected(const Value& x, const Shape& s, DType dtype) {
+  const int64_t batch = s[0], heads = s[1], rows = s[2], cols = s[3];
+  Value in = x.dtype == dtype ? x : CastTo(x, dtype);
+  std::vector<Value> args = {in, RawInput({heads * cols, x.shape.back()}, dtype)};
+  if (c_.Coin(p_.p_linear_bias)) args.push_back(RawInput({heads * cols}, dtype));
+  Value y = Emit(OpKind::kLinear, args, {batch, rows, heads * cols}, dtype, [](Node&) {});
+  const Shape split = {batch, rows, heads, cols};
+  Shape sizes = split;  // .reshape(B, L, H, -1) as models write it, sometimes
+  if (c_.Coin(p_.p_size_minus_one) && Numel(split) > 0)
+    sizes[static_cast<size_t>(c_.Int(0, 3))] = -1;
+  Value r = Emit(OpKind::kReshape, {y}, split, dtype, [&](Node& n) { n.ints = sizes; });
+  return Emit(OpKind::kPermute, {r}, s, dtype, [](Node& n) { n.ints = {0, 2, 1, 3}; });
 }
 
 void ProgramBuilder::Sdpa(bool chain) {

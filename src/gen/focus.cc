@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "src/gen/deployment_targets.h"
 #include "src/gen/focus_overlay.h"
 #include "src/gen/fusion_targets.h"
 #include "src/gen/generator.h"
@@ -76,6 +77,7 @@ json AttentionClassic() {
                  {"p_train", 0.2},
                  {"p_key_permute", 0},
                  {"p_attention_bshd", 0},
+                 {"p_attention_projection", 0},
                  {"p_attention_unscaled", 0.1},
                  {"p_scale_query", 0.25},
                  {"p_scale_tensor", 0},
@@ -160,8 +162,8 @@ std::vector<Focus> Broad() {
        AttentionClassic()},
       {"deployment",
        "the CPU deployment stack's lowerings (freezing's mkl/mkldnn prepacked linears and their "
-       "fused epilogues, concatenated linears, max-autotune's C++ GEMM templates and "
-       "micro-kernels): "
+       "fused epilogues, concatenated linears, folded constants, max-autotune's C++ GEMM "
+       "templates and micro-kernels): "
        "models whose products hold weights, with epilogues, inference, a knob variant on every "
        "program",
        Merge({Clean(),
@@ -170,8 +172,15 @@ std::vector<Focus> Broad() {
                        {"w_addmm", 2},
                        {"w_matmul", 2},
                        {"w_bmm", 1},
-                       {"w_baddbmm", 0.5}}),
+                       {"w_baddbmm", 0.5},
+                       {"w_attention", 0.5},
+                       {"w_sdpa", 0.5}}),
               {{"p_module", 1},
+               // self-attention whose q, k and v are projections: weights, concatenated by
+               // freezing's opt-in pass, grouped by max-autotune's
+               {"p_attention_4d", 1},
+               {"p_attention_bshd", 1},
+               {"p_attention_projection", 1},
                {"p_weight", 1},
                {"p_epilogue", 0.7},
                {"p_product_output", 0.3},
@@ -188,13 +197,16 @@ std::vector<Focus> Broad() {
                {"w_inductor_max_autotune", 3},
                {"w_inductor_cpp_wrapper", 1},
                {"w_inductor_dynamic", 1},
-               {"w_inductor_emulate_precision_casts", 0.5}}})},
+               {"w_inductor_emulate_precision_casts", 0.5},
+               {"w_inductor_freezing_dynamic", 1},
+               {"w_inductor_freezing_opt_in", 1}}})},
   };
 }
 
 std::vector<Focus> Build() {
   std::vector<Focus> foci = Broad();
   for (Focus& f : FusionTargetFoci(Attention(), Clean())) foci.push_back(std::move(f));
+  for (Focus& f : DeploymentTargetFoci(Clean())) foci.push_back(std::move(f));
   return foci;
 }
 

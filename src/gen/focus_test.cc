@@ -177,5 +177,81 @@ TEST(Focus, TargetFociWriteTheirFusionsVariant) {
   EXPECT_GE(with_view, 12);
 }
 
+// Each deployment target focus writes a model whose products' weights are parameters, drawn for
+// its variant alone on every program, in its form: a float32 linear with the epilogue its mkldnn
+// post-op fuses, three linears on one input for the concatenated linears, a linear scaled before
+// the next op for binary folding, a product in the micro-kernel's dtype.
+TEST(Focus, DeploymentTargetFociWriteTheirForms) {
+  size_t deployment = 0;
+  for (size_t f = 0; f < Foci().size(); ++f) {
+    const Focus& focus = Foci()[f];
+    if (focus.target.empty() || focus.target.starts_with("_sfdp_pattern_") ||
+        focus.target == "post_grad.addmm" || focus.target == "joint_graph.pointless_view")
+      continue;
+    ++deployment;
+    const std::string& t = focus.target;
+    EXPECT_EQ(focus.name, "target_" + t);
+    const GenPolicy p = Focused(GenPolicy{}, f);
+    EXPECT_EQ(p.variant_rate, 1) << t;
+    std::string variant;
+    for (const VariantWeight& v : VariantWeights())
+      if (p.*v.weight > 0) {
+        EXPECT_TRUE(variant.empty()) << t << ": two variants";
+        variant = std::string(v.key.substr(2));
+      }
+    EXPECT_FALSE(variant.empty()) << t;
+    const bool mkldnn = t.find("mkldnn") != std::string::npos;
+    if (mkldnn) {
+      EXPECT_EQ(variant, "inductor_freezing_dynamic") << t;
+    }
+    if (t.starts_with("lowering:micro_gemm") || t.starts_with("lowering:template")) {
+      EXPECT_EQ(variant, "inductor_max_autotune") << t;
+    }
+    if (t.starts_with("freezing_patterns") || t.starts_with("binary_folding")) {
+      EXPECT_EQ(variant, "inductor_freezing_opt_in") << t;
+    }
+    int epilogue = 0, siblings = 0, scaled = 0, programs = 0;
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+      const Program prog = GenerateFromSeed(seed, p);
+      ASSERT_TRUE(Verify(prog).ok()) << t << " seed " << seed << ": " << Verify(prog).message();
+      EXPECT_TRUE(std::any_of(prog.inputs.begin(), prog.inputs.end(), IsWeight))
+          << t << " seed " << seed;
+      EXPECT_FALSE(std::any_of(prog.inputs.begin(), prog.inputs.end(),
+                               [](const InputSpec& in) { return in.requires_grad; }))
+          << t << " seed " << seed;
+      if (mkldnn) {
+        for (const InputSpec& in : prog.inputs) EXPECT_EQ(in.dtype, DType::kFloat32) << t;
+      }
+      const std::string dtype = t.substr(t.rfind('.') + 1);
+      if (t.starts_with("lowering:micro_gemm.")) {
+        EXPECT_EQ(DTypeName(prog.inputs[0].dtype), dtype) << t << " seed " << seed;
+      }
+      int linears = 0;
+      for (const Node& n : prog.nodes) {
+        epilogue += IsUnaryEpilogue(n.op);
+        linears += n.op == OpKind::kLinear;
+        const Node* before = n.args.empty() ? nullptr : prog.FindNode(n.args[0]);
+        scaled += n.op == OpKind::kMulScalar && before && before->op == OpKind::kLinear;
+      }
+      siblings += linears >= 2;
+      ++programs;
+    }
+    const bool post_op = t.find(":none") == std::string::npos &&
+                         t.find("binary:add") == std::string::npos &&
+                         t.find("linear_bias") == std::string::npos && mkldnn &&
+                         t.find("_recover_linear") == std::string::npos;
+    if (post_op) {
+      EXPECT_GE(epilogue, programs) << t << ": every product gets the epilogue";
+    }
+    if (t.starts_with("freezing_patterns") || t == "lowering:template.CppGroupedGemmTemplate") {
+      EXPECT_EQ(siblings, programs) << t << ": linears sharing an input in every program";
+    }
+    if (t.starts_with("binary_folding")) {
+      EXPECT_EQ(scaled, programs) << t << ": a linear scaled in every program";
+    }
+  }
+  EXPECT_GE(deployment, 25u);
+}
+
 }  // namespace
 }  // namespace mmdiff

@@ -146,6 +146,7 @@ json Plain() {
   return {{"dims", {2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33}},
           {"p_attention_4d", 1},
           {"p_attention_bshd", 0},
+          {"p_attention_projection", 0},
           {"p_attention_bmm", 0},
           {"p_key_permute", 0},
           {"p_attention_unscaled", 0},

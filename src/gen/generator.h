@@ -26,8 +26,9 @@ namespace mmdiff {
 // attention; 15: 2.11.0's target foci, attention heads from attention_heads_min; 16: a
 // masked_fill's -inf drawn by p_mask_fill_inf (padding targets fill with -inf); 17: models, whose
 // weight operands are parameters and buffers (p_module), pointwise epilogues after products
-// (p_epilogue), linears sharing an input (p_linear_siblings)
-inline constexpr int kGeneratorVersion = 17;
+// (p_epilogue), linears sharing an input (p_linear_siblings); 18: two siblings by p_two_siblings,
+// the deployment stack's target foci (src/gen/deployment_targets.h)
+inline constexpr int kGeneratorVersion = 18;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -651,6 +652,59 @@ TEST(GeneratorOdds, Epilogues) {
   l.max_ops = 1;
   ExpectControls(l, &GenPolicy::p_linear_siblings, "p_linear_siblings", siblings(true),
                  siblings(false));
+  // Two siblings (three linears on one input) with p_two_siblings, else one.
+  l.p_linear_siblings = 1;
+  auto linears = [](int count) {
+    return [count](const Program& prog, const Node& n) {
+      return &n == &prog.nodes.back() &&
+             std::count_if(prog.nodes.begin(), prog.nodes.end(),
+                           [](const Node& m) { return m.op == OpKind::kLinear; }) == count;
+    };
+  };
+  ExpectControls(l, &GenPolicy::p_two_siblings, "p_two_siblings", linears(3), linears(2));
+}
+
+// Self-attention projected from one input (p_attention_projection): q, k and v are linears of
+// the same x, reshaped and permuted to heads first, with S = L; else stored (B, S, H, E) inputs
+// permuted. In a model, the projections' weights are its parameters.
+TEST(GeneratorOdds, AttentionProjections) {
+  GenPolicy p = Only(OpKind::kSoftmax);
+  p.p_attention_4d = p.p_attention_bshd = 1;
+  p.max_ops = 1;
+  p.swarm = false;  // which would switch the (B, S, H, E) layout off in some programs
+  auto projected = [](const Program& prog, const Node& n) {
+    const Node* split = n.op == OpKind::kPermute ? prog.FindNode(n.args[0]) : nullptr;
+    const Node* linear =
+        split && split->op == OpKind::kReshape ? prog.FindNode(split->args[0]) : nullptr;
+    return linear && linear->op == OpKind::kLinear;
+  };
+  auto stored = [](const Program& prog, const Node& n) {
+    return n.op == OpKind::kPermute && n.ints == std::vector<int64_t>{0, 2, 1, 3} &&
+           prog.FindNode(n.args[0]) == nullptr;
+  };
+  ExpectControls(p, &GenPolicy::p_attention_projection, "p_attention_projection", projected,
+                 stored);
+  p.p_attention_projection = 1;
+  p.p_module = p.p_weight = 1;
+  p.p_train = 0;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    const Program prog = GenerateFromSeed(seed, p);
+    ASSERT_TRUE(Verify(prog).ok()) << seed << ": " << Verify(prog).message();
+    std::set<std::string> sources;
+    int projections = 0;
+    for (const Node& n : prog.nodes) {
+      if (!projected(prog, n)) continue;  // the permute of a projection
+      ++projections;
+      const Node& linear = *prog.FindNode(prog.FindNode(n.args[0])->args[0]);
+      const Node* cast = prog.FindNode(linear.args[0]);  // x, or x cast to another dtype
+      sources.insert(cast && cast->op == OpKind::kCast ? cast->args[0] : linear.args[0]);
+      const InputSpec* w = prog.FindInput(linear.args[1]);
+      ASSERT_NE(w, nullptr) << seed;
+      EXPECT_TRUE(IsWeight(*w)) << seed << ": a projection's weight is the model's";
+    }
+    EXPECT_GE(projections, 3) << seed;
+    EXPECT_EQ(sources.size(), 1u) << seed << ": q, k and v project one input";
+  }
 }
 
 }  // namespace

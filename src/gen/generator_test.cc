@@ -205,10 +205,11 @@ TEST(GenOps, EachKeyAndBuilderBuildItsOp) {
     const GenPolicy& p = policy.value();
     std::set<OpKind> expected = {op.op};
     // Hand-written attention: its softmax, with products by matmul (or bmm for 3-D operands), and
-    // a linear of its merged heads.
+    // a linear of its merged heads; attention's q, k and v may be linear projections.
     std::set<OpKind> allowed = expected;
     if (op.op == OpKind::kSoftmax)
       allowed = {OpKind::kSoftmax, OpKind::kMatmul, OpKind::kBmm, OpKind::kLinear};
+    if (op.op == OpKind::kSdpa) allowed = {OpKind::kSdpa, OpKind::kLinear};
     for (uint64_t seed = 0; seed < 100; ++seed) {
       std::set<OpKind> own;
       for (const auto& n : GenerateFromSeed(seed, p).nodes)

@@ -55,6 +55,7 @@ Field Count(int GenPolicy::* m, const std::string& key, int lo, int hi) {
 std::map<std::string, Field> AllFields() {
   std::map<std::string, Field> fields = {
       {"max_ops", Count(&GenPolicy::max_ops, "max_ops", 1, 12)},
+      {"min_ops", Count(&GenPolicy::min_ops, "min_ops", 1, 12)},
       {"p_chain", Prob(&GenPolicy::p_chain, "p_chain")},
       {"p_mixed_dtype", Prob(&GenPolicy::p_mixed_dtype, "p_mixed_dtype")},
       {"p_cast", Prob(&GenPolicy::p_cast, "p_cast")},
@@ -102,6 +103,8 @@ std::map<std::string, Field> AllFields() {
       {"p_attention_unscaled", Prob(&GenPolicy::p_attention_unscaled, "p_attention_unscaled")},
       {"p_scale_query", Prob(&GenPolicy::p_scale_query, "p_scale_query")},
       {"p_attention_bshd", Prob(&GenPolicy::p_attention_bshd, "p_attention_bshd")},
+      {"p_attention_projection",
+       Prob(&GenPolicy::p_attention_projection, "p_attention_projection")},
       {"p_attention_bmm", Prob(&GenPolicy::p_attention_bmm, "p_attention_bmm")},
       {"p_softmax_cast_first", Prob(&GenPolicy::p_softmax_cast_first, "p_softmax_cast_first")},
       {"p_attention_dropout", Prob(&GenPolicy::p_attention_dropout, "p_attention_dropout")},
@@ -140,6 +143,8 @@ std::map<std::string, Field> AllFields() {
       {"p_epilogue", Prob(&GenPolicy::p_epilogue, "p_epilogue")},
       {"p_product_output", Prob(&GenPolicy::p_product_output, "p_product_output")},
       {"p_linear_siblings", Prob(&GenPolicy::p_linear_siblings, "p_linear_siblings")},
+      {"p_two_siblings", Prob(&GenPolicy::p_two_siblings, "p_two_siblings")},
+      {"p_siblings_equal", Prob(&GenPolicy::p_siblings_equal, "p_siblings_equal")},
       {"p_residual", Prob(&GenPolicy::p_residual, "p_residual")},
       {"p_residual_input", Prob(&GenPolicy::p_residual_input, "p_residual_input")},
       {"w_relu", Weight(&GenPolicy::w_relu, "w_relu")},
@@ -207,6 +212,8 @@ const std::vector<VariantWeight>& VariantWeights() {
       {"w_inductor_dynamic", &GenPolicy::w_inductor_dynamic},
       {"w_inductor_emulate_precision_casts", &GenPolicy::w_inductor_emulate_precision_casts},
       {"w_inductor_fallback_random", &GenPolicy::w_inductor_fallback_random},
+      {"w_inductor_freezing_dynamic", &GenPolicy::w_inductor_freezing_dynamic},
+      {"w_inductor_freezing_opt_in", &GenPolicy::w_inductor_freezing_opt_in},
   };
   return kWeights;
 }

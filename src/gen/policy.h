@@ -14,7 +14,8 @@
 namespace mmdiff {
 
 struct GenPolicy {
-  int max_ops = 3;              // ops per program: uniform in [1, max_ops]
+  int max_ops = 3;  // ops per program: uniform in [min(min_ops, max_ops), max_ops]
+  int min_ops = 1;
   double p_chain = 0.5;         // an op takes the previous op's result as its first operand
   double p_mixed_dtype = 0.35;  // an operand gets a dtype other than the op's base dtype
   double p_cast = 0.2;          // an operand goes through an explicit cast node first
@@ -67,8 +68,11 @@ struct GenPolicy {
   // p_epilogue, drawn by w_relu, w_gelu (approximate "none"), w_gelu_tanh, w_silu, w_sigmoid,
   // w_tanh and w_clamp (bounds (0, 6), (-1, 1), (0, 1) or (-2, 2)); the product stays an output
   // of its own too (a product with two users) with p_product_output. A linear has one or two
-  // siblings on the same input (freezing's concatenated linears) with p_linear_siblings.
+  // siblings on the same input (freezing's concatenated linears) with p_linear_siblings: two
+  // (three linears) with p_two_siblings, each of the first one's output size with
+  // p_siblings_equal (max-autotune's grouped template takes only those).
   double p_epilogue = 0.3, p_product_output = 0.3, p_linear_siblings = 0.15;
+  double p_two_siblings = 0.5, p_siblings_equal = 0.5;
   // Before the epilogue, a residual added to the product with p_residual (mkldnn's binary fusion):
   // the product's own first operand where it has the product's shape and dtype (linear(x) + x)
   // with p_residual_input, else a fresh input.
@@ -101,8 +105,12 @@ struct GenPolicy {
   // first with p_attention_bshd; 3-D products by torch.bmm rather than matmul with p_attention_bmm;
   // a float32 softmax by a cast before it rather than its dtype argument with p_softmax_cast_first;
   // softmax over another dim than the last with p_softmax_other_dim (no attention rewrite should
-  // take that; pytorch#196468: on 2.11.0 the fusions did).
+  // take that; pytorch#196468: on 2.11.0 the fusions did). Operands stored (B, S, H, E) are
+  // projected, as a model's self-attention layer writes them, with p_attention_projection: q, k
+  // and v are linear(x, W) of one (B, L, D) input x (a weight each, with a bias by
+  // p_linear_bias), reshaped to (B, L, heads, E) and permuted (then S is L).
   double p_key_permute = 0.3, p_scale_div = 0.5, p_softmax_other_dim = 0.05;
+  double p_attention_projection = 0.5;
   double p_attention_unscaled = 0.15, p_scale_query = 0.2, p_attention_bshd = 0.3;
   double p_attention_bmm = 0.3, p_softmax_cast_first = 0.4;
   // Dropout on attention's probabilities with p_attention_dropout, of which a share
@@ -190,6 +198,7 @@ struct GenPolicy {
   double variant_rate = 0.5;
   double w_inductor_freezing = 2, w_inductor_max_autotune = 2, w_inductor_cpp_wrapper = 1;
   double w_inductor_dynamic = 1, w_inductor_emulate_precision_casts = 1;
+  double w_inductor_freezing_dynamic = 1, w_inductor_freezing_opt_in = 1;
   double w_inductor_fallback_random = 0;
   bool operator==(const GenPolicy&) const = default;
 };

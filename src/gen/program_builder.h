@@ -56,7 +56,7 @@ class ProgramBuilder {
     if (p_.swarm) Swarm();
     size_t where = c_.Weighted({1.0 - p_.p_meta - p_.p_cuda, p_.p_meta, p_.p_cuda});
     device_ = where == 1 ? Device::kMeta : where == 2 ? Device::kCuda : Device::kCpu;
-    int ops = static_cast<int>(c_.Int(1, p_.max_ops));
+    int ops = static_cast<int>(c_.Int(std::min(p_.min_ops, p_.max_ops), p_.max_ops));
     for (int i = 0; i < ops; ++i) AddOp();
     // Every result nobody consumed is an output.
     std::set<std::string> used;
@@ -602,9 +602,9 @@ class ProgramBuilder {
     // (and bias where the first has one), of their own output sizes; emitted first, so that the
     // first linear stays the last result.
     if (c_.Coin(p_.p_linear_siblings)) {
-      const int64_t siblings = c_.Int(1, 2);
+      const int64_t siblings = c_.Coin(p_.p_two_siblings) ? 2 : 1;
       for (int64_t i = 0; i < siblings; ++i) {
-        const int64_t n = Dim();
+        const int64_t n = c_.Coin(p_.p_siblings_equal) ? out : Dim();
         std::vector<Value> sib = {x, Input({n, x.shape.back()}, w.dtype)};
         if (bias) sib.push_back(Input({n}, args[2].dtype));
         Shape shape(x.shape.begin(), x.shape.end() - 1);
@@ -633,6 +633,9 @@ class ProgramBuilder {
   Qkv AttentionOperands(bool fused, bool chain);
   // A 4-D operand of shape s = (B, H, rows, cols), stored (B, rows, H, cols) and permuted.
   Value HeadsFirst(const Shape& s, DType dtype);
+  // ... projected from x (B, rows, D): linear(x, W) with W (H * cols, D) (and a bias by
+  // p_linear_bias), reshaped to (B, rows, H, cols) and permuted; x cast to dtype first if need be.
+  Value Projected(const Value& x, const Shape& s, DType dtype);
   // torch's scaled_dot_product_attention.
   void Sdpa(bool chain);
   // Attention built by hand, the shape of the seed bug, in the spellings Inductor's attention

@@ -110,10 +110,31 @@ std::vector<PathRow> MakeCatalogue() {
       // take a product's second operand as a constant only when it is frozen.
       knob("inductor_freezing", "freezing", "inductor under torch.no_grad(), freezing=True", false,
            {}, true),
-      knob("inductor_max_autotune", "max_autotune",
+      // With the grouped GEMM template on: linears of one input and one weight size that freezing
+      // packed for mkldnn (16-bit ones: a static float32 linear goes to mkl) become one
+      // CppGroupedGemmTemplate (a product alone is not affected).
+      knob(paths::kInductorMaxAutotune, "max_autotune",
            "inductor under torch.no_grad(), freezing=True, max_autotune=True with only the C++ "
-           "GEMM templates (max_autotune_gemm_backends='CPP')",
-           false, {{"max_autotune_gemm_backends", "'CPP'"}, {"freezing", "True"}}, true),
+           "GEMM templates (max_autotune_gemm_backends='CPP'), linears sharing an input grouped "
+           "(cpp.enable_grouped_gemm_template=True)",
+           false,
+           {{"max_autotune_gemm_backends", "'CPP'"},
+            {"freezing", "True"},
+            {"cpp.enable_grouped_gemm_template", "True"}},
+           true),
+      // Serving with a dynamic batch: a symbolic batch size makes freezing pack a float32 linear
+      // for mkldnn (not mkl), whose fused post-ops (relu, sigmoid, tanh, swish, hardtanh, gelu,
+      // a residual add) only float32 linears get, on every x86 CPU.
+      knob(paths::kInductorFreezingDynamic, "dynamic",
+           "inductor under torch.no_grad(), freezing=True, torch.compile(dynamic=True)", false,
+           {{"freezing", "True"}}, true),
+      // Freezing's passes that are off by default and on in CPU LLM recipes: linears sharing an
+      // input concatenated into one (freezing_patterns.py), a constant scale or shift folded into a
+      // linear's weights (binary_folding.py).
+      knob(paths::kInductorFreezingOptIn, "cpp.enable_concat_linear",
+           "inductor under torch.no_grad(), freezing=True with its opt-in passes: "
+           "cpp.enable_concat_linear=True, enable_linear_binary_folding=True",
+           false, {{"enable_linear_binary_folding", "True"}, {"freezing", "True"}}, true),
       knob("inductor_cpp_wrapper", "cpp_wrapper", "inductor, cpp_wrapper=True", false),
       // Symbolic sizes from the first call: another graph and other kernels (a compile option).
       knob("inductor_dynamic", "dynamic", "inductor, torch.compile(dynamic=True)", false),

@@ -23,6 +23,11 @@ inline constexpr const char* kAotEager = "aot_eager";
 inline constexpr const char* kCompileEager = "compile_eager";
 inline constexpr const char* kTorchScript = "torchscript";
 inline constexpr const char* kAoti = "aoti";
+// Knob variants of inductor that the generator's deployment targets draw
+// (src/gen/deployment_targets.h).
+inline constexpr const char* kInductorMaxAutotune = "inductor_max_autotune";
+inline constexpr const char* kInductorFreezingDynamic = "inductor_freezing_dynamic";
+inline constexpr const char* kInductorFreezingOptIn = "inductor_freezing_opt_in";
 // aot_eager compiled as a knob variant is: under torch.no_grad(), dynamic=True, with a config
 // setting patched, a model built of its weights; the self-test's control for that machinery.
 inline constexpr const char* kAotEagerDeploy = "aot_eager_deploy";

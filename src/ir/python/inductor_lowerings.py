@@ -168,9 +168,12 @@ def lowering_catalogue():
         add("lowering:extern." + op, [op])
     add("lowering:mkl._mkl_linear.default", ["linear"],
         "" if torch.backends.mkl.is_available() else "this torch has no MKL")
+    # Freezing packs a float32 linear for mkldnn where its batch is symbolic (mmdiff's
+    # inductor_freezing_dynamic), a 16-bit one where oneDNN has bfloat16/float16 kernels here.
+    no_mkldnn = "" if torch._C._has_mkldnn else "this torch has no mkldnn"
     for attr in _MMDIFF_LINEAR_POSTOPS:
-        add("lowering:mkldnn._linear_pointwise.default:" + attr, ["linear"])
-    add("lowering:mkldnn._linear_pointwise.binary:add", ["linear", "add"])
+        add("lowering:mkldnn._linear_pointwise.default:" + attr, ["linear"], no_mkldnn)
+    add("lowering:mkldnn._linear_pointwise.binary:add", ["linear", "add"], no_mkldnn)
     for attr in _MMDIFF_LINEAR_POSTOPS_NOT_GENERATED:
         add("lowering:mkldnn._linear_pointwise.default:" + attr, ["linear"],
             "an epilogue mmdiff does not generate (" + attr + ")")
@@ -181,7 +184,12 @@ def lowering_catalogue():
             __import__("torch._inductor.codegen." + module, fromlist=[cls])
         except ImportError:
             continue
-        add("lowering:template." + cls, ["linear" if "Grouped" in cls else "mm"])
+        note = ""
+        if "Grouped" in cls and not (torch.ops.mkldnn._is_mkldnn_bf16_supported() or
+                                     torch.ops.mkldnn._is_mkldnn_fp16_supported()):
+            note = ("groups linears freezing packed for mkldnn, in max-autotune's static compile "
+                    "only 16-bit ones, whose oneDNN kernels this CPU lacks (AVX-512 or AMX)")
+        add("lowering:template." + cls, ["linear" if "Grouped" in cls else "mm"], note)
     isa = cpu_vec_isa.pick_vec_isa()
     isa_name = type(isa).__name__ if isa else "none"
     floats = (torch.float32, torch.bfloat16, torch.float16)
