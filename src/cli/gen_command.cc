@@ -86,7 +86,9 @@ const CommandRegistrar kGen{
                       "did (its finding's case.json and summary bucket name it): " +
                           BroadFocusNames() +
                           ", or target + the name of an attention fusion (one focus per fusion "
-                          "variant, e.g. target_sfdp_pattern_14_half_training)")
+                          "variant, e.g. target_sfdp_pattern_14_half_training), or target_ + a "
+                          "lowering or freezing pass as `mmdiff rewrites` names it (e.g. "
+                          "target_lowering:mkldnn._linear_pointwise.default:sigmoid)")
           ->type_name("NAME")
           ->check(
               [](const std::string& name) {
