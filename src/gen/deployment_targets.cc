@@ -133,9 +133,12 @@ std::vector<Focus> DeploymentTargetFoci(const json& clean) {
                                                             {"w_float32", 0},
                                                             {"w_float16", 1},
                                                             {"w_bfloat16", 1}}));
-  add("lowering:template.CppGemmTemplate", Template(clean, "float32"));
+  // The templates with an epilogue fused in, the product an output of its own too (two users).
+  const json fused = {{"p_epilogue", 1}, {"p_product_output", 0.7}};
+  add("lowering:template.CppGemmTemplate", Template(clean, "float32", fused));
   add("lowering:template.CppBmmTemplate",
-      Deployed(clean, kMaxAutotune, {{"w_bmm", 1}, {"w_baddbmm", 1}}, Only("float32")));
+      Deployed(clean, kMaxAutotune, {{"w_bmm", 1}, {"w_matmul", 1}, {"w_baddbmm", 0.5}},
+               MergeOverlays({Only("float32"), fused, {{"max_matmul_rank", 4}}})));
   const std::pair<const char*, const char*> kKernels[] = {
       {"CppMicroGemmFP32Vec.VecAVX512", "float32"}, {"CppMicroGemmFP32Vec.VecAVX512", "bfloat16"},
       {"CppMicroGemmFP32Vec.VecAVX512", "float16"}, {"CppMicroGemmFP32Vec.VecAVX2", "float32"},
