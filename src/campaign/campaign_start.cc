@@ -22,11 +22,10 @@
 #include <utility>
 #include <vector>
 
-#include "oracles/attention_fusion.h"
 #include "src/campaign/rewrite_catalogue.h"
+#include "src/campaign/steering.h"
 #include "src/exec/path_info.h"
 #include "src/gen/focus.h"
-#include "src/ir/outcome.h"
 #include "src/ir/paths.h"
 #include "src/report/known.h"
 #include "src/support/files.h"
@@ -244,8 +243,7 @@ std::optional<std::set<std::string>> ReachableTargets(
   }
   int64_t aimed = 0, targets = 0;
   for (const Focus& f : Foci()) {
-    if (AttentionFusionPattern(f.target).empty() && !f.target.starts_with(kLoweringPrefix))
-      continue;
+    if (!GatedTarget(f.target)) continue;
     ++targets;
     aimed += names.count(f.target) > 0;
   }

@@ -188,15 +188,12 @@ void Steering::SetReachableTargets(std::set<std::string> names) {
   plans_.clear();
 }
 
-namespace {
-// The targets the install's listing gates: attention fusions and lowerings.
-bool Gated(const std::string& name) {
+bool GatedTarget(const std::string& name) {
   return !AttentionFusionPattern(name).empty() || name.starts_with(kLoweringPrefix);
 }
-}  // namespace
 
 bool Steering::Reachable(const std::string& target) const {
-  return !reachable_ || !Gated(target) || reachable_->count(target) > 0;
+  return !reachable_ || !GatedTarget(target) || reachable_->count(target) > 0;
 }
 
 void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
@@ -278,7 +275,8 @@ Status Steering::FromJson(const nlohmann::json& j) {
                  std::to_string(kMaxReachableTargets) + " names");
     reachable.emplace();
     for (const auto& n : names) {
-      if (!n.is_string() || !ValidRewriteName(n.get<std::string>()) || !Gated(n.get<std::string>()))
+      if (!n.is_string() || !ValidRewriteName(n.get<std::string>()) ||
+          !GatedTarget(n.get<std::string>()))
         return bad(std::string("\"") + key +
                    "\" holds a name that is neither an attention fusion's nor a lowering's");
       reachable->insert(n.get<std::string>());

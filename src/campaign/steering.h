@@ -24,6 +24,10 @@
 
 namespace mmdiff {
 
+// Whether a target is one the install's listing gates (an attention fusion or a lowering), so
+// that it is open only where the listing says this install and CPU can reach it.
+bool GatedTarget(const std::string& name);
+
 class Steering {
  public:
   static constexpr int64_t kDefaultEpochCases = 64;

@@ -58,13 +58,9 @@ json Deployed(const json& clean, const char* variant, const json& ops, const jso
   return j;
 }
 
-constexpr const char* kFreezingDynamic = paths::kInductorFreezingDynamic;
-constexpr const char* kOptIn = paths::kInductorFreezingOptIn;
-constexpr const char* kMaxAutotune = paths::kInductorMaxAutotune;
-
 // A float32 linear frozen with a symbolic batch: mkldnn packs it (mkl takes a static one).
 json MkldnnLinear(const json& clean, const json& keys) {
-  return Deployed(clean, kFreezingDynamic, {{"w_linear", 1}},
+  return Deployed(clean, paths::kInductorFreezingDynamic, {{"w_linear", 1}},
                   MergeOverlays({Only("float32"), keys}));
 }
 
@@ -78,7 +74,8 @@ json Siblings(const json& clean, const char* variant, bool three, bool bias) {
 
 // A product with a weight operand in one dtype, max-autotune's C++ templates forced.
 json Template(const json& clean, const char* dtype, const json& keys = json::object()) {
-  return Deployed(clean, kMaxAutotune, {{"w_linear", 2}, {"w_mm", 1}, {"w_addmm", 1}},
+  return Deployed(clean, paths::kInductorMaxAutotune,
+                  {{"w_linear", 2}, {"w_mm", 1}, {"w_addmm", 1}},
                   MergeOverlays({Only(dtype), keys}));
 }
 
@@ -115,29 +112,29 @@ std::vector<Focus> DeploymentTargetFoci(const json& clean) {
   // Freezing's opt-in passes: concatenated linears (the weights of a linear without a bias feed
   // mm, with one addmm), a Python scale folded into the weights of the linear before it.
   const std::string concat = "freezing_patterns.addmm_patterns_init.locals.";
-  add(concat + "matmul_fuse_pattern", Siblings(clean, kOptIn, true, false));
-  add(concat + "matmul_fuse_pattern_two", Siblings(clean, kOptIn, false, false));
-  add(concat + "addmm_fuse_pattern_second", Siblings(clean, kOptIn, true, true));
+  add(concat + "matmul_fuse_pattern", Siblings(clean, paths::kInductorFreezingOptIn, true, false));
+  add(concat + "matmul_fuse_pattern_two",
+      Siblings(clean, paths::kInductorFreezingOptIn, false, false));
+  add(concat + "addmm_fuse_pattern_second",
+      Siblings(clean, paths::kInductorFreezingOptIn, true, true));
   add("binary_folding.binary_folding_init.locals.folded_op",
-      Deployed(clean, kOptIn, {{"w_linear", 1}},
+      Deployed(clean, paths::kInductorFreezingOptIn, {{"w_linear", 1}},
                {{"min_ops", 2}, {"max_ops", 2}, {"p_glue", 1}, {"p_glue_scale", 1}}));
-  // max-autotune: the grouped template for linears sharing an input, each micro-kernel
-  // configuration of a floating dtype (the install's CPU reaches some: the others are never
-  // open), the M and N tails (odd sizes).
-  // The grouped template takes linears of one input and one weight size that freezing packed for
-  // mkldnn: in a static compile, 16-bit ones.
-  add("lowering:template.CppGroupedGemmTemplate", Deployed(clean, kMaxAutotune, {{"w_linear", 1}},
-                                                           {{"p_linear_siblings", 1},
-                                                            {"p_siblings_equal", 1},
-                                                            {"w_float64", 0},
-                                                            {"w_float32", 0},
-                                                            {"w_float16", 1},
-                                                            {"w_bfloat16", 1}}));
+  // max-autotune: the grouped template, which takes linears of one input and one weight size that
+  // freezing packed for mkldnn (in a static compile, 16-bit ones); the templates; each
+  // micro-kernel configuration of a floating dtype (the install's CPU reaches some: the others
+  // are never open); the M and N tails (odd sizes).
+  add("lowering:template.CppGroupedGemmTemplate",
+      Deployed(
+          clean, paths::kInductorMaxAutotune, {{"w_linear", 1}},
+          MergeOverlays({Only("float16"),
+                         {{"w_bfloat16", 1}, {"p_linear_siblings", 1}, {"p_siblings_equal", 1}}})));
   // The templates with an epilogue fused in, the product an output of its own too (two users).
   const json fused = {{"p_epilogue", 1}, {"p_product_output", 0.7}};
   add("lowering:template.CppGemmTemplate", Template(clean, "float32", fused));
   add("lowering:template.CppBmmTemplate",
-      Deployed(clean, kMaxAutotune, {{"w_bmm", 1}, {"w_matmul", 1}, {"w_baddbmm", 0.5}},
+      Deployed(clean, paths::kInductorMaxAutotune,
+               {{"w_bmm", 1}, {"w_matmul", 1}, {"w_baddbmm", 0.5}},
                MergeOverlays({Only("float32"), fused, {{"max_matmul_rank", 4}}})));
   const std::pair<const char*, const char*> kKernels[] = {
       {"CppMicroGemmFP32Vec.VecAVX512", "float32"}, {"CppMicroGemmFP32Vec.VecAVX512", "bfloat16"},
