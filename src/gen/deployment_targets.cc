@@ -58,10 +58,11 @@ json Deployed(const json& clean, const char* variant, const json& ops, const jso
   return j;
 }
 
-// A float32 linear frozen with a symbolic batch: mkldnn packs it (mkl takes a static one).
+// A float32 linear frozen with a symbolic batch: mkldnn packs it (mkl takes a static one; an
+// input without a batch dimension is not packed).
 json MkldnnLinear(const json& clean, const json& keys) {
   return Deployed(clean, paths::kInductorFreezingDynamic, {{"w_linear", 1}},
-                  MergeOverlays({Only("float32"), keys}));
+                  MergeOverlays({Only("float32"), {{"min_linear_rank", 2}}, keys}));
 }
 
 // Linears sharing an input: three (two siblings) with `three`, each with a bias with `bias`.
@@ -77,6 +78,12 @@ json Template(const json& clean, const char* dtype, const json& keys = json::obj
   return Deployed(clean, paths::kInductorMaxAutotune,
                   {{"w_linear", 2}, {"w_mm", 1}, {"w_addmm", 1}},
                   MergeOverlays({Only(dtype), keys}));
+}
+
+// A batched product, max-autotune's C++ templates forced (baddbmm has no template on a CPU).
+json BmmTemplate(const json& clean, const json& keys) {
+  return Deployed(clean, paths::kInductorMaxAutotune, {{"w_bmm", 1}, {"w_matmul", 1}},
+                  MergeOverlays({Only("float32"), keys, {{"max_matmul_rank", 4}}}));
 }
 
 }  // namespace
@@ -129,13 +136,15 @@ std::vector<Focus> DeploymentTargetFoci(const json& clean) {
           clean, paths::kInductorMaxAutotune, {{"w_linear", 1}},
           MergeOverlays({Only("float16"),
                          {{"w_bfloat16", 1}, {"p_linear_siblings", 1}, {"p_siblings_equal", 1}}})));
-  // The templates with an epilogue fused in, the product an output of its own too (two users).
+  // The templates with an epilogue fused in, the product often an output of its own too (two
+  // users); that form has targets of its own, open until a program's fused kernel writes both
+  // (pytorch#185405: the BMM template failed it).
   const json fused = {{"p_epilogue", 1}, {"p_product_output", 0.7}};
+  const json shared = {{"p_epilogue", 1}, {"p_product_output", 1}};
   add("lowering:template.CppGemmTemplate", Template(clean, "float32", fused));
-  add("lowering:template.CppBmmTemplate",
-      Deployed(clean, paths::kInductorMaxAutotune,
-               {{"w_bmm", 1}, {"w_matmul", 1}, {"w_baddbmm", 0.5}},
-               MergeOverlays({Only("float32"), fused, {{"max_matmul_rank", 4}}})));
+  add("lowering:template.CppBmmTemplate", BmmTemplate(clean, fused));
+  add("lowering:template_shared_product.CppGemmTemplate", Template(clean, "float32", shared));
+  add("lowering:template_shared_product.CppBmmTemplate", BmmTemplate(clean, shared));
   const std::pair<const char*, const char*> kKernels[] = {
       {"CppMicroGemmFP32Vec.VecAVX512", "float32"}, {"CppMicroGemmFP32Vec.VecAVX512", "bfloat16"},
       {"CppMicroGemmFP32Vec.VecAVX512", "float16"}, {"CppMicroGemmFP32Vec.VecAVX2", "float32"},

@@ -210,7 +210,7 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
     if (t.starts_with("freezing_patterns") || t.starts_with("binary_folding")) {
       EXPECT_EQ(variant, "inductor_freezing_opt_in") << t;
     }
-    int epilogue = 0, siblings = 0, scaled = 0, programs = 0;
+    int epilogue = 0, siblings = 0, scaled = 0, programs = 0, shared = 0;
     for (uint64_t seed = 1; seed <= 12; ++seed) {
       const Program prog = GenerateFromSeed(seed, p);
       ASSERT_TRUE(Verify(prog).ok()) << t << " seed " << seed << ": " << Verify(prog).message();
@@ -221,6 +221,13 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
           << t << " seed " << seed;
       if (mkldnn) {
         for (const InputSpec& in : prog.inputs) EXPECT_EQ(in.dtype, DType::kFloat32) << t;
+        // A batch to make symbolic: mkldnn packs no linear of a 1-D input.
+        for (const Node& n : prog.nodes) {
+          const InputSpec* x = n.op == OpKind::kLinear ? prog.FindInput(n.args[0]) : nullptr;
+          if (x) {
+            EXPECT_GE(x->shape.size(), 2u) << t << " seed " << seed;
+          }
+        }
       }
       const std::string dtype = t.substr(t.rfind('.') + 1);
       if (t.starts_with("lowering:micro_gemm.")) {
@@ -234,6 +241,14 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
         scaled += n.op == OpKind::kMulScalar && before && before->op == OpKind::kLinear;
       }
       siblings += linears >= 2;
+      // The product returned as well as the epilogue on it.
+      for (const Node& n : prog.nodes)
+        shared +=
+            IsMatmulFamily(n.op) &&
+            std::find(prog.outputs.begin(), prog.outputs.end(), n.name) != prog.outputs.end() &&
+            std::any_of(prog.nodes.begin(), prog.nodes.end(), [&](const Node& m) {
+              return IsUnaryEpilogue(m.op) && !m.args.empty() && m.args[0] == n.name;
+            });
       ++programs;
     }
     const bool post_op = mkldnn && t.find(":none") == std::string::npos &&
@@ -244,6 +259,9 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
     }
     if (t.starts_with("freezing_patterns") || t == "lowering:template.CppGroupedGemmTemplate") {
       EXPECT_EQ(siblings, programs) << t << ": linears sharing an input in every program";
+    }
+    if (t.starts_with("lowering:template_shared_product.")) {
+      EXPECT_EQ(shared, programs) << t << ": a product and its epilogue both returned";
     }
     if (t.starts_with("binary_folding")) {
       EXPECT_EQ(scaled, programs) << t << ": a linear scaled in every program";

@@ -27,8 +27,10 @@ namespace mmdiff {
 // masked_fill's -inf drawn by p_mask_fill_inf (padding targets fill with -inf); 17: models, whose
 // weight operands are parameters and buffers (p_module), pointwise epilogues after products
 // (p_epilogue), linears sharing an input (p_linear_siblings); 18: two siblings by p_two_siblings,
-// the deployment stack's target foci (src/gen/deployment_targets.h)
-inline constexpr int kGeneratorVersion = 18;
+// the deployment stack's target foci (src/gen/deployment_targets.h); 19: mkldnn's targets write
+// linears with a batch (min_linear_rank), targets for a template's epilogue on a product returned
+// as well
+inline constexpr int kGeneratorVersion = 19;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -1,6 +1,6 @@
-// Tests for the odds of models: weights (p_module, p_buffer), epilogues, residuals and sibling
-// linears, and self-attention projected by the model's weights, each switched off at 0 and, where
-// it can be forced, on at 1, in programs generated over many seeds.
+// Tests for the odds of models: weights (p_module, p_buffer), linear input ranks, epilogues,
+// residuals and sibling linears, and self-attention projected by the model's weights, each switched
+// off at 0 and, where it can be forced, on at 1, in programs generated over many seeds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,6 +54,26 @@ TEST(GeneratorOdds, Models) {
       EXPECT_EQ(in.role == InputRole::kParameter, in.requires_grad) << seed;
     }
   }
+}
+
+// A linear's input rank is at least min_linear_rank (a fresh input's; a chained one is the last
+// result), and at its default every rank from 1 to 3 comes.
+TEST(GeneratorOdds, LinearInputRanks) {
+  GenPolicy p = Only(OpKind::kLinear);
+  p.p_chain = p.p_view = 0;
+  auto rank = [](size_t r) {
+    return [r](const Program& prog, const Node& n) {
+      const InputSpec* x = n.op == OpKind::kLinear ? prog.FindInput(n.args[0]) : nullptr;
+      return x && x->shape.size() == r;
+    };
+  };
+  for (size_t r = 1; r <= 3; ++r) EXPECT_GT(Programs(p, rank(r)), 0) << r;
+  p.min_linear_rank = 2;
+  EXPECT_EQ(Programs(p, rank(1)), 0);
+  EXPECT_GT(Programs(p, rank(2)), 0);
+  p.min_linear_rank = 3;
+  EXPECT_EQ(Programs(p, rank(2)), 0);
+  EXPECT_GT(Programs(p, rank(3)), 0);
 }
 
 // A product's epilogue (p_epilogue), drawn by its weights; the product kept as an output too

@@ -72,6 +72,7 @@ std::map<std::string, Field> AllFields() {
       {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
       {"p_broadcast_batch", Prob(&GenPolicy::p_broadcast_batch, "p_broadcast_batch")},
       {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},
+      {"min_linear_rank", Count(&GenPolicy::min_linear_rank, "min_linear_rank", 1, 3)},
       {"p_meta", Prob(&GenPolicy::p_meta, "p_meta")},
       {"p_cuda", Prob(&GenPolicy::p_cuda, "p_cuda")},
       {"p_device_mismatch", Prob(&GenPolicy::p_device_mismatch, "p_device_mismatch")},

@@ -587,7 +587,7 @@ class ProgramBuilder {
     if (chain && !last_.shape.empty()) {
       x = last_;
     } else {
-      Shape s = BatchDims(static_cast<int>(c_.Int(0, 2)));
+      Shape s = BatchDims(static_cast<int>(c_.Int(p_.min_linear_rank - 1, 2)));
       s.push_back(KDim());
       x = Input(s, OperandDType(base));
     }

@@ -14,8 +14,9 @@
 #     .float16, ...; "<dtype>_<dtype>" where the two operands differ; the class alone for one
 #     made from no configuration: CppMicroGemmRef, the naive kernel for dtypes none takes),
 #     "lowering:micro_gemm_tail.<m|n|k>" where that size is not a multiple of the micro-kernel's
-#     register block, and "lowering:template_epilogue.<op>" for each aten op of the epilogues fused
-#     into it;
+#     register block, "lowering:template_epilogue.<op>" for each aten op of the epilogues fused
+#     into it, and "lowering:template_shared_product.<class>" where that kernel writes more than one
+#     result read outside it (the product returned as well as its epilogue: pytorch#185405's form);
 #   - "lowering:decompose.<op>": a product Inductor decomposed into pointwise code (the rewrites'
 #     decompose.mm, ... say so).
 # Observing never changes what Inductor does: CppScheduling.codegen_template and create_micro_gemm
@@ -57,6 +58,19 @@ def _mmdiff_micro_gemm_config(configs, micro, isa):
     return None
 
 
+def _mmdiff_product_shared(template_node, epilogue_nodes):
+    """True where the kernel of a template and the epilogue fused into it writes more than one
+    result read outside it: the product (or the epilogue's intermediate, a linear's biased
+    product) returned or read elsewhere as well as the epilogue's result."""
+    group = [template_node] + list(epilogue_nodes)
+    fused = set(node.get_name() for node in group)
+    escaping = 0
+    for node in group:
+        for buf in node.get_outputs():
+            escaping += any(user.get_name() not in fused for user in getattr(buf, "users", ()))
+    return escaping > 1
+
+
 def install_lowering_observer():
     """Wraps, once, the template codegen and the micro-kernel factory of the installed Inductor;
     an Inductor without them (another release's layout) records no template lowering."""
@@ -67,6 +81,9 @@ def install_lowering_observer():
     import functools
     import sys
     try:
+        # The codegen modules import each other in a cycle that only lowering's import order
+        # resolves: imported first on their own, they fail (and nothing would be observed).
+        import torch._inductor.lowering  # noqa: F401
         from torch._inductor.codegen import cpp as cpp_codegen
         from torch._inductor.codegen import cpp_micro_gemm
     except Exception:
@@ -79,6 +96,8 @@ def install_lowering_observer():
         try:
             template = getattr(getattr(template_node, "node", None), "template", None)
             seen.append("lowering:template." + type(template).__name__)
+            if epilogue_nodes and _mmdiff_product_shared(template_node, epilogue_nodes):
+                seen.append("lowering:template_shared_product." + type(template).__name__)
             for node in epilogue_nodes:
                 for origin in getattr(getattr(node, "node", None), "origins", ()) or ():
                     target = getattr(origin, "target", None)
@@ -190,6 +209,8 @@ def lowering_catalogue():
             note = ("groups linears freezing packed for mkldnn, in max-autotune's static compile "
                     "only 16-bit ones, whose oneDNN kernels this CPU lacks (AVX-512 or AMX)")
         add("lowering:template." + cls, ["linear" if "Grouped" in cls else "mm"], note)
+        if "Grouped" not in cls:  # an epilogue fused in while the product is an output too
+            add("lowering:template_shared_product." + cls, ["mm", "relu"])
     isa = cpu_vec_isa.pick_vec_isa()
     isa_name = type(isa).__name__ if isa else "none"
     floats = (torch.float32, torch.bfloat16, torch.float16)
