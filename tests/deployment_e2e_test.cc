@@ -193,9 +193,11 @@ TEST(DeploymentE2E, AFindingOnlyAVariantHasIsBlamedOnItAndItsReproAndEntryShowIt
   EXPECT_EQ(e2e::ReplayStatusOf(replay.output, "variant-entry"), "match") << replay.output;
 }
 
-// A campaign draws the knob variant --variants names (here the planted one, on every program by
-// the policy's variant_rate): its finding is that variant's, and its case and repro.py, run again
-// with the variant among their paths, reproduce it standalone.
+// A campaign draws the knob variant --variants names (here a planted one with dynamic=True, on
+// every program by the policy's variant_rate): its finding is that variant's, its case and
+// repro.py, run again with the variant among their paths, reproduce it standalone, and its root
+// cause (its folder) is that of the planted variant it builds on, which the ablation shows
+// diverging alike.
 TEST(DeploymentE2E, ACampaignsVariantFindingIsReproducedStandaloneWithItsVariant) {
   std::string dir = e2e::ScratchDir("deploy-campaign");
   std::string policy = dir + "/linear-models.json";
@@ -207,20 +209,25 @@ TEST(DeploymentE2E, ACampaignsVariantFindingIsReproducedStandaloneWithItsVariant
       "w_grid16": 0, "w_addbmm": 0, "w_addmm": 0, "w_addmv": 0, "w_attention": 0, "w_baddbmm": 0,
       "w_bmm": 0, "w_dot": 0, "w_matmul": 0, "w_mv": 0, "w_sdpa": 0, "w_mm": 0, "w_linear": 1})";
   std::string out = dir + "/camp";
+  const std::string variant = "planted_variant_drop_bias_dynamic";
   auto r = e2e::RunMmdiff(
-      "fuzz --cases 2 --jobs 1 --seed 3 --no-ablation --test-paths --paths "
-      "reference,eager,inductor --variants planted_variant_drop_bias --policy " +
-      policy + " --out " + out + " 2>&1");
+      "fuzz --cases 2 --jobs 1 --seed 3 --test-paths --paths "
+      "reference,eager,inductor --variants " +
+      variant + " --policy " + policy + " --out " + out + " 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   nlohmann::json s = e2e::ReadJson(out + "/summary.json");
   ASSERT_FALSE(s.is_null()) << r.output;
-  EXPECT_EQ(s["variants"], nlohmann::json::array({"planted_variant_drop_bias"})) << s.dump(2);
+  EXPECT_EQ(s["variants"], nlohmann::json::array({variant})) << s.dump(2);
   bool found = false;
   for (const auto& b : s["buckets"]) {
-    if (b["signature"].get<std::string>().find("planted_variant_drop_bias") == std::string::npos)
+    if (b["signature"].get<std::string>().find("|path=" + variant + "|") == std::string::npos)
       continue;
     found = true;
+    EXPECT_EQ(b["headline"].get<std::string>().rfind(variant + " ", 0), 0u) << b.dump(2);
     EXPECT_EQ(b["standalone"]["status"], "reproduced") << b.dump(2);
+    EXPECT_NE(b.value("reduced_signature", "").find("|path=planted_variant_drop_bias|"),
+              std::string::npos)
+        << b.dump(2);
   }
   EXPECT_TRUE(found) << s["buckets"].dump(2);
   // A name that is no variant, or a test one without --test-paths, is a usage error.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "oracles/judge.h"
+#include "oracles/root_cause.h"
 #include "src/ir/paths.h"
 #include "src/report/run_case.h"
 
@@ -52,7 +53,8 @@ const Divergence* Involving(const Verdict& v, const std::string& path) {
 
 }  // namespace
 
-std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c) {
+std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c,
+                                    std::map<std::string, std::string>* signatures) {
   // The finding's own divergence decides what the ladder is run for.
   std::string blamed;
   if (c.finding < c.verdict.divergences.size()) {
@@ -73,6 +75,10 @@ std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c) {
     out.stages.push_back(
         {s.path, s.backend, r ? OutcomeText(*r) : "not run", d == nullptr, d ? d->detail : ""});
     if (d && !out.first_divergent) out.first_divergent = s.path;
+    if (d && signatures)
+      for (const FindingKey& k :
+           Findings(rerun.program, rerun.contract, rerun.results, rerun.verdict))
+        if (&rerun.verdict.divergences[k.divergence] == d) (*signatures)[s.path] = k.signature;
     return d != nullptr;
   };
   // The knob variants of the top rung, where it diverges or one of them is blamed.
@@ -91,6 +97,38 @@ std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c) {
     }
   if (!blamed_done) run({blamed, blamed});
   return out;
+}
+
+namespace {
+
+// `signature` with its "|path=<from>|" field as "|path=<to>|"; "" where it has no such field.
+std::string WithPath(const std::string& signature, const std::string& from, const std::string& to) {
+  const std::string field = "|path=" + from + "|";
+  const size_t at = signature.find(field);
+  if (at == std::string::npos) return "";
+  return signature.substr(0, at) + "|path=" + to + "|" + signature.substr(at + field.size());
+}
+
+}  // namespace
+
+std::string LowerToBaseVariant(const std::string& root_cause, const std::string& signature,
+                               const std::map<std::string, std::string>& signatures) {
+  const PathRow* best = nullptr;
+  for (const PathRow& v : PathCatalogue()) {
+    if (v.variant_of[0] == '\0' || WithPath(signature, v.name, v.name).empty()) continue;
+    for (const PathRow& base : PathCatalogue()) {
+      auto it = signatures.find(base.name);
+      if (!VariantBuildsOn(v, base) || it == signatures.end() ||
+          it->second != WithPath(signature, v.name, base.name))
+        continue;
+      if (!best || VariantBuildsOn(*best, base)) best = &base;
+    }
+    if (best) {
+      const std::string lowered = WithPath(root_cause, v.name, best->name);
+      return lowered.empty() ? root_cause : lowered;
+    }
+  }
+  return root_cause;
 }
 
 }  // namespace mmdiff

@@ -5,6 +5,7 @@
 // PyTorch issue, what each stage did and which stage diverges first.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,16 @@ std::vector<AblationStage> VariantStages(const std::string& path);
 // The stages' rows (oracles/case_run.h), the first eager itself, and the first stage that diverges.
 // None when the finding's divergence involves no path other than eager, the reference and eager on
 // meta. Stages unavailable in this worker are left out.
-std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c);
+// `signatures`, where given, gets the root-cause signature of each stage's divergence (by path),
+// for LowerToBaseVariant.
+std::optional<Ablation> RunAblation(Supervisor& sup, const CaseRun& c,
+                                    std::map<std::string, std::string>* signatures = nullptr);
+
+// The root cause of a finding blamed on knob variant V (`root_cause`; `signature`, the case's as
+// found), where the ablation showed a variant V builds on (VariantBuildsOn) diverging with the
+// same signature but for its path: that variant's, the one with fewest knobs (freezing's
+// AssertionError shown by inductor_freezing_dynamic too is inductor_freezing's). Else unchanged.
+std::string LowerToBaseVariant(const std::string& root_cause, const std::string& signature,
+                               const std::map<std::string, std::string>& signatures);
 
 }  // namespace mmdiff

@@ -472,6 +472,7 @@ class Campaign {
     lock.unlock();
     std::optional<ReducedFinding> reduced;
     CampaignProfile prof;
+    std::map<std::string, std::string> stage_signatures;  // the ablation's, by path
     // A known root cause's time goes to new behaviour instead, unless asked.
     if (!known || o_.reduce_known) {
       // A new inductor value finding: do the knobs remove it?
@@ -479,8 +480,8 @@ class Campaign {
           Timed(sup, prof, &CampaignProfile::mitigations_s, [&] { return TryMitigations(sup, c); });
       // Which of torch.compile's stages diverges first.
       if (o_.ablation)
-        c.ablation =
-            Timed(sup, prof, &CampaignProfile::ablation_s, [&] { return RunAblation(sup, c); });
+        c.ablation = Timed(sup, prof, &CampaignProfile::ablation_s,
+                           [&] { return RunAblation(sup, c, &stage_signatures); });
       if (o_.reduce_budget > 0) {
         ReduceFindingOptions ro;
         ro.reduce.max_predicate_calls = o_.reduce_budget;
@@ -530,6 +531,18 @@ class Campaign {
       spdlog::info("bucket {}: a known documented behaviour ({})", fc.hash, folded);
     }
     fc.root_cause = !folded.empty() ? folded : kept ? reduced->signature : fc.signature;
+    // A knob variant's finding that a variant with fewer of its knobs shows alike is that one's.
+    if (const std::string lowered =
+            LowerToBaseVariant(fc.root_cause, fc.signature, stage_signatures);
+        lowered != fc.root_cause) {
+      spdlog::info("bucket {}: the ablation shows it with fewer knobs: {}", fc.hash, lowered);
+      fc.root_cause = lowered;
+      if (const KnownCause* now = !known && o_.known ? o_.known->Find(lowered) : nullptr) {
+        known = now;
+        c.known = fc.known = now->Record();
+        if (kept) reduced->run.known = c.known;
+      }
+    }
     // A case that reduces to a catalogued root cause is that known behaviour, reached from
     // incidental details the reduction removed (seen on 2.15.0: a float16 inductor mv finding whose
     // reduced case signs like the catalogued bfloat16 one).
@@ -578,7 +591,11 @@ class Campaign {
     b.first_seed = case_seed;
     std::string before = b.finding_dir;
     b.finding_dir = "findings/" + fc.folder;
-    b.reduced_signature = kept ? reduced->signature : "";
+    // The folder's root cause where it is not the bucket's own: the reduced case's, perhaps
+    // lowered to a variant with fewer knobs.
+    b.reduced_signature = !folded.empty()                         ? (kept ? reduced->signature : "")
+                          : kept || fc.root_cause != fc.signature ? fc.root_cause
+                                                                  : "";
     b.folded = folded;
     b.reduced_headline = kept ? Headline(reduced->run) : "";
     b.standalone = c.standalone;

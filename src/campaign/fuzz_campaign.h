@@ -89,7 +89,9 @@ struct BucketStats {
   std::optional<KnownRecord> known;  // the catalogue's entry of a known root cause; none: new
   // The root-cause signature of the bucket's reduced case, where reduction kept steps: an error on
   // an accepted program is signed by all its ops, and reduction narrows them to the one that
-  // fails, so buckets that reduce to one signature are one root cause. "" when not reduced.
+  // fails, so buckets that reduce to one signature are one root cause; where the finding is a
+  // knob variant's that a variant with fewer knobs shows alike (LowerToBaseVariant), that one's.
+  // "" when neither.
   std::string reduced_signature;
   std::string reduced_headline;  // the reduced case's headline, where reduced
   // The standalone check of the folder's case (a new root cause's); none for a known one.

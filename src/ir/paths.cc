@@ -192,6 +192,17 @@ std::vector<PathRow> MakeCatalogue() {
                   .repro = ReproKind::kTorchCompile,
                   .description = "test only: inductor that drops every linear's bias (a lost "
                                  "fused epilogue)"});
+  // The same with dynamic=True: a variant that builds on it (VariantBuildsOn), whose finding the
+  // ablation shows on planted_variant_drop_bias too, so its root cause is that one's.
+  rows.push_back(
+      {.name = "planted_variant_drop_bias_dynamic",
+       .kind = K::kTest,
+       .traits = test_variant,
+       .torch_backend = "mmdiff_planted_drop_bias",
+       .variant_of = paths::kInductor,
+       .knob = "dynamic",
+       .repro = ReproKind::kTorchCompile,
+       .description = "test only: planted_variant_drop_bias, torch.compile(dynamic=True)"});
   return rows;
 }
 
@@ -227,6 +238,18 @@ std::vector<const PathRow*> VariantsOf(std::string_view path) {
   for (const PathRow& r : PathCatalogue())
     if (path == r.variant_of) out.push_back(&r);
   return out;
+}
+
+bool VariantBuildsOn(const PathRow& v, const PathRow& base) {
+  auto dynamic = [](const PathRow& r) { return std::string_view(r.knob) == "dynamic"; };
+  if (&v == &base || v.variant_of[0] == '\0' || std::string_view(v.variant_of) != base.variant_of ||
+      std::string_view(v.torch_backend) != base.torch_backend)
+    return false;
+  for (const KnobSetting& s : base.settings)
+    if (std::find(v.settings.begin(), v.settings.end(), s) == v.settings.end()) return false;
+  const size_t v_knobs = v.settings.size() + dynamic(v) + v.no_grad;
+  const size_t base_knobs = base.settings.size() + dynamic(base) + base.no_grad;
+  return (!dynamic(base) || dynamic(v)) && (!base.no_grad || v.no_grad) && base_knobs < v_knobs;
 }
 
 std::string VariantSpelling(const PathRow& row) {

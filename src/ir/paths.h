@@ -123,6 +123,12 @@ std::vector<const PathRow*> AblationRungs();
 int LadderRank(std::string_view path);
 // The knob variants of a path, in catalogue order.
 std::vector<const PathRow*> VariantsOf(std::string_view path);
+// True where variant `base` is variant `v` with fewer knobs: both vary one path with one backend,
+// every setting of
+// `base` is one of `v`'s, and `base` compiles with dynamic sizes, or under torch.no_grad(), only
+// where `v` does (inductor_freezing builds on nothing; inductor_freezing_dynamic builds on it and
+// on inductor_dynamic). A finding `v` shares with such a `base` is the base's knobs' fault.
+bool VariantBuildsOn(const PathRow& v, const PathRow& base);
 // A variant's settings as one line of Python: "torch._inductor.config.freezing = True; ..." (and
 // "torch.compile(dynamic=True)" for the dynamic variant), under torch.no_grad() where it runs so.
 std::string VariantSpelling(const PathRow& row);

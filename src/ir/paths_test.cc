@@ -41,6 +41,28 @@ TEST(Paths, TheLadderIsDynamoThenAotAutogradThenInductor) {
   EXPECT_EQ(LadderRank("nosuchpath"), -1);
 }
 
+TEST(Paths, AVariantBuildsOnTheVariantsWhoseKnobsItAddsTo) {
+  auto on = [](const char* v, const char* base) {
+    return VariantBuildsOn(*FindPath(v), *FindPath(base));
+  };
+  EXPECT_TRUE(on(paths::kInductorFreezingDynamic, "inductor_freezing"));
+  EXPECT_TRUE(on(paths::kInductorFreezingDynamic, "inductor_dynamic"));
+  EXPECT_TRUE(on(paths::kInductorMaxAutotune, "inductor_freezing"));
+  EXPECT_TRUE(on(paths::kInductorFreezingOptIn, "inductor_freezing"));
+  EXPECT_FALSE(on("inductor_freezing", paths::kInductorFreezingDynamic));  // fewer knobs
+  EXPECT_FALSE(on("inductor_freezing", "inductor_freezing"));
+  EXPECT_FALSE(on(paths::kInductorMaxAutotune, paths::kInductorFreezingOptIn));
+  EXPECT_FALSE(on(paths::kInductorMaxAutotune, "inductor_dynamic"));  // not dynamic
+  EXPECT_FALSE(on("inductor_dynamic", "inductor_cpp_wrapper"));
+  // inductor_freezing runs under no_grad: a variant that does not, with its settings, is apart.
+  EXPECT_FALSE(on("inductor_emulate_precision_casts", "inductor_freezing"));
+  EXPECT_FALSE(on(paths::kInductorFreezingDynamic, paths::kInductor));  // not a variant
+  // One backend: a planted variant is no base of a real one, and the reverse.
+  EXPECT_TRUE(on("planted_variant_drop_bias_dynamic", "planted_variant_drop_bias"));
+  EXPECT_FALSE(on("inductor_freezing", "planted_variant_drop_bias"));
+  EXPECT_FALSE(on("planted_variant_drop_bias_dynamic", "inductor_dynamic"));
+}
+
 TEST(Paths, RowsAgreeWithThemselves) {
   int variants = 0;
   for (const PathRow& r : PathCatalogue()) {
