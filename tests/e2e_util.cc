@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "mmdiff/build_info.h"
+#include "src/releases/release_venvs.h"
 #include "src/report/report.h"
 #include "src/support/files.h"
 
@@ -19,7 +20,9 @@ namespace mmdiff::e2e {
 
 std::string SharedInductorCache() {
   static const std::string dir = [] {
-    setenv("TORCHINDUCTOR_CACHE_DIR", MMDIFF_BUILD_DIR "/e2e-inductor-cache", 0);
+    const std::string cache =
+        VenvCacheDir() + "/e2e-inductor-cache-torch-" + std::string(build_info::kTorchVersion);
+    setenv("TORCHINDUCTOR_CACHE_DIR", cache.c_str(), 0);
     return std::string(std::getenv("TORCHINDUCTOR_CACHE_DIR"));
   }();
   return dir;

@@ -17,9 +17,12 @@ struct CommandResult {
 };
 
 // Inductor's cache of compiled kernels for every command the e2e tests run
-// (build/e2e-inductor-cache, TORCHINDUCTOR_CACHE_DIR of the commands, unless set already): a
-// campaign's own cache is cold, and compiling C++ kernels that an earlier test compiled was most
-// of the compiled tests' time. FX graph and AOTAutograd caches stay off in workers, as always.
+// (e2e-inductor-cache-torch-<version> in the venvs' cache folder, VenvCacheDir(), so that a new
+// checkout on the same machine finds it; TORCHINDUCTOR_CACHE_DIR of the commands, unless set
+// already): a campaign's own cache is cold, and compiling C++ kernels that an earlier test, or an
+// earlier run, compiled was most of the compiled tests' time. Kernels are cached by their source,
+// so a cached one is the one the test would compile. FX graph and AOTAutograd caches stay off in
+// workers, as always.
 std::string SharedInductorCache();
 // Runs `build/mmdiff ARGS` through the shell; a campaign (`fuzz` without --resume or
 // --inductor-cache) gets --inductor-cache SharedInductorCache().

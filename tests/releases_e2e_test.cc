@@ -22,9 +22,9 @@ bool VenvSetUp(const std::string& torch) {
 }
 
 // Every entry in 2.11.0, the release whose expectations differ most from the installed one (on
-// 2.15.0 RegressionE2E checks every entry through the worker, and AFreshReport... the runner), and
-// the seed bug's entries in 2.11.0 and 2.15.0 (and 2.12.0 where it is set up) for their history.
-// The whole corpus in both releases took 447 s of a 2-core CI run, the machine to itself.
+// 2.15.0 ReplayE2E replays every entry through `mmdiff replay`, and AFreshReport... the runner),
+// and the seed bug's entries in 2.11.0 and 2.15.0 (and 2.12.0 where it is set up) for their
+// history. The whole corpus in both releases took 447 s of a 2-core CI run, the machine to itself.
 TEST(ReleasesE2E, TheRegressionCorpusGivesEachEntrysExpectedVerdictInEachRelease) {
   if (!VenvSetUp("2.11.0") || !VenvSetUp("2.15.0"))
     GTEST_SKIP() << "needs the torch 2.11.0 and 2.15.0 venvs in " << VenvCacheDir()

@@ -50,6 +50,8 @@ std::string StatusOf(const std::string& output, const std::string& entry) {
   return e2e::ReplayStatusOf(output, entry);
 }
 
+// Every saved entry in corpus/regression/ gives the verdict it expects for the installed torch
+// (entries without an expectation for it, or for a CPU without the flags it needs, are skipped).
 TEST(ReplayE2E, TheRegressionCorpusReplaysClean) {
   std::string dir = e2e::ScratchDir("replay-corpus");
   auto r = e2e::RunMmdiff("replay " + std::string(MMDIFF_SOURCE_DIR) +
