@@ -115,7 +115,8 @@ std::vector<Focus> DeploymentTargetFoci(const json& clean) {
                            {"min_ops", 2},
                            {"max_ops", 2},
                            {"p_glue", 1},
-                           {"p_glue_scale", 0}}));
+                           {"p_glue_scale", 0},
+                           {"p_glue_residual", 0}}));
   // Freezing's opt-in passes: concatenated linears (the weights of a linear without a bias feed
   // mm, with one addmm), a Python scale folded into the weights of the linear before it.
   const std::string concat = "freezing_patterns.addmm_patterns_init.locals.";

@@ -28,8 +28,8 @@ namespace mmdiff {
 // weight operands are parameters and buffers (p_module), pointwise epilogues after products
 // (p_epilogue), linears sharing an input (p_linear_siblings); 18: two siblings by p_two_siblings,
 // the deployment stack's target foci (src/gen/deployment_targets.h); 19: mkldnn's targets write
-// linears with a batch (min_linear_rank), targets for a template's epilogue on a product returned
-// as well
+// linears with a batch (min_linear_rank) and a bias row where they aim at its folding
+// (p_glue_residual), targets for a template's epilogue on a product returned as well
 inline constexpr int kGeneratorVersion = 19;
 
 class ProgramBuilder;  // builds one program (generator.cc)

@@ -94,6 +94,26 @@ TEST(GeneratorOdds, GlueScale) {
       [](const Program&, const Node& n) { return n.op == OpKind::kAdd; });
 }
 
+// Added glue: a tensor of the result's shape (a residual) with p_glue_residual, else a row.
+TEST(GeneratorOdds, GlueResidual) {
+  GenPolicy p;
+  p.p_glue = 1;
+  p.p_glue_scale = p.p_residual = p.p_view = p.p_cast = 0;
+  p.w_attention = 0;
+  auto added = [](bool whole) {
+    return [whole](const Program& prog, const Node& n) {
+      const InputSpec* b = n.op == OpKind::kAdd ? prog.FindInput(n.args[1]) : nullptr;
+      if (!b) return false;
+      const auto types = InferStaticTypes(prog);
+      const auto v = types.find(n.args[0]);
+      // A 1-D result's residual and row are alike: only the others tell.
+      return v != types.end() && v->second.shape && v->second.shape->size() > 1 &&
+             (b->shape == *v->second.shape) == whole;
+    };
+  };
+  ExpectControls(p, &GenPolicy::p_glue_residual, "p_glue_residual", added(true), added(false));
+}
+
 TEST(GeneratorOdds, BroadcastBatch) {
   // A batch dim of matmul's b, where a has one too (b shares it), that is 1 (broadcast) while a's
   // is not, or else equal to a's and not 1.

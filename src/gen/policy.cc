@@ -69,6 +69,7 @@ std::map<std::string, Field> AllFields() {
       {"p_size_minus_one", Prob(&GenPolicy::p_size_minus_one, "p_size_minus_one")},
       {"p_glue", Prob(&GenPolicy::p_glue, "p_glue")},
       {"p_glue_scale", Prob(&GenPolicy::p_glue_scale, "p_glue_scale")},
+      {"p_glue_residual", Prob(&GenPolicy::p_glue_residual, "p_glue_residual")},
       {"max_matmul_rank", Count(&GenPolicy::max_matmul_rank, "max_matmul_rank", 1, 4)},
       {"p_broadcast_batch", Prob(&GenPolicy::p_broadcast_batch, "p_broadcast_batch")},
       {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},

@@ -36,10 +36,12 @@ struct GenPolicy {
   // ... (as users write it) rather than x.to(dtype) with p_cast_method; a view's dim argument is
   // written negative (counted from the end) with p_negative_dim; -1 stands among a view's sizes
   // with p_size_minus_one (reshape and view infer one size from it, expand keeps each size it does
-  // not broadcast); glue is a scaling rather than an added tensor with p_glue_scale; a batch dim
-  // that matmul's b shares with a is 1 in b (broadcast) with p_broadcast_batch.
+  // not broadcast); glue is a scaling rather than an added tensor with p_glue_scale, an added
+  // tensor of the result's shape (a residual) rather than a row (a bias, which mkldnn folds into
+  // a packed linear) with p_glue_residual; a batch dim that matmul's b shares with a is 1 in b
+  // (broadcast) with p_broadcast_batch.
   double p_cast_method = 0.3, p_negative_dim = 0.3, p_size_minus_one = 0.3, p_glue_scale = 0.5;
-  double p_broadcast_batch = 0.25;
+  double p_glue_residual = 0.5, p_broadcast_batch = 0.25;
   // Devices: a whole program goes to meta or cuda with these probabilities (else cpu); a fresh
   // operand lands on another device than its program's with p_device_mismatch (a contract
   // violation). cuda programs are generated on any machine and skipped, with a count, where there

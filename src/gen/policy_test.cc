@@ -81,8 +81,8 @@ TEST(Policy, EveryProbabilityIsValidated) {
 TEST(Policy, TheFormerlyFixedOddsAreKeys) {
   nlohmann::json j = PolicyToJson(GenPolicy());
   for (const char* key : {"p_cast_method", "p_negative_dim", "p_size_minus_one", "p_glue_scale",
-                          "p_broadcast_batch", "p_attention_4d", "p_ev_equal_e", "p_v_float32",
-                          "p_mask_bool", "p_sdpa_scale", "p_mutate_float"})
+                          "p_glue_residual", "p_broadcast_batch", "p_attention_4d", "p_ev_equal_e",
+                          "p_v_float32", "p_mask_bool", "p_sdpa_scale", "p_mutate_float"})
     EXPECT_TRUE(j.contains(key)) << key;
 }
 

@@ -21,7 +21,6 @@ inline constexpr double kSwarmOff =
     0.5;  // swarm testing's coin: every subset of features as likely
 inline constexpr double kExpandUnitDim =
     0.5;  // every subset of an expand's broadcast dims as likely
-inline constexpr double kGlueResidual = 0.5;  // an added tensor: residual or bias row, both common
 inline constexpr double kMaskUnbatched =
     0.5;  // an (L, S) mask or a batched one: one mask, two shapes
 inline constexpr double kRsqrtScale =
@@ -386,7 +385,7 @@ class ProgramBuilder {
            [&](Node& n) { n.alpha = s; });
       return;
     }
-    Shape other = c_.Coin(kGlueResidual) ? v.shape : Shape{v.shape.back()};
+    Shape other = c_.Coin(p_.p_glue_residual) ? v.shape : Shape{v.shape.back()};
     Value b = Addable(Input(other, OperandDType(v.dtype)), v.dtype);
     Emit(OpKind::kAdd, {v, b}, v.shape, PromoteTypes(v.dtype, b.dtype).value_or(v.dtype),
          [](Node&) {});
