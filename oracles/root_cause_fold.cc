@@ -8,17 +8,6 @@
 
 namespace mmdiff {
 
-namespace {
-
-// The field of a signature that starts with `key` ("path=", "op="), without the key; "" if none.
-std::string Field(const std::string& signature, const std::string& key) {
-  for (const auto& f : SignatureFields(signature))
-    if (f.rfind(key, 0) == 0) return f.substr(key.size());
-  return "";
-}
-
-}  // namespace
-
 std::string FoldedRootCause(const std::string& signature,
                             const std::optional<std::vector<Mitigation>>& mitigations) {
   const bool values = signature.rfind("value|path=", 0) == 0 &&
@@ -26,7 +15,7 @@ std::string FoldedRootCause(const std::string& signature,
                        signature.find("|grad_values|") != std::string::npos ||
                        signature.find("|cast_round_trip|") != std::string::npos);
   if (!values || !mitigations) return "";
-  const std::string path = Field(signature, "path=");
+  const std::string path = SignatureField(signature, "path=");
   if (path.empty() || path[0] == '?' || path == kEagerPath) return "";
   for (const auto& m : *mitigations)
     if (m.knob.find("emulate_precision_casts") != std::string::npos && m.removes_divergence)
@@ -48,7 +37,7 @@ bool IsFoldedRootCause(const std::string& signature) {
 
 std::string FoldedHeadline(const std::string& signature) {
   if (!IsFoldedRootCause(signature)) return "";
-  return Field(signature, "path=") +
+  return SignatureField(signature, "path=") +
          " computes float16/bfloat16 values beyond the rounding bound that "
          "torch._inductor.config.emulate_precision_casts = True removes (by design: "
          "intermediates kept in float32, not rounded)";

@@ -20,6 +20,12 @@ std::vector<std::string> SignatureFields(const std::string& signature) {
   }
 }
 
+std::string SignatureField(const std::string& signature, const std::string& key) {
+  for (const auto& f : SignatureFields(signature))
+    if (f.rfind(key, 0) == 0) return f.substr(key.size());
+  return "";
+}
+
 bool SameCauseAtEagersNode(const std::string& original, const std::string& candidate) {
   auto starts = [](const std::string& s, const char* with) { return s.rfind(with, 0) == 0; };
   std::vector<std::string> a = SignatureFields(original), b = SignatureFields(candidate);

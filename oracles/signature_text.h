@@ -8,6 +8,8 @@ namespace mmdiff {
 
 // A signature's fields, split at '|' ("value", "path=inductor", "values", "op=mm", ...).
 std::vector<std::string> SignatureFields(const std::string& signature);
+// The field that starts with `key` ("path=", "op="), without the key; "" if none.
+std::string SignatureField(const std::string& signature, const std::string& key);
 // The signature without where the program breaks (op, ops, devices): kind, path, behaviour, rule.
 // What reduction keeps while it removes the ops that do not matter.
 std::string RootCausePrefix(const std::string& signature);

@@ -5,6 +5,7 @@
 
 #include "oracles/judge.h"
 #include "oracles/root_cause.h"
+#include "oracles/signature_text.h"
 #include "src/ir/paths.h"
 #include "src/report/run_case.h"
 
@@ -113,22 +114,18 @@ std::string WithPath(const std::string& signature, const std::string& from, cons
 
 std::string LowerToBaseVariant(const std::string& root_cause, const std::string& signature,
                                const std::map<std::string, std::string>& signatures) {
-  const PathRow* best = nullptr;
-  for (const PathRow& v : PathCatalogue()) {
-    if (v.variant_of[0] == '\0' || WithPath(signature, v.name, v.name).empty()) continue;
-    for (const PathRow& base : PathCatalogue()) {
-      auto it = signatures.find(base.name);
-      if (!VariantBuildsOn(v, base) || it == signatures.end() ||
-          it->second != WithPath(signature, v.name, base.name))
-        continue;
-      if (!best || VariantBuildsOn(*best, base)) best = &base;
-    }
-    if (best) {
-      const std::string lowered = WithPath(root_cause, v.name, best->name);
-      return lowered.empty() ? root_cause : lowered;
-    }
+  const PathRow* v = FindPath(SignatureField(signature, "path="));
+  if (!v) return root_cause;
+  const PathRow* best = nullptr;  // of the bases that diverge alike, one with fewest knobs
+  for (const PathRow& base : PathCatalogue()) {
+    auto it = signatures.find(base.name);
+    if (VariantBuildsOn(*v, base) && it != signatures.end() &&
+        it->second == WithPath(signature, v->name, base.name) &&
+        (!best || VariantBuildsOn(*best, base)))
+      best = &base;
   }
-  return root_cause;
+  const std::string lowered = best ? WithPath(root_cause, v->name, best->name) : "";
+  return lowered.empty() ? root_cause : lowered;
 }
 
 }  // namespace mmdiff

@@ -532,25 +532,22 @@ class Campaign {
     }
     fc.root_cause = !folded.empty() ? folded : kept ? reduced->signature : fc.signature;
     // A knob variant's finding that a variant with fewer of its knobs shows alike is that one's.
-    if (const std::string lowered =
-            LowerToBaseVariant(fc.root_cause, fc.signature, stage_signatures);
-        lowered != fc.root_cause) {
+    const std::string lowered = LowerToBaseVariant(fc.root_cause, fc.signature, stage_signatures);
+    const bool to_base = lowered != fc.root_cause;
+    if (to_base) {
       spdlog::info("bucket {}: the ablation shows it with fewer knobs: {}", fc.hash, lowered);
       fc.root_cause = lowered;
-      if (const KnownCause* now = !known && o_.known ? o_.known->Find(lowered) : nullptr) {
-        known = now;
-        c.known = fc.known = now->Record();
-        if (kept) reduced->run.known = c.known;
-      }
     }
-    // A case that reduces to a catalogued root cause is that known behaviour, reached from
-    // incidental details the reduction removed (seen on 2.15.0: a float16 inductor mv finding whose
-    // reduced case signs like the catalogued bfloat16 one).
+    // A case that reduces (or a variant's finding that lowers) to a catalogued root cause is that
+    // known behaviour, reached from incidental details the reduction removed (seen on 2.15.0: a
+    // float16 inductor mv finding whose reduced case signs like the catalogued bfloat16 one).
     if (const KnownCause* now =
-            kept && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
+            (kept || to_base) && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
       known = now;
-      c.known = fc.known = reduced->run.known = now->Record();
-      spdlog::info("bucket {}: its reduced case is a known root cause", fc.hash);
+      c.known = fc.known = now->Record();
+      if (kept) reduced->run.known = c.known;
+      spdlog::info("bucket {}: its {} is a known root cause", fc.hash,
+                   kept ? "reduced case" : "base variant's finding");
     }
     // Reproduced before reported: a new root cause's case (the reduced one, where kept) is run
     // again on its own, and its repro.py; the record goes into both reports.
@@ -591,11 +588,10 @@ class Campaign {
     b.first_seed = case_seed;
     std::string before = b.finding_dir;
     b.finding_dir = "findings/" + fc.folder;
-    // The folder's root cause where it is not the bucket's own: the reduced case's, perhaps
-    // lowered to a variant with fewer knobs.
-    b.reduced_signature = !folded.empty()                         ? (kept ? reduced->signature : "")
-                          : kept || fc.root_cause != fc.signature ? fc.root_cause
-                                                                  : "";
+    // The folder's root cause where it is not the bucket's own (a folded one is kept apart): the
+    // reduced case's, perhaps lowered to a variant with fewer knobs.
+    b.reduced_signature = kept ? reduced->signature : "";
+    if (folded.empty() && fc.root_cause != fc.signature) b.reduced_signature = fc.root_cause;
     b.folded = folded;
     b.reduced_headline = kept ? Headline(reduced->run) : "";
     b.standalone = c.standalone;
