@@ -109,9 +109,11 @@ std::vector<Focus> DeploymentTargetFoci(const json& clean) {
       MkldnnLinear(clean, OnlyEpilogue("w_silu")));
   add("mkldnn_fusion._register_binary_unary_fusion_lowering.locals.fn",
       MkldnnLinear(clean, MergeOverlays({OnlyEpilogue("w_relu"), {{"p_residual", 1}}})));
-  // A packed linear without a bias, then a bias row added (glue before a second op).
+  // A packed linear without a bias, then a bias row added (glue before a second op); its input
+  // 2-D, since a batched linear's reshapes are folded in the same pass and hide the add.
   add("mkldnn_fusion._recover_linear.locals.linear_bias_pattern",
       MkldnnLinear(clean, {{"p_linear_bias", 0},
+                           {"max_linear_rank", 2},
                            {"min_ops", 2},
                            {"max_ops", 2},
                            {"p_glue", 1},

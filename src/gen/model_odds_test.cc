@@ -56,8 +56,8 @@ TEST(GeneratorOdds, Models) {
   }
 }
 
-// A linear's input rank is at least min_linear_rank (a fresh input's; a chained one is the last
-// result), and at its default every rank from 1 to 3 comes.
+// A linear's input rank is in [min_linear_rank, max_linear_rank] (a fresh input's; a chained one is
+// the last result), and at its default every rank from 1 to 3 comes.
 TEST(GeneratorOdds, LinearInputRanks) {
   GenPolicy p = Only(OpKind::kLinear);
   p.p_chain = p.p_view = 0;
@@ -71,7 +71,10 @@ TEST(GeneratorOdds, LinearInputRanks) {
   p.min_linear_rank = 2;
   EXPECT_EQ(Programs(p, rank(1)), 0);
   EXPECT_GT(Programs(p, rank(2)), 0);
-  p.min_linear_rank = 3;
+  p.max_linear_rank = 2;  // min_linear_rank 2 to max_linear_rank 2: 2-D inputs only
+  EXPECT_EQ(Programs(p, rank(3)), 0);
+  EXPECT_GT(Programs(p, rank(2)), 0);
+  p.min_linear_rank = 3;  // a max_linear_rank below min_linear_rank is min_linear_rank
   EXPECT_EQ(Programs(p, rank(2)), 0);
   EXPECT_GT(Programs(p, rank(3)), 0);
 }

@@ -586,7 +586,8 @@ class ProgramBuilder {
     if (chain && !last_.shape.empty()) {
       x = last_;
     } else {
-      Shape s = BatchDims(static_cast<int>(c_.Int(p_.min_linear_rank - 1, 2)));
+      const int top = std::max(p_.min_linear_rank, p_.max_linear_rank);
+      Shape s = BatchDims(static_cast<int>(c_.Int(p_.min_linear_rank - 1, top - 1)));
       s.push_back(KDim());
       x = Input(s, OperandDType(base));
     }
