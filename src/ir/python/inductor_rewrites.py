@@ -247,8 +247,14 @@ def take_rewrites():
     return names
 
 
+# Namespaces of quantization's ops (PT2E's quantize/dequantize and no-fuse casts, oneDNN's packed
+# quantized linears): no mmdiff program has one, so a pattern with one is out of reach; its ops are
+# listed as namespace.op.
+_MMDIFF_QUANTIZED_NAMESPACES = ("quantized_decomposed", "quantized", "onednn")
+
+
 def _mmdiff_rewrite_targets(pattern):
-    """The names of the ops anywhere in a pattern expression."""
+    """The names of the ops anywhere in a pattern expression (namespace.op for quantization's)."""
     from torch._inductor import pattern_matcher as pm
     seen, out = set(), set()
 
@@ -259,7 +265,9 @@ def _mmdiff_rewrite_targets(pattern):
         if isinstance(o, pm._TargetExpr):
             for fn in o.fns:
                 packet = getattr(fn, "overloadpacket", fn)
-                out.add(getattr(packet, "__name__", str(packet)).split(".")[-1])
+                op = getattr(packet, "__name__", str(packet)).split(".")[-1]
+                space = str(getattr(packet, "_qualified_op_name", "")).split("::")[0]
+                out.add(space + "." + op if space in _MMDIFF_QUANTIZED_NAMESPACES else op)
         if isinstance(o, pm.PatternExpr):
             for v in vars(o).values():
                 walk(v)
@@ -293,10 +301,20 @@ def _mmdiff_rewrite_rows():
     return rows
 
 
+def _mmdiff_rewrite_quantized_note(ops):
+    """Why a pattern of quantized ops (or of _int_mm, an int8 product no mmdiff op makes) is out
+    of reach; empty for any other."""
+    quantized = sorted(op for op in ops
+                       if op == "_int_mm" or op.split(".")[0] in _MMDIFF_QUANTIZED_NAMESPACES)
+    return ("needs quantized ops (" + ", ".join(quantized) + "): no op of mmdiff's"
+            if quantized else "")
+
+
 def _mmdiff_rewrite_listing(rows):
     notes = {**_MMDIFF_REWRITE_NOT_ON_CPU, **_mmdiff_rewrite_install_notes()}
     return [{"name": name, "kind": kind, "family": _mmdiff_rewrite_in_family(name, ops),
-             "ops": sorted(ops), "note": notes.get(name, "")}
+             "ops": sorted(ops),
+             "note": notes.get(name) or _mmdiff_rewrite_quantized_note(ops)}
             for name, (kind, ops) in sorted(rows.items())]
 
 

@@ -72,6 +72,20 @@ class CatalogueTest(unittest.TestCase):
         self.assertEqual(rows["post_grad.unfuse_bias_add_to_pointwise"]["note"], "GPU only")
         self.assertIn("bmm", rows["_sfdp_pattern_1_inference"]["ops"])
 
+    def test_a_pattern_of_quantized_ops_is_out_of_reach_and_says_which(self):
+        import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers quantized_decomposed)
+        from torch._inductor.pattern_matcher import Arg, CallFunction
+        aten, q = torch.ops.aten, torch.ops.quantized_decomposed
+        dequantized = CallFunction(q.dequantize_per_tensor.default, Arg(), Arg(), Arg(), Arg(),
+                                   Arg(), Arg())
+        ops = NS["_mmdiff_rewrite_targets"](CallFunction(aten.mm.default, Arg(), dequantized))
+        self.assertEqual(ops, {"mm", "quantized_decomposed.dequantize_per_tensor"})
+        note = NS["_mmdiff_rewrite_quantized_note"]
+        self.assertIn("quantized_decomposed.dequantize_per_tensor", note(ops))
+        self.assertIn("_int_mm", note({"_int_mm", "mul"}))
+        self.assertEqual(note(NS["_mmdiff_rewrite_targets"](
+            CallFunction(aten.addmm.default, Arg(), Arg(), Arg()))), "")
+
     def test_every_name_a_note_gives_is_a_rewrite_of_this_torch(self):
         from torch._inductor.fx_passes import fuse_attention
         rows = set(catalogue())
