@@ -65,10 +65,12 @@ json MkldnnLinear(const json& clean, const json& keys) {
                   MergeOverlays({Only("float32"), {{"min_linear_rank", 2}}, keys}));
 }
 
-// Linears sharing an input: three (two siblings) with `three`, each with a bias with `bias`.
+// Linears sharing an input: three (two siblings) with `three`, each with a bias with `bias`; most
+// of one weight size, which 2.11's concatenation takes only (2.15's any output sizes).
 json Siblings(const json& clean, const char* variant, bool three, bool bias) {
   return Deployed(clean, variant, {{"w_linear", 1}},
                   {{"p_linear_siblings", 1},
+                   {"p_siblings_equal", 0.75},
                    {"p_two_siblings", three ? 1 : 0},
                    {"p_linear_bias", bias ? 1 : 0}});
 }

@@ -180,7 +180,8 @@ TEST(Focus, TargetFociWriteTheirFusionsVariant) {
 // Each deployment target focus writes a model whose products' weights are parameters, drawn for
 // its variant alone on every program, in its form: a float32 linear with the epilogue its mkldnn
 // post-op fuses, three linears on one input for the concatenated linears, a linear scaled before
-// the next op for binary folding, a product in the micro-kernel's dtype.
+// the next op for binary folding, a product in the micro-kernel's dtype, 2-D linear inputs for the
+// bias folding.
 TEST(Focus, DeploymentTargetFociWriteTheirForms) {
   size_t deployment = 0;
   for (size_t f = 0; f < Foci().size(); ++f) {
@@ -210,7 +211,9 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
     if (t.starts_with("freezing_patterns") || t.starts_with("binary_folding")) {
       EXPECT_EQ(variant, "inductor_freezing_opt_in") << t;
     }
-    int epilogue = 0, siblings = 0, scaled = 0, programs = 0, shared = 0;
+    const bool bias_folding =
+        t.find("_recover_linear.locals.linear_bias_pattern") != std::string::npos;
+    int epilogue = 0, siblings = 0, equal_siblings = 0, scaled = 0, programs = 0, shared = 0;
     for (uint64_t seed = 1; seed <= 12; ++seed) {
       const Program prog = GenerateFromSeed(seed, p);
       ASSERT_TRUE(Verify(prog).ok()) << t << " seed " << seed << ": " << Verify(prog).message();
@@ -227,6 +230,10 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
           if (x) {
             EXPECT_GE(x->shape.size(), 2u) << t << " seed " << seed;
           }
+          // No batch, whose reshapes would hide the bias add from its folding.
+          if (x && bias_folding) {
+            EXPECT_EQ(x->shape.size(), 2u) << t << " seed " << seed;
+          }
         }
       }
       const std::string dtype = t.substr(t.rfind('.') + 1);
@@ -234,13 +241,16 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
         EXPECT_EQ(DTypeName(prog.inputs[0].dtype), dtype) << t << " seed " << seed;
       }
       int linears = 0;
+      std::set<Shape> weight_shapes;
       for (const Node& n : prog.nodes) {
         epilogue += IsUnaryEpilogue(n.op);
         linears += n.op == OpKind::kLinear;
+        if (n.op == OpKind::kLinear) weight_shapes.insert(prog.FindInput(n.args[1])->shape);
         const Node* before = n.args.empty() ? nullptr : prog.FindNode(n.args[0]);
         scaled += n.op == OpKind::kMulScalar && before && before->op == OpKind::kLinear;
       }
       siblings += linears >= 2;
+      equal_siblings += linears >= 2 && weight_shapes.size() == 1;
       // The product returned as well as the epilogue on it.
       for (const Node& n : prog.nodes)
         shared +=
@@ -259,6 +269,8 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
     }
     if (t.starts_with("freezing_patterns") || t == "lowering:template.CppGroupedGemmTemplate") {
       EXPECT_EQ(siblings, programs) << t << ": linears sharing an input in every program";
+      // Of one weight size, which 2.11's concatenation needs, in a good share of them.
+      EXPECT_GE(3 * equal_siblings, programs) << t;
     }
     if (t.starts_with("lowering:template_shared_product.")) {
       EXPECT_EQ(shared, programs) << t << ": a product and its epilogue both returned";
