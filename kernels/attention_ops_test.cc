@@ -167,6 +167,28 @@ TEST(Attention, AScoreWhoseUnscaledProductMayOverflowIsUnjudged) {
   EXPECT_FALSE(std::isinf(ScaledDotProductAttention(q, small, v, args, f32).err[0]));
 }
 
+TEST(Softmax, AProbabilityBelowTheSmallestNormalMayBeZero) {
+  // exp(-95.3) is 4e-42 in float64 and a float32 subnormal; ATen's vectorized float32 exp gives 0.
+  RefTensor r = Softmax(MakeExact({1, 2}, {0, -95.3125}), 1, kF32);
+  EXPECT_GT(r.val[1], 0);
+  EXPECT_GE(r.err[1], r.val[1]);
+  EXPECT_LT(r.err[1], 1e-37);  // and no more than a few smallest normals
+  EXPECT_LT(r.err[0], 1e-4);   // the spread's rounding (2 * 95 * 2^-24), as before
+}
+
+TEST(Attention, AHugeValueTimesAProbabilityFlushedToZeroIsWithinTheBound) {
+  // Found by a campaign on torch 2.15.0 cpu: a value of 3.4e38 under a weight of 4e-42 adds
+  // 0.00137 to -4 in float64; eager, inductor and TorchScript all give -4 (the weight flushed).
+  RefTensor q = MakeExact({1, 1}, {1}), k = MakeExact({2, 1}, {0, -95.3125}),
+            v = MakeExact({2, 1}, {-4, 3.4028234663852886e38});
+  AttentionArgs args;
+  args.scale = 1;
+  RefTensor out = ScaledDotProductAttention(q, k, v, args, kF32);
+  EXPECT_NEAR(out.val[0], -4 + 3.4028234663852886e38 * std::exp(-95.3125), 1e-12);
+  EXPECT_LE(std::fabs(-4 - out.val[0]), out.err[0]);
+  EXPECT_LT(out.err[0], 8);  // judged: 3.4e38 times a few smallest normals
+}
+
 TEST(Softmax, LogitsTooFarApartForTheBoundAreUnjudgedNotNaN) {
   // Found by fuzz/reference_fuzzer: a spread near 1e308 overflows the relative term; 0 * inf was
   // NaN.

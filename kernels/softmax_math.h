@@ -11,8 +11,11 @@ namespace mmref {
 // The rounding constants a row's bound needs, computed on the host (precision.h) for the
 // accumulation format and the output format.
 struct SoftmaxRounding {
-  double u_acc, u_out;      // unit roundoffs
-  double sub_acc, sub_out;  // smallest subnormals
+  double u_acc, u_out;  // unit roundoffs
+  // The smallest normal of the accumulation format: vectorized exp gives 0 below it (ATen's
+  // float32 CPU exp does: exp(-95.3) is 0, not 4e-42), so a probability under it may be 0.
+  double normal_acc;
+  double sub_out;  // the smallest subnormal of the output format
 };
 
 // Softmax of the n values at val[off + i * stride], written to rval/rerr at the same places; err
@@ -70,7 +73,9 @@ MMREF_HD inline void SoftmaxRowMath(const double* val, const double* err, double
       continue;
     }
     // Logits ~1e308 apart overflow the relative term: then nothing is promised (not 0 * inf = NaN).
-    double before = isinf(rel) ? INFINITY : p * rel + nn * r.sub_acc;
+    // A term of the sum (at least 1: the max's) flushed moves p by p * normal_acc; p's own exp
+    // flushed, by normal_acc.
+    double before = isinf(rel) ? INFINITY : p * rel + r.normal_acc * (1 + nn * p);
     rerr[at] = before + r.u_out * (p + before) + r.sub_out;
   }
 }
