@@ -59,10 +59,11 @@ json Deployed(const json& clean, const char* variant, const json& ops, const jso
 }
 
 // A float32 linear frozen with a symbolic batch: mkldnn packs it (mkl takes a static one; an
-// input without a batch dimension is not packed).
+// input without a batch dimension is not packed, nor one of a batch of 1, which is specialized).
 json MkldnnLinear(const json& clean, const json& keys) {
-  return Deployed(clean, paths::kInductorFreezingDynamic, {{"w_linear", 1}},
-                  MergeOverlays({Only("float32"), {{"min_linear_rank", 2}}, keys}));
+  return Deployed(
+      clean, paths::kInductorFreezingDynamic, {{"w_linear", 1}},
+      MergeOverlays({Only("float32"), {{"min_linear_rank", 2}, {"min_batch", 2}}, keys}));
 }
 
 // Linears sharing an input: three (two siblings) with `three`, each with a bias with `bias`; most

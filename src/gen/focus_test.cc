@@ -229,6 +229,7 @@ TEST(Focus, DeploymentTargetFociWriteTheirForms) {
           const InputSpec* x = n.op == OpKind::kLinear ? prog.FindInput(n.args[0]) : nullptr;
           if (x) {
             EXPECT_GE(x->shape.size(), 2u) << t << " seed " << seed;
+            EXPECT_GE(x->shape[0], 2) << t << " seed " << seed << ": a batch of 1 is specialized";
           }
           // No batch, whose reshapes would hide the bias add from its folding.
           if (x && bias_folding) {

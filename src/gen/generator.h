@@ -30,7 +30,8 @@ namespace mmdiff {
 // the deployment stack's target foci (src/gen/deployment_targets.h); 19: mkldnn's targets write
 // linears with a batch (min_linear_rank) and a bias row where they aim at its folding
 // (p_glue_residual), targets for a template's epilogue on a product returned as well; 20: the
-// bias-folding target's linears take 2-D inputs (max_linear_rank), the concatenation targets'
+// bias-folding target's linears take 2-D inputs (max_linear_rank), mkldnn's targets batches of 2
+// or more (min_batch), the concatenation targets'
 // siblings mostly one weight size
 inline constexpr int kGeneratorVersion = 20;
 

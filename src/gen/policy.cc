@@ -75,6 +75,7 @@ std::map<std::string, Field> AllFields() {
       {"p_linear_bias", Prob(&GenPolicy::p_linear_bias, "p_linear_bias")},
       {"min_linear_rank", Count(&GenPolicy::min_linear_rank, "min_linear_rank", 1, 3)},
       {"max_linear_rank", Count(&GenPolicy::max_linear_rank, "max_linear_rank", 1, 3)},
+      {"min_batch", Count(&GenPolicy::min_batch, "min_batch", 1, 4)},
       {"p_meta", Prob(&GenPolicy::p_meta, "p_meta")},
       {"p_cuda", Prob(&GenPolicy::p_cuda, "p_cuda")},
       {"p_device_mismatch", Prob(&GenPolicy::p_device_mismatch, "p_device_mismatch")},

@@ -353,7 +353,7 @@ class ProgramBuilder {
 
   Shape BatchDims(int rank) {
     Shape b;
-    for (int i = 0; i < rank; ++i) b.push_back(c_.Int(1, 4));
+    for (int i = 0; i < rank; ++i) b.push_back(c_.Int(p_.min_batch, 4));
     return b;
   }
 
