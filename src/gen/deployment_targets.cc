@@ -67,10 +67,12 @@ json MkldnnLinear(const json& clean, const json& keys) {
 }
 
 // Linears sharing an input: three (two siblings) with `three`, each with a bias with `bias`; most
-// of one weight size, which 2.11's concatenation takes only (2.15's any output sizes).
+// of one weight size, which 2.11's concatenation takes only (2.15's any output sizes); an input
+// of two dimensions or more (a 1-D one makes mv, which no freezing pattern matches).
 json Siblings(const json& clean, const char* variant, bool three, bool bias) {
   return Deployed(clean, variant, {{"w_linear", 1}},
                   {{"p_linear_siblings", 1},
+                   {"min_linear_rank", 2},
                    {"p_siblings_equal", 0.75},
                    {"p_two_siblings", three ? 1 : 0},
                    {"p_linear_bias", bias ? 1 : 0}});
@@ -132,7 +134,11 @@ std::vector<Focus> DeploymentTargetFoci(const json& clean) {
       Siblings(clean, paths::kInductorFreezingOptIn, true, true));
   add("binary_folding.binary_folding_init.locals.folded_op",
       Deployed(clean, paths::kInductorFreezingOptIn, {{"w_linear", 1}},
-               {{"min_ops", 2}, {"max_ops", 2}, {"p_glue", 1}, {"p_glue_scale", 1}}));
+               {{"min_ops", 2},
+                {"max_ops", 2},
+                {"p_glue", 1},
+                {"p_glue_scale", 1},
+                {"min_linear_rank", 2}}));
   // max-autotune: the grouped template, which takes linears of one input and one weight size that
   // freezing packed for mkldnn (in a static compile, 16-bit ones); the templates; each
   // micro-kernel configuration of a floating dtype (the install's CPU reaches some: the others

@@ -31,8 +31,8 @@ namespace mmdiff {
 // linears with a batch (min_linear_rank) and a bias row where they aim at its folding
 // (p_glue_residual), targets for a template's epilogue on a product returned as well; 20: the
 // bias-folding target's linears take 2-D inputs (max_linear_rank), mkldnn's targets batches of 2
-// or more (min_batch), the concatenation targets'
-// siblings mostly one weight size
+// or more (min_batch), the concatenation targets' siblings mostly one weight size, theirs and
+// binary folding's linears no 1-D input
 inline constexpr int kGeneratorVersion = 20;
 
 class ProgramBuilder;  // builds one program (generator.cc)
