@@ -32,10 +32,10 @@ struct GenPolicy {
   double p_linear_bias = 0.5;  // linear gets a bias argument
   int min_linear_rank = 1;     // a linear's input rank: uniform in [min_linear_rank, 3] (2 or
                                // more: a batch, which freezing's mkldnn packing needs) ...
+  int max_linear_rank = 3;     // ... up to max_linear_rank (2: no batch dimensions, which
+                               // mkldnn's bias folding needs); below min_linear_rank it is that
   int min_batch = 1;  // a batch dimension of a matmul or linear operand: uniform in [min_batch, 4]
                       // (2: never 1, which dynamic shapes specialize, so mkldnn packs nothing)
-  int max_linear_rank = 3;  // ... up to max_linear_rank (2: no batch dimensions, which
-                            // mkldnn's bias folding needs); below min_linear_rank it is that
   // Spellings and broadcasts: a cast to a dtype that has a method is written x.float(), x.half(),
   // ... (as users write it) rather than x.to(dtype) with p_cast_method; a view's dim argument is
   // written negative (counted from the end) with p_negative_dim; -1 stands among a view's sizes
