@@ -30,7 +30,7 @@ struct GenPolicy {
                                // chained: a scaling (x * s) or an added bias/residual tensor
   int max_matmul_rank = 4;     // matmul operand ranks: uniform in [1, max_matmul_rank]
   double p_linear_bias = 0.5;  // linear gets a bias argument
-  int min_linear_rank = 1;     // a linear's input rank: uniform in [min_linear_rank, 3] (2 or
+  int min_linear_rank = 1;     // a linear's input rank: uniform from min_linear_rank (2 or
                                // more: a batch, which freezing's mkldnn packing needs) ...
   int max_linear_rank = 3;     // ... up to max_linear_rank (2: no batch dimensions, which
                                // mkldnn's bias folding needs); below min_linear_rank it is that
