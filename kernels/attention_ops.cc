@@ -37,9 +37,7 @@ RefTensor RepeatHeads(const RefTensor& t, int64_t heads) {
 }
 
 SoftmaxRounding SoftmaxRoundingFor(Arith arith) {
-  // The smallest normal: the smallest subnormal over the unit roundoff, halved (2^-126 in float32).
-  const double normal_acc = MinSubnormal(arith.acc) / UnitRoundoff(arith.acc) / 2;
-  return SoftmaxRounding{UnitRoundoff(arith.acc), UnitRoundoff(arith.out), normal_acc,
+  return SoftmaxRounding{UnitRoundoff(arith.acc), UnitRoundoff(arith.out), MinNormal(arith.acc),
                          MinSubnormal(arith.out)};
 }
 

@@ -78,6 +78,11 @@ double MinSubnormal(Format f) {
   return std::ldexp(1.0, p.min_exp - p.mantissa_bits);
 }
 
+double MinNormal(Format f) {
+  if (IsInteger(f)) return 0.0;
+  return std::ldexp(1.0, Get(f).min_exp);
+}
+
 int64_t WrapTo(Format f, int64_t x) {
   switch (f) {
     case Format::kI8:

@@ -18,6 +18,8 @@ double MaxFinite(Format f);
 double MinValue(Format f);
 // Smallest positive subnormal (0 for integer formats).
 double MinSubnormal(Format f);
+// Smallest positive normal (0 for integer formats): 2^-126 in float32.
+double MinNormal(Format f);
 // Round-to-nearest-even of x into float format f, returned as a double (overflow gives ±inf, NaN
 // stays NaN). For integer formats: the conversion torch performs from an in-range float (truncation
 // toward zero; bool is x != 0) — callers check the range, out of range is undefined behaviour.

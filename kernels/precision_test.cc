@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace mmref {
@@ -21,6 +22,14 @@ TEST(Precision, Float16RoundsToNearestEvenWithSubnormalsAndOverflow) {
   EXPECT_EQ(RoundTo(Format::kF16, 3 * std::ldexp(1, -26)), std::ldexp(1, -24));
   EXPECT_TRUE(std::isnan(RoundTo(Format::kF16, NAN)));
   EXPECT_EQ(std::signbit(RoundTo(Format::kF16, -0.0)), true);
+}
+
+TEST(Precision, MinNormalIsTheSmallestNormalOfEachFloatFormat) {
+  EXPECT_EQ(MinNormal(Format::kF16), std::ldexp(1, -14));
+  EXPECT_EQ(MinNormal(Format::kF32), std::ldexp(1, -126));
+  EXPECT_EQ(MinNormal(Format::kBF16), std::ldexp(1, -126));
+  EXPECT_EQ(MinNormal(Format::kF64), std::numeric_limits<double>::min());
+  EXPECT_EQ(MinNormal(Format::kI32), 0.0);
 }
 
 TEST(Precision, BFloat16Rounding) {

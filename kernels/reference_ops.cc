@@ -597,7 +597,7 @@ RefTensor Addmm(const RefTensor& bias, const RefTensor& a_in, const RefTensor& b
   // BLAS folds alpha into an operand (temp = alpha * b): with |alpha| < 1 a value whose scaled
   // magnitude falls below the smallest normal may round to 0 there, and then inf * it is NaN (seen
   // on torch 2.15.0: float32 addbmm, alpha 0.5, -inf * -1.4e-45 gives NaN). Such values "may be 0".
-  const double min_normal = MinSubnormal(arith.out) / UnitRoundoff(arith.out) / 2;
+  const double min_normal = MinNormal(arith.out);
   const double below = std::fabs(alpha) < 1 && alpha != 0 && !IsInteger(arith.out)
                            ? min_normal / std::fabs(alpha)
                            : 0;
