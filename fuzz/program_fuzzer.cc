@@ -44,6 +44,7 @@
 #include <sstream>
 #include <string>
 
+#include "mmdiff/build_info.h"
 #include "oracles/judge.h"
 #include "src/campaign/reduce_finding.h"
 #include "src/exec/supervisor.h"
@@ -201,7 +202,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     std::stringstream items(cat);
     for (std::string p; std::getline(items, p, ',');)
       if (!p.empty()) paths.push_back(p);
-    auto loaded = LoadKnownCatalogue(paths);
+    auto loaded = LoadKnownCatalogue(paths, build_info::kTorchVersion);
     if (!loaded.ok()) Fatal("MMDIFF_FUZZ_CATALOGUE: " + loaded.error());
     g->catalogue = std::make_unique<KnownCatalogue>(std::move(loaded.value()));
   }
@@ -230,7 +231,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!g->known.insert(hash).second) continue;
     CaseRun f = WithFinding(c, k);
     if (g->catalogue) {
-      if (const KnownCause* known = g->catalogue->Find(k.signature)) f.known = known->Record();
+      if (const KnownCause* known = g->catalogue->Find(k.signature))
+        f.known = known->Record(g->catalogue->torch());
+      else
+        f.unclaimed = g->catalogue->Unclaimed(k.signature);
     }
     // Reduce first, then sign: the root cause is the reduced case's (the op that diverges, not the
     // program around it), and it may be a catalogued one reached from elsewhere.
@@ -238,8 +242,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bool kept = reduced && reduced->reduction.steps_kept > 0;
     std::string root = kept ? reduced->signature : k.signature;
     if (kept && g->catalogue)
-      if (const KnownCause* known = g->catalogue->Find(root))
-        f.known = reduced->run.known = known->Record();
+      if (const KnownCause* known = g->catalogue->Find(root)) {
+        f.known = reduced->run.known = known->Record(g->catalogue->torch());
+        f.unclaimed = reduced->run.unclaimed = std::nullopt;
+      }
     std::string root_hash = HashHex(root);
     if (!g->roots.insert(root_hash).second) {
       std::fprintf(stderr,
@@ -251,7 +257,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Status w = WriteFinding(dir, f, g->ctx);
     if (w.ok() && kept) w = WriteReducedFinding(dir + "/reduced", *reduced, g->ctx);
     std::fprintf(
-        stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n", f.known ? "known" : "new",
+        stderr, "program_fuzzer: %s bucket %s: %s\n  finding: %s (%s)\n",
+        f.known ? "known"
+        : f.unclaimed && f.unclaimed->standing == "back"
+            ? "back (a catalogued bug, or a fix's miss)"
+            : "new",
         hash.c_str(), Headline(kept ? reduced->run : f).c_str(), dir.c_str(),
         w.ok() ? (kept ? ReductionSummary(*reduced).c_str() : "written") : w.message().c_str());
     any_new = true;

@@ -76,6 +76,12 @@ struct KnownRecord {
   std::string title;
   std::string upstream;  // "" when none is recorded
   std::string source;    // the catalogue file it came from
+  // How the entry stands toward the finding on the torch it ran on (src/report/known.h:
+  // KnownStanding): "" where it claims it (known); "back" where it expects agreement or other
+  // divergences there (a known bug back, or a fix that misses this form); "no_expectation" where it
+  // expects nothing there. `why` says so, naming the entry's ranges; "" where it claims it.
+  std::string standing;
+  std::string why;
   bool operator==(const KnownRecord&) const = default;
 };
 
@@ -100,6 +106,9 @@ struct CaseRun {
   size_t finding = 0;
   // The catalogue entry of a known root cause; none when new.
   std::optional<KnownRecord> known;
+  // A new root cause that a catalogue entry matches without claiming it on this torch (an entry
+  // that expects agreement here, or nothing): a known bug back, or a fix that misses this form.
+  std::optional<KnownRecord> unclaimed;
   // The inputs the case was rerun with replaced by zeros (ignored inputs holding NaN or inf:
   // AddZeroedRerun); empty when there was no rerun.
   std::vector<int> rerun_zeroed;

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "mmdiff/build_info.h"
 #include "src/campaign/rewrite_catalogue.h"
 #include "src/campaign/steering.h"
 #include "src/exec/path_info.h"
@@ -276,7 +277,7 @@ CampaignEnd StartCampaign(CampaignStart s) {
   fo.standalone.timeout_s = fo.stage_timeout_s + 120;
   if (!s.inductor_cache.empty()) fo.inductor_cache_dir = fs::absolute(s.inductor_cache).string();
   if (Status st = CheckFuzzOptions(fo); !st.ok()) return Failed(kExitUsage, st.message());
-  auto catalogue = LoadKnownCatalogue(fo.known_paths);
+  auto catalogue = LoadKnownCatalogue(fo.known_paths, build_info::kTorchVersion);
   if (!catalogue.ok()) return Failed(kExitUsage, "--known: " + catalogue.error());
   fo.known = std::make_shared<const KnownCatalogue>(std::move(catalogue.value()));
   if (!fo.known_paths.empty())

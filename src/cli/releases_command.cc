@@ -17,7 +17,10 @@
 #include "src/cli/subcommand_help.h"
 #include "src/releases/entry_update.h"
 #include "src/releases/releases_run.h"
+#include "src/report/known.h"
+#include "src/report/report.h"
 #include "src/support/files.h"
+#include "src/support/json_limits.h"
 #include "src/support/utf8.h"
 
 namespace mmdiff::cli {
@@ -107,6 +110,33 @@ int UpdateEntries(const ReleasesTable& t, const std::vector<ReleaseFinding>& fin
   return pending;
 }
 
+// For each report's release where the finding is present, what the source tree's catalogue makes
+// of it on that release (known there, a known bug back, or not claimed): the same rule as a
+// campaign's, release by release.
+void PrintCatalogueWords(const ReleasesTable& t) {
+  auto catalogue = LoadKnownCatalogue(KnownCataloguePaths({}, false), build_info::kTorchVersion);
+  if (!catalogue.ok()) {
+    std::cerr << "mmdiff releases: the catalogue is not read: " << catalogue.error() << "\n";
+    return;
+  }
+  for (const auto& row : t.rows) {
+    if (row.entry) continue;
+    auto text = ReadFile(row.file);
+    auto j = text.ok() ? ParseJsonBounded(text.value()) : Result<nlohmann::json>(text.status());
+    auto judged = j.ok() ? ReadJudgedCase(j.value()) : Result<JudgedCase>(j.status());
+    if (!judged.ok()) continue;
+    const std::vector<std::string> causes = ReportRootCauses(judged.value());
+    if (causes.empty()) continue;
+    for (const auto& cell : row.cells) {
+      if (cell.state != ReleaseState::kPresent) continue;
+      const std::string word = DescribeCatalogueMatch(
+          catalogue.value(), causes.front(), cell.torch.empty() ? cell.release : cell.torch);
+      if (!word.empty())
+        std::cout << row.bucket << " on " << cell.release << ": catalogue: " << word << "\n";
+    }
+  }
+}
+
 // Each report's row, as releases.json next to it (where triage reads it); returns how many.
 Result<int> RecordReports(const ReleasesTable& t) {
   int written = 0;
@@ -193,7 +223,9 @@ int RunReleases(const ReleasesArgs& a) {
   std::cerr << "mmdiff releases: " << findings.size() << " finding(s) in torch " << names << " ("
             << o.jobs << " at once)\n";
   ReleasesTable table = RunAcrossReleases(findings, references, o);
-  std::cout << FormatReleasesTable(table) << std::flush;
+  std::cout << FormatReleasesTable(table);
+  PrintCatalogueWords(table);
+  std::cout << std::flush;
   if (!a.json.empty()) {
     if (Status s = WriteFileAtomic(a.json, ReleasesTableToJson(table).dump(2) + "\n"); !s.ok()) {
       std::cerr << "mmdiff releases: --json: " << s.message() << "\n";
@@ -217,6 +249,17 @@ int RunReleases(const ReleasesArgs& a) {
   }
   return CountUnexpected(table) > 0 ? kExitDiverged : kExitOk;
 }
+
+}  // namespace
+
+int RunReleasesOn(const std::vector<std::string>& findings, const std::string& torch) {
+  ReleasesArgs a;
+  a.inputs = findings;
+  a.torch = torch;
+  return RunReleases(a);
+}
+
+namespace {
 
 const CommandRegistrar kRegistrar{
     "releases", [](CLI::App& app) {

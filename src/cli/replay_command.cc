@@ -108,6 +108,12 @@ int RunReplay(const ReplayArgs& a) {
       if (sup.versions().contains("torch") && sup.versions()["torch"].is_string())
         torch = sup.versions()["torch"];
       ReplayEnvironment env{torch, gpu, sup.paths(), test_paths};
+      // An artifact's findings say what the source tree's catalogue makes of them on this torch.
+      auto catalogue = LoadKnownCatalogue(KnownCataloguePaths({}, false), torch);
+      if (catalogue.ok())
+        env.catalogue = &catalogue.value();
+      else
+        std::cerr << "mmdiff replay: the catalogue is not read: " << catalogue.error() << "\n";
       PathRunner run = RunnerOf(sup);
       size_t done = 0, pending = 0;
       for (const auto& e : entries) pending += e.pending;

@@ -88,7 +88,7 @@ TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
   std::string dir = ::testing::TempDir() + "/promote-fused";
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/entry.json") << entry.value().dump();
-  auto cat = LoadKnownCatalogue({dir});
+  auto cat = LoadKnownCatalogue({dir}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(cat.value().Find(bucket), nullptr);
   // Anything but attention fusion patterns is refused.
@@ -106,7 +106,7 @@ TEST(Promote, AFusedAttentionsFindingKeepsItsFusionsInTheEntryAndTheCatalogue) {
   ASSERT_TRUE(typed_entry.ok()) << typed_entry.error();
   EXPECT_EQ(typed_entry.value()["expected"][0]["divergences"][0]["fused"], "_sfdp_pattern_5");
   std::ofstream(dir + "/entry.json") << typed_entry.value().dump();
-  cat = LoadKnownCatalogue({dir});
+  cat = LoadKnownCatalogue({dir}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(cat.value().Find(typed_bucket), nullptr);
 }

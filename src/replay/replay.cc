@@ -172,9 +172,15 @@ Verdict RunEntry(PreparedEntry& e, const ReplayEnvironment& env, const RunPathsF
   e.row.observed = DescribeVerdict(c.verdict);
   if (e.artifact && c.verdict.diverges()) {
     auto findings = CaseFindings(c);
-    for (const auto& k : findings)
+    for (const auto& k : findings) {
       e.row.note += std::string(e.row.note.empty() ? "" : "; ") + "bucket " + HashHex(k.signature) +
                     ": " + Headline(WithFinding(c, k));
+      if (env.catalogue)
+        if (std::string word =
+                DescribeCatalogueMatch(*env.catalogue, k.signature, env.torch_version);
+            !word.empty())
+          e.row.note += " (" + word + ")";
+    }
   }
   auto [status, detail] = ClassifyVerdict(c.verdict, *e.expected);
   e.row.status = status;

@@ -13,6 +13,7 @@
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
+#include "src/report/known.h"
 #include "src/report/regression_entry.h"
 #include "src/report/run_case.h"
 
@@ -56,6 +57,8 @@ struct ReplayEnvironment {
   bool has_gpu = false;
   std::vector<PathInfo> paths;  // every path the worker knows
   bool test_paths = false;      // whether the worker was asked for test-only paths
+  // Where set, an artifact's findings are looked up in it (DescribeCatalogueMatch) on this torch.
+  const KnownCatalogue* catalogue = nullptr;
 };
 
 // Runs a program on paths (src/report/run_case.h): an entry's calls before, then its case.

@@ -21,6 +21,8 @@ namespace fs = std::filesystem;
 nlohmann::json KnownRecordToJson(const KnownRecord& k) {
   nlohmann::json j = {{"title", k.title}, {"source", k.source}};
   if (!k.upstream.empty()) j["upstream"] = k.upstream;
+  if (!k.standing.empty()) j["standing"] = k.standing;
+  if (!k.why.empty()) j["why"] = k.why;
   return j;
 }
 
@@ -29,7 +31,8 @@ Result<KnownRecord> KnownRecordFromJson(const nlohmann::json& j) {
   KnownRecord k;
   for (auto [key, field, required] :
        {std::tuple{"title", &k.title, true}, std::tuple{"source", &k.source, true},
-        std::tuple{"upstream", &k.upstream, false}}) {
+        std::tuple{"upstream", &k.upstream, false}, std::tuple{"standing", &k.standing, false},
+        std::tuple{"why", &k.why, false}}) {
     if (!j.contains(key)) {
       if (required) return Status::Error(std::string("\"known\" has no \"") + key + "\"");
       continue;
@@ -38,28 +41,128 @@ Result<KnownRecord> KnownRecordFromJson(const nlohmann::json& j) {
       return Status::Error(std::string("\"known\".\"") + key + "\" must be a string");
     *field = j[key].get<std::string>();
   }
+  if (k.standing != "" && k.standing != KnownStandingName(KnownStanding::kBack) &&
+      k.standing != KnownStandingName(KnownStanding::kNoExpectation))
+    return Status::Error("\"known\".\"standing\" must be \"back\" or \"no_expectation\", not " +
+                         nlohmann::json(k.standing).dump());
   return k;
+}
+
+const char* KnownStandingName(KnownStanding s) {
+  switch (s) {
+    case KnownStanding::kClaims:
+      return "";
+    case KnownStanding::kBack:
+      return "back";
+    case KnownStanding::kNoExpectation:
+      return "no_expectation";
+  }
+  return "";
+}
+
+KnownStanding KnownCause::StandingOn(const std::string& torch, std::string* why) const {
+  if (why) why->clear();
+  // A report's root cause, or a release nobody recorded: claimed as seen.
+  if (!expected || torch.empty()) return KnownStanding::kClaims;
+  std::string expecting_ranges, all_ranges;
+  for (size_t i : expecting)
+    expecting_ranges += (expecting_ranges.empty() ? "" : "; ") + (*expected)[i].torch;
+  for (const auto& x : *expected) all_ranges += (all_ranges.empty() ? "" : "; ") + x.torch;
+  const std::string elsewhere = "this divergence on " + expecting_ranges;
+  size_t here = expected->size();
+  for (size_t i = 0; i < expected->size() && here == expected->size(); ++i) {
+    auto in = TorchVersionInRange(torch, (*expected)[i].torch);
+    if (in.ok() && in.value()) here = i;
+  }
+  if (here == expected->size()) {
+    if (why)
+      *why = "has no expectation for torch " + torch + " (it covers " + all_ranges + "; " +
+             elsewhere + ")";
+    return KnownStanding::kNoExpectation;
+  }
+  const VersionExpectation& x = (*expected)[here];
+  const bool lists = std::find(expecting.begin(), expecting.end(), here) != expecting.end();
+  const std::vector<std::string> missing = MissingCpuFlags(x);
+  if (lists && missing.empty()) return KnownStanding::kClaims;
+  if (lists) {
+    std::string flags;
+    for (const auto& f : missing) flags += (flags.empty() ? "" : ", ") + f;
+    if (why)
+      *why = "expects this divergence on torch " + torch + " only on a CPU with " + flags +
+             ", which this one lacks";
+    return KnownStanding::kNoExpectation;
+  }
+  if (why)
+    *why = std::string("expects ") + (x.divergences.empty() ? "agreement" : "other divergences") +
+           " on torch " + torch + " (" + x.torch + "); " + elsewhere;
+  return KnownStanding::kBack;
+}
+
+KnownRecord KnownCause::Record(const std::string& torch) const {
+  KnownRecord r{title, upstream, source, "", ""};
+  r.standing = KnownStandingName(StandingOn(torch, &r.why));
+  return r;
 }
 
 void KnownCatalogue::Add(KnownCause k) {
   if (std::find(sources_.begin(), sources_.end(), k.source) == sources_.end())
     sources_.push_back(k.source);
-  by_signature_.emplace(k.signature, std::move(k));
+  by_signature_[k.signature].push_back(std::move(k));
 }
 
-const KnownCause* KnownCatalogue::Find(const std::string& signature) const {
+const std::vector<KnownCause>* KnownCatalogue::Matching(const std::string& signature) const {
   auto it = by_signature_.find(signature);
-  if (it != by_signature_.end()) return &it->second;
-  // An entry records a raising path's divergence kind, not its error class ("raises:?"): a case's
-  // "raises:RuntimeError" is that entry too.
+  return it == by_signature_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+// For a raising path's signature, the one an entry records it under: its divergence kind, not its
+// error class ("raises:?"); "" for another signature.
+std::string AnyErrorClass(const std::string& signature) {
   const std::string tag = "|raises:";
   size_t at = signature.find(tag);
-  if (at == std::string::npos) return nullptr;
+  if (at == std::string::npos) return "";
   size_t end = signature.find('|', at + tag.size());
-  std::string any = signature.substr(0, at + tag.size()) + "?" +
-                    (end == std::string::npos ? "" : signature.substr(end));
-  it = by_signature_.find(any);
-  return it == by_signature_.end() ? nullptr : &it->second;
+  return signature.substr(0, at + tag.size()) + "?" +
+         (end == std::string::npos ? "" : signature.substr(end));
+}
+
+}  // namespace
+
+const KnownCause* KnownCatalogue::Find(const std::string& signature,
+                                       const std::string& torch) const {
+  for (const std::string& key : {signature, AnyErrorClass(signature)})
+    if (const auto* causes = key.empty() ? nullptr : Matching(key))
+      for (const KnownCause& k : *causes)
+        if (k.StandingOn(torch) == KnownStanding::kClaims) return &k;
+  return nullptr;
+}
+
+std::optional<KnownRecord> KnownCatalogue::Unclaimed(const std::string& signature,
+                                                     const std::string& torch) const {
+  if (Find(signature, torch)) return std::nullopt;
+  std::optional<KnownRecord> none_here;
+  for (const std::string& key : {signature, AnyErrorClass(signature)})
+    if (const auto* causes = key.empty() ? nullptr : Matching(key))
+      for (const KnownCause& k : *causes) {
+        KnownRecord r = k.Record(torch);
+        if (r.standing == KnownStandingName(KnownStanding::kBack)) return r;
+        if (!none_here) none_here = r;
+      }
+  return none_here;
+}
+
+std::string DescribeCatalogueMatch(const KnownCatalogue& catalogue, const std::string& signature,
+                                   const std::string& torch) {
+  if (const KnownCause* k = catalogue.Find(signature, torch))
+    return "known: " + k->title + " (" + k->source + ")";
+  if (auto u = catalogue.Unclaimed(signature, torch))
+    return std::string(u->standing == KnownStandingName(KnownStanding::kBack)
+                           ? "known bug back, or a fix that misses this form: "
+                           : "not claimed: ") +
+           u->source + " " + u->why;
+  return "";
 }
 
 namespace {
@@ -96,7 +199,9 @@ TorchRelease ExpectationRelease(const std::string& range) {
 
 std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& path) {
   std::vector<KnownCause> out;
-  for (const auto& x : e.expected) {
+  auto expected = std::make_shared<const std::vector<VersionExpectation>>(e.expected);
+  for (size_t at = 0; at < e.expected.size(); ++at) {
+    const VersionExpectation& x = e.expected[at];
     const Expectation contract = Expect(e.program, ExpectationRelease(x.torch));
     for (const auto& d : x.divergences) {
       auto kind = ParseDivergenceKind(d.kind);
@@ -125,10 +230,14 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
           sigs.push_back(RootCauseSignature(e.program, contract, facts));
         }
       }
-      for (const auto& sig : sigs)
-        if (std::none_of(out.begin(), out.end(),
-                         [&](const KnownCause& k) { return k.signature == sig; }))
-          out.push_back({sig, e.title, e.upstream, path});
+      for (const auto& sig : sigs) {
+        auto same = std::find_if(out.begin(), out.end(),
+                                 [&](const KnownCause& k) { return k.signature == sig; });
+        if (same == out.end())
+          out.push_back({sig, e.title, e.upstream, path, expected, {at}});
+        else if (same->expecting.back() != at)
+          same->expecting.push_back(at);
+      }
     }
   }
   return out;
@@ -157,7 +266,8 @@ Result<std::vector<KnownCause>> ReadKnownFile(const std::string& path) {
                             ? j["headline"].get<std::string>()
                             : path;
     std::vector<KnownCause> out;
-    for (const auto& sig : ReportRootCauses(c.value())) out.push_back({sig, title, "", path});
+    for (const auto& sig : ReportRootCauses(c.value()))
+      out.push_back({sig, title, "", path, nullptr, {}});
     return out;
   }
   return Status::Error(
@@ -166,8 +276,9 @@ Result<std::vector<KnownCause>> ReadKnownFile(const std::string& path) {
       "\"mmdiff.report\")");
 }
 
-Result<KnownCatalogue> LoadKnownCatalogue(const std::vector<std::string>& paths) {
-  KnownCatalogue cat;
+Result<KnownCatalogue> LoadKnownCatalogue(const std::vector<std::string>& paths,
+                                          const std::string& torch) {
+  KnownCatalogue cat(torch);
   for (const auto& p : paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {

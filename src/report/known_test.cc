@@ -48,7 +48,7 @@ TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
   Scratch s;
   s.Write("sub/seed.json", SeedEntry().dump());
   s.Write("program.json", ProgramToJson(Seed()).dump());  // other JSON in a folder is passed over
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 1u);
   CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());
@@ -56,7 +56,7 @@ TEST(KnownCatalogue, AnEntryIsKnownUnderTheSignatureACampaignGivesItsCase) {
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->title, "inductor promotes a float16 @ float32 matmul");
   EXPECT_EQ(k->upstream, "pytorch/pytorch#177630");
-  EXPECT_EQ(KnownRecordToJson(k->Record())["upstream"], "pytorch/pytorch#177630");
+  EXPECT_EQ(KnownRecordToJson(k->Record("2.11.0"))["upstream"], "pytorch/pytorch#177630");
   // Another path at fault is not that entry.
   std::vector<PathResult> ts = SeedResults();
   ts[2].path = "torchscript";
@@ -81,7 +81,7 @@ TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
                              {"divergences", {{{"kind", "value"}, {"blamed", "eager"}}}}}}}};
   Scratch s;
   s.Write("entry.json", entry.dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
   EXPECT_NE(cat.value().Find("value|path=eager|values|op=bmm|devices=cpu,cpu"), nullptr);
@@ -89,7 +89,7 @@ TEST(KnownCatalogue, ATrainingEntrysValueDivergenceIsKnownInAGradientToo) {
   p.inputs[0].requires_grad = false;
   entry["program"] = ProgramToJson(p);
   s.Write("entry.json", entry.dump());
-  cat = LoadKnownCatalogue({s.dir.string()});
+  cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().Find("value|path=eager|grad_values|op=bmm|devices=cpu,cpu"), nullptr);
 }
@@ -116,7 +116,7 @@ TEST(KnownCatalogue, AnEntryNeverClaimsACastRoundTripWhichTheKnobMayFold) {
                              {"divergences", {{{"kind", "value"}, {"blamed", "inductor"}}}}}}}};
   Scratch s;
   s.Write("entry.json", entry.dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(cat.value().Find("value|path=inductor|values|ops=none|devices=cpu"), nullptr);
   EXPECT_EQ(cat.value().Find("value|path=inductor|cast_round_trip|devices=cpu"), nullptr);
@@ -149,7 +149,7 @@ TEST(KnownCatalogue, AnExpectationIsSignedByTheContractOfItsRelease) {
                             {{"torch", ">=2.12.0"}, {"verdict", "agree"}}}}};
   Scratch s;
   s.Write("entry.json", entry.dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(
       cat.value().Find(
@@ -188,7 +188,7 @@ TEST(KnownCatalogue, ThePathsThatRestateEagersOwnFindingAreNoEntriesOfTheirOwn) 
           {div("contract", "eager"), div("meta", "eager"), div("error_behaviour", "eager")}}}}}};
   Scratch s;
   s.Write("entry.json", entry.dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 1u);
   EXPECT_NE(
@@ -199,7 +199,7 @@ TEST(KnownCatalogue, ThePathsThatRestateEagersOwnFindingAreNoEntriesOfTheirOwn) 
   // Without eager's own divergence beside it, a divergence blamed on eager is an entry of its own.
   entry["expected"][1]["divergences"] = nlohmann::json::array({div("error_behaviour", "eager")});
   s.Write("entry.json", entry.dump());
-  cat = LoadKnownCatalogue({s.dir.string()});
+  cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 2u);
 }
@@ -245,7 +245,7 @@ nlohmann::json FusedEntry(const std::string& kind, const std::string& fused,
 TEST(KnownCatalogue, AFusionEntryIsKnownInThePatternsItNamesAlike) {
   Scratch s;
   s.Write("e.json", FusedEntry("value", "_sfdp_pattern_15", {"_sfdp_pattern_20"}).dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 4u);
   const std::string sig = "value|path=inductor|R|fused=_sfdp_pattern_N|op=bmm|devices=cpu,cpu";
@@ -265,7 +265,7 @@ TEST(KnownCatalogue, AFusionEntryIsKnownInThePatternsItNamesAlike) {
 TEST(KnownCatalogue, AnErrorAfterAFusionIsKnownWhateverThePattern) {
   Scratch s;
   s.Write("e.json", FusedEntry("error_behaviour", "_sfdp_pattern_2", {}).dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(cat.value().Find("error_behaviour|path=inductor|raises:RuntimeError|fused|devices=cpu"),
             nullptr);
@@ -290,7 +290,7 @@ TEST(KnownCatalogue, AnErrorWithAMarkIsKnownWhateverTheOps) {
        {"divergences",
         {{{"kind", "error_behaviour"}, {"blamed", "inductor"}, {"error_mark", "graph_order"}}}}}};
   s.Write("e.json", entry.dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_NE(cat.value().Find(
                 "error_behaviour|path=inductor|raises:RuntimeError|graph_order|devices=meta"),
@@ -300,7 +300,7 @@ TEST(KnownCatalogue, AnErrorWithAMarkIsKnownWhateverTheOps) {
             nullptr);
   entry["expected"][0]["divergences"][0]["error_mark"] = "anything";
   s.Write("e.json", entry.dump());
-  auto bad = LoadKnownCatalogue({s.dir.string()});
+  auto bad = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("\"error_mark\" must be a known mark"), std::string::npos)
       << bad.error();
@@ -310,7 +310,7 @@ TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
   Scratch s;
   CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());
   std::string file = s.Write("report.json", MakeReport(c, RunContext{}).dump());
-  auto cat = LoadKnownCatalogue({file});
+  auto cat = LoadKnownCatalogue({file}, "2.11.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   const KnownCause* k = cat.value().Find(CaseFinding(c).signature);
   ASSERT_NE(k, nullptr);
@@ -320,21 +320,21 @@ TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
 
 TEST(KnownCatalogue, BadInputsAreErrorsThatNameTheFile) {
   Scratch s;
-  auto missing = LoadKnownCatalogue({(s.dir / "nope").string()});
+  auto missing = LoadKnownCatalogue({(s.dir / "nope").string()}, "2.11.0");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().find("nope"), std::string::npos);
   std::string bad =
       s.Write("bad.json", "{\"format\": \"mmdiff.regression\", \"version\": 1, \"title\": 3}");
-  auto named = LoadKnownCatalogue({bad});
+  auto named = LoadKnownCatalogue({bad}, "2.11.0");
   ASSERT_FALSE(named.ok());
   EXPECT_NE(named.error().find("bad.json"), std::string::npos) << named.error();
   // In a folder too: a file that claims to be an entry and is not is an error, not a silent gap.
-  auto folder = LoadKnownCatalogue({s.dir.string()});
+  auto folder = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
   EXPECT_FALSE(folder.ok());
   std::string other = s.Write("sub/x.json", "[1, 2]");
-  EXPECT_FALSE(LoadKnownCatalogue({other}).ok());
+  EXPECT_FALSE(LoadKnownCatalogue({other}, "2.11.0").ok());
   std::string truncated = s.Write("sub/t.json", SeedEntry().dump().substr(0, 40));
-  EXPECT_FALSE(LoadKnownCatalogue({truncated}).ok());
+  EXPECT_FALSE(LoadKnownCatalogue({truncated}, "2.11.0").ok());
 }
 
 }  // namespace
@@ -370,7 +370,7 @@ TEST(KnownCatalogue, EntriesOfEagersBfloat16NanInDifferentOpsAreOneRootCause) {
   };
   s.Write("mm.json", entry(OpKind::kMm, {{2, 3}, {3, 2}}).dump());
   s.Write("bmm.json", entry(OpKind::kBmm, {{1, 2, 3}, {1, 3, 2}}).dump());
-  auto cat = LoadKnownCatalogue({s.dir.string()});
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.15.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 1u);
   const KnownCause* k = cat.value().Find("value|path=eager|bfloat16_products_nan|devices=cpu,cpu");
@@ -380,9 +380,91 @@ TEST(KnownCatalogue, EntriesOfEagersBfloat16NanInDifferentOpsAreOneRootCause) {
   auto plain = entry(OpKind::kMm, {{2, 3}, {3, 2}});
   plain["expected"][0]["divergences"][0].erase("nan");
   s.Write("mm.json", plain.dump());
-  cat = LoadKnownCatalogue({s.dir.string()});
+  cat = LoadKnownCatalogue({s.dir.string()}, "2.15.0");
   ASSERT_TRUE(cat.ok()) << cat.error();
   EXPECT_EQ(cat.value().size(), 2u);
+}
+
+TEST(KnownCatalogue, AnEntryClaimsAFindingOnlyOnAReleaseWhereItExpectsIt) {
+  Scratch s;
+  s.Write("seed.json", SeedEntry().dump());  // diverges on 2.11, agrees from 2.12
+  const std::string sig = CaseFinding(JudgeCase(Seed(), {"grid16", 3}, SeedResults())).signature;
+  auto on211 = LoadKnownCatalogue({s.dir.string()}, "2.11.0+cu130");
+  ASSERT_TRUE(on211.ok()) << on211.error();
+  EXPECT_NE(on211.value().Find(sig), nullptr);
+  EXPECT_FALSE(on211.value().Unclaimed(sig).has_value());
+  // Where it expects agreement, the finding is new: the bug back, or a form the fix misses.
+  auto on215 = LoadKnownCatalogue({s.dir.string()}, "2.15.0+cu132");
+  ASSERT_TRUE(on215.ok()) << on215.error();
+  EXPECT_EQ(on215.value().Find(sig), nullptr);
+  auto back = on215.value().Unclaimed(sig);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->standing, "back");
+  EXPECT_EQ(back->title, "inductor promotes a float16 @ float32 matmul");
+  EXPECT_EQ(back->why,
+            "expects agreement on torch 2.15.0+cu132 (>=2.12); this divergence on >=2.11.0,<2.12");
+  // The same catalogue asked about another release answers for that one (triage's campaigns).
+  EXPECT_NE(on215.value().Find(sig, "2.11.0"), nullptr);
+  // An entry with no expectation for this release claims nothing, and says so.
+  nlohmann::json only211 = SeedEntry();
+  only211["expected"].erase(1);
+  s.Write("seed.json", only211.dump());
+  auto none = LoadKnownCatalogue({s.dir.string()}, "2.15.0");
+  ASSERT_TRUE(none.ok()) << none.error();
+  EXPECT_EQ(none.value().Find(sig), nullptr);
+  auto unset = none.value().Unclaimed(sig);
+  ASSERT_TRUE(unset.has_value());
+  EXPECT_EQ(unset->standing, "no_expectation");
+  EXPECT_NE(unset->why.find("has no expectation for torch 2.15.0"), std::string::npos)
+      << unset->why;
+  // A signature nobody catalogued matches nothing.
+  EXPECT_FALSE(none.value().Unclaimed("value|path=inductor|values|op=mm|devices=cpu,cpu"));
+}
+
+TEST(KnownCatalogue, AnEntryExpectingItHereClaimsItBeforeOneThatExpectsAFix) {
+  Scratch s;
+  s.Write("a-fixed.json", SeedEntry().dump());  // read first: agrees on 2.15
+  nlohmann::json live = SeedEntry();
+  live["title"] = "still there";
+  live["expected"] = {{{"torch", ">=2.11.0"},
+                       {"verdict", "diverge"},
+                       {"divergences", {{{"kind", "error_behaviour"}, {"blamed", "inductor"}}}}}};
+  s.Write("b-live.json", live.dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.15.0");
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  const std::string sig = CaseFinding(JudgeCase(Seed(), {"grid16", 3}, SeedResults())).signature;
+  const KnownCause* k = cat.value().Find(sig);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->title, "still there");
+  EXPECT_EQ(k->Record("2.15.0").standing, "");
+  EXPECT_FALSE(cat.value().Unclaimed(sig).has_value());
+}
+
+TEST(KnownCatalogue, AnExpectationOfAnotherCpuClaimsNothingHere) {
+  Scratch s;
+  nlohmann::json e = SeedEntry();
+  e["expected"][0]["cpu_flags"] = {"mmdiff_no_such_cpu_flag"};
+  s.Write("seed.json", e.dump());
+  auto cat = LoadKnownCatalogue({s.dir.string()}, "2.11.0");
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  const std::string sig = CaseFinding(JudgeCase(Seed(), {"grid16", 3}, SeedResults())).signature;
+  EXPECT_EQ(cat.value().Find(sig), nullptr);
+  auto u = cat.value().Unclaimed(sig);
+  ASSERT_TRUE(u.has_value());
+  EXPECT_EQ(u->standing, "no_expectation");
+  EXPECT_NE(u->why.find("only on a CPU with mmdiff_no_such_cpu_flag"), std::string::npos) << u->why;
+}
+
+TEST(KnownCatalogue, AStandingIsReadBackAndABadOneIsAnError) {
+  KnownRecord r{"t", "pytorch/pytorch#1", "e.json", "back", "expects agreement on torch 2.15.0"};
+  auto back = KnownRecordFromJson(KnownRecordToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value(), r);
+  nlohmann::json bad = KnownRecordToJson(r);
+  bad["standing"] = "gone";
+  EXPECT_FALSE(KnownRecordFromJson(bad).ok());
+  bad["standing"] = 3;
+  EXPECT_FALSE(KnownRecordFromJson(bad).ok());
 }
 
 }  // namespace

@@ -16,7 +16,12 @@ void MarkKnown(TriageData& d, const KnownCatalogue& catalogue,
                const std::set<std::string>& baseline) {
   for (auto& [hash, b] : d.buckets)
     for (const auto& cause : b.root_causes) {
-      if (const KnownCause* k = catalogue.Find(cause); k && !b.known) b.known = k->Record();
+      // Judged on the torch the bucket's case ran on; a bucket without one, on the catalogue's.
+      const std::string& torch = b.torch.empty() ? catalogue.torch() : b.torch;
+      if (const KnownCause* k = catalogue.Find(cause, torch); k && !b.known)
+        b.known = k->Record(torch);
+      else if (!b.known && !b.unclaimed)
+        b.unclaimed = catalogue.Unclaimed(cause, torch);
       b.in_baseline |= baseline.count(cause) > 0;
     }
 }
@@ -30,7 +35,7 @@ TriageOutcome RunTriage(const TriageOptions& o) {
     return out;
   }
   out.data = std::move(loaded).value();
-  auto catalogue = LoadKnownCatalogue(o.known_paths);
+  auto catalogue = LoadKnownCatalogue(o.known_paths, o.torch);
   if (!catalogue.ok()) {
     out.failure = TriageFailure::kBadInput;
     out.message = "--known: " + catalogue.error();

@@ -19,6 +19,8 @@ struct TriageOptions {
   // Known behaviours (src/report/known.h): their buckets are listed after the new ones, one line
   // each with the entry's title.
   std::vector<std::string> known_paths;
+  // The torch release a bucket whose reports record none is judged on (mmdiff's own).
+  std::string torch;
   // Earlier campaigns: a root cause they saw is not new (listed after the new ones, one line each).
   std::vector<std::string> baseline;
 };

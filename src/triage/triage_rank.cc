@@ -21,6 +21,8 @@ std::string_view SeverityLegend() {
 bool RanksBefore(const TriageBucket& a, const TriageBucket& b) {
   if (a.IsNew() != b.IsNew()) return a.IsNew();
   if (a.NotReproduced() != b.NotReproduced()) return b.NotReproduced();
+  // A catalogued bug back (or a fix's miss) before the other new ones.
+  if (a.IsBack() != b.IsBack()) return a.IsBack();
   // New ones by what a maintainer acts on: a compiled path's wrong result first.
   if (a.IsNew() && a.Class() != b.Class()) return a.Class() < b.Class();
   if (a.cls != b.cls) return static_cast<int>(a.cls) < static_cast<int>(b.cls);
@@ -55,6 +57,9 @@ std::string GroupCounts(const BucketGroups& g) {
                   (g.fresh.size() == 1 ? " new root cause" : " new root causes");
   if (!g.unreproduced.empty())
     s += ", " + std::to_string(g.unreproduced.size()) + " not reproduced standalone";
+  const size_t back = std::count_if(g.fresh.begin(), g.fresh.end(),
+                                    [](const TriageBucket* b) { return b->IsBack(); });
+  if (back) s += " (" + std::to_string(back) + " of them a known bug back or a fix's miss)";
   if (!g.known.empty()) s += ", " + std::to_string(g.known.size()) + " known";
   if (!g.baseline.empty()) s += ", " + std::to_string(g.baseline.size()) + " in the baseline";
   return s;

@@ -15,8 +15,9 @@ int Severity(std::string_view kind);
 // One line per level, for --help and the outputs.
 std::string_view SeverityLegend();
 
-// The triage order: new root causes first (TriageBucket::IsNew), those not reproduced standalone
-// last among them, then the known and baseline ones; new ones by the class of their root cause
+// The triage order: new root causes first (TriageBucket::IsNew), those a catalogue entry expects
+// only on other releases first among them (IsBack), those not reproduced standalone last, then the
+// known and baseline ones; new ones by the class of their root cause
 // (src/report/finding_class.h: a compiled path's wrong result, raising, accepting; eager's own
 // bugs; error classes and meta; by design); then filable, unclassified, precision-only; within that
 // the regressions (`mmdiff releases`: present in the newest release run, absent in an older one)
