@@ -17,6 +17,10 @@ struct CommonOptions {
   double timeout_s = 300;   // per stage of a path, before the worker is killed
 };
 
+// `mmdiff releases FINDINGS --torch TORCH` with its other options at their defaults (each report's
+// releases.json recorded): its exit code.
+int RunReleasesOn(const std::vector<std::string>& findings, const std::string& torch);
+
 // `mmdiff --version`: mmdiff's, torch's and Python's versions and the venv's Python.
 std::string VersionText();
 
