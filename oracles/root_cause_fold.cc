@@ -39,8 +39,7 @@ std::string FoldedHeadline(const std::string& signature) {
   if (!IsFoldedRootCause(signature)) return "";
   return SignatureField(signature, "path=") +
          " computes float16/bfloat16 values beyond the rounding bound that "
-         "torch._inductor.config.emulate_precision_casts = True removes (by design: "
-         "intermediates kept in float32, not rounded)";
+         "torch._inductor.config.emulate_precision_casts = True removes";
 }
 
 std::vector<std::string> FindingOps(const CaseRun& c) {

@@ -35,8 +35,9 @@ bool FoldsOnlyReduced(const std::string& signature,
 bool IsFoldedRootCause(const std::string& signature);
 
 // What a folded root cause's line says it is, e.g. "inductor computes float16/bfloat16 values
-// beyond the rounding bound that torch._inductor.config.emulate_precision_casts = True removes
-// (by design: intermediates kept in float32, not rounded)"; "" for a signature that is not folded.
+// beyond the rounding bound that torch._inductor.config.emulate_precision_casts = True removes"
+// (its class, by design, is the line's tag: src/report/finding_class.h); "" for a signature that
+// is not folded.
 std::string FoldedHeadline(const std::string& signature);
 
 // The op families a finding of `c` (c.finding) is located at (oracles/root_cause.h: FindingNodes

@@ -34,14 +34,25 @@ std::map<std::string, e2e::CampaignBucket> Buckets(const nlohmann::json& summary
   return e2e::CampaignBuckets(summary);
 }
 
-// Every listed bucket has a complete folder, and nothing else is in findings/.
+// Every listed bucket has a complete folder, and nothing else is in findings/. A new root cause's
+// folder holds issue.md, whose code block is the repro.py the folder leads with (the reduced one
+// where there is one), byte for byte.
 void ExpectFindingsComplete(const std::string& dir, const nlohmann::json& summary) {
   std::set<std::string> listed;
   for (const auto& b : summary["buckets"]) {
-    listed.insert(fs::path(b["finding"].get<std::string>()).filename().string());
+    const fs::path folder = fs::path(dir) / b["finding"].get<std::string>();
+    listed.insert(folder.filename().string());
     for (const char* f : {"report.json", "program.json", "repro.py", "case.json"})
-      EXPECT_TRUE(fs::exists(fs::path(dir) / b["finding"].get<std::string>() / f))
-          << b["hash"] << " " << f;
+      EXPECT_TRUE(fs::exists(folder / f)) << b["hash"] << " " << f;
+    EXPECT_EQ(fs::exists(folder / "issue.md"), b["new"].get<bool>()) << b["hash"];
+    if (!fs::exists(folder / "issue.md")) continue;
+    const fs::path lead = fs::exists(folder / "reduced" / "repro.py")
+                              ? folder / "reduced" / "repro.py"
+                              : folder / "repro.py";
+    const std::string issue = ReadFile((folder / "issue.md").string()).value();
+    EXPECT_NE(issue.find("```python\n" + ReadFile(lead.string()).value() + "```\n"),
+              std::string::npos)
+        << b["hash"];
   }
   for (const auto& e : fs::directory_iterator(fs::path(dir) / "findings"))
     EXPECT_TRUE(listed.count(e.path().filename().string()))

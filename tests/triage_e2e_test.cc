@@ -103,7 +103,7 @@ std::vector<Row> TableRows(const std::string& md) {
   std::vector<Row> rows;
   std::istringstream in(md);
   static const std::regex kRow(
-      R"(^\| \d+ \| `([0-9a-f]+)` \| ([^|]+) \| ([a-z-]+) \| ([a-z_]+) \| [^|]* \| (\d+) \| (\d) \| [^|]* \| ([^|]*) \|)");
+      R"(^\| \d+ \| `([0-9a-f]+)` \| ([^|]+) \| (\[[^|\]]+\]) \| ([a-z_]+) \| [^|]* \| (\d+) \| (\d) \| [^|]* \| ([^|]*) \|)");
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
     if (std::regex_search(line, m, kRow))
@@ -112,8 +112,10 @@ std::vector<Row> TableRows(const std::string& md) {
   return rows;
 }
 
+// The rank of the filing column's class tag: filable, then by design or error class or meta, then
+// precision-only.
 int ClassRank(const std::string& cls) {
-  return cls == "filable" ? 0 : cls == "precision-only" ? 2 : 1;
+  return cls == "[filable]" ? 0 : cls == "[precision-only]" ? 2 : 1;
 }
 
 // The rank of a finding class as its title reads in the table (src/report/finding_class.h).

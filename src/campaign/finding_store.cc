@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "src/gen/focus.h"
+#include "src/issue/issue_text.h"
 #include "src/report/known.h"
 #include "src/report/rerun_records_json.h"
 #include "src/report/rewrite_coverage.h"
@@ -38,7 +39,9 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
       {"headline", fc.headline}, {"index", fc.index},         {"seed", fc.seed},
       {"found_s", fc.found_s}};
   if (fc.known) cj["known"] = KnownRecordToJson(*fc.known);
+  if (fc.unclaimed) cj["unclaimed"] = KnownRecordToJson(*fc.unclaimed);
   if (c.standalone) cj["standalone"] = StandaloneToJson(*c.standalone);
+  AddClassFields(cj, CaseClass(reduced && reduced->reduction.steps_kept > 0 ? reduced->run : c));
   if (!fc.focus.empty()) {
     cj["focus"] = fc.focus;
     cj["rewrites"] = fc.rewrites;
@@ -48,6 +51,16 @@ Status StoreFinding(const std::string& out_dir, const FindingCase& fc, const Cas
   if (reduced && reduced->reduction.steps_kept > 0)
     if (Status s = WriteReducedFinding((tmp / "reduced").string(), *reduced, ctx); !s.ok())
       return s;
+  // A new root cause's text to file upstream, of the case its folder leads with (the reduced one).
+  if (!fc.known) {
+    const bool kept = reduced && reduced->reduction.steps_kept > 0;
+    auto sources = ReadIssueSources(tmp.string());
+    if (!sources.ok()) return sources.status();
+    sources.value().report_path = kept ? "reduced/report.json" : "report.json";
+    auto text = IssueMarkdown(sources.value());
+    if (!text.ok()) return Status::Error("issue.md: " + text.error());
+    if (Status s = WriteFileAtomic((tmp / "issue.md").string(), text.value()); !s.ok()) return s;
+  }
   // Replace: move the old folder aside, move the new one in, drop the old one. A kill in between
   // leaves the old folder under .old, which RecoverFindings puts back.
   if (fs::exists(final_dir)) {
@@ -111,11 +124,17 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
         if (!known.ok()) throw std::runtime_error(known.error());
         fc.known = known.value();
       }
+      if (j.contains("unclaimed")) {
+        auto unclaimed = KnownRecordFromJson(j["unclaimed"]);
+        if (!unclaimed.ok()) throw std::runtime_error(unclaimed.error());
+        fc.unclaimed = unclaimed.value();
+      }
       if (j.contains("standalone")) {
         auto rec = StandaloneFromJson(j.at("standalone"));
         if (!rec.ok()) throw std::runtime_error(rec.error());
         fc.standalone = rec.value();
       }
+      fc.root_class = ClassFromFields(j);
       fc.focus = j.value("focus", "");
       if (!fc.focus.empty() && !FindFocus(fc.focus)) throw std::runtime_error("an unknown focus");
       fc.rewrites = j.value("rewrites", std::vector<std::string>{});

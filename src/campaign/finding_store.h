@@ -27,9 +27,13 @@ struct FindingCase {
   uint64_t seed = 0;
   double found_s = 0;
   std::optional<KnownRecord> known;  // the catalogue entry of a known root cause; none when new
+  // The entry that matches a new root cause without claiming it on this torch (CaseRun::unclaimed).
+  std::optional<KnownRecord> unclaimed;
   // The new root cause's standalone check (the folder's report records it too); none for a known
   // one.
   std::optional<StandaloneRecord> standalone;
+  // The class of the folder's lead case (CaseClass), as case.json records it; none in an older one.
+  std::optional<RootCauseClass> root_class;
   // In a steered campaign: the focus the case generated with and the rewrites its compiled runs
   // reached, which a resumed campaign's steering adopts with the case. "" and none otherwise.
   std::string focus;

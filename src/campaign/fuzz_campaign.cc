@@ -154,6 +154,8 @@ class Campaign {
         continue;  // counted in the summary already
       BucketStats& b = sum_.buckets[f.hash];
       b = {f.signature, f.headline, dir, 1, f.index, f.seed, f.found_s, {f.seed}, f.known};
+      b.unclaimed = f.unclaimed;
+      b.root_class = f.root_class;
       b.standalone = f.standalone;
       b.first_focus = f.focus;
       // The folder's root cause is the reduced case's, where it differs from the bucket's own.
@@ -430,7 +432,9 @@ class Campaign {
                        uint64_t case_seed, size_t focus, const std::set<std::string>& reached,
                        const std::vector<std::string>& paths, std::unique_lock<std::mutex>& lock) {
     const KnownCause* known = o_.known ? o_.known->Find(k.signature) : nullptr;
-    if (known) c.known = known->Record();
+    if (known) c.known = known->Record(o_.known->torch());
+    // An entry that expects this divergence on other releases only: new, and listed first.
+    if (!known && o_.known) c.unclaimed = o_.known->Unclaimed(k.signature);
     FindingCase fc{HashHex(k.signature),
                    k.signature,
                    "",
@@ -440,6 +444,7 @@ class Campaign {
                    case_seed,
                    Elapsed(),
                    c.known};
+    fc.unclaimed = c.unclaimed;
     if (steering_) {
       fc.focus = Foci()[focus].name;
       fc.rewrites.assign(reached.begin(), reached.end());
@@ -451,6 +456,7 @@ class Campaign {
       b.signature = fc.signature;
       b.headline = fc.headline;
       b.known = fc.known;
+      b.unclaimed = fc.unclaimed;
       b.first_found_s = fc.found_s;
     }
     // The bucket's report is always its smallest case index, whatever order the jobs finish in, so
@@ -494,6 +500,7 @@ class Campaign {
                         [&] { return ReduceFinding(sup, c, paths, ro); });
         if (reduced->reduction.steps_kept > 0) {
           reduced->run.known = c.known;
+          reduced->run.unclaimed = c.unclaimed;
           spdlog::info("bucket {}: {}", fc.hash, ReductionSummary(*reduced));
         } else if (reduced->stopped_early) {
           spdlog::info(
@@ -526,7 +533,7 @@ class Campaign {
     if (const KnownCause* now =
             !folded.empty() && !known && o_.known ? o_.known->Find(folded) : nullptr) {
       known = now;
-      c.known = fc.known = now->Record();
+      c.known = fc.known = now->Record(o_.known->torch());
       if (kept) reduced->run.known = c.known;
       spdlog::info("bucket {}: a known documented behaviour ({})", fc.hash, folded);
     }
@@ -544,11 +551,18 @@ class Campaign {
     if (const KnownCause* now =
             (kept || to_base) && !known && o_.known ? o_.known->Find(fc.root_cause) : nullptr) {
       known = now;
-      c.known = fc.known = now->Record();
+      c.known = fc.known = now->Record(o_.known->torch());
       if (kept) reduced->run.known = c.known;
       spdlog::info("bucket {}: its {} is a known root cause", fc.hash,
                    kept ? "reduced case" : "base variant's finding");
     }
+    // Known now, or matched by an entry only as the root cause it reduces to.
+    if (known)
+      c.unclaimed.reset();
+    else if (!c.unclaimed && o_.known)
+      c.unclaimed = o_.known->Unclaimed(fc.root_cause);
+    fc.unclaimed = c.unclaimed;
+    if (kept) reduced->run.unclaimed = c.unclaimed;
     // Reproduced before reported: a new root cause's case (the reduced one, where kept) is run
     // again on its own, and its repro.py; the record goes into both reports.
     if (!known && o_.standalone_check && !g_stop) {
@@ -567,6 +581,8 @@ class Campaign {
       if (kept) reduced->run.standalone = c.standalone;
     }
     fc.folder = HashHex(fc.root_cause);
+    // Its headline as its report gives it: with the class the mitigation reruns decided.
+    fc.headline = Headline(c);
     lock.lock();
     auto storing = std::chrono::steady_clock::now();
     Status w = StoreLocked(fc, c, reduced ? &*reduced : nullptr, lock);
@@ -584,6 +600,7 @@ class Campaign {
       b.headline = fc.headline;
     }
     b.known = fc.known;
+    b.unclaimed = fc.unclaimed;
     b.first_index = index;
     b.first_seed = case_seed;
     std::string before = b.finding_dir;
@@ -594,6 +611,7 @@ class Campaign {
     if (folded.empty() && fc.root_cause != fc.signature) b.reduced_signature = fc.root_cause;
     b.folded = folded;
     b.reduced_headline = kept ? Headline(reduced->run) : "";
+    b.root_class = CaseClass(kept ? reduced->run : c);
     b.standalone = c.standalone;
     // A smaller case of the bucket that reduced to another root cause leaves the old folder to
     // the buckets that still lead there, if any.

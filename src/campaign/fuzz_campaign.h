@@ -18,6 +18,7 @@
 #include "src/campaign/standalone_check.h"
 #include "src/exec/supervisor.h"
 #include "src/gen/policy.h"
+#include "src/report/finding_class.h"
 #include "src/report/known.h"
 #include "src/report/report.h"
 #include "src/report/rewrite_coverage.h"
@@ -87,6 +88,9 @@ struct BucketStats {
   // examples to rerun with `mmdiff gen --seed`.
   std::vector<uint64_t> example_seeds;
   std::optional<KnownRecord> known;  // the catalogue's entry of a known root cause; none: new
+  // The entry that matches a new root cause without claiming it on this torch (CaseRun::unclaimed):
+  // with "back" standing, listed before the new ones as a known bug back or a fix's miss.
+  std::optional<KnownRecord> unclaimed;
   // The root-cause signature of the bucket's reduced case, where reduction kept steps: an error on
   // an accepted program is signed by all its ops, and reduction narrows them to the one that
   // fails, so buckets that reduce to one signature are one root cause; where the finding is a
@@ -94,6 +98,12 @@ struct BucketStats {
   // "" when neither.
   std::string reduced_signature;
   std::string reduced_headline;  // the reduced case's headline, where reduced
+  // The class of its folder's case (CaseClass: the reduced one where kept), as its report says;
+  // none until the folder is written (Class() then decides by the root cause alone).
+  std::optional<RootCauseClass> root_class;
+  RootCauseClass Class() const {
+    return root_class ? *root_class : ClassifyRootCause(RootCause(), "");
+  }
   // The standalone check of the folder's case (a new root cause's); none for a known one.
   std::optional<StandaloneRecord> standalone;
   // The folded root cause (oracles/root_cause_fold.h) the bucket's finding is one case of, where
@@ -161,10 +171,15 @@ struct FuzzSummary {
 // when run again standalone (reproduced, flaky, or not checked: checks turned off, or the campaign
 // stopped during its check; its line says so). One that was not reproduced is listed apart.
 bool ListedAsNew(const BucketStats& b);
+// Whether a new bucket's root cause is matched by a catalogue entry that expects agreement (or
+// other divergences) on this torch (KnownStanding::kBack): a known bug back, or a fix that misses
+// this form. Listed before the other new ones.
+bool IsBack(const BucketStats& b);
 // The new root causes none of whose buckets is listed as new: not reproduced standalone.
 std::set<std::string> NotReproducedCauses(const FuzzSummary& s);
 
-// The buckets with a written report: the new root causes reproduced standalone first, ranked by
+// The buckets with a written report: the new root causes reproduced standalone first (those back
+// first: IsBack), ranked by
 // class (src/report/finding_class.h: a compiled path's wrong result first), each class in the
 // order found (by the smallest case index, buckets of one root cause after reduction together);
 // then the new ones not reproduced standalone, the same way; then the known ones.

@@ -13,6 +13,7 @@
 #include "src/gen/generator.h"
 #include "src/ir/paths.h"
 #include "src/report/finding_class.h"
+#include "src/report/report.h"
 #include "src/report/rerun_records_json.h"
 #include "src/support/format_version.h"
 
@@ -30,6 +31,11 @@ constexpr int kVersion = 3;
 bool ListedAsNew(const BucketStats& b) {
   if (b.known) return false;
   return !b.standalone || StandaloneStatusOf(*b.standalone) != StandaloneStatus::kNotReproduced;
+}
+
+bool IsBack(const BucketStats& b) {
+  return !b.known && b.unclaimed &&
+         b.unclaimed->standing == KnownStandingName(KnownStanding::kBack);
 }
 
 std::set<std::string> NotReproducedCauses(const FuzzSummary& s) {
@@ -57,13 +63,13 @@ std::vector<std::pair<std::string, const BucketStats*>> OrderedBuckets(const Fuz
   // known ones.
   const std::set<std::string> unreproduced = NotReproducedCauses(s);
   auto group = [&](const BucketStats& b) {
-    return b.known ? 2 : unreproduced.count(b.RootCause()) ? 1 : 0;
+    return b.known ? 3 : unreproduced.count(b.RootCause()) ? 2 : IsBack(b) ? 0 : 1;
   };
   std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
     int gx = group(*x.second), gy = group(*y.second);
     if (gx != gy) return gx < gy;
     auto cx = ClassOfRootCause(x.second->RootCause()), cy = ClassOfRootCause(y.second->RootCause());
-    if (gx < 2 && cx != cy) return cx < cy;
+    if (gx < 3 && cx != cy) return cx < cy;
     int64_t fx = first.at(x.second->RootCause()), fy = first.at(y.second->RootCause());
     if (fx != fy) return fx < fy;
     return x.second->first_index < y.second->first_index;
@@ -90,9 +96,10 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
                          {"first_seed", b->first_seed},
                          {"first_found_s", b->first_found_s},
                          {"example_seeds", b->example_seeds},
-                         {"new", !b->known},
-                         {"class", FindingClassName(ClassOfRootCause(b->RootCause()))}};
+                         {"new", !b->known}};
+    AddClassFields(jb, b->Class());
     if (b->known) jb["known"] = KnownRecordToJson(*b->known);
+    if (b->unclaimed) jb["unclaimed"] = KnownRecordToJson(*b->unclaimed);
     if (!b->reduced_signature.empty()) jb["reduced_signature"] = b->reduced_signature;
     if (!b->reduced_headline.empty()) jb["reduced_headline"] = b->reduced_headline;
     if (!b->folded.empty()) jb["folded_root_cause"] = b->folded;
@@ -395,12 +402,21 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
                                known.error());
         bs.known = known.value();
       }
+      if (b.contains("unclaimed")) {
+        auto unclaimed = KnownRecordFromJson(b["unclaimed"]);
+        if (!unclaimed.ok())
+          return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
+                               ": \"unclaimed\": " + unclaimed.error());
+        bs.unclaimed = unclaimed.value();
+      }
       bs.reduced_signature = b.value("reduced_signature", "");
       bs.reduced_headline = b.value("reduced_headline", "");
       bs.folded = b.value("folded_root_cause", "");
       if (!bs.folded.empty() && !IsFoldedRootCause(bs.folded))
         return Status::Error("malformed summary: bucket " + b.at("hash").dump() +
                              ": \"folded_root_cause\" is not a folded root cause");
+      // The class its report gave; an older summary's, by its root cause.
+      bs.root_class = ClassFromFields(b);
       bs.ops_seen = b.value("ops_seen", std::vector<std::string>{});
       if (bs.ops_seen.size() > kMaxOpsSeen)
         return Status::Error("malformed summary: bucket " + b.at("hash").dump() +

@@ -82,14 +82,20 @@ std::string OpsSeen(const std::vector<std::pair<std::string, const BucketStats*>
   return out.empty() ? "?" : out;
 }
 
-// The new root causes, one line each (with their count, first case and folder): those listed as
-// new (`listed`), or those not reproduced standalone (in `unreproduced`), with what was tried.
+enum class Section { kBack, kNew, kUnreproduced };
+
+// The new root causes, one line each (with their count, first case and folder): those a
+// catalogue entry expects only on other releases (kBack), the other new ones (kNew), or those not
+// reproduced standalone (kUnreproduced), with what was tried.
 void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>>& ordered,
                     const std::map<std::string, std::vector<std::string>>& by_cause,
-                    const std::set<std::string>& unreproduced, bool listed, const FuzzOptions& o) {
+                    const std::set<std::string>& unreproduced, Section section,
+                    const FuzzOptions& o) {
   std::set<std::string> shown;
+  const bool listed = section != Section::kUnreproduced;
   for (const auto& [hash, b] : ordered) {
     if (b->known || unreproduced.count(b->RootCause()) == listed ||
+        (listed && IsBack(*b) != (section == Section::kBack)) ||
         !shown.insert(b->RootCause()).second)
       continue;
     const auto& hashes = by_cause.at(b->RootCause());
@@ -98,8 +104,9 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
     // folded root cause is its documented behaviour, with the ops seen.
     std::string headline =
         Clip(b->reduced_headline.empty() ? b->headline : b->reduced_headline, 200);
-    if (IsFoldedRootCause(b->RootCause()))  // the ops at the end: not cut
-      headline = FoldedHeadline(b->RootCause()) + "; ops seen: " + OpsSeen(ordered, b->RootCause());
+    if (IsFoldedRootCause(b->RootCause()))  // the ops before the class: not cut
+      headline = FoldedHeadline(b->RootCause()) +
+                 "; ops seen: " + OpsSeen(ordered, b->RootCause()) + " " + ClassTag(b->Class());
     std::printf("  [%lld x] [%s] %s\n      first at %.1f s (seed %llu): %s/%s/repro.py\n",
                 static_cast<long long>(count),
                 std::string(FindingClassTitle(ClassOfRootCause(b->RootCause()))).c_str(),
@@ -112,6 +119,9 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
           "      and %zu more buckets that reduce to the same root cause (one folder): %s\n",
           hashes.size() - 1, others.c_str());
     }
+    if (b->unclaimed)
+      std::printf("      catalogue: %s (%s) %s\n", b->unclaimed->source.c_str(),
+                  Clip(b->unclaimed->title, 120).c_str(), b->unclaimed->why.c_str());
     if (b->standalone &&
         (!listed || StandaloneStatusOf(*b->standalone) != StandaloneStatus::kReproduced))
       std::printf("      %s\n", StandaloneLine(*b->standalone).substr(0, 400).c_str());
@@ -163,15 +173,30 @@ void PrintSummary(const FuzzSummary& s, const FuzzOptions& o) {
   std::set<std::string> unreproduced = NotReproducedCauses(s);
   for (const auto& [hash, b] : ordered)
     if (!b->known) by_cause[b->RootCause()].push_back(hash);
-  std::printf("new root causes: %zu (in %zu buckets)\n", by_cause.size() - unreproduced.size(),
-              ordered.size() - known);
-  PrintNewCauses(ordered, by_cause, unreproduced, /*listed=*/true, o);
+  std::set<std::string> back;
+  size_t back_buckets = 0;
+  for (const auto& [hash, b] : ordered)
+    if (IsBack(*b) && !unreproduced.count(b->RootCause())) {
+      back.insert(b->RootCause());
+      ++back_buckets;
+    }
+  if (!back.empty()) {
+    std::printf(
+        "known bugs back, or fixes that miss this form: %zu (a catalogue entry expects them on "
+        "other torch releases only: reduced and checked as new)\n",
+        back.size());
+    PrintNewCauses(ordered, by_cause, unreproduced, Section::kBack, o);
+  }
+  std::printf("new root causes: %zu (in %zu buckets)\n",
+              by_cause.size() - unreproduced.size() - back.size(),
+              ordered.size() - known - back_buckets);
+  PrintNewCauses(ordered, by_cause, unreproduced, Section::kNew, o);
   if (!unreproduced.empty()) {
     std::printf(
         "not reproduced standalone: %zu (their case alone, or their repro.py, did not show the "
         "finding again: not filable as they are)\n",
         unreproduced.size());
-    PrintNewCauses(ordered, by_cause, unreproduced, /*listed=*/false, o);
+    PrintNewCauses(ordered, by_cause, unreproduced, Section::kUnreproduced, o);
   }
   std::set<std::string> known_causes;
   for (const auto& [hash, b] : ordered)

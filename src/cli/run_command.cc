@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "mmdiff/build_info.h"
 #include "src/campaign/ablation.h"
 #include "src/campaign/campaign_start.h"
 #include "src/campaign/mitigations.h"
@@ -12,6 +13,7 @@
 #include "src/cli/command_registry.h"
 #include "src/cli/subcommand_help.h"
 #include "src/ir/call_sequence.h"
+#include "src/report/known.h"
 #include "src/report/run_case.h"
 #include "src/support/files.h"
 #include "src/support/hash.h"
@@ -25,9 +27,10 @@ struct RunArgs {
   std::string program_file, out_dir;
   uint64_t input_seed = 0;
   bool json = false;
+  bool no_known = false;
 };
 
-void PrintTable(const CaseRun& c) {
+void PrintTable(const CaseRun& c, const KnownCatalogue* catalogue) {
   std::printf("program: %s\n", c.program.Summary().c_str());
   if (c.contract.rejects)
     std::printf("contract: eager must raise %s (%s at node %s: %s)\n",
@@ -60,8 +63,12 @@ void PrintTable(const CaseRun& c) {
   for (const auto& n : c.verdict.notes) std::printf("  note: %s\n", n.c_str());
   auto findings = CaseFindings(c);
   if (!findings.empty()) std::printf("findings (one per root cause):\n");
-  for (const auto& k : findings)
+  for (const auto& k : findings) {
     std::printf("  %s  %s\n", HashHex(k.signature).c_str(), Headline(WithFinding(c, k)).c_str());
+    if (std::string line = DescribeCatalogueMatch(*catalogue, k.signature, catalogue->torch());
+        !line.empty())
+      std::printf("    catalogue: %s\n", line.c_str());
+  }
   if (c.ablation) {
     std::printf("  ablation (first stage to disagree with eager: %s):\n",
                 c.ablation->first_divergent.value_or("none").c_str());
@@ -77,7 +84,12 @@ void PrintTable(const CaseRun& c) {
 }
 
 int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
-        const CommonOptions& o, bool json, const std::string& out_dir) {
+        const CommonOptions& o, bool json, const std::string& out_dir, bool no_known) {
+  auto catalogue = LoadKnownCatalogue(KnownCataloguePaths({}, no_known), build_info::kTorchVersion);
+  if (!catalogue.ok()) {
+    std::cerr << "mmdiff run: the catalogue: " << catalogue.error() << "\n";
+    return kExitUsage;
+  }
   auto loaded = LoadCaseFile(program_file);
   if (!loaded.ok()) {
     std::cerr << "mmdiff run: " << loaded.error() << "\n";
@@ -114,10 +126,17 @@ int Run(const std::string& program_file, uint64_t input_seed, bool seed_given,
     c.mitigations = TryMitigations(sup, c);
     c.ablation = RunAblation(sup, c);
     RunContext ctx = WorkerRunContext(sup);
+    if (c.verdict.diverges()) {
+      const std::string sig = CaseFinding(c).signature;
+      if (const KnownCause* k = catalogue.value().Find(sig))
+        c.known = k->Record(catalogue.value().torch());
+      else
+        c.unclaimed = catalogue.value().Unclaimed(sig);
+    }
     if (json)
       std::cout << MakeReport(c, ctx).dump(2) << "\n";
     else
-      PrintTable(c);
+      PrintTable(c, &catalogue.value());
     if (!out_dir.empty()) {
       Status w = WriteFinding(out_dir, c, ctx);
       if (!w.ok()) {
@@ -145,10 +164,14 @@ const CommandRegistrar kRun{
       AddJsonFlag(run, a->json, "the report");
       AddOutFolderOption(run, a->out_dir, "report.json, program.json and repro.py, also written");
       AddCommonOptions(run, a->common);
+      run->add_flag("--no-known", a->no_known,
+                    "Do not look the findings up in the source tree's corpus/regression (by "
+                    "default each finding says which entry claims it on this torch, or matches it "
+                    "without expecting it here)");
       return std::pair<CLI::App*, std::function<int()>>{
           run, [a, seed_opt] {
             return Run(a->program_file, a->input_seed, seed_opt->count() > 0, a->common, a->json,
-                       a->out_dir);
+                       a->out_dir, a->no_known);
           }};
     }};
 

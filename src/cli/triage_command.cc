@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "mmdiff/build_info.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/commands.h"
@@ -150,6 +151,7 @@ const CommandRegistrar kRegistrar{
                                                           o.known_paths = KnownCataloguePaths(
                                                               args->known, args->no_known);
                                                           o.baseline = args->baseline;
+                                                          o.torch = build_info::kTorchVersion;
                                                           return RunTriageCommand(o, args->top);
                                                         }};
     }};

@@ -3,7 +3,10 @@
 
 #include <vector>
 
+#include "oracles/addmm_fusion.h"
+#include "oracles/attention_fusion.h"
 #include "oracles/root_cause.h"
+#include "oracles/root_cause_fold.h"
 #include "src/ir/paths.h"
 
 namespace mmdiff {
@@ -38,6 +41,80 @@ FindingClass ClassOfRootCause(const std::string& signature) {
   // Raising where eager returns: on a program the rule accepts, the compiled path's bug; where the
   // rule rejects too, the two disagree on how to reject it.
   return rule ? FindingClass::kErrorClassOrMeta : FindingClass::kCompiledRaises;
+}
+
+namespace {
+
+// The documented behaviour a by-design root cause is one case of, by its behaviour field.
+std::string ByDesignReason(const std::string& behaviour) {
+  if (behaviour == kUnroundedIntermediates)
+    return "Inductor keeps float16/bfloat16 intermediates in float32 and does not round them "
+           "(torch._inductor.config.emulate_precision_casts = True rounds them)";
+  if (behaviour == kSdpaSafeSoftmax)
+    return "sdpa zeroes a row with no finite score, pytorch#141128";
+  if (behaviour == kSdpaFloat32) return "sdpa keeps the scores in float32, no less accurate";
+  if (behaviour == kAddmmFusion)
+    return "addmm adds the bias before rounding the product, no less accurate";
+  return "a documented behaviour (" + behaviour + ")";
+}
+
+}  // namespace
+
+RootCauseClass ClassifyRootCause(const std::string& root_cause, const std::string& classification) {
+  RootCauseClass c;
+  c.area = ClassOfRootCause(root_cause);
+  switch (c.area) {
+    case FindingClass::kByDesign: {
+      const std::vector<std::string> f = SignatureFields(root_cause);
+      c.filing = Filing::kByDesign;
+      c.reason = ByDesignReason(f.size() > 2 ? f[2] : "");
+      break;
+    }
+    case FindingClass::kErrorClassOrMeta:
+      c.filing = Filing::kErrorClassOrMeta;
+      break;
+    case FindingClass::kEager:
+      c.filing = Filing::kFilable;
+      break;
+    default:
+      c.filing = classification == "precision-only" ? Filing::kPrecisionOnly : Filing::kFilable;
+  }
+  return c;
+}
+
+std::string_view FilingName(Filing f) {
+  switch (f) {
+    case Filing::kFilable:
+      return "filable";
+    case Filing::kPrecisionOnly:
+      return "precision-only";
+    case Filing::kByDesign:
+      return "by-design";
+    case Filing::kErrorClassOrMeta:
+      return "error-class-or-meta";
+  }
+  return "error-class-or-meta";
+}
+
+std::optional<Filing> ParseFiling(std::string_view name) {
+  for (Filing f :
+       {Filing::kFilable, Filing::kPrecisionOnly, Filing::kByDesign, Filing::kErrorClassOrMeta})
+    if (FilingName(f) == name) return f;
+  return std::nullopt;
+}
+
+std::string ClassTag(const RootCauseClass& c) {
+  switch (c.filing) {
+    case Filing::kFilable:
+      return "[filable]";
+    case Filing::kPrecisionOnly:
+      return "[precision-only]";
+    case Filing::kByDesign:
+      return "[by design: " + c.reason + "]";
+    case Filing::kErrorClassOrMeta:
+      return "[error class or meta]";
+  }
+  return "[error class or meta]";
 }
 
 std::string_view FindingClassName(FindingClass c) {

@@ -195,7 +195,7 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       h = who + " computes " + what + " beyond the rounding bound (" + worst + ")";
       if (facts.behaviour == kSdpaSafeSoftmax)
         h = who + " returns numbers for " + what + " where the unfused softmax gives NaN (" +
-            worst + "; by design: sdpa zeroes a row with no finite score, pytorch#141128)";
+            worst + ")";
       if (const CastRoundTrip t = RoundTripFinding(p, contract, facts); t.back)
         h += ", after the explicit round trip " + RoundTripText(t) + " (" + t.narrow->name + ", " +
              t.back->name + ")";
@@ -203,12 +203,11 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
       std::snprintf(rmse, sizeof(rmse), "RMSE %.3g against float64, eager's %.3g", d.path_rmse,
                     d.eager_rmse);
       if (facts.behaviour == kSdpaFloat32)
-        h += " but no less accurately than eager (" + std::string(rmse) +
-             "; by design: sdpa keeps the scores in float32)";
+        h += " but no less accurately than eager (" + std::string(rmse) + ")";
       if (UnroundedAddmmBias(p, contract, facts))
         h += ", fused with its mm into addmm (post_grad.addmm), but no less accurately than eager "
              "(" +
-             std::string(rmse) + "; by design: addmm adds the bias before rounding the product)";
+             std::string(rmse) + ")";
       break;
     }
     case DivergenceKind::kBackwardError: {
@@ -288,10 +287,6 @@ std::string FindingHeadline(const Program& p, const Expectation& contract,
     for (size_t i = 0; i < k.also.size(); ++i) h += (i ? ", " : " ") + k.also[i];
     h += ")";
   }
-  // PyTorch's classification applies to compiler bugs: shown where the path at fault compiles.
-  const PathResult* blamed = at_fault.empty() ? nullptr : FindResult(results, at_fault);
-  if (blamed && blamed->traits.compiled && !d.classification.empty())
-    h += " [" + d.classification + "]";
   return h;
 }
 

@@ -1,5 +1,6 @@
 // Headlines: one line per finding that leads with the path at fault and what it does, e.g.
-// "inductor accepts addmm(float64, float32, float32) that eager rejects (dtype_match) [filable]".
+// "inductor accepts addmm(float64, float32, float32) that eager rejects (dtype_match)", to which
+// Headline (src/report/report.h) adds the root cause's class: " [filable]".
 #pragma once
 
 #include <string>
@@ -17,8 +18,8 @@ namespace mmdiff {
 // operand dtypes; "a program of dot, bmm" where that is several ops.
 std::string FindingOpCall(const Program& p, const Expectation& contract, const RootCauseFacts& f);
 
-// The headline of finding `k` of a judged case. "[filable]" / "[precision-only]" only where a
-// compiled path is at fault; "(also: ...)" names the paths folded into the finding.
+// The headline of finding `k` of a judged case, without its class (Headline adds the tag);
+// "(also: ...)" names the paths folded into the finding.
 std::string FindingHeadline(const Program& p, const Expectation& contract,
                             const std::vector<PathResult>& results, const Verdict& v,
                             const FindingKey& k);

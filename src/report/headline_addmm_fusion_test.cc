@@ -29,6 +29,9 @@ TEST(AddmmFusion, TheHeadlineNamesTheFusionAndTheClassIsByDesign) {
                              "accurately than eager (RMSE "),
             std::string::npos)
       << Headline(c);
+  const std::string tag =
+      "[by design: addmm adds the bias before rounding the product, no less accurate]";
+  EXPECT_EQ(Headline(c).substr(Headline(c).size() - tag.size()), tag) << Headline(c);
   // Read back from its report, it signs the same.
   EXPECT_EQ(MakeReport(c, RunContext{})["bucket"]["signature"], signature);
   // Without the rewrite, neither the class nor the words.

@@ -141,6 +141,10 @@ TEST(AttentionFusion, AFusedAttentionsNumbersWhereTheReferenceIsNanAreSdpasSafeS
                                   "for bmm(float32, float32) where the unfused softmax gives NaN"),
             std::string::npos)
       << Headline(zeroed);
+  EXPECT_NE(Headline(zeroed).find("[by design: sdpa zeroes a row with no finite score, "
+                                  "pytorch#141128]"),
+            std::string::npos)
+      << Headline(zeroed);
   // Read back from its report, it signs the same.
   nlohmann::json report = MakeReport(zeroed, RunContext{});
   EXPECT_EQ(report["bucket"]["signature"], "value|path=inductor|by_design=sdpa_safe_softmax");
@@ -179,6 +183,9 @@ TEST(AttentionFusion, AFusedAttentionNoLessAccurateThanEagerIsSdpaInFloat32) {
   EXPECT_EQ(CaseFinding(c).signature, "value|path=inductor|by_design=sdpa_float32");
   EXPECT_EQ(ClassOfRootCause(CaseFinding(c).signature), FindingClass::kByDesign);
   EXPECT_NE(Headline(c).find("but no less accurately than eager (RMSE 0 against float64, eager's "),
+            std::string::npos)
+      << Headline(c);
+  EXPECT_NE(Headline(c).find("[by design: sdpa keeps the scores in float32, no less accurate]"),
             std::string::npos)
       << Headline(c);
   // Not without a fusion: a precision-only finding of the unfused ops stays theirs.

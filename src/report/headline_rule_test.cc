@@ -92,7 +92,7 @@ TEST(RootCause, EmptyMixedDtypeBmmBaddbmmAndBatchedMatmulAreOneRootCauseBlamedOn
     EXPECT_TRUE(findings[0].also.empty());
     EXPECT_EQ(findings[0].signature,
               "contract|path=eager|accepts|rule=same_dtype|deviation=empty_bmm_dtype|devices=cpu");
-    EXPECT_EQ(Headline(WithFinding(c, findings[0])), k.headline);
+    EXPECT_EQ(Headline(WithFinding(c, findings[0])), k.headline + " [filable]");
     // The catalogue signs an entry of it (a contract divergence) the same way.
     EXPECT_EQ(RootCauseSignature(c.program, c.contract,
                                  ExpectedFacts(c.contract, DivergenceKind::kContract, "eager",
@@ -121,7 +121,7 @@ TEST(RootCause, ALinearBiasOfAnotherDtypeOffTheTwoDPathIsEagersRootCause) {
             "contract|path=eager|accepts|rule=same_dtype|deviation=linear_bias_dtype|devices=cpu");
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
             "eager accepts linear(float32, float32, float64) of a non-2-D input that the rule "
-            "rejects (same_dtype)");
+            "rejects (same_dtype) [filable]");
   // A transposed 3-D input with a 1-D bias: eager adds in place (float32); eager on meta, aot_eager
   // and inductor decompose linear and promote (float64). They break the rule too, only otherwise:
   // named in eager's finding, which stays one.
@@ -140,7 +140,7 @@ TEST(RootCause, ALinearBiasOfAnotherDtypeOffTheTwoDPathIsEagersRootCause) {
   EXPECT_EQ(findings[0].also, (std::vector<std::string>{"eager_meta", "aot_eager", "inductor"}));
   EXPECT_EQ(Headline(WithFinding(t, findings[0])),
             "eager accepts linear(float32, float32, float64) of a non-2-D input that the rule "
-            "rejects (same_dtype) (also: eager_meta, aot_eager, inductor)");
+            "rejects (same_dtype) (also: eager_meta, aot_eager, inductor) [filable]");
   // A 2-D input: eager raises, and a path that accepts is at fault as ever.
   p.inputs[0] = {"x", {3, 4}, DType::kFloat32};
   rs = {Raises("reference", "RuntimeError"), Raises("eager", "RuntimeError"),
@@ -172,7 +172,7 @@ TEST(RootCause, OnTorch2_11AnAddmvBiasOfAnotherDtypeIsEagersRootCauseNamingMetaA
   EXPECT_EQ(findings[0].also, (std::vector<std::string>{"eager_meta", "inductor"}));
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
             "eager accepts addmv(float32, bfloat16, bfloat16) with a bias of another dtype that "
-            "the rule rejects (same_dtype) (also: eager_meta, inductor)");
+            "the rule rejects (same_dtype) (also: eager_meta, inductor) [filable]");
   // repro.py says why the rule, not eager, is taken as right.
   const std::string repro = MakeRepro(WithFinding(c, findings[0]), {});
   EXPECT_NE(repro.find("Eager breaks the rule here (addmv_bias_dtype)"), std::string::npos)
@@ -221,7 +221,7 @@ TEST(RootCause, EagerRaisingInABackwardItsForwardAcceptsIsOneRootCauseBlamedOnEa
   EXPECT_EQ(findings[0].also, (std::vector<std::string>{"aot_eager", "inductor"}));
   EXPECT_EQ(Headline(WithFinding(c, findings[0])),
             "eager raises RuntimeError in backward on addmv(float32, float32, float32) whose "
-            "forward it accepts (also: aot_eager, inductor)");
+            "forward it accepts (also: aot_eager, inductor) [filable]");
   // Its repro.py checks eager against the contract (it must return the outputs and gradients),
   // not eager against a compiled path that raises too.
   const std::string repro = MakeRepro(WithFinding(c, findings[0]), {});
@@ -267,7 +267,8 @@ TEST(RootCause, EagerRaisingInABackwardItsForwardAcceptsIsOneRootCauseBlamedOnEa
   ASSERT_EQ(two.size(), 2u) << VerdictToJson(other.verdict).dump();
   EXPECT_EQ(Headline(WithFinding(other, two[1])),
             "inductor raises IndexError on addmv(float32, float32, float32) where eager raises "
-            "RuntimeError in backward (nobody blamed: neither follows the contract)");
+            "RuntimeError in backward (nobody blamed: neither follows the contract) [error class "
+            "or meta]");
 }
 
 // On torch 2.11.0 the meta function and Dynamo still accepted the empty mixed-dtype product as

@@ -21,6 +21,7 @@
 #include "src/support/format_version.h"
 #include "src/support/hash.h"
 #include "src/support/json_guard.h"
+#include "src/support/machine_facts.h"
 
 namespace mmdiff {
 
@@ -68,9 +69,55 @@ std::vector<std::string> AblationTable(const std::optional<Ablation>& ablation) 
 
 }  // namespace
 
+namespace {
+
+// The versions with this machine's OS and CPU (what a bug report asks for, and what picks the CPU
+// kernels), where the worker did not give them.
+nlohmann::json WithMachine(nlohmann::json versions) {
+  static const MachineFacts machine = ReadMachineFacts();
+  if (!versions.is_object()) return versions;
+  if (!versions.contains("os")) versions["os"] = machine.os;
+  if (!versions.contains("cpu")) versions["cpu"] = CpuLine(machine);
+  return versions;
+}
+
+}  // namespace
+
+void AddClassFields(nlohmann::json& j, const RootCauseClass& c) {
+  j["class"] = FindingClassName(c.area);
+  j["filing"] = FilingName(c.filing);
+  if (!c.reason.empty()) j["by_design"] = c.reason;
+}
+
+std::optional<RootCauseClass> ClassFromFields(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("filing") || !j["filing"].is_string()) return std::nullopt;
+  auto filing = ParseFiling(j["filing"].get<std::string>());
+  if (!filing) return std::nullopt;
+  RootCauseClass c;
+  c.filing = *filing;
+  if (j.contains("class") && j["class"].is_string())
+    for (FindingClass a : {FindingClass::kCompiledWrongResult, FindingClass::kCompiledRaises,
+                           FindingClass::kCompiledAccepts, FindingClass::kEager,
+                           FindingClass::kErrorClassOrMeta, FindingClass::kByDesign})
+      if (FindingClassName(a) == j["class"].get<std::string>()) c.area = a;
+  if (c.filing == Filing::kByDesign && j.contains("by_design") && j["by_design"].is_string())
+    c.reason = j["by_design"].get<std::string>();
+  return c;
+}
+
+RootCauseClass CaseClass(const CaseRun& c) {
+  const FindingKey k = CaseFinding(c);
+  const std::string folded = FoldedRootCause(k.signature, c.mitigations);
+  const std::string& classification = k.divergence < c.verdict.divergences.size()
+                                          ? c.verdict.divergences[k.divergence].classification
+                                          : std::string();
+  return ClassifyRootCause(folded.empty() ? k.signature : folded, classification);
+}
+
 std::string Headline(const CaseRun& c) {
   if (!c.verdict.diverges()) return "all paths agree";
-  return FindingHeadline(c.program, c.contract, c.results, c.verdict, CaseFinding(c));
+  return FindingHeadline(c.program, c.contract, c.results, c.verdict, CaseFinding(c)) + " " +
+         ClassTag(CaseClass(c));
 }
 
 nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
@@ -98,7 +145,7 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
                             {{"divergence", finding.divergence},
                              {"also", finding.also},
                              {"known", c.known.has_value()}}},
-                           {"versions", ctx.versions},
+                           {"versions", WithMachine(ctx.versions)},
                            {"knobs", ctx.knobs},
                            {"program", program},
                            {"inputs", RecipeToJson(c.recipe)},
@@ -111,6 +158,8 @@ nlohmann::json MakeReport(const CaseRun& c, const RunContext& ctx) {
   if (c.ablation) report["ablation"] = AblationToJson(*c.ablation);
   if (c.standalone) report["standalone"] = StandaloneToJson(*c.standalone);
   if (c.known) report["finding"]["catalogue"] = KnownRecordToJson(*c.known);
+  if (c.unclaimed) report["finding"]["unclaimed"] = KnownRecordToJson(*c.unclaimed);
+  if (c.verdict.diverges()) AddClassFields(report, CaseClass(c));
   return report;
 }
 
@@ -240,7 +289,13 @@ bool ReproCanShow(const CaseRun& c) {
 
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx) {
   ReproOptions o;
-  o.title = "mmdiff reproducer: " + Headline(c).substr(0, 160);
+  // The headline cut to one line, its class whole: the class is what a reader decides by.
+  std::string what = c.verdict.diverges() ? FindingHeadline(c.program, c.contract, c.results,
+                                                            c.verdict, CaseFinding(c))
+                                          : "all paths agree";
+  if (what.size() > 160) what = what.substr(0, 157) + "...";
+  o.title = "mmdiff reproducer: " + what +
+            (c.verdict.diverges() ? " " + ClassTag(CaseClass(c)) : std::string());
   // The finding's own divergence first: the path at fault is the one this script compiles.
   std::vector<const Divergence*> order;
   if (c.finding < c.verdict.divergences.size()) order.push_back(&c.verdict.divergences[c.finding]);

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "src/ir/input_recipe.h"
 #include "src/ir/outcome.h"
 #include "src/ir/program.h"
+#include "src/report/finding_class.h"
 #include "src/support/status.h"
 
 namespace mmdiff {
@@ -73,8 +75,18 @@ std::vector<std::string> ReportRootCauses(const JudgedCase& j);
 // regression entry this mmdiff does not read. The embedded program's own format is checked when it
 // is parsed.
 Status CheckCaseFileFormat(const nlohmann::json& j);
-// One line about c.finding, leading with the path at fault (FindingHeadline), e.g. "inductor
-// accepts addmm(float64, float32, float32) that eager rejects (dtype_match) [filable]".
+// Writes a root cause's class into a report or a summary's bucket: "class" (FindingClassName),
+// "filing" (FilingName) and, for a by-design one, "by_design" (its reason).
+void AddClassFields(nlohmann::json& j, const RootCauseClass& c);
+// What AddClassFields wrote, read from an untrusted document; none where "filing" is missing or
+// not a filing name (an older report).
+std::optional<RootCauseClass> ClassFromFields(const nlohmann::json& j);
+// The class of c.finding's root cause (src/report/finding_class.h): signed as a campaign signs it,
+// folded where c's mitigation reruns fold it (oracles/root_cause_fold.h).
+RootCauseClass CaseClass(const CaseRun& c);
+// One line about c.finding, leading with the path at fault (FindingHeadline) and ending with its
+// class's tag (CaseClass), e.g. "inductor accepts addmm(float64, float32, float32) that eager
+// rejects (dtype_match) [filable]".
 std::string Headline(const CaseRun& c);
 // The repro.py for the case's finding: compares eager with the compiled backend at fault.
 std::string MakeRepro(const CaseRun& c, const RunContext& ctx);

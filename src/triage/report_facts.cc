@@ -96,6 +96,14 @@ Result<ReportFacts> ReadReportFactsUnguarded(const json& r) {
     lead = r["finding"]["divergence"].get<uint64_t>();
     f.cls = ClassOf(json::array({divergences[lead]}));
   }
+  // The class the report decided, where it records one: its filing is the bucket's.
+  f.root_class = ClassFromFields(r);
+  if (f.root_class)
+    f.cls = f.root_class->filing == Filing::kFilable         ? BucketClass::kFilable
+            : f.root_class->filing == Filing::kPrecisionOnly ? BucketClass::kPrecisionOnly
+                                                             : BucketClass::kUnclassified;
+  if (r.contains("versions") && r["versions"].is_object())
+    f.torch = StringAt(r["versions"], "torch");
   if (r.contains("standalone")) {
     auto rec = StandaloneFromJson(r["standalone"]);
     if (!rec.ok()) return Status::Error(rec.error());

@@ -91,6 +91,8 @@ void FillFromFacts(TriageBucket& b, const ReportFacts& f) {
   b.kinds = f.kinds;
   b.blamed = f.blamed;
   b.cls = f.cls;
+  b.root_class = f.root_class;
+  b.torch = f.torch;
   b.severity = f.severity;
   b.from_report = true;
 }
@@ -126,6 +128,12 @@ std::vector<const Sighting*> TriageBucket::Examples(size_t max) const {
 
 FindingClass TriageBucket::Class() const {
   return ClassOfRootCause(root_causes.empty() ? signature : root_causes.front());
+}
+
+RootCauseClass TriageBucket::DecidedClass() const {
+  if (root_class) return *root_class;
+  return ClassifyRootCause(root_causes.empty() ? signature : root_causes.front(),
+                           cls == BucketClass::kPrecisionOnly ? "precision-only" : "");
 }
 
 namespace {

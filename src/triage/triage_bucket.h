@@ -54,6 +54,9 @@ struct ReportFacts {
   std::string kind, blamed;  // of the divergence the headline describes (the report's finding)
   std::vector<std::string> kinds;  // of every divergence
   BucketClass cls = BucketClass::kUnclassified;
+  // The class its report records (report "class", "filing", "by_design"); none in an older one.
+  std::optional<RootCauseClass> root_class;
+  std::string torch;  // the torch its case ran on (report "versions"), "" when not recorded
   int severity = 0;
   ProgramFacts program;
   std::vector<ErrorSample> errors;
@@ -84,6 +87,13 @@ struct TriageBucket {
   std::vector<std::string>
       root_causes;  // from its reports (ReportFacts::root_causes), else its signature
   std::optional<KnownRecord> known;  // the catalogue entry of a known root cause; none: not known
+  // An entry that matches it without claiming it on its torch (KnownCatalogue::Unclaimed); none
+  // when none matches, or it is known.
+  std::optional<KnownRecord> unclaimed;
+  // New, and an entry expects agreement (or other divergences) on its torch: a known bug back, or
+  // a fix that misses this form; listed before the other new ones.
+  bool IsBack() const { return IsNew() && unclaimed && unclaimed->standing == "back"; }
+  std::string torch;         // the torch its first report's case ran on; "" when not recorded
   bool in_baseline = false;  // a baseline campaign (triage --baseline) saw one of its root causes
   // New: neither in the catalogue nor in the baseline. Listed first and in full, unless it was not
   // reproduced standalone.
@@ -96,6 +106,10 @@ struct TriageBucket {
   bool NotReproduced() const { return IsNew() && standalone == "not_reproduced"; }
   // What a maintainer is asked to act on (src/report/finding_class.h), by its root cause.
   FindingClass Class() const;
+  // Its class as its report decided it; for a bucket without one (an older report, a summary
+  // line), by its root cause and its filing.
+  std::optional<RootCauseClass> root_class;
+  RootCauseClass DecidedClass() const;
   std::vector<std::string> kinds;
   BucketClass cls = BucketClass::kUnclassified;
   int severity = 0;

@@ -81,9 +81,9 @@ std::string Link(const std::string& label, const std::string& path, const std::s
   return "<a href=\"" + Href(path, out_dir) + "\">" + HtmlEscape(label) + "</a>";
 }
 
-std::string Badge(BucketClass c) {
-  return "<span class=\"badge\" style=\"background:" + ClassColour(c) + "\">" +
-         std::string(BucketClassName(c)) + "</span>";
+std::string Badge(const TriageBucket& b) {
+  return "<span class=\"badge\" style=\"background:" + ClassColour(b.cls) + "\">" +
+         HtmlEscape(ClassTag(b.DecidedClass())) + "</span>";
 }
 
 void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& ranked,
@@ -112,7 +112,7 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
       << "</code></td>";
     h << "<td data-sort=\"" << static_cast<int>(b.Class()) << "\">"
       << HtmlEscape(FindingClassTitle(b.Class())) << "</td>";
-    h << "<td data-sort=\"" << static_cast<int>(b.cls) << "\">" << Badge(b.cls) << "</td>";
+    h << "<td data-sort=\"" << static_cast<int>(b.cls) << "\">" << Badge(b) << "</td>";
     h << "<td>" << HtmlEscape(b.kind) << "</td><td>"
       << HtmlEscape(b.blamed.empty() ? "?" : b.blamed) << "</td>";
     h << "<td class=\"num\" data-sort=\"" << b.count << "\">" << b.count << "</td>";
@@ -125,6 +125,10 @@ void BucketTable(std::ostringstream& h, const std::vector<const TriageBucket*>& 
       << HtmlEscape(Clip(b.headline, 300));
     if (!b.summary.empty()) h << "<br><code>" << HtmlEscape(Clip(b.summary, 200)) << "</code>";
     if (b.releases) h << "<br>releases: " << HtmlEscape(b.releases->summary);
+    if (b.unclaimed)
+      h << "<br>" << (b.IsBack() ? "known bug back, or a fix that misses this form: " : "")
+        << "catalogue " << HtmlEscape(b.unclaimed->source) << " (" << HtmlEscape(b.unclaimed->title)
+        << ") " << HtmlEscape(b.unclaimed->why);
     h << "</td><td>";
     if (examples.empty()) h << "-";
     for (size_t e = 0; e < examples.size(); ++e)

@@ -385,7 +385,8 @@ Result<TriageData> LoadTriageInputs(const std::vector<std::string>& inputs) {
       if (s.program) ops.insert(s.program->ops.begin(), s.program->ops.end());
     std::string seen;
     for (const auto& op : ops) seen += (seen.empty() ? "" : ", ") + op;
-    b.headline = FoldedHeadline(b.root_causes[0]) + "; ops seen: " + (seen.empty() ? "?" : seen);
+    b.headline = FoldedHeadline(b.root_causes[0]) + "; ops seen: " + (seen.empty() ? "?" : seen) +
+                 " " + ClassTag(b.DecidedClass());
   }
   return d;
 }

@@ -63,6 +63,17 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
       md << "No divergences were found.\n\n";
     else if (ranked.empty())
       md << "No new root causes: every bucket is known or in the baseline.\n\n";
+    size_t backs = 0;
+    for (const TriageBucket* b : ranked)
+      if (b->IsBack()) {
+        if (!backs++)
+          md << "## Known bugs back, or fixes that miss this form\n\nA catalogue entry expects "
+                "these on other torch releases only; they are listed in full below, first.\n\n";
+        md << "- `" << b->hash << "` " << MarkdownCell(Clip(b->headline, 240)) << ": "
+           << MarkdownCell(b->unclaimed->source) << " (" << MarkdownCell(b->unclaimed->title)
+           << ") " << MarkdownCell(b->unclaimed->why) << "\n";
+      }
+    if (backs) md << "\n";
     if (!ranked.empty()) {
       md << "| rank | bucket | class | filing | kind | blamed | count | severity | campaigns | "
             "first seen | headline | report | repro |\n";
@@ -74,7 +85,7 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
       const Sighting* ex = examples.empty() ? nullptr : examples.front();
       auto campaigns = b.Campaigns();
       md << "| " << i + 1 << " | `" << b.hash << "` | " << FindingClassTitle(b.Class()) << " | "
-         << BucketClassName(b.cls) << " | " << MarkdownCell(b.kind) << " | "
+         << MarkdownCell(ClassTag(b.DecidedClass())) << " | " << MarkdownCell(b.kind) << " | "
          << MarkdownCell(b.blamed.empty() ? "?" : b.blamed) << " | " << b.count << " | "
          << b.severity << " | " << campaigns.size() << ": " << MarkdownCell(Join(campaigns, ", "))
          << " | " << MarkdownCell(FirstSeen(b)) << " | " << MarkdownCell(Clip(b.headline, 240))
@@ -86,8 +97,12 @@ std::string TriageMarkdown(const TriageData& d, const std::vector<const TriageBu
     for (size_t i = 0; i < ranked.size(); ++i) {
       const TriageBucket& b = *ranked[i];
       md << "\n### " << i + 1 << ". `" << b.hash << "`: " << FindingClassTitle(b.Class()) << " ("
-         << MarkdownCell(b.kind) << ", " << BucketClassName(b.cls) << ")\n\n";
+         << MarkdownCell(b.kind) << ")\n\n";
+      md << "- class: " << MarkdownCell(ClassTag(b.DecidedClass())) << "\n";
       md << "- headline: " << MarkdownCell(b.headline) << "\n";
+      if (b.unclaimed)
+        md << "- catalogue: " << MarkdownCell(b.unclaimed->source) << " ("
+           << MarkdownCell(b.unclaimed->title) << ") " << MarkdownCell(b.unclaimed->why) << "\n";
       md << "- signature: " << MarkdownCell(b.signature) << "\n";
       if (b.root_causes.size() == 1 && b.root_causes[0] != b.signature)
         md << "- root cause ("
