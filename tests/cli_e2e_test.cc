@@ -143,6 +143,29 @@ TEST(CliE2E, BadInputsGetClearMessagesAndExitCodes) {
       << newer.output;
 }
 
+TEST(CliE2E, IssueWritesTheTextToFileAFindingWithItsCatalogueEntry) {
+  std::string dir = e2e::ScratchDir("cli-issue");
+  const std::string example =
+      std::string(MMDIFF_SOURCE_DIR) + "/reports/examples/pytorch-177630-bmm-torch-2.11.0";
+  auto r = e2e::RunMmdiff("issue " + example + " --out " + dir + "/issue.md");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string md = ReadFile(dir + "/issue.md").value();
+  const std::string repro = ReadFile(example + "/repro.py").value();
+  EXPECT_NE(md.find("```python\n" + repro + "```\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("mmdiff class: [filable]"), std::string::npos) << md;
+  EXPECT_NE(md.find("- torch: 2.11.0+cu130"), std::string::npos) << md;
+  // The report is 2.11.0's, where the catalogue's #177630 entry expects the divergence.
+  EXPECT_NE(md.find("- pytorch#177630: inductor silently promotes"), std::string::npos) << md;
+  auto none = e2e::RunMmdiff("issue " + example + " --no-known --out -");
+  EXPECT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_NE(none.output.find("None in mmdiff's catalogue."), std::string::npos) << none.output;
+  auto missing = e2e::RunMmdiff("issue " + dir + "/nope");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  std::ofstream(dir + "/a-file") << "x";
+  auto unwritable = e2e::RunMmdiff("issue " + example + " --out " + dir + "/a-file/issue.md");
+  EXPECT_EQ(unwritable.exit_code, 3) << unwritable.output;
+}
+
 TEST(CliE2E, RunOnALegalProgramAgreesAcrossRealPaths) {
   // No false alarm on a plain float32 mm through reference, eager, inductor and aot_eager.
   std::string dir = e2e::ScratchDir("cli-legal");

@@ -149,8 +149,13 @@ Result<std::string> IssueMarkdown(const IssueSources& s) {
   if (!divs.is_array() || at >= divs.size() || headline.empty())
     return Status::Error("the report records no divergence to file");
   const json& d = divs[at];
+  // An older report records no class: decided here as a campaign decides it now.
   auto cls = ClassFromFields(r);
-  const std::string tag = cls ? ClassTag(*cls) : "[class not recorded: an older report]";
+  if (!cls)
+    if (auto judged = ReadJudgedCase(r); judged.ok())
+      if (auto causes = ReportRootCauses(judged.value()); !causes.empty())
+        cls = ClassifyRootCause(causes.front(), Str(d, "classification"));
+  const std::string tag = cls ? ClassTag(*cls) : "[class unknown: the report cannot be read back]";
   const json& v = r.value("versions", json::object());
   auto version = [&](const char* key) {
     std::string x = Str(v, key);
@@ -193,6 +198,8 @@ Result<std::string> IssueMarkdown(const IssueSources& s) {
 }
 
 void AddCatalogueMatch(IssueSources& s, const KnownCatalogue& catalogue) {
+  if (!s.report.is_object()) return;
+  if (!s.report.contains("finding")) s.report["finding"] = json::object();  // a version 1 report
   json& finding = s.report["finding"];
   if (!finding.is_object() || finding.contains("catalogue") || finding.contains("unclaimed"))
     return;
