@@ -469,7 +469,10 @@ class Campaign {
     if (index > first) return &b;
     claims_[fc.hash] = index;
     if (b.count == 0 && claim == claims_.end())
-      spdlog::info("{} bucket {} after {:.1f} s (case seed {}): {}", known ? "known" : "new",
+      spdlog::info("{} bucket {} after {:.1f} s (case seed {}): {}",
+                   known       ? "known"
+                   : IsBack(b) ? "new (a catalogued bug back, or a fix's miss)"
+                               : "new",
                    fc.hash, fc.found_s, case_seed, fc.headline);
     // Write the folder unless a smaller case of the same bucket claims it meanwhile.
     write_cv_.wait(lock, [&] { return !writing_.count(fc.hash); });

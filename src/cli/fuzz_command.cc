@@ -102,8 +102,14 @@ void PrintNewCauses(const std::vector<std::pair<std::string, const BucketStats*>
     int64_t count = CauseCount(ordered, b->RootCause());
     // The root cause's folder holds the smallest case of its buckets, reduced: its headline. A
     // folded root cause is its documented behaviour, with the ops seen.
-    std::string headline =
-        Clip(b->reduced_headline.empty() ? b->headline : b->reduced_headline, 200);
+    // Cut before its class, which stays whole: the class is what a reader decides by.
+    std::string headline = b->reduced_headline.empty() ? b->headline : b->reduced_headline;
+    const std::string tag = " " + ClassTag(b->Class());
+    if (headline.size() > tag.size() &&
+        headline.compare(headline.size() - tag.size(), tag.size(), tag) == 0)
+      headline = Clip(headline.substr(0, headline.size() - tag.size()), 200) + tag;
+    else
+      headline = Clip(headline, 200);
     if (IsFoldedRootCause(b->RootCause()))  // the ops before the class: not cut
       headline = FoldedHeadline(b->RootCause()) +
                  "; ops seen: " + OpsSeen(ordered, b->RootCause()) + " " + ClassTag(b->Class());

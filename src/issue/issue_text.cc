@@ -93,6 +93,46 @@ std::string Expected(const json& report, const json& d) {
   return "Expected: the result eager gives: eager " + Outcome(eager);
 }
 
+// The headline in PyTorch's words: its leading path name (mmdiff's, e.g. "inductor_freezing") as
+// the ablation spells that stage ("inductor under torch.no_grad(), freezing=True"), where it does.
+std::string InPyTorchsWords(const std::string& headline, const json& report) {
+  size_t end = headline.find_first_of(" ,");
+  if (end == std::string::npos || !report.contains("ablation") || !report["ablation"].is_object() ||
+      !report["ablation"].contains("stages") || !report["ablation"]["stages"].is_array())
+    return headline;
+  const std::string path = headline.substr(0, end);
+  for (const auto& st : report["ablation"]["stages"])
+    if (Str(st, "path") == path && !Str(st, "backend").empty() && Str(st, "backend") != path)
+      return Str(st, "backend") + headline.substr(end);
+  return headline;
+}
+
+// Where the class is not a bug to file, the text says so first: what a maintainer would answer.
+std::string NotToFile(const std::optional<RootCauseClass>& c) {
+  if (!c) return "";
+  switch (c->filing) {
+    case Filing::kFilable:
+      return "";
+    case Filing::kPrecisionOnly:
+      return "> Not advised to file: the compiled result is no less accurate than eager's against "
+             "the float64 result, which PyTorch's rule for compiler accuracy reports does not "
+             "call a bug.\n\n";
+    case Filing::kByDesign:
+      return "> Not advised to file: a documented behaviour (" + Inline(c->reason, 300) + ").\n\n";
+    case Filing::kErrorClassOrMeta:
+      return "> File with care: both reject the program but differ in how, or only the meta "
+             "device differs; maintainers often answer such reports as by design.\n\n";
+  }
+  return "";
+}
+
+// A catalogue file as a reader of the repository finds it (corpus/regression/...), not this
+// machine's absolute path.
+std::string RepositoryPath(const std::string& source) {
+  size_t at = source.rfind("/corpus/regression/");
+  return at == std::string::npos ? source : source.substr(at + 1);
+}
+
 // A fence longer than any run of backticks in the text.
 std::string Fence(const std::string& text) {
   size_t run = 0, longest = 0;
@@ -122,7 +162,7 @@ std::string Catalogue(const json& finding) {
     const json& k = finding[key];
     out += "- " + Inline(Str(k, "title"));
     if (!Str(k, "upstream").empty()) out += " (" + Inline(Str(k, "upstream")) + ")";
-    out += ": mmdiff's catalogue entry `" + Inline(Str(k, "source")) + "`";
+    out += ": mmdiff's catalogue entry `" + Inline(RepositoryPath(Str(k, "source"))) + "`";
     if (Str(k, "standing") == "back")
       out +=
           ", which " + Inline(Str(k, "why")) + ": this is that bug back, or a form its fix misses";
@@ -162,11 +202,12 @@ Result<std::string> IssueMarkdown(const IssueSources& s) {
     return x.empty() ? std::string("not recorded") : Inline(x);
   };
 
-  std::string md = "# " + Inline(WithoutTag(headline), 200) + "\n\n";
+  const std::string what = InPyTorchsWords(WithoutTag(headline), r);
+  std::string md = "# " + Inline(what, 200) + "\n\n";
   md += "<!-- written by mmdiff from " + Inline(s.report_path) + " -->\n\n";
-  md += "mmdiff class: " + Inline(tag, 600) + "\n\n";
+  md += "mmdiff class: " + Inline(tag, 600) + "\n\n" + NotToFile(cls);
   md += "### 🐛 Describe the bug\n\n";
-  md += Inline(WithoutTag(headline), 600) + ". " + Inline(Expected(r, d), 800) + ".\n\n";
+  md += Inline(what, 600) + ". " + Inline(Expected(r, d), 800) + ".\n\n";
   const std::string fence = Fence(s.repro);
   md += fence + "python\n" + s.repro + (s.repro.empty() || s.repro.back() == '\n' ? "" : "\n") +
         fence + "\n\n";

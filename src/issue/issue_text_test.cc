@@ -55,7 +55,9 @@ TEST(IssueText, HoldsTheReproTheVersionsAndTheAblation) {
   const std::string& text = md.value();
   // The code block is repro.py, byte for byte: it runs as repro.py does.
   EXPECT_EQ(CodeBlock(text), ReadFile((f.dir / "repro.py").string()).value());
-  EXPECT_EQ(text.rfind("# inductor accepts", 0), 0u) << text;
+  // Titled in PyTorch's words: the ablation's spelling of the path at fault.
+  EXPECT_EQ(text.rfind("# torch.compile(backend=\"inductor\") accepts matmul", 0), 0u) << text;
+  EXPECT_EQ(text.find("Not advised to file"), std::string::npos);
   const std::string title = text.substr(0, text.find('\n'));
   EXPECT_EQ(title.find("[filable]"), std::string::npos) << title;  // the class is stated apart
   EXPECT_NE(text.find("mmdiff class: [filable]"), std::string::npos);
@@ -67,6 +69,15 @@ TEST(IssueText, HoldsTheReproTheVersionsAndTheAblation) {
     EXPECT_NE(text.find(fact), std::string::npos) << fact << "\n" << text;
   EXPECT_NE(text.find("### Is it a regression?\n\nNot measured. `mmdiff releases"),
             std::string::npos);
+  // A class that is no bug to file says so before anything else.
+  sources.value().report["filing"] = "by-design";
+  sources.value().report["by_design"] = "sdpa keeps the scores in float32";
+  auto by_design = IssueMarkdown(sources.value());
+  ASSERT_TRUE(by_design.ok());
+  EXPECT_NE(by_design.value().find("mmdiff class: [by design: sdpa keeps the scores in float32]\n\n"
+                                   "> Not advised to file: a documented behaviour (sdpa keeps"),
+            std::string::npos)
+      << by_design.value();
 }
 
 TEST(IssueText, NamesTheCatalogueEntryItMatches) {
