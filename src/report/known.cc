@@ -64,24 +64,24 @@ KnownStanding KnownCause::StandingOn(const std::string& torch, std::string* why)
   if (why) why->clear();
   // A report's root cause, or a release nobody recorded: claimed as seen.
   if (!expected || torch.empty()) return KnownStanding::kClaims;
-  std::string expecting_ranges, all_ranges;
-  for (size_t i : expecting)
-    expecting_ranges += (expecting_ranges.empty() ? "" : "; ") + (*expected)[i].torch;
-  for (const auto& x : *expected) all_ranges += (all_ranges.empty() ? "" : "; ") + x.torch;
-  const std::string elsewhere = "this divergence on " + expecting_ranges;
-  size_t here = expected->size();
-  for (size_t i = 0; i < expected->size() && here == expected->size(); ++i) {
-    auto in = TorchVersionInRange(torch, (*expected)[i].torch);
-    if (in.ok() && in.value()) here = i;
-  }
-  if (here == expected->size()) {
-    if (why)
-      *why = "has no expectation for torch " + torch + " (it covers " + all_ranges + "; " +
-             elsewhere + ")";
+  // The ranges, for `why` only: a campaign asks for a standing on every finding.
+  auto elsewhere = [&] {
+    std::string ranges;
+    for (size_t i : expecting) ranges += (ranges.empty() ? "" : "; ") + (*expected)[i].torch;
+    return "this divergence on " + ranges;
+  };
+  const std::optional<size_t> here = ExpectationIndexFor(*expected, torch);
+  if (!here) {
+    if (why) {
+      std::string all;
+      for (const auto& x : *expected) all += (all.empty() ? "" : "; ") + x.torch;
+      *why =
+          "has no expectation for torch " + torch + " (it covers " + all + "; " + elsewhere() + ")";
+    }
     return KnownStanding::kNoExpectation;
   }
-  const VersionExpectation& x = (*expected)[here];
-  const bool lists = std::find(expecting.begin(), expecting.end(), here) != expecting.end();
+  const VersionExpectation& x = (*expected)[*here];
+  const bool lists = std::find(expecting.begin(), expecting.end(), *here) != expecting.end();
   const std::vector<std::string> missing = MissingCpuFlags(x);
   if (lists && missing.empty()) return KnownStanding::kClaims;
   if (lists) {
@@ -94,7 +94,7 @@ KnownStanding KnownCause::StandingOn(const std::string& torch, std::string* why)
   }
   if (why)
     *why = std::string("expects ") + (x.divergences.empty() ? "agreement" : "other divergences") +
-           " on torch " + torch + " (" + x.torch + "); " + elsewhere;
+           " on torch " + torch + " (" + x.torch + "); " + elsewhere();
   return KnownStanding::kBack;
 }
 

@@ -142,13 +142,20 @@ Result<RegressionEntry> ParseRegressionEntry(const std::string& text) {
   return GuardJson("regression entry", [&] { return ParseRegressionEntryUnguarded(text); });
 }
 
-std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
-                                                 const std::string& torch_version) {
-  for (const auto& x : e.expected) {
-    auto in = TorchVersionInRange(torch_version, x.torch);
-    if (in.ok() && in.value()) return x;
+std::optional<size_t> ExpectationIndexFor(const std::vector<VersionExpectation>& expected,
+                                          const std::string& torch_version) {
+  for (size_t i = 0; i < expected.size(); ++i) {
+    auto in = TorchVersionInRange(torch_version, expected[i].torch);
+    if (in.ok() && in.value()) return i;
   }
   return std::nullopt;
+}
+
+std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
+                                                 const std::string& torch_version) {
+  auto at = ExpectationIndexFor(e.expected, torch_version);
+  if (!at) return std::nullopt;
+  return e.expected[*at];
 }
 
 std::vector<std::string> MissingCpuFlags(const VersionExpectation& e) {

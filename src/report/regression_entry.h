@@ -67,9 +67,11 @@ Status CheckRegressionEntryFormat(const nlohmann::json& j);
 // unknown version, a bad program, recipe, path list or expectation).
 Result<RegressionEntry> ParseRegressionEntry(const std::string& text);
 
-// The first expectation whose range contains the version, if any.
+// The first expectation whose range contains the version, if any; and its index in `expected`.
 std::optional<VersionExpectation> ExpectationFor(const RegressionEntry& e,
                                                  const std::string& torch_version);
+std::optional<size_t> ExpectationIndexFor(const std::vector<VersionExpectation>& expected,
+                                          const std::string& torch_version);
 
 // The flags of e.cpu_flags that this machine's CPU lacks (/proc/cpuinfo); empty: it applies here.
 std::vector<std::string> MissingCpuFlags(const VersionExpectation& e);
