@@ -461,14 +461,15 @@ class Campaign {
     }
     // The bucket's report is always its smallest case index, whatever order the jobs finish in, so
     // that shards and job counts give the same reports.
+    // A bucket has its first case once its folder is written, before that case is counted: the
+    // case may have other findings still being reduced, its CountDone comes after them all.
     auto claim = claims_.find(fc.hash);
-    int64_t first = claim != claims_.end() ? claim->second
-                    : b.count > 0          ? b.first_index
-                                           : INT64_MAX;
-    if (b.count > 0 && b.first_index < first) first = b.first_index;
+    const bool written = b.count > 0 || !b.finding_dir.empty();
+    int64_t first = claim != claims_.end() ? claim->second : INT64_MAX;
+    if (written && b.first_index < first) first = b.first_index;
     if (index > first) return &b;
     claims_[fc.hash] = index;
-    if (b.count == 0 && claim == claims_.end())
+    if (!written && claim == claims_.end())
       spdlog::info("{} bucket {} after {:.1f} s (case seed {}): {}",
                    known       ? "known"
                    : IsBack(b) ? "new (a catalogued bug back, or a fix's miss)"
