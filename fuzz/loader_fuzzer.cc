@@ -21,6 +21,7 @@
 #include "src/replay/promote.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
+#include "src/support/crc32c.h"
 #include "src/support/json_limits.h"
 #include "src/triage/report_facts.h"
 
@@ -35,15 +36,19 @@ void Exercise(const mmdiff::Program& p) {
 }
 
 // The bytes as a worker would send them, read by the supervisor's frame reader: once as the body of
-// a frame of their length, then as a raw stream (their first four bytes a length header).
+// a frame of their length, then as a raw stream (their first eight bytes a frame header).
 void ReadAsWorkerMessages(const uint8_t* data, size_t size) {
   if (size > 30000) return;  // the pipe (64 KiB) must hold both copies: this thread writes them
   int fds[2];
   if (pipe(fds) != 0) return;
-  uint32_t n = static_cast<uint32_t>(size);
-  const uint8_t header[4] = {static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8),
-                             static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 24)};
-  bool written = write(fds[1], header, 4) == 4 &&
+  // The length and a checksum that matches: the body reaches the decoder.
+  const uint32_t n = static_cast<uint32_t>(size), sum = mmdiff::Crc32c(data, size);
+  uint8_t header[mmdiff::kFrameHeaderBytes];
+  for (int i = 0; i < 4; ++i) {
+    header[i] = static_cast<uint8_t>(n >> (8 * i));
+    header[4 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  }
+  bool written = write(fds[1], header, sizeof header) == static_cast<ssize_t>(sizeof header) &&
                  write(fds[1], data, size) == static_cast<ssize_t>(size) &&
                  write(fds[1], data, size) == static_cast<ssize_t>(size);
   close(fds[1]);

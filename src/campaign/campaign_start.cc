@@ -122,6 +122,12 @@ CampaignEnd Failed(int code, std::string error) {
   return end;
 }
 
+// A summary written because the campaign's workers failed before its first case.
+bool NeverStarted(const nlohmann::json& j) {
+  return j.is_object() && j.contains("not_started") && j["not_started"].is_boolean() &&
+         j["not_started"].get<bool>();
+}
+
 // The settings of the folder's campaign, with the start's budget and jobs; its summary so far.
 Status ReadResumed(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& sum) {
   fs::path summary = fs::path(s.resume) / "summary.json";
@@ -129,6 +135,10 @@ Status ReadResumed(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& sum) {
   if (!text.ok()) return Status::Error("--resume: " + text.error());
   auto j = ParseJsonBounded(text.value());
   if (!j.ok()) return Status::Error("--resume: " + summary.string() + ": " + j.error());
+  if (NeverStarted(j.value()))
+    return Status::Error("--resume: " + s.resume +
+                         " holds a campaign whose workers never started, so nothing to continue: "
+                         "run its command again (without --resume) once the cause is fixed");
   if (Status st = SummaryFromJson(j.value(), fo, sum); !st.ok())
     return Status::Error("--resume: " + summary.string() + ": " + st.message());
   if (s.resume_shard && ShardText(*s.resume_shard) != ShardText(fo.shard))
@@ -179,7 +189,12 @@ Status Settings(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& start,
     for (const auto& p : fo.paths) path_list += (path_list.empty() ? "" : ",") + p;
     return Status::Ok();
   }
-  if (fs::exists(fs::path(s.options.out_dir) / "summary.json"))
+  const fs::path summary = fs::path(s.options.out_dir) / "summary.json";
+  auto held = fs::exists(summary) ? ReadFile(summary.string()) : Result<std::string>("");
+  auto parsed = held.ok() && !held.value().empty() ? ParseJsonBounded(held.value())
+                                                   : Result<nlohmann::json>(nlohmann::json());
+  // (One whose workers never started holds nothing: the same command starts it afresh.)
+  if (fs::exists(summary) && !(parsed.ok() && NeverStarted(parsed.value())))
     return Status::Error(s.options.out_dir +
                          " already holds a campaign; continue it with `mmdiff fuzz --resume " +
                          s.options.out_dir + "` or choose another --out");
@@ -256,6 +271,23 @@ std::optional<std::set<std::string>> ReachableTargets(
   return names;
 }
 
+// The workers failed before the first case: said, and written into summary.json (a new
+// campaign's marked not_started, which the same command replaces; a resumed one's keeps what it
+// had, for a later --resume).
+CampaignEnd NotStarted(FuzzOptions& fo, FuzzSummary& start, const std::string& path_list,
+                       bool resuming, const std::string& why) {
+  start.worker_failure = why;  // ("worker did not start (how): its stderr")
+  if (!resuming) {
+    start.not_started = true;
+    fo.paths = SplitPathList(path_list);  // as asked (none: the default ones)
+  }
+  const std::string path = (fs::path(fo.out_dir) / "summary.json").string();
+  Status saved = WriteFileAtomic(path, SummaryToJson(start, fo).dump(2) + "\n");
+  return Failed(kExitEnvironment,
+                start.worker_failure + (saved.ok() ? "\n(recorded in " + path + ")"
+                                                   : "\n(" + path + ": " + saved.message() + ")"));
+}
+
 }  // namespace
 
 RunContext WorkerRunContext(const Supervisor& sup) {
@@ -317,7 +349,7 @@ CampaignEnd StartCampaign(CampaignStart s) {
     starting.emplace_back([w = workers[j]] { (void)w->Hello(); });
   Status hello = workers[0]->Hello();
   for (auto& t : starting) t.join();
-  if (!hello.ok()) return Failed(kExitEnvironment, hello.message());
+  if (!hello.ok()) return NotStarted(fo, start, path_list, resuming, hello.message());
   auto selected = SelectPaths(workers[0]->paths(), path_list, fo.test_paths);
   if (!selected.ok()) return Failed(kExitUsage, selected.error());
   fo.paths = selected.value();

@@ -23,6 +23,7 @@
 #include "src/campaign/progress.h"
 #include "src/campaign/reduce_finding.h"
 #include "src/campaign/steering.h"
+#include "src/campaign/timed.h"
 #include "src/gen/focus.h"
 #include "src/gen/generator.h"
 #include "src/gen/input_variants.h"
@@ -45,34 +46,6 @@ void RequestFuzzStop() { g_stop = true; }
 
 namespace {
 
-double SecondsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-// Runs fn, adding its seconds to `part` of `prof`, less the seconds `sup` spent starting workers
-// meanwhile, which go to the profile's worker starts.
-template <class F>
-auto Timed(Supervisor& sup, CampaignProfile& prof, double CampaignProfile::* part, F&& fn) {
-  auto start = std::chrono::steady_clock::now();
-  double starts_s = sup.start_seconds();
-  int starts = sup.starts();
-  struct Account {
-    Supervisor& sup;
-    CampaignProfile& prof;
-    double CampaignProfile::* part;
-    std::chrono::steady_clock::time_point start;
-    double starts_s;
-    int starts;
-    ~Account() {
-      double in_starts = sup.start_seconds() - starts_s;
-      prof.*part += std::max(SecondsSince(start) - in_starts, 0.0);
-      prof.worker_start_s += in_starts;
-      prof.worker_starts += sup.starts() - starts;
-    }
-  } account{sup, prof, part, start, starts_s, starts};
-  return fn();
-}
-
 // After input v, are more inputs worth running? Not when no compiled path ran (nothing compiled
 // to reuse: a new program costs what another input costs and explores more), nor when no path
 // computed values (every path raised, or the program is on meta) — except to reach the new-sizes
@@ -94,14 +67,6 @@ bool CompiledAny(const std::vector<PathResult>& results) {
   return std::any_of(results.begin(), results.end(), [](const PathResult& r) {
     return r.compile.present && r.compile.compiled && r.traits.keeps_state;
   });
-}
-
-// Keeps the kBucketExamples smallest seeds, sorted: the same set whatever the order of the cases.
-void AddExample(BucketStats& b, uint64_t seed) {
-  auto at = std::lower_bound(b.example_seeds.begin(), b.example_seeds.end(), seed);
-  if (at != b.example_seeds.end() && *at == seed) return;
-  b.example_seeds.insert(at, seed);
-  if (b.example_seeds.size() > kBucketExamples) b.example_seeds.pop_back();
 }
 
 // Everything the jobs share, under one lock.
@@ -216,6 +181,12 @@ class Campaign {
     std::lock_guard<std::mutex> lock(mu_);
     Refresh();
     if (Status s = SaveLocked(); !s.ok()) return s;
+    if (error_.ok() && !sum_.worker_failure.empty())
+      return Status::Error(sum_.worker_failure + "\nthe campaign stopped after " +
+                           std::to_string(sum_.cases) + " cases; " + summary_path_ +
+                           " keeps what it found, and once the cause is fixed `mmdiff fuzz "
+                           "--resume " +
+                           o_.out_dir + "` continues");
     return error_;
   }
 
@@ -270,7 +241,7 @@ class Campaign {
         sum_.interrupted = true;
         return false;
       }
-      if (!error_.ok() || Elapsed() >= o_.time_s) return false;
+      if (!error_.ok() || !sum_.worker_failure.empty() || Elapsed() >= o_.time_s) return false;
       *focus = 0;
       if (!steering_) return schedule_.Next(index);
       int64_t next;
@@ -335,6 +306,7 @@ class Campaign {
   // many), until one diverges: that input is the case's finding.
   void RunCase(Supervisor& sup, int64_t index, size_t focus) {
     const bool stop_before = g_stop;
+    const int faults_before = sup.faults();
     uint64_t case_seed = o_.seed + static_cast<uint64_t>(index);
     CampaignProfile prof;
     auto generating = std::chrono::steady_clock::now();
@@ -399,6 +371,7 @@ class Campaign {
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
     }
     std::unique_lock<std::mutex> lock(mu_);
+    if (WorkerFailed(sup, index, case_seed, focus, inputs, faults_before)) return;
     // One divergence, one finding: each of the case's root causes is bucketed on its own, and the
     // case may be the example of several buckets.
     std::vector<FindingKey> findings = CaseFindings(c);
@@ -422,6 +395,30 @@ class Campaign {
     sum_.profile += prof;
     CountDone(c, inputs, index, focus, buckets, ops, reached);
     if (!buckets.empty()) Refresh();
+  }
+
+  // Whether the case's worker failed it (src/exec/supervisor.h), with the lock held. Workers that
+  // cannot work stop the campaign, the case left undone for --resume; a request given up as a
+  // worker fault makes the case one that is done but not judged, listed in the summary.
+  bool WorkerFailed(Supervisor& sup, int64_t index, uint64_t case_seed, size_t focus,
+                    const InputStats& inputs, int faults_before) {
+    if (sup.Broken()) {
+      if (sum_.worker_failure.empty()) {
+        sum_.worker_failure = sup.Failure();
+        spdlog::error("stopping the campaign: {}", sum_.worker_failure);
+      }
+      return true;
+    }
+    if (sup.faults() == faults_before) return false;
+    ++sum_.worker_fault_cases;
+    if (sum_.worker_faults.size() < kMaxWorkerFaultCases)
+      sum_.worker_faults.push_back({index, case_seed, sup.LastFault()});
+    spdlog::warn(
+        "case {} (seed {}): its worker failed twice on one request, so the case is not judged "
+        "(summary.json \"worker_faults\")",
+        index, case_seed);
+    CountDone(CaseRun{}, inputs, index, focus, {}, {}, {});
+    return true;
   }
 
   // Records finding `k` of case `index` in its bucket, writing the bucket's folder when this is its

@@ -122,6 +122,9 @@ struct BucketStats {
 
 inline constexpr size_t kBucketExamples = 5;
 inline constexpr size_t kMaxOpsSeen = 32;
+// Adds `seed` to the bucket's example seeds, which keep the kBucketExamples smallest, sorted: the
+// same set whatever the order of the cases.
+void AddExample(BucketStats& b, uint64_t seed);
 
 // Compile once, run many: the inputs checked and what the compiled paths did with them.
 struct InputStats {
@@ -144,6 +147,14 @@ struct InputStats {
   static InputStats FromJson(const nlohmann::json& j);
 };
 
+// A case whose worker failed twice on one of its requests (src/exec/supervisor.h): not judged.
+struct WorkerFaultCase {
+  int64_t index = 0;
+  uint64_t seed = 0;
+  std::string detail;  // the supervisor's words for both faults
+};
+inline constexpr size_t kMaxWorkerFaultCases = 20;  // listed in the summary; all are counted
+
 struct FuzzSummary {
   int64_t cases = 0;
   int64_t diverging_cases = 0;
@@ -153,6 +164,12 @@ struct FuzzSummary {
   int recycles = 0;                    // workers replaced to contain leaks
   int resumes = 0;                     // times the campaign was resumed
   bool interrupted = false;            // stopped by RequestFuzzStop (e.g. Ctrl-C)
+  int64_t worker_fault_cases = 0;      // cases given up as worker faults (done, not judged)
+  std::vector<WorkerFaultCase> worker_faults;  // the first kMaxWorkerFaultCases of them
+  // Why the campaign stopped before its budget because its workers cannot work (exit 3; --resume
+  // continues once the cause is fixed); "" otherwise. `not_started`: before any case ran.
+  std::string worker_failure;
+  bool not_started = false;
   double elapsed_s = 0;
   InputStats inputs;
   // Where the campaign's job-seconds went (workers started before it began are not in it).

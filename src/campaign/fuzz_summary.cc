@@ -26,6 +26,13 @@ constexpr const char* kFormat = "mmdiff.fuzz-summary";
 // standalone counted apart; signatures by the documented rule and by-design classes. Earlier
 // campaigns cannot be resumed: their buckets were signed otherwise.
 constexpr int kVersion = 3;
+
+nlohmann::json WorkerFaultsToJson(const FuzzSummary& s) {
+  nlohmann::json listed = nlohmann::json::array();
+  for (const WorkerFaultCase& f : s.worker_faults)
+    listed.push_back({{"index", f.index}, {"seed", f.seed}, {"detail", f.detail}});
+  return {{"cases", s.worker_fault_cases}, {"listed", listed}};
+}
 }  // namespace
 
 bool ListedAsNew(const BucketStats& b) {
@@ -82,6 +89,13 @@ std::vector<RewriteRow> SummaryRewriteRows(const FuzzSummary& s) {
   for (const auto& [hash, b] : s.buckets)
     if (b.count > 0) buckets[hash] = b.rewrites;
   return RewriteRows(s.rewrites, buckets);
+}
+
+void AddExample(BucketStats& b, uint64_t seed) {
+  auto at = std::lower_bound(b.example_seeds.begin(), b.example_seeds.end(), seed);
+  if (at != b.example_seeds.end() && *at == seed) return;
+  b.example_seeds.insert(at, seed);
+  if (b.example_seeds.size() > kBucketExamples) b.example_seeds.pop_back();
 }
 
 nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
@@ -145,6 +159,10 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
           {"rewrites", s.rewrites.ToJson()},
           {"steering", s.steering},
           {"interrupted", s.interrupted},
+          {"worker_failure",
+           s.worker_failure.empty() ? nlohmann::json() : nlohmann::json(s.worker_failure)},
+          {"not_started", s.not_started},
+          {"worker_faults", WorkerFaultsToJson(s)},
           {"paths", o.paths},
           {"variants", o.variants},
           {"new_buckets", static_cast<int64_t>(buckets.size()) - known},
@@ -353,6 +371,17 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       if (s.inputs.special_unjudged > s.inputs.special_elements)
         return Status::Error("malformed summary: special_values.unjudged exceeds its elements");
     }
+    if (j.contains("worker_faults")) {  // absent before worker faults were told apart
+      const nlohmann::json& wf = j.at("worker_faults");
+      s.worker_fault_cases = Count(wf, "cases");
+      for (const auto& f : wf.at("listed")) {
+        if (s.worker_faults.size() >= kMaxWorkerFaultCases) break;
+        s.worker_faults.push_back(
+            {Count(f, "index"), f.at("seed").get<uint64_t>(), f.at("detail").get<std::string>()});
+      }
+    }
+    // (worker_failure and not_started are not read back: a resumed campaign starts its workers
+    // again, and says again if they fail.)
     if (j.contains("rewrites")) {  // absent before pass coverage
       auto rewrites = RewriteCoverage::FromJson(j.at("rewrites"));
       if (!rewrites.ok()) return Status::Error("malformed summary: " + rewrites.error());

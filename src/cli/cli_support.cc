@@ -70,7 +70,20 @@ int WithWorker(const char* command, const CommonOptions& o,
     std::cerr << "mmdiff " << command << ": " << s.message() << "\n";
     return kExitEnvironment;
   }
-  return use(sup);
+  const int code = use(sup);
+  // A request the worker failed twice had no answer from its paths: what was said without them
+  // is no verdict (src/exec/supervisor.h).
+  if (sup.Broken()) {
+    std::cerr << "mmdiff " << command << ": " << sup.Failure() << "\n";
+    return kExitEnvironment;
+  }
+  if (sup.faults() > 0) {
+    std::cerr << "mmdiff " << command << ": the worker failed twice on " << sup.faults()
+              << " request(s), whose paths have no result (a worker fault, not a finding): "
+              << sup.LastFault() << "\n";
+    return kExitEnvironment;
+  }
+  return code;
 }
 
 void AddCommonOptions(CLI::App* app, CommonOptions& o) {

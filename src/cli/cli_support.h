@@ -30,7 +30,8 @@ std::vector<std::string> KnownCataloguePaths(const std::vector<std::string>& giv
 SupervisorOptions MakeSupervisorOptions(const CommonOptions& o, const std::string& log_path);
 // Runs `use` with a started worker for `command` (options `o`), its log in a private temporary
 // folder removed on return; kExitEnvironment, said on stderr, when the folder or the worker cannot
-// be made. Returns what `use` returns.
+// be made, or when the worker failed a request twice (a worker fault) or cannot work at all
+// (Supervisor::Broken). Otherwise returns what `use` returns.
 int WithWorker(const char* command, const CommonOptions& o,
                const std::function<int(Supervisor&)>& use);
 void AddCommonOptions(CLI::App* app, CommonOptions& o);

@@ -206,6 +206,7 @@ Status Supervisor::Start() {
   from_worker_ = from[0];
   if (started_once_ && !recycling_) ++restarts_;
   started_once_ = true;
+  ++failed_starts_;  // until it sends a valid frame
   recycling_ = false;
   runs_since_start_ = 0;
   resident_at_start_ = 0;
@@ -263,8 +264,13 @@ Status Supervisor::Hello() {
     int sig = 0;
     std::string how = Reap(true, &sig);
     if (r.state == ReadState::kOk && !hello) how += "; its greeting was not one";
-    return Status::Error("worker did not start (" + how + "): " + StderrTail());
+    if (r.state == ReadState::kCorrupt) how += "; its greeting was damaged: " + r.error;
+    if (r.state == ReadState::kTimeout)
+      how += fmt::format("; no greeting within {:g} s", options_.startup_timeout_s);
+    last_failure_ = "worker did not start (" + how + "): " + StderrTail();
+    return Status::Error(last_failure_);
   }
+  failed_starts_ = 0;
   versions_ = r.message.contains("versions") && r.message["versions"].is_object()
                   ? r.message["versions"]
                   : nlohmann::json::object();
@@ -294,6 +300,30 @@ const PathTraits* Supervisor::Traits(const std::string& path) const {
   return nullptr;
 }
 
+bool Supervisor::Broken() const {
+  return failed_starts_ >= options_.max_failed_starts ||
+         faults_in_a_row_ >= options_.max_failed_starts;
+}
+
+std::string Supervisor::Failure() const {
+  if (!Broken()) return "";
+  const std::string what =
+      failed_starts_ >= options_.max_failed_starts
+          ? std::to_string(failed_starts_) + " worker starts in a row sent no valid frame"
+          : std::to_string(faults_in_a_row_) + " requests in a row failed twice as worker faults";
+  return "the worker cannot work (" + what + "); the last: " + last_failure_;
+}
+
+void Supervisor::AnswerWorkerFault(const std::vector<std::string>& paths, size_t next,
+                                   const std::string& detail, std::vector<PathResult>& results) {
+  for (; next < paths.size(); ++next) {
+    PathResult r{paths[next], OutcomeKind::kUnsupported};
+    r.unsupported = UnsupportedReason::kWorkerFault;
+    r.message = "worker fault: " + detail;
+    results.push_back(r);
+  }
+}
+
 std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& recipe,
                                         const std::vector<std::string>& paths, bool fresh) {
   std::vector<PathResult> results;
@@ -312,23 +342,49 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     recycling_ = true;
     ++recycles_;
   }
-  size_t next = 0;  // index of the first path without a result
-  while (next < paths.size()) {
+  size_t next = 0;          // index of the first path without a result
+  std::string first_fault;  // this request's worker fault, retried once
+  bool given_up = false;
+  // A worker fault: the worker goes; the request is sent again, whole, once, then given up.
+  auto fault = [&](const std::string& what) {
+    int sig = 0;
+    std::string how = pid_ > 0 ? Reap(true, &sig) : "not running";
+    std::string detail = what + " (the worker " + how + ")";
+    std::string tail = StderrTail();
+    last_failure_ = detail + (tail.empty() ? "" : "\n--- worker stderr (tail) ---\n" + tail);
+    // What this request's earlier workers answered is dropped: it is asked again whole.
+    results.clear();
+    next = 0;
+    if (first_fault.empty()) {
+      first_fault = detail;
+      ++retried_faults_;
+      spdlog::warn("worker fault: {}; restarting the worker and sending the request again", detail);
+      return;
+    }
+    AnswerWorkerFault(paths, 0, first_fault + "; again after a restart: " + detail, results);
+    ++faults_;
+    ++faults_in_a_row_;
+    given_up = true;
+  };
+  while (next < paths.size() && !given_up) {
+    if (Broken()) {
+      results.clear();
+      AnswerWorkerFault(paths, 0, Failure(), results);
+      given_up = true;
+      break;
+    }
+    // The stderr a failure quotes: this request's, or all a worker started for it wrote.
     if (pid_ <= 0) {
       Status s = Start();
       if (!s.ok()) {
-        for (; next < paths.size(); ++next) {
-          PathResult r{paths[next], OutcomeKind::kCrash};
-          r.stage = "startup";
-          r.message = s.message();
-          results.push_back(r);
-        }
-        break;
+        ++failed_starts_;
+        fault("cannot start a worker: " + s.message());
+        continue;
       }
-    }
-    struct stat st;
-    if (!options_.log_path.empty() && stat(options_.log_path.c_str(), &st) == 0)
+    } else if (struct stat st;
+               !options_.log_path.empty() && stat(options_.log_path.c_str(), &st) == 0) {
       log_offset_ = st.st_size;
+    }
     std::vector<std::string> todo(paths.begin() + static_cast<long>(next), paths.end());
     nlohmann::json req = {{"type", "run"},
                           {"program", ProgramToJson(p)},
@@ -336,83 +392,112 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
                           {"paths", todo}};
     // (A worker started for this request has nothing to forget.)
     if (fresh) req["fresh"] = true;
+    // "request" until the worker's first frame for it: every path reports its "start" stage
+    // before it runs anything, so what ends the worker before that is the worker's fault.
     std::string current = todo.front(), stage = "request";
+    if (!WriteFrame(to_worker_, req).ok()) {
+      fault("it accepted no request");
+      continue;
+    }
     bool finished = false;
-    if (WriteFrame(to_worker_, req).ok()) {
-      while (true) {
-        // A freshly started worker first imports torch: that is start-up time, not the path's.
-        double wait_s = awaiting_first_reply_
-                            ? std::max(options_.stage_timeout_s, options_.startup_timeout_s)
-                            : options_.stage_timeout_s;
-        ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
-        FirstReply();
-        std::string type = m.state == ReadState::kOk ? StringField(m.message, "type") : "";
-        // A result beyond the paths asked for is not an answer to this request.
-        if (type == "result" && next >= paths.size()) {
-          m.state = ReadState::kError;
-          type.clear();
-        }
-        if (m.state == ReadState::kOk) {
-          if (type == "stage") {
-            current = StringField(m.message, "path", current);
-            stage = StringField(m.message, "stage", stage);
-          } else if (type == "result") {
-            auto r = m.message.contains("result")
-                         ? PathResultFromJson(m.message["result"])
-                         : Result<PathResult>(Status::Error("no \"result\""));
-            if (r.ok() && r.value().path != paths[next])
-              r = Status::Error("a result for path \"" + r.value().path + "\" where \"" +
-                                paths[next] + "\" was next");
-            PathResult pr = r.ok() ? r.value() : PathResult{paths[next], OutcomeKind::kCrash};
-            if (!r.ok()) pr.message = "unreadable result: " + r.error();
-            results.push_back(pr);
-            ++next;
-            if (next < paths.size()) current = paths[next];
-            stage = "start";
-          } else if (type == "done") {
-            finished = true;
-            break;
-          } else if (type == "error") {
-            for (; next < paths.size(); ++next) {
-              PathResult r{paths[next], OutcomeKind::kUnsupported};
-              r.unsupported = UnsupportedReason::kRejected;
-              r.message = "worker rejected the program: " + StringField(m.message, "message");
-              results.push_back(r);
-            }
-            finished = true;
-            break;
-          }
-          continue;
-        }
-        // Timeout, closed pipe or garbage: the worker is gone or stuck.
-        int sig = 0;
-        bool timed_out = m.state == ReadState::kTimeout;
-        std::string how = Reap(true, &sig);
-        PathResult r{current, timed_out ? OutcomeKind::kTimeout : OutcomeKind::kCrash};
-        r.stage = stage;
-        r.signal = timed_out ? 0 : sig;
-        r.message = timed_out ? "no progress for " + std::to_string(options_.stage_timeout_s) +
-                                    " s; worker killed"
-                              : "worker " + how;
-        std::string tail = StderrTail();
-        if (!tail.empty()) r.message += "\n--- worker stderr (tail) ---\n" + tail;
-        spdlog::warn("path {} {} in stage {}; restarting the worker", current,
-                     timed_out ? "timed out" : "crashed (" + how + ")", stage);
-        results.push_back(r);
-        ++next;
+    while (true) {
+      // A freshly started worker first imports torch: that is start-up time, not the path's.
+      double wait_s = awaiting_first_reply_
+                          ? std::max(options_.stage_timeout_s, options_.startup_timeout_s)
+                          : options_.stage_timeout_s;
+      ReadResult m = ReadFrame(from_worker_, static_cast<int>(wait_s * 1000));
+      FirstReply();
+      if (m.state == ReadState::kCorrupt || m.state == ReadState::kError) {
+        fault(m.error.empty() ? "its pipe failed" : m.error);
         break;
       }
-    } else {
+      if (m.state != ReadState::kOk && stage == "request") {
+        fault(m.state == ReadState::kTimeout
+                  ? fmt::format("no answer to the request within {:g} s", wait_s)
+                  : "it ended before it answered the request");
+        break;
+      }
+      if (m.state == ReadState::kOk) {
+        failed_starts_ = 0;  // a valid frame: this worker works
+        std::string type = StringField(m.message, "type");
+        if (type == "stage") {
+          current = StringField(m.message, "path", current);
+          stage = StringField(m.message, "stage", stage);
+          if (stage == "request") stage = "start";  // (a stage a path names is the path's)
+          continue;
+        }
+        if (type == "result") {
+          if (next >= paths.size()) {
+            fault("a result beyond the " + std::to_string(paths.size()) + " paths asked for");
+            break;
+          }
+          auto r = m.message.contains("result")
+                       ? PathResultFromJson(m.message["result"])
+                       : Result<PathResult>(Status::Error("no \"result\""));
+          if (r.ok() && r.value().path != paths[next])
+            r = Status::Error("a result for path \"" + r.value().path + "\" where \"" +
+                              paths[next] + "\" was next");
+          if (!r.ok()) {
+            fault("an unreadable result: " + r.error());
+            break;
+          }
+          results.push_back(r.value());
+          ++next;
+          if (next < paths.size()) current = paths[next];
+          stage = "start";
+          continue;
+        }
+        if (type == "done") {
+          if (next < paths.size()) {
+            fault("\"done\" after " + std::to_string(next) + " of " + std::to_string(paths.size()) +
+                  " results");
+            break;
+          }
+          finished = true;
+          break;
+        }
+        if (type == "error") {
+          for (; next < paths.size(); ++next) {
+            PathResult r{paths[next], OutcomeKind::kUnsupported};
+            r.unsupported = UnsupportedReason::kRejected;
+            r.message = "worker rejected the program: " + StringField(m.message, "message");
+            results.push_back(r);
+          }
+          finished = true;
+          break;
+        }
+        fault("a reply of type \"" + type + "\" during a run");
+        break;
+      }
       int sig = 0;
+      // Every path answered: what ended the worker before its "done" was none of theirs.
+      if (next >= paths.size()) {
+        std::string how = Reap(true, &sig);
+        spdlog::warn("the worker {} after the last result of a request; restarting it",
+                     m.state == ReadState::kTimeout ? "went silent" : how);
+        finished = true;
+        break;
+      }
+      // Timeout or closed pipe while a path ran: the path hung or killed the worker.
+      bool timed_out = m.state == ReadState::kTimeout;
       std::string how = Reap(true, &sig);
-      PathResult r{current, OutcomeKind::kCrash};
-      r.stage = "request";
-      r.message = "worker not accepting requests (" + how + ")";
+      PathResult r{current, timed_out ? OutcomeKind::kTimeout : OutcomeKind::kCrash};
+      r.stage = stage;
+      r.signal = timed_out ? 0 : sig;
+      r.message = timed_out ? "no progress for " + std::to_string(options_.stage_timeout_s) +
+                                  " s; worker killed"
+                            : "worker " + how;
+      std::string tail = StderrTail();
+      if (!tail.empty()) r.message += "\n--- worker stderr (tail) ---\n" + tail;
+      spdlog::warn("path {} {} in stage {}; restarting the worker", current,
+                   timed_out ? "timed out" : "crashed (" + how + ")", stage);
       results.push_back(r);
       ++next;
+      break;
     }
     if (finished) break;
   }
+  if (!given_up) faults_in_a_row_ = 0;
   bool compiled = std::any_of(paths.begin(), paths.end(), [this](const std::string& path) {
     const PathTraits* t = Traits(path);
     return t && t->compiled;

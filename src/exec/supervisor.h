@@ -1,6 +1,17 @@
 // Supervisor: runs programs in a worker process and survives it — a worker that segfaults, aborts,
 // is killed or hangs past the timeout is replaced, and the path it was running gets a crash or
 // timeout result naming the stage it died in.
+//
+// A worker fault is the worker's failure, not a path's: a frame that is no frame (its checksum,
+// its length, cut short: src/exec/wire.h), a reply that is not what the request asked for (a
+// result for another path, a second answer, `done` before every result, a type a run never
+// sends), or a worker that ends or goes silent before it acknowledged the request (a path always
+// reports its "start" stage first). The worker is restarted and the request sent again once; a
+// second fault gives the paths without a result an unsupported result of reason kWorkerFault,
+// which no oracle judges (the whole request is asked again, and given up whole). A supervisor whose
+// workers keep failing (max_failed_starts starts in a row without a valid frame, or as many
+// requests in a row given up) is Broken(): it starts no more workers, and what runs it stops with
+// exit 3 (src/support/exit_codes.h).
 #pragma once
 
 #include <sys/types.h>
@@ -38,6 +49,9 @@ struct SupervisorOptions {
   int64_t recycle_growth_mb = 0;
   int64_t memory_limit_mb =
       0;  // the worker's RLIMIT_DATA (0: none): running out becomes a crash result
+  // Broken() after this many worker starts in a row that sent no valid frame, or this many
+  // requests in a row given up as worker faults.
+  int max_failed_starts = 5;
 };
 
 class Supervisor {
@@ -84,6 +98,17 @@ class Supervisor {
   int starts() const { return starts_; }
   double start_seconds() const { return start_seconds_; }
 
+  // Requests given up as worker faults (after their one retry), and faults retried.
+  int faults() const { return faults_; }
+  int retried_faults() const { return retried_faults_; }
+  // The workers keep failing: Run starts no more and answers every path with kWorkerFault.
+  bool Broken() const;
+  // What the failing workers did (how the last one ended, its stderr's tail), for the message
+  // that stops a campaign; "" while not Broken().
+  std::string Failure() const;
+  // The latest worker fault or failed start, with the worker's stderr tail ("" before any).
+  const std::string& LastFault() const { return last_failure_; }
+
  private:
   Status Start();
   // Kills the worker (if alive) and returns a description of how it ended, and the signal.
@@ -91,6 +116,9 @@ class Supervisor {
   // Asks the worker to exit, waits a little, then kills it.
   void Stop();
   std::string StderrTail();
+  // The paths from `next` on, answered as worker faults with `detail`.
+  void AnswerWorkerFault(const std::vector<std::string>& paths, size_t next,
+                         const std::string& detail, std::vector<PathResult>& results);
   // The first frame of a started worker arrived (or its wait ended): counts its start.
   void FirstReply();
   // The worker's resident memory in bytes (/proc), 0 when unknown.
@@ -106,6 +134,10 @@ class Supervisor {
   int recycles_ = 0;
   int starts_ = 0;
   double start_seconds_ = 0;
+  int faults_ = 0, retried_faults_ = 0;
+  int failed_starts_ = 0;     // starts in a row that sent no valid frame yet
+  int faults_in_a_row_ = 0;   // requests in a row given up as worker faults
+  std::string last_failure_;  // the latest fault or failed start, with its stderr tail
   std::chrono::steady_clock::time_point started_at_;
   int64_t runs_since_start_ = 0;   // programs that ran a compiled path (input variants count once)
   int64_t resident_at_start_ = 0;  // the worker's resident bytes at its first reply

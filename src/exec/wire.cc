@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/support/crc32c.h"
 #include "src/support/utf8.h"
 
 namespace mmdiff {
@@ -28,9 +29,17 @@ bool WriteAll(int fd, const uint8_t* data, size_t n) {
   return true;
 }
 
-// Reads exactly n bytes before the deadline.
+void PutLe32(uint8_t* at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+uint32_t GetLe32(const uint8_t* at) {
+  return at[0] | (at[1] << 8) | (at[2] << 16) | (static_cast<uint32_t>(at[3]) << 24);
+}
+
+// Reads exactly n bytes before the deadline; `got` counts the bytes read.
 ReadState ReadAll(int fd, uint8_t* data, size_t n, std::chrono::steady_clock::time_point deadline,
-                  bool has_deadline, std::string& error) {
+                  bool has_deadline, std::string& error, size_t& got) {
   while (n > 0) {
     int wait_ms = -1;
     if (has_deadline) {
@@ -55,6 +64,7 @@ ReadState ReadAll(int fd, uint8_t* data, size_t n, std::chrono::steady_clock::ti
       return ReadState::kError;
     }
     data += r;
+    got += static_cast<size_t>(r);
     n -= static_cast<size_t>(r);
   }
   return ReadState::kOk;
@@ -101,10 +111,10 @@ class BoundedDom {
 Status WriteFrame(int fd, const nlohmann::json& message) {
   std::vector<uint8_t> body = nlohmann::json::to_msgpack(message);
   if (body.size() > kMaxFrameBytes) return Status::Error("frame too large");
-  uint32_t n = static_cast<uint32_t>(body.size());
-  uint8_t header[4] = {static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8),
-                       static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 24)};
-  if (!WriteAll(fd, header, 4) || !WriteAll(fd, body.data(), body.size()))
+  uint8_t header[kFrameHeaderBytes];
+  PutLe32(header, static_cast<uint32_t>(body.size()));
+  PutLe32(header + 4, Crc32c(body.data(), body.size()));
+  if (!WriteAll(fd, header, kFrameHeaderBytes) || !WriteAll(fd, body.data(), body.size()))
     return Status::Error(std::string("write to pipe failed: ") + std::strerror(errno));
   return Status::Ok();
 }
@@ -113,26 +123,37 @@ ReadResult ReadFrame(int fd, int timeout_ms) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   bool has_deadline = timeout_ms >= 0;
   ReadResult out{ReadState::kOk, nullptr, ""};
-  uint8_t header[4];
-  out.state = ReadAll(fd, header, 4, deadline, has_deadline, out.error);
-  if (out.state != ReadState::kOk) return out;
-  uint32_t n =
-      header[0] | (header[1] << 8) | (header[2] << 16) | (static_cast<uint32_t>(header[3]) << 24);
-  if (n > kMaxFrameBytes) {
-    out.state = ReadState::kError;
-    out.error = "frame length " + std::to_string(n) + " exceeds the limit";
+  auto corrupt = [&out](std::string why) {
+    out.state = ReadState::kCorrupt;
+    out.error = std::move(why);
     return out;
-  }
+  };
+  uint8_t header[kFrameHeaderBytes];
+  size_t got = 0;
+  out.state = ReadAll(fd, header, kFrameHeaderBytes, deadline, has_deadline, out.error, got);
+  if (out.state == ReadState::kClosed && got > 0)
+    return corrupt("the pipe ended inside a frame's header (" + std::to_string(got) + " of " +
+                   std::to_string(kFrameHeaderBytes) + " bytes)");
+  if (out.state != ReadState::kOk) return out;
+  const uint32_t n = GetLe32(header), checksum = GetLe32(header + 4);
+  if (n > kMaxFrameBytes)
+    return corrupt("frame length " + std::to_string(n) + " exceeds the limit");
   // The body grows as it arrives: a header that claims 512 MiB and sends nothing costs nothing.
   std::vector<uint8_t> body;
   constexpr size_t kChunk = size_t{1} << 20;
+  got = 0;
   while (body.size() < n) {
     size_t take = std::min<size_t>(kChunk, n - body.size());
     body.resize(body.size() + take);
     out.state =
-        ReadAll(fd, body.data() + body.size() - take, take, deadline, has_deadline, out.error);
+        ReadAll(fd, body.data() + body.size() - take, take, deadline, has_deadline, out.error, got);
+    if (out.state == ReadState::kClosed)
+      return corrupt("the pipe ended inside a frame (" + std::to_string(got) + " of " +
+                     std::to_string(n) + " bytes)");
     if (out.state != ReadState::kOk) return out;
   }
+  if (Crc32c(body.data(), body.size()) != checksum)
+    return corrupt("frame checksum mismatch (" + std::to_string(n) + " bytes)");
   nlohmann::json message;
   BoundedDom dom(message);
   bool parsed = false;
@@ -143,7 +164,7 @@ ReadResult ReadFrame(int fd, int timeout_ms) {
     parsed = false;
   }
   if (!parsed || !message.is_object()) {
-    out.state = ReadState::kError;
+    out.state = ReadState::kCorrupt;
     out.error = dom.too_deep()
                     ? "frame nested deeper than " + std::to_string(kMaxFrameDepth) + " levels"
                 : parsed ? "malformed frame: not an object"

@@ -173,7 +173,10 @@ TEST(WorkerProtocol, TheSupervisorStampsEachResultWithItsPathsTraits) {
   EXPECT_EQ(results[0].traits, compiled);
 }
 
-TEST(WorkerProtocol, AResultWithAnUnknownReasonIsUnreadableNotACrashOfTheSupervisor) {
+// A result that does not decode is the worker's fault, not the path's: the worker is restarted and
+// asked again (this scripted one greets instead of answering), then the path gets a worker fault,
+// which no oracle judges, never a crash.
+TEST(WorkerProtocol, AnUnreadableResultIsAWorkerFaultNeverACrashOfThePath) {
   nlohmann::json result = {
       {"path", "eager"}, {"outcome", "unsupported"}, {"unsupported_reason", "out_of_coffee"}};
   ScriptedWorker worker(JsonList{Hello({PathInfoToJson({"eager", true, "", {.needs_gpu = true}})}),
@@ -183,10 +186,69 @@ TEST(WorkerProtocol, AResultWithAnUnknownReasonIsUnreadableNotACrashOfTheSupervi
   ASSERT_TRUE(sup.Hello().ok());
   std::vector<PathResult> results = sup.Run(Mm(), {"grid16", 1}, {"eager"});
   ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].kind, OutcomeKind::kCrash);
+  EXPECT_EQ(results[0].kind, OutcomeKind::kUnsupported);
+  EXPECT_EQ(results[0].unsupported, UnsupportedReason::kWorkerFault);
   EXPECT_NE(results[0].message.find("unknown unsupported reason \"out_of_coffee\""),
             std::string::npos)
       << results[0].message;
+  EXPECT_NE(results[0].message.find("again after a restart: a reply of type \"hello\""),
+            std::string::npos)
+      << results[0].message;
+  EXPECT_EQ(sup.retried_faults(), 1);
+  EXPECT_EQ(sup.faults(), 1);
+  EXPECT_FALSE(sup.Broken());
+}
+
+// Replies that are not what a run request asks for: each is a worker fault after its retry.
+TEST(WorkerProtocol, RepliesARunNeverAsksForAreWorkerFaults) {
+  PathResult ok{"eager", OutcomeKind::kOk};
+  nlohmann::json eager = PathResultToJson(ok, true);
+  const std::vector<std::pair<std::string, JsonList>> cases = {
+      {"a result for path \"inductor\"",
+       {{{"type", "result"}, {"result", PathResultToJson({"inductor", OutcomeKind::kOk}, true)}}}},
+      {"\"done\" after 0 of 1 results", {{{"type", "done"}}}},
+      {"a result beyond the 1 paths",
+       {{{"type", "result"}, {"result", eager}}, {{"type", "result"}, {"result", eager}}}},
+      {"a reply of type \"greeting\"", {{{"type", "greeting"}}}},
+  };
+  for (const auto& [expected, replies] : cases) {
+    JsonList frames = {Hello({PathInfoToJson({"eager", true, "", {}})})};
+    frames.insert(frames.end(), replies.begin(), replies.end());
+    ScriptedWorker worker(frames);
+    Supervisor sup(worker.Options());
+    ASSERT_TRUE(sup.Hello().ok());
+    std::vector<PathResult> results = sup.Run(Mm(), {"grid16", 1}, {"eager"});
+    ASSERT_EQ(results.size(), 1u) << expected;
+    EXPECT_EQ(results[0].unsupported, UnsupportedReason::kWorkerFault) << expected;
+    EXPECT_NE(results[0].message.find(expected), std::string::npos) << results[0].message;
+  }
+}
+
+// A worker that fails at every start: after max_failed_starts the supervisor is Broken, starts no
+// more, and says what the worker did.
+TEST(WorkerProtocol, AWorkerThatNeverStartsBreaksTheSupervisorAfterABoundedNumberOfStarts) {
+  PrivateTempDir dir("mmdiff-dying");
+  std::ofstream(dir.File("worker")) << "#!/bin/sh\necho 'no torch on this node' >&2\nexit 7\n";
+  chmod(dir.File("worker").c_str(), 0700);
+  SupervisorOptions o;
+  o.worker_binary = dir.File("worker");
+  o.log_path = dir.File("worker.log");
+  o.max_failed_starts = 3;
+  Supervisor sup(o);
+  EXPECT_FALSE(sup.Hello().ok());
+  std::vector<PathResult> results = sup.Run(Mm(), {"grid16", 1}, {"eager", "reference"});
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) EXPECT_EQ(r.unsupported, UnsupportedReason::kWorkerFault);
+  EXPECT_TRUE(sup.Broken());
+  EXPECT_EQ(sup.Failure().find("the worker cannot work (3 worker starts in a row"), 0u)
+      << sup.Failure();
+  EXPECT_NE(sup.Failure().find("exited with code 7"), std::string::npos) << sup.Failure();
+  EXPECT_NE(sup.Failure().find("no torch on this node"), std::string::npos) << sup.Failure();
+  const int starts = sup.restarts();
+  results = sup.Run(Mm(), {"grid16", 1}, {"eager"});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].unsupported, UnsupportedReason::kWorkerFault);
+  EXPECT_EQ(sup.restarts(), starts) << "a broken supervisor started another worker";
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ constexpr UnsupportedReason kReasons[] = {
     UnsupportedReason::kNone,        UnsupportedReason::kNoGpu,       UnsupportedReason::kDevice,
     UnsupportedReason::kUnavailable, UnsupportedReason::kUnknownPath, UnsupportedReason::kRejected,
     UnsupportedReason::kTraining,    UnsupportedReason::kAutocast,    UnsupportedReason::kKnob,
+    UnsupportedReason::kWorkerFault,
 };
 
 }  // namespace
@@ -70,6 +71,8 @@ std::string_view UnsupportedReasonName(UnsupportedReason r) {
       return "autocast";
     case UnsupportedReason::kKnob:
       return "knob";
+    case UnsupportedReason::kWorkerFault:
+      return "worker_fault";
   }
   return "?";
 }

@@ -55,9 +55,12 @@ enum class UnsupportedReason {
                  // torch.autocast; meta tensors have no autocast), and the program has one
   kKnob,  // a knob variant's settings leave no way to compile the program (max-autotune with only
           // the C++ GEMM templates, for a product no template takes)
+  // the worker failed, not the path: its reply was damaged or no answer to the request, or it
+  // could not start, again after a restart (src/exec/supervisor.h); never judged
+  kWorkerFault,
 };
 // "none", "no_gpu", "device", "unavailable", "unknown_path", "rejected", "training", "autocast",
-// "knob".
+// "knob", "worker_fault".
 std::string_view UnsupportedReasonName(UnsupportedReason r);
 // The reason a name names; an error for any other text.
 Result<UnsupportedReason> ParseUnsupportedReason(std::string_view name);
