@@ -12,7 +12,8 @@ namespace {
 constexpr const char* kExitCodes =
     "`mmdiff SUBCOMMAND --help` explains a subcommand, with an example.\n"
     "Exit codes: 0 success (run: all paths agree); 1 run: the paths diverge; 2 bad usage or\n"
-    "invalid input file; 3 environment problem (worker cannot start, output folder not\n"
+    "invalid input file; 3 environment problem (worker cannot start or keeps failing: a\n"
+    "campaign stops and `fuzz --resume` continues; a worker fault; output folder not\n"
     "writable); 4 replay: an expected divergence is gone (fixed upstream?); 5 replay: a verdict\n"
     "changed in another way (new behaviour).";
 
