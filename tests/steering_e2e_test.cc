@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "src/gen/focus.h"
 #include "tests/e2e_util.h"
 #include "tests/schema_check.h"
 
@@ -90,6 +91,27 @@ TEST(SteeringE2E, TheSameSeedAndBudgetGiveTheSameCasesWhateverTheJobsAndAcrossRe
 
 // --steer auto steers a default campaign only: not one with a policy file (the foci would override
 // it), not a shard (shards then merge into the one-machine campaign), not one without inductor.
+// summary.json's schema takes every focus the generator has, broad and target, as an epoch's focus
+// and as a bucket's first focus (a steered campaign draws any of them; a short one few).
+TEST(SteeringE2E, EveryFocusIsOneTheSummarySchemaTakes) {
+  const std::string dir = e2e::ScratchDir("steering-foci");
+  auto r = e2e::RunMmdiff(
+      "fuzz --time 0 --jobs 1 --seed 4 --paths reference,eager --steer on "
+      "--out " +
+      dir + "/campaign");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = e2e::ReadJson(dir + "/campaign/summary.json");
+  ASSERT_TRUE(s.is_object() && s["steering"].is_object()) << r.output;
+  nlohmann::json foci = nlohmann::json::object();
+  for (const Focus& f : Foci())
+    foci[f.name] = {{"programs", 1}, {"rewrites", nlohmann::json::object()}};
+  ASSERT_GT(foci.size(), 20u);
+  s["steering"]["epochs"] = {{{"epoch", 0}, {"foci", foci}}};
+  std::ofstream(dir + "/summary.json") << s.dump(1);
+  auto schema = e2e::ValidateJson({dir + "/summary.json"});
+  EXPECT_TRUE(schema.all_valid()) << schema.output.substr(0, 3000);
+}
+
 TEST(SteeringE2E, AutoSteersOnlyADefaultCampaign) {
   const std::string dir = e2e::ScratchDir("steering-auto");
   std::ofstream(dir + "/policy.json") << R"({"p_train": 0})";
