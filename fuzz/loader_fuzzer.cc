@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "oracles/contract.h"
 #include "src/campaign/fuzz_campaign.h"
@@ -21,7 +22,6 @@
 #include "src/replay/promote.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
-#include "src/support/crc32c.h"
 #include "src/support/json_limits.h"
 #include "src/triage/report_facts.h"
 
@@ -41,16 +41,11 @@ void ReadAsWorkerMessages(const uint8_t* data, size_t size) {
   if (size > 30000) return;  // the pipe (64 KiB) must hold both copies: this thread writes them
   int fds[2];
   if (pipe(fds) != 0) return;
-  // The length and a checksum that matches: the body reaches the decoder.
-  const uint32_t n = static_cast<uint32_t>(size), sum = mmdiff::Crc32c(data, size);
-  uint8_t header[mmdiff::kFrameHeaderBytes];
-  for (int i = 0; i < 4; ++i) {
-    header[i] = static_cast<uint8_t>(n >> (8 * i));
-    header[4 + i] = static_cast<uint8_t>(sum >> (8 * i));
-  }
-  bool written = write(fds[1], header, sizeof header) == static_cast<ssize_t>(sizeof header) &&
-                 write(fds[1], data, size) == static_cast<ssize_t>(size) &&
-                 write(fds[1], data, size) == static_cast<ssize_t>(size);
+  // A frame with a checksum that matches (the body reaches the decoder), then the bytes again.
+  const std::vector<uint8_t> framed = mmdiff::EncodeFrame({data, data + size});
+  bool written =
+      write(fds[1], framed.data(), framed.size()) == static_cast<ssize_t>(framed.size()) &&
+      write(fds[1], data, size) == static_cast<ssize_t>(size);
   close(fds[1]);
   for (int frame = 0; written && frame < 2; ++frame) {
     mmdiff::ReadResult r = mmdiff::ReadFrame(fds[0], 1000);

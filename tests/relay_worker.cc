@@ -33,7 +33,6 @@
 #include <vector>
 
 #include "src/exec/wire.h"
-#include "src/support/crc32c.h"
 
 namespace {
 
@@ -68,16 +67,7 @@ void WriteRaw(const std::vector<uint8_t>& bytes, size_t n) {
 
 // The frame WriteFrame would send for `m`.
 std::vector<uint8_t> Encode(const nlohmann::json& m) {
-  std::vector<uint8_t> body = nlohmann::json::to_msgpack(m);
-  std::vector<uint8_t> frame(mmdiff::kFrameHeaderBytes);
-  const uint32_t n = static_cast<uint32_t>(body.size());
-  const uint32_t sum = mmdiff::Crc32c(body.data(), body.size());
-  for (int i = 0; i < 4; ++i) {
-    frame[i] = static_cast<uint8_t>(n >> (8 * i));
-    frame[4 + i] = static_cast<uint8_t>(sum >> (8 * i));
-  }
-  frame.insert(frame.end(), body.begin(), body.end());
-  return frame;
+  return mmdiff::EncodeFrame(nlohmann::json::to_msgpack(m));
 }
 
 }  // namespace

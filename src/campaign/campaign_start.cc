@@ -128,6 +128,13 @@ bool NeverStarted(const nlohmann::json& j) {
          j["not_started"].get<bool>();
 }
 
+// The same for a summary.json file; false for one that cannot be read as JSON.
+bool NeverStartedAt(const fs::path& summary) {
+  auto text = ReadFile(summary.string());
+  auto j = text.ok() ? ParseJsonBounded(text.value()) : Result<nlohmann::json>(text.status());
+  return j.ok() && NeverStarted(j.value());
+}
+
 // The settings of the folder's campaign, with the start's budget and jobs; its summary so far.
 Status ReadResumed(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& sum) {
   fs::path summary = fs::path(s.resume) / "summary.json";
@@ -189,12 +196,9 @@ Status Settings(const CampaignStart& s, FuzzOptions& fo, FuzzSummary& start,
     for (const auto& p : fo.paths) path_list += (path_list.empty() ? "" : ",") + p;
     return Status::Ok();
   }
-  const fs::path summary = fs::path(s.options.out_dir) / "summary.json";
-  auto held = fs::exists(summary) ? ReadFile(summary.string()) : Result<std::string>("");
-  auto parsed = held.ok() && !held.value().empty() ? ParseJsonBounded(held.value())
-                                                   : Result<nlohmann::json>(nlohmann::json());
   // (One whose workers never started holds nothing: the same command starts it afresh.)
-  if (fs::exists(summary) && !(parsed.ok() && NeverStarted(parsed.value())))
+  if (const fs::path summary = fs::path(s.options.out_dir) / "summary.json";
+      fs::exists(summary) && !NeverStartedAt(summary))
     return Status::Error(s.options.out_dir +
                          " already holds a campaign; continue it with `mmdiff fuzz --resume " +
                          s.options.out_dir + "` or choose another --out");

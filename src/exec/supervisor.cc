@@ -237,6 +237,11 @@ std::string Supervisor::Reap(bool kill_first, int* signal_out) {
   return "ended";
 }
 
+std::string Supervisor::WithStderrTail(const std::string& text) {
+  std::string tail = StderrTail();
+  return tail.empty() ? text : text + "\n--- worker stderr (tail) ---\n" + tail;
+}
+
 std::string Supervisor::StderrTail() {
   if (options_.log_path.empty()) return "";
   std::ifstream in(options_.log_path, std::ios::binary);
@@ -350,8 +355,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
     int sig = 0;
     std::string how = pid_ > 0 ? Reap(true, &sig) : "not running";
     std::string detail = what + " (the worker " + how + ")";
-    std::string tail = StderrTail();
-    last_failure_ = detail + (tail.empty() ? "" : "\n--- worker stderr (tail) ---\n" + tail);
+    last_failure_ = WithStderrTail(detail);
     // What this request's earlier workers answered is dropped: it is asked again whole.
     results.clear();
     next = 0;
@@ -487,8 +491,7 @@ std::vector<PathResult> Supervisor::Run(const Program& p, const InputRecipe& rec
       r.message = timed_out ? "no progress for " + std::to_string(options_.stage_timeout_s) +
                                   " s; worker killed"
                             : "worker " + how;
-      std::string tail = StderrTail();
-      if (!tail.empty()) r.message += "\n--- worker stderr (tail) ---\n" + tail;
+      r.message = WithStderrTail(r.message);
       spdlog::warn("path {} {} in stage {}; restarting the worker", current,
                    timed_out ? "timed out" : "crashed (" + how + ")", stage);
       results.push_back(r);

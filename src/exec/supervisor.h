@@ -116,6 +116,8 @@ class Supervisor {
   // Asks the worker to exit, waits a little, then kills it.
   void Stop();
   std::string StderrTail();
+  // `text`, then the worker's stderr tail under a heading when there is one.
+  std::string WithStderrTail(const std::string& text);
   // The paths from `next` on, answered as worker faults with `detail`.
   void AnswerWorkerFault(const std::vector<std::string>& paths, size_t next,
                          const std::string& detail, std::vector<PathResult>& results);

@@ -108,13 +108,19 @@ class BoundedDom {
 
 }  // namespace
 
+std::vector<uint8_t> EncodeFrame(const std::vector<uint8_t>& body) {
+  std::vector<uint8_t> frame(kFrameHeaderBytes);
+  PutLe32(frame.data(), static_cast<uint32_t>(body.size()));
+  PutLe32(frame.data() + 4, Crc32c(body.data(), body.size()));
+  frame.insert(frame.end(), body.begin(), body.end());
+  return frame;
+}
+
 Status WriteFrame(int fd, const nlohmann::json& message) {
   std::vector<uint8_t> body = nlohmann::json::to_msgpack(message);
   if (body.size() > kMaxFrameBytes) return Status::Error("frame too large");
-  uint8_t header[kFrameHeaderBytes];
-  PutLe32(header, static_cast<uint32_t>(body.size()));
-  PutLe32(header + 4, Crc32c(body.data(), body.size()));
-  if (!WriteAll(fd, header, kFrameHeaderBytes) || !WriteAll(fd, body.data(), body.size()))
+  const std::vector<uint8_t> frame = EncodeFrame(body);
+  if (!WriteAll(fd, frame.data(), frame.size()))
     return Status::Error(std::string("write to pipe failed: ") + std::strerror(errno));
   return Status::Ok();
 }

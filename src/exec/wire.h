@@ -4,7 +4,9 @@
 // that does not is a worker fault, never a value.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "src/support/status.h"
 
@@ -14,6 +16,8 @@ inline constexpr uint32_t kMaxFrameBytes = 512u << 20;
 inline constexpr int kMaxFrameDepth = 64;       // nested arrays and maps in one message
 inline constexpr size_t kFrameHeaderBytes = 8;  // length, then checksum
 
+// The frame of `body`: its length and CRC-32C, then the body (no limit checked).
+std::vector<uint8_t> EncodeFrame(const std::vector<uint8_t>& body);
 Status WriteFrame(int fd, const nlohmann::json& message);
 
 // kClosed: the pipe ended between frames. kCorrupt: the bytes are no frame (a length beyond the

@@ -95,13 +95,7 @@ TEST(Wire, AFrameCutShortIsCorruptAClosedPipeIsClosed) {
   std::vector<uint8_t> body = nlohmann::json::to_msgpack({{"type", "done"}});
   for (size_t keep : {size_t{3}, kFrameHeaderBytes + body.size() / 2}) {
     Pipe p;
-    std::vector<uint8_t> frame(kFrameHeaderBytes);
-    const uint32_t n = static_cast<uint32_t>(body.size()), sum = Crc32c(body.data(), body.size());
-    for (int i = 0; i < 4; ++i) {
-      frame[i] = static_cast<uint8_t>(n >> (8 * i));
-      frame[4 + i] = static_cast<uint8_t>(sum >> (8 * i));
-    }
-    frame.insert(frame.end(), body.begin(), body.end());
+    std::vector<uint8_t> frame = EncodeFrame(body);
     ASSERT_EQ(write(p.fds[1], frame.data(), keep), static_cast<ssize_t>(keep));
     close(p.fds[1]);
     p.fds[1] = -1;
