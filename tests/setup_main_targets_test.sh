@@ -8,15 +8,18 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$1
-mapfile -t MAIN < <("$ROOT/scripts/setup" --print-main-targets)
+# The goal --main builds, then the targets it stands for.
+mapfile -t LISTED < <("$ROOT/scripts/setup" --print-main-targets)
+GOAL=${LISTED[0]}
+MAIN=("${LISTED[@]:1}")
 # The targets a dry run of `make ARGS` would link (CMakeFiles/<target>.dir/link.txt), sorted.
 linked() {
   make -C "$BUILD" -n -B "$@" 2>/dev/null | grep -o 'CMakeFiles/[^ /]*\.dir/link\.txt' |
     sed 's|CMakeFiles/||; s|\.dir/link\.txt||' | sort -u
 }
 TESTISH='(_test|_fuzzer|_bench)$|^relay_worker$'
-main=$(linked "${MAIN[@]}")
-echo "scripts/setup --main builds: ${MAIN[*]}; linking: $(echo "$main" | tr '\n' ' ')"
+main=$(linked "$GOAL")
+echo "scripts/setup --main builds $GOAL: ${MAIN[*]}; linking: $(echo "$main" | tr '\n' ' ')"
 for t in "${MAIN[@]}"; do
   grep -qx -- "$t" <<<"$main" || { echo "FAIL: --main does not link $t" >&2; exit 1; }
 done
