@@ -108,19 +108,27 @@ class BoundedDom {
 
 }  // namespace
 
+std::array<uint8_t, kFrameHeaderBytes> FrameHeader(const std::vector<uint8_t>& body) {
+  std::array<uint8_t, kFrameHeaderBytes> header{};
+  PutLe32(header.data(), static_cast<uint32_t>(body.size()));
+  PutLe32(header.data() + 4, Crc32c(body.data(), body.size()));
+  return header;
+}
+
 std::vector<uint8_t> EncodeFrame(const std::vector<uint8_t>& body) {
-  std::vector<uint8_t> frame(kFrameHeaderBytes);
-  PutLe32(frame.data(), static_cast<uint32_t>(body.size()));
-  PutLe32(frame.data() + 4, Crc32c(body.data(), body.size()));
-  frame.insert(frame.end(), body.begin(), body.end());
+  std::vector<uint8_t> frame(kFrameHeaderBytes + body.size());
+  const auto header = FrameHeader(body);
+  std::copy(header.begin(), header.end(), frame.begin());
+  std::copy(body.begin(), body.end(), frame.begin() + kFrameHeaderBytes);
   return frame;
 }
 
 Status WriteFrame(int fd, const nlohmann::json& message) {
   std::vector<uint8_t> body = nlohmann::json::to_msgpack(message);
   if (body.size() > kMaxFrameBytes) return Status::Error("frame too large");
-  const std::vector<uint8_t> frame = EncodeFrame(body);
-  if (!WriteAll(fd, frame.data(), frame.size()))
+  // The header, then the body where it is: no copy of a large result.
+  const auto header = FrameHeader(body);
+  if (!WriteAll(fd, header.data(), header.size()) || !WriteAll(fd, body.data(), body.size()))
     return Status::Error(std::string("write to pipe failed: ") + std::strerror(errno));
   return Status::Ok();
 }

@@ -4,6 +4,7 @@
 // that does not is a worker fault, never a value.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -16,7 +17,9 @@ inline constexpr uint32_t kMaxFrameBytes = 512u << 20;
 inline constexpr int kMaxFrameDepth = 64;       // nested arrays and maps in one message
 inline constexpr size_t kFrameHeaderBytes = 8;  // length, then checksum
 
-// The frame of `body`: its length and CRC-32C, then the body (no limit checked).
+// The header of a frame with `body`: its length and CRC-32C, little-endian (no limit checked).
+std::array<uint8_t, kFrameHeaderBytes> FrameHeader(const std::vector<uint8_t>& body);
+// The whole frame: the header, then the body.
 std::vector<uint8_t> EncodeFrame(const std::vector<uint8_t>& body);
 Status WriteFrame(int fd, const nlohmann::json& message);
 
