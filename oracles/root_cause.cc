@@ -34,6 +34,20 @@ std::string Devices(const Program& p, const Expectation& contract, const Node* n
   return out.empty() ? "?" : out;
 }
 
+// The devices the program's results are on, sorted: where it computes, whatever devices its
+// inputs were made on before a move (the inputs' where a result's type is unknown).
+std::string ResultDevices(const Program& p, const Expectation& contract) {
+  std::set<std::string> distinct;
+  for (const auto& out : p.outputs) {
+    const ValueType* t = TypeOf(contract, out);
+    if (!t) return Devices(p, contract, nullptr);
+    distinct.insert(std::string(DeviceName(t->device)));
+  }
+  std::string joined;
+  for (const auto& d : distinct) joined += (joined.empty() ? "" : ",") + d;
+  return joined.empty() ? Devices(p, contract, nullptr) : joined;
+}
+
 std::string Behaviour(const PathResult* r) {
   if (!r) return "?";
   if (r->ok()) return "accepts";
@@ -379,10 +393,12 @@ std::string RootCauseSignature(const Program& p, const Expectation& contract,
       (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kBackwardError))
     return s + "|fused|devices=" + Devices(p, contract, nullptr);
   // A compiled path raising on a program eager runs with a message that names a compiler defect
-  // of its own (CompilerErrorMark): one root cause per path whatever the ops.
+  // of its own (CompilerErrorMark): one root cause per path and the devices it computes on,
+  // whatever the ops (and whatever devices its inputs came from: a 2.15.0 campaign listed the
+  // catalogued meta graph-order error as new for a cpu input moved to meta).
   if (!f.error_mark.empty() && !contract.rejects &&
       (f.kind == DivergenceKind::kErrorBehaviour || f.kind == DivergenceKind::kBackwardError))
-    return s + "|" + f.error_mark + "|devices=" + Devices(p, contract, nullptr);
+    return s + "|" + f.error_mark + "|devices=" + ResultDevices(p, contract);
   // A fusion's result for a softmax over another dim than the last is a root cause of its own,
   // whatever the pattern and the op it ends in: the fusions share the check they lack
   // (pytorch#196468; seen on 2.11.0: _sfdp_pattern_5 ending in matmul and _sfdp_pattern_13 in bmm,

@@ -258,6 +258,15 @@ TEST(RootCause, ACompilerErrorWithAKnownMarkIsOneRootCauseWhateverTheOps) {
   const std::string a = signature(mm_add, order), b = signature(linear, order);
   EXPECT_EQ(a, b);
   EXPECT_EQ(a, "error_behaviour|path=inductor|raises:RuntimeError|graph_order|devices=meta");
+  // Its devices are where it computes: a cpu input moved to meta is the same root cause (a 2.15.0
+  // campaign listed it as new beside the catalogued one).
+  Program moved = mm_add;
+  moved.inputs[2].device = Device::kCpu;
+  Node to_meta{"m", OpKind::kToDevice, {"x2"}};
+  to_meta.device = Device::kMeta;
+  moved.nodes.insert(moved.nodes.begin(), to_meta);
+  moved.nodes.back().args[1] = "m";
+  EXPECT_EQ(signature(moved, order), a);
   EXPECT_NE(signature(mm_add, "a must be 2D"), signature(linear, "a must be 2D"));
   EXPECT_TRUE(KnownCompilerErrorMark("graph_order"));
   EXPECT_FALSE(KnownCompilerErrorMark("fused"));
