@@ -1,5 +1,6 @@
-// Steering end to end: a steered campaign's cases follow its pass coverage, and the same seed and
-// budget give the same cases whatever the number of jobs and across a stop and --resume.
+// Steering end to end: a coverage-steered campaign's cases follow its pass coverage, and the same
+// seed and budget give the same cases whatever the number of jobs and across a stop and --resume;
+// the yield scheduler records each arm's spend and finds and goes on from them after --resume.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -15,8 +16,10 @@ namespace {
 
 // 6 cases in epochs of 2 (so that the odds of the third epoch follow coverage), through inductor
 // (the path that reports rewrites), few inputs each, nothing run again for a new bucket.
-std::string Campaign(const std::string& out, const std::string& extra) {
-  return "fuzz --seed 880001 --steer on --steer-epoch 2 --inputs-per-program 2 "
+std::string Campaign(const std::string& out, const std::string& extra,
+                     const std::string& steer = "coverage") {
+  return "fuzz --seed 880001 --steer " + steer +
+         " --steer-epoch 2 --inputs-per-program 2 "
          "--paths reference,eager,inductor --no-standalone-check --no-reduce --no-ablation --out " +
          out + " " + extra;
 }
@@ -36,6 +39,7 @@ TEST(SteeringE2E, TheSameSeedAndBudgetGiveTheSameCasesWhateverTheJobsAndAcrossRe
   EXPECT_EQ(a["cases"], 6);
   ASSERT_TRUE(a["steering"].is_object()) << a.dump(2);
   EXPECT_EQ(a["resume"]["steer"], true);
+  EXPECT_EQ(a["resume"]["scheduler"], "coverage");
   // Each case is counted once, under its epoch and focus; some reached a rewrite.
   int64_t programs = 0, reached = 0;
   std::set<std::string> foci;
@@ -89,6 +93,50 @@ TEST(SteeringE2E, TheSameSeedAndBudgetGiveTheSameCasesWhateverTheJobsAndAcrossRe
   }
 }
 
+// The yield scheduler: each focus's record holds the core-seconds its programs took and the
+// buckets they found, the arms' table sums them, and a resumed campaign keeps the records of the
+// cases before the stop as they were and adds the rest.
+TEST(SteeringE2E, TheYieldSchedulerRecordsEachArmsSpendAndGoesOnFromThemAfterResume) {
+  const std::string dir = e2e::ScratchDir("steering-yield");
+  auto first = e2e::RunMmdiff(Campaign(dir + "/yield", "--cases 3 --jobs 1", "yield"));
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const nlohmann::json part = e2e::ReadJson(dir + "/yield/summary.json");
+  ASSERT_TRUE(part.is_object()) << first.output;
+  EXPECT_EQ(part["resume"]["scheduler"], "yield");
+  EXPECT_EQ(part["steering"]["scheduler"], "yield");
+  auto rest = e2e::RunMmdiff("fuzz --resume " + dir + "/yield --cases 5");
+  ASSERT_EQ(rest.exit_code, 0) << rest.output;
+  const nlohmann::json s = e2e::ReadJson(dir + "/yield/summary.json");
+  ASSERT_TRUE(s.is_object()) << rest.output;
+  EXPECT_EQ(s["cases"], 5);
+  // Epoch 0 (cases 0 and 1) was complete before the stop: read back, not run again.
+  ASSERT_FALSE(part["steering"]["epochs"].empty());
+  EXPECT_EQ(s["steering"]["epochs"][0], part["steering"]["epochs"][0]);
+  int64_t programs = 0, buckets = 0;
+  double spend = 0;
+  for (const auto& e : s["steering"]["epochs"])
+    for (const auto& [focus, f] : e["foci"].items()) {
+      programs += f["programs"].get<int64_t>();
+      EXPECT_GT(f["spend_s"].get<double>(), 0) << focus;
+      spend += f["spend_s"].get<double>();
+      for (const auto& [hash, n] : f["buckets"].items()) buckets += n.get<int64_t>();
+    }
+  EXPECT_EQ(programs, 5);
+  int64_t found = 0;  // the finds are the buckets filed as bugs
+  for (const auto& b : s["buckets"])
+    if (b["filing"] == "filable") found += b["count"].get<int64_t>();
+  EXPECT_EQ(buckets, found) << "each filable bucket's programs, under their focus";
+  const nlohmann::json& arms = s["steering"]["arms"];
+  ASSERT_EQ(arms.size(), 14u) << arms.dump(1);
+  double table_spend = 0, shares = 0;
+  for (const auto& a : arms)
+    table_spend += a["spend_s"].get<double>(), shares += a["spend_share"].get<double>();
+  EXPECT_NEAR(table_spend, spend, 1e-6 * spend);
+  EXPECT_NEAR(shares, 1, 1e-9);
+  auto schema = e2e::ValidateJson({dir + "/yield/summary.json"});
+  EXPECT_TRUE(schema.all_valid()) << schema.output;
+}
+
 // --steer auto steers a default campaign only: not one with a policy file (the foci would override
 // it), not a shard (shards then merge into the one-machine campaign), not one without inductor.
 // summary.json's schema takes every focus the generator has, broad and target, as an epoch's focus
@@ -123,13 +171,20 @@ TEST(SteeringE2E, AutoSteersOnlyADefaultCampaign) {
     nlohmann::json s = e2e::ReadJson(dir + "/" + name + "/summary.json");
     return s.is_object() && s["resume"]["steer"] == true && s["steering"].is_object();
   };
+  auto scheduler = [&](const std::string& name) {
+    return e2e::ReadJson(dir + "/" + name + "/summary.json")["resume"]["scheduler"];
+  };
   const std::string inductor = "--paths reference,eager,inductor";
   EXPECT_TRUE(steered("default", inductor));
+  EXPECT_EQ(scheduler("default"), "yield");
   EXPECT_FALSE(steered("policy", inductor + " --policy " + dir + "/policy.json"));
   EXPECT_FALSE(steered("shard", inductor + " --shard 0/2"));
   EXPECT_FALSE(steered("no-inductor", "--paths reference,eager"));
   EXPECT_TRUE(steered("asked", "--paths reference,eager --steer on"));
   EXPECT_FALSE(steered("off", inductor + " --steer off"));
+  EXPECT_EQ(scheduler("off"), "none");
+  EXPECT_TRUE(steered("coverage", inductor + " --steer coverage"));
+  EXPECT_EQ(scheduler("coverage"), "coverage");
 }
 
 }  // namespace

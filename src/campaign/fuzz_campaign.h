@@ -67,9 +67,11 @@ struct FuzzOptions {
   // false: no ablation (campaigns about the campaign's own machinery).
   bool ablation = true;
   // Steering (src/campaign/steering.h): each case generates with a focus drawn from odds that
-  // follow the campaign's pass coverage, in epochs of steer_epoch_cases cases.
+  // follow what each focus found per core-second (steer_yield: the yield scheduler) or the
+  // campaign's pass coverage, in epochs of steer_epoch_cases cases.
   bool steer = false;
-  int64_t steer_epoch_cases = 64;
+  bool steer_yield = true;
+  int64_t steer_epoch_cases = 16;  // Steering::kYieldEpochCases; 64 for coverage steering
   // The attention fusions and lowerings the installed torch can reach on this CPU
   // (Steering::SetReachableTargets), listed when a steered campaign starts; none: unknown (every
   // target focus can be open), or resumed (the summary holds them).

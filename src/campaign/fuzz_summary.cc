@@ -183,6 +183,9 @@ nlohmann::json SummaryToJson(const FuzzSummary& s, const FuzzOptions& o) {
             {"standalone_check", o.standalone_check},
             {"ablation", o.ablation},
             {"steer", o.steer},
+            {"scheduler", !o.steer        ? "none"
+                          : o.steer_yield ? "yield"
+                                          : "coverage"},
             {"steer_epoch_cases", o.steer_epoch_cases},
             {"done_below", s.done_below},
             {"done_extra", s.done_extra}}}};
@@ -323,6 +326,11 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
     o.standalone_check = r.value("standalone_check", true);
     o.ablation = r.value("ablation", true);  // absent before it could be turned off
     o.steer = r.value("steer", false);       // absent before steering
+    // Absent before the yield scheduler: coverage steering.
+    const nlohmann::json scheduler = r.value("scheduler", nlohmann::json("coverage"));
+    if (scheduler != "yield" && scheduler != "coverage" && scheduler != "none")
+      return Status::Error("resume.scheduler must be \"yield\", \"coverage\" or \"none\"");
+    o.steer_yield = scheduler == "yield";
     if (r.contains("steer_epoch_cases")) o.steer_epoch_cases = Count(r, "steer_epoch_cases");
     o.seed = j.at("seed").get<uint64_t>();
     auto shard = ParseShard(j.at("shard").get<std::string>());
@@ -388,7 +396,8 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
       s.rewrites = rewrites.value();
     }
     if (o.steer) {  // checked here, so that a hostile one stops --resume before anything runs
-      Steering check(o.seed, o.shard, o.steer_epoch_cases);
+      Steering check(o.seed, o.shard, o.steer_epoch_cases,
+                     o.steer_yield ? SteerMode::kYield : SteerMode::kCoverage);
       if (!j.contains("steering")) return Status::Error("malformed summary: no steering state");
       if (Status st = check.FromJson(j.at("steering")); !st.ok())
         return Status::Error("malformed summary: " + st.message());

@@ -242,8 +242,9 @@ TEST(FuzzSummary, ResumeReadsBackTheRewritesReached) {
 TEST(FuzzSummary, ResumeReadsBackTheSteeringState) {
   FuzzOptions o;
   o.steer = true;
+  o.steer_yield = false;  // coverage steering; the yield scheduler's below
   o.steer_epoch_cases = 4;
-  Steering steering(o.seed, o.shard, 4);
+  Steering steering(o.seed, o.shard, 4, SteerMode::kCoverage);
   steering.Record(0, 2, {"decompose.mm"});
   steering.Record(5, 0, {});
   FuzzSummary s;
@@ -277,10 +278,30 @@ TEST(FuzzSummary, ResumeReadsBackTheSteeringState) {
   k = j;
   k["resume"]["steer_epoch_cases"] = 0;
   rejects(k, "steering epoch");
+  k = j;
+  k["resume"]["scheduler"] = "bandit";
+  rejects(k, "resume.scheduler must be");
+  // The yield scheduler's state reads back with its scheduler; another scheduler's is an error.
+  o.steer_yield = true;
+  Steering yield(o.seed, o.shard, 4, SteerMode::kYield);
+  yield.Record(0, 2, {"decompose.mm"}, 3.5, {HashHex("x")});
+  s.steering = yield.ToJson();
+  j = SummaryToJson(s, o);
+  EXPECT_EQ(j["resume"]["scheduler"], "yield");
+  ASSERT_TRUE(SummaryFromJson(j, back, sback).ok());
+  EXPECT_TRUE(back.steer_yield);
+  EXPECT_EQ(sback.steering, s.steering);
+  k = j;
+  k["resume"]["scheduler"] = "coverage";
+  rejects(k, "\"scheduler\" is not this campaign's");
+  k = j;
+  k["resume"].erase("scheduler");  // a summary from before the yield scheduler: coverage
+  rejects(k, "\"scheduler\" is not this campaign's");
   // An unsteered summary keeps no state and needs none.
   o.steer = false;
   s.steering = nullptr;
   ASSERT_TRUE(SummaryFromJson(SummaryToJson(s, o), back, sback).ok());
+  EXPECT_EQ(SummaryToJson(s, o)["resume"]["scheduler"], "none");
   EXPECT_FALSE(back.steer);
   EXPECT_TRUE(sback.steering.is_null());
 }

@@ -2,6 +2,7 @@
 #include "src/campaign/steering.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "oracles/attention_fusion.h"
@@ -31,9 +32,9 @@ std::vector<double> BroadOdds(const std::vector<int64_t>& programs,
                               const std::map<std::string, std::vector<int64_t>>& hits,
                               double targets) {
   const size_t n = Foci().size();
-  std::vector<size_t> broad;
+  std::vector<size_t> broad;  // those aimed at rewrites
   for (size_t f = 0; f < n; ++f)
-    if (Foci()[f].target.empty()) broad.push_back(f);
+    if (Foci()[f].target.empty() && Foci()[f].for_rewrites) broad.push_back(f);
   std::vector<double> yield(n, 0.0);
   for (const auto& [r, row] : hits) {
     const double total = static_cast<double>(std::accumulate(row.begin(), row.end(), int64_t{0}));
@@ -71,10 +72,21 @@ std::vector<double> BroadOdds(const std::vector<int64_t>& programs,
   return odds;
 }
 
+// The slots of `targets` at free positions of an epoch of `epoch_cases`, drawn by `rng`.
+void PlaceSlots(const std::vector<size_t>& targets, int64_t epoch_cases, Rng& rng,
+                std::map<int64_t, size_t>& slots) {
+  for (size_t f : targets) {
+    int64_t position;
+    do position = rng.UniformInt(0, epoch_cases - 1);
+    while (slots.count(position));
+    slots[position] = f;
+  }
+}
+
 }  // namespace
 
-Steering::Steering(uint64_t seed, Shard shard, int64_t epoch_cases)
-    : seed_(seed), shard_(shard), epoch_cases_(std::max<int64_t>(epoch_cases, 1)) {}
+Steering::Steering(uint64_t seed, Shard shard, int64_t epoch_cases, SteerMode mode)
+    : seed_(seed), shard_(shard), epoch_cases_(std::max<int64_t>(epoch_cases, 1)), mode_(mode) {}
 
 int64_t Steering::EpochOf(int64_t index) const {
   return (index - shard_.index) / shard_.count / epoch_cases_;
@@ -97,7 +109,7 @@ size_t Steering::FocusOf(int64_t index) const {
   double total = 0;
   size_t last = 0;
   for (size_t f = 0; f < plan.odds.size(); ++f)
-    if (Foci()[f].target.empty()) total += plan.odds[f], last = f;
+    if (Foci()[f].target.empty() && plan.odds[f] > 0) total += plan.odds[f], last = f;
   Rng rng(SplitMix64(seed_ ^ kFocusSalt) + static_cast<uint64_t>(index));
   double u = rng.UniformDouble() * total;
   for (size_t f = 0; f < plan.odds.size(); ++f) {
@@ -169,16 +181,15 @@ Steering::Plan Steering::MakePlan(int64_t epoch, const Plan* before) const {
     std::swap(open[i - 1],
               open[static_cast<size_t>(rng.UniformInt(0, static_cast<int64_t>(i) - 1))]);
   std::stable_partition(open.begin(), open.end(), [&](size_t f) { return !unread[f]; });
-  if (static_cast<int64_t>(open.size()) > max_slots) open.resize(static_cast<size_t>(max_slots));
   Plan plan;
-  for (size_t f : open) {  // at free positions of the epoch drawn from the seed
-    int64_t position;
-    do position = rng.UniformInt(0, epoch_cases_ - 1);
-    while (plan.slots.count(position));
-    plan.slots[position] = f;
-  }
+  if (mode_ == SteerMode::kYield)
+    open = PlanYield(epoch, std::move(open), rng, plan);
+  else if (static_cast<int64_t>(open.size()) > max_slots)
+    open.resize(static_cast<size_t>(max_slots));
+  PlaceSlots(open, epoch_cases_, rng, plan.slots);
   const double per_slot = 1.0 / static_cast<double>(epoch_cases_);
-  plan.odds = BroadOdds(programs, hits, per_slot * static_cast<double>(plan.slots.size()));
+  if (mode_ != SteerMode::kYield)
+    plan.odds = BroadOdds(programs, hits, per_slot * static_cast<double>(plan.slots.size()));
   for (size_t f : open) plan.odds[f] = per_slot;
   return plan;
 }
@@ -196,7 +207,8 @@ bool Steering::Reachable(const std::string& target) const {
   return !reachable_ || !GatedTarget(target) || reachable_->count(target) > 0;
 }
 
-void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites) {
+void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& rewrites,
+                      double spend_s, const std::vector<std::string>& buckets) {
   const int64_t epoch = EpochOf(index);
   plans_.erase(plans_.lower_bound(epoch + 2), plans_.end());  // their plans read this epoch
   auto& foci = epochs_[epoch];
@@ -204,6 +216,9 @@ void Steering::Record(int64_t index, size_t focus, const std::set<std::string>& 
   FocusStats& s = foci.at(focus);
   ++s.programs;
   for (const auto& r : rewrites) ++s.rewrites[r];
+  if (mode_ != SteerMode::kYield) return;
+  if (std::isfinite(spend_s) && spend_s > 0) s.spend_s += std::min(spend_s, kMaxSpendS);
+  for (const auto& b : std::set<std::string>(buckets.begin(), buckets.end())) ++s.buckets[b];
 }
 
 std::vector<int64_t> Steering::ProgramsPerFocus() const {
@@ -219,13 +234,21 @@ nlohmann::json Steering::ToJson() const {
     nlohmann::json by_focus = nlohmann::json::object();
     for (size_t f = 0; f < foci.size(); ++f) {
       if (foci[f].programs == 0) continue;
-      by_focus[std::string(Foci()[f].name)] = {{"programs", foci[f].programs},
-                                               {"rewrites", foci[f].rewrites}};
+      nlohmann::json& out = by_focus[std::string(Foci()[f].name)];
+      out = {{"programs", foci[f].programs}, {"rewrites", foci[f].rewrites}};
+      if (mode_ == SteerMode::kYield) {
+        out["spend_s"] = foci[f].spend_s;
+        out["buckets"] = foci[f].buckets;
+      }
     }
     epochs.push_back({{"epoch", e}, {"foci", by_focus}});
   }
   nlohmann::json out = {{"epoch_cases", epoch_cases_}, {"epochs", epochs}};
   if (reachable_) out["reachable_targets"] = *reachable_;
+  if (mode_ == SteerMode::kYield) {
+    out["scheduler"] = "yield";
+    out["arms"] = ArmsTable();
+  }
   return out;
 }
 
@@ -237,6 +260,10 @@ Status Steering::FromJson(const nlohmann::json& j) {
   if (!CountIn(j.at("epoch_cases"), kMaxEpoch) ||
       j.at("epoch_cases").get<int64_t>() != epoch_cases_)
     return bad("\"epoch_cases\" is not this campaign's " + std::to_string(epoch_cases_));
+  const bool yield = j.value("scheduler", nlohmann::json("coverage")) == "yield";
+  if (yield != (mode_ == SteerMode::kYield))
+    return bad(std::string("\"scheduler\" is not this campaign's ") +
+               (mode_ == SteerMode::kYield ? "\"yield\"" : "\"coverage\""));
   std::map<int64_t, std::vector<FocusStats>> epochs;
   for (const auto& e : j.at("epochs")) {
     if (!e.is_object() || !e.contains("epoch") || !CountIn(e.at("epoch"), kMaxEpoch) ||
@@ -259,6 +286,11 @@ Status Steering::FromJson(const nlohmann::json& j) {
         if (!CountIn(k, st.programs))
           return bad("rewrite " + r + ": its programs must be a count up to the focus's");
         st.rewrites[r] = k.get<int64_t>();
+      }
+      if (yield) {
+        if (Status ys = YieldRecordFromJson(name, s, st); !ys.ok()) return bad(ys.message());
+      } else if (s.contains("spend_s") || s.contains("buckets")) {
+        return bad("focus " + name + ": \"spend_s\" and \"buckets\" are the yield scheduler's");
       }
     }
   }

@@ -25,12 +25,29 @@ TEST(Steering, EpochsCountTheShardsOwnCasesAndWaitForTheEpochTwoBefore) {
   EXPECT_FALSE(s.Ready(25, 7, 8));
 }
 
-// The broad foci (aimed at a family) and the target foci (one fusion each), by index.
+// The broad foci coverage steering draws (aimed at a family of rewrites) and the target foci (one
+// fusion each), by index.
 std::vector<size_t> Broad(bool broad = true) {
   std::vector<size_t> out;
   for (size_t f = 0; f < Foci().size(); ++f)
-    if (Foci()[f].target.empty() == broad) out.push_back(f);
+    if (broad ? Foci()[f].target.empty() && Foci()[f].for_rewrites : !Foci()[f].target.empty())
+      out.push_back(f);
   return out;
+}
+
+// The foci aimed at bugs of a kind rather than rewrites are the yield scheduler's: coverage
+// steering, whose odds follow rewrites, never draws them.
+TEST(Steering, CoverageSteeringLeavesTheFociAimedAtBugsToTheYieldScheduler) {
+  Steering s(7, Shard{}, 8);
+  std::vector<size_t> bugs;
+  for (size_t f = 0; f < Foci().size(); ++f)
+    if (Foci()[f].target.empty() && !Foci()[f].for_rewrites) bugs.push_back(f);
+  ASSERT_EQ(bugs.size(), 4u);
+  for (size_t f : Broad())
+    for (int i = 0; i < 10; ++i) s.Record(i, f, {"common"});
+  for (int64_t epoch : {0, 2})
+    for (size_t f : bugs) EXPECT_EQ(s.Odds(epoch)[f], 0) << Foci()[f].name;
+  for (int64_t i = 0; i < 2000; ++i) EXPECT_TRUE(Foci()[s.FocusOf(i)].for_rewrites) << i;
 }
 
 double Sum(const std::vector<double>& odds, const std::vector<size_t>& foci) {

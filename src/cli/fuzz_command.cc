@@ -15,9 +15,11 @@
 #include "oracles/root_cause_fold.h"
 #include "src/campaign/campaign_start.h"
 #include "src/campaign/fuzz_campaign.h"
+#include "src/campaign/steering.h"
 #include "src/cli/cli_support.h"
 #include "src/cli/command_registry.h"
 #include "src/cli/subcommand_help.h"
+#include "src/gen/focus.h"
 #include "src/report/finding_class.h"
 
 namespace mmdiff::cli {
@@ -49,8 +51,8 @@ struct FuzzArgs {
   bool no_standalone_check = false;
   bool no_ablation = false;
   std::string steer = "auto";
-  int64_t steer_epoch = 64;
-  std::string variants;  // --variants, when variants_given
+  int64_t steer_epoch = 0;  // 0: the scheduler's own (Steering::kYieldEpochCases or 64)
+  std::string variants;     // --variants, when variants_given
   bool variants_given = false;
 };
 
@@ -274,12 +276,15 @@ int Fuzz(FuzzArgs a) {
     fo.controls = *ParseControlsMode(a.controls);  // CLI11 checked it
     fo.standalone_check = !a.no_standalone_check;
     fo.ablation = !a.no_ablation;
-    fo.steer_epoch_cases = a.steer_epoch;
+    fo.steer_yield = a.steer != "coverage" && a.steer != "off";
+    fo.steer_epoch_cases = a.steer_epoch > 0 ? a.steer_epoch
+                           : fo.steer_yield  ? Steering::kYieldEpochCases
+                                             : Steering::kDefaultEpochCases;
     cs.path_list = a.common.paths;
     if (a.variants_given) cs.variant_list = a.variants;
-    cs.steer = a.steer == "on"    ? SteerChoice::kOn
+    cs.steer = a.steer == "auto"  ? SteerChoice::kAuto
                : a.steer == "off" ? SteerChoice::kOff
-                                  : SteerChoice::kAuto;
+                                  : SteerChoice::kOn;
     cs.policy_given = !a.common.policy_file.empty();
   }
   cs.worker_binary = WorkerBinary();
@@ -453,30 +458,36 @@ const CommandRegistrar kFuzz{
                     "inductor among the paths they always run")
           ->check(CLI::IsMember({"divergence", "always"}))
           ->capture_default_str();
-      c->add_option("--steer", args->steer,
-                    "Steer toward the rewrites not yet reached: each case generates with a focus "
-                    "(attention, masked attention, training attention, 16-bit attention, the "
-                    "addmm family, casts and views, or the policy as given) drawn from odds that "
-                    "follow which rewrites each focus's programs reached so far, or, in up to 40 % "
-                    "of an epoch's cases while any is open, one case each, with a target focus: "
-                    "the form of one attention fusion variant, lowering (mkldnn post-op, C++ "
-                    "template, micro-kernel, a template's fused epilogue on a product returned "
-                    "as well) or freezing pass that the installed torch has and this CPU can "
-                    "reach (listed at the start) and no program has reached yet, tried up to 3 "
-                    "times (summary.json "
-                    "\"steering\"; `mmdiff gen --focus` regenerates a case). `auto`: on for a "
-                    "default campaign: no --policy (the foci would override it), one shard (a "
-                    "steered shard follows its own coverage, so steered shards do not merge into "
-                    "the one-machine campaign), inductor among the paths. Reproducible: a case's "
-                    "focus comes from the epochs "
-                    "(--steer-epoch cases each) two or more back, which it waits for; Inductor's "
-                    "FX graph cache is off. Kept by --resume")
-          ->check(CLI::IsMember({"auto", "on", "off"}))
+      c->add_option(
+           "--steer", args->steer,
+           "Spend the campaign where it finds: each case generates with a focus, a broad "
+           "one (" +
+               BroadFocusNames() +
+               ") or a target focus (the form of one attention "
+               "fusion variant, lowering or freezing pass that the installed torch has, this "
+               "CPU can reach and no program has reached yet, tried up to 3 times). `on` "
+               "(= `yield`): the yield scheduler, a bandit whose arms are the broad foci and "
+               "the target foci together, each given a share of the core-seconds by the "
+               "buckets filed as bugs (and, at a fifth of the weight, the rewrites) it found first "
+               "per "
+               "core-second it took, recent epochs counting more, no arm below 2 %; its "
+               "choices follow measured seconds, so a rerun of the seed may choose other "
+               "foci. `coverage`: the older steering, odds that follow which rewrites each "
+               "focus reached, up to 40 % of an epoch to the open targets; reproducible from "
+               "the seed whatever the jobs. `off`: the policy as given. `auto`: `on` for a "
+               "default campaign: no --policy (the foci would override it), one shard (a "
+               "steered shard follows its own finds, so steered shards do not merge into the "
+               "one-machine campaign), inductor among the paths. A case's focus comes from the "
+               "epochs (--steer-epoch cases each) two or more back, which it waits for; "
+               "summary.json \"steering\" holds each arm's spend and finds; `mmdiff gen "
+               "--focus` regenerates a case; Inductor's FX graph cache is off. Kept by "
+               "--resume")
+          ->check(CLI::IsMember({"auto", "on", "yield", "coverage", "off"}))
           ->capture_default_str();
       c->add_option("--steer-epoch", args->steer_epoch,
-                    "Cases per steering epoch: shorter reacts sooner, longer waits less")
-          ->check(CLI::Range(int64_t{1}, int64_t{1000000}))
-          ->capture_default_str();
+                    "Cases per steering epoch: shorter reacts sooner, longer waits less. Default: "
+                    "16 for the yield scheduler, 64 for coverage steering")
+          ->check(CLI::Range(int64_t{1}, int64_t{1000000}));
       auto* variants_opt =
           c->add_option("--variants", args->variants,
                         "Inductor's knob variants a share of the programs also run "

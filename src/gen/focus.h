@@ -23,6 +23,10 @@ struct Focus {
   // A target focus's one rewrite, named as `mmdiff rewrites` names it (src/gen/fusion_targets.h);
   // "" for the broad foci, which aim at a family.
   std::string target;
+  // Whether coverage steering draws it (a broad focus aimed at rewrites). The yield scheduler
+  // (src/campaign/steering.h) draws every focus: those aimed at bugs of a kind too (mixed dtypes,
+  // training, autocast, devices).
+  bool for_rewrites = true;
 };
 
 // The foci in a fixed order (a campaign's steering state indexes them): the broad foci, the first

@@ -104,6 +104,51 @@ TEST(Focus, TheDeploymentFocusMakesInferenceModelsWithEpilogues) {
   EXPECT_GT(epilogues, 100);
 }
 
+// The foci aimed at bugs of a kind write it in most programs, cheaply: two ops at most, no knob
+// variant, and cuda operands only in `devices` (without a GPU a cuda program checks nothing but
+// the contract). Coverage steering never draws them.
+TEST(Focus, TheFociAimedAtBugsWriteTheirKind) {
+  const GenPolicy base;
+  auto share = [&](const std::string& focus, auto&& has) {
+    const GenPolicy p = Focused(base, *FindFocus(focus));
+    EXPECT_FALSE(Foci()[*FindFocus(focus)].for_rewrites) << focus;
+    EXPECT_EQ(p.variant_rate, 0) << focus;
+    EXPECT_EQ(p.max_ops, 2) << focus;
+    int hits = 0, cuda = 0;
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+      const Program prog = GenerateFromSeed(seed, p);
+      hits += has(prog);
+      cuda += std::any_of(prog.inputs.begin(), prog.inputs.end(),
+                          [](const InputSpec& in) { return in.device == Device::kCuda; });
+    }
+    if (focus != "devices") EXPECT_EQ(cuda, 0) << focus;
+    return hits;
+  };
+  auto dtypes = [](const Program& p) {
+    std::set<DType> d;
+    for (const InputSpec& in : p.inputs) d.insert(in.dtype);
+    return d;
+  };
+  EXPECT_GT(share("mixed_dtypes", [&](const Program& p) { return dtypes(p).size() > 1; }), 150);
+  EXPECT_GT(share("mixed_dtypes",
+                  [&](const Program& p) {
+                    const auto d = dtypes(p);
+                    return std::any_of(d.begin(), d.end(),
+                                       [](DType t) { return !IsFloating(t); }) ||
+                           d.count(DType::kFloat64);
+                  }),
+            100);
+  EXPECT_GT(share("training", [](const Program& p) { return Trains(p); }), 180);
+  EXPECT_EQ(share("autocast", [](const Program& p) { return !p.autocast.empty(); }), 200);
+  EXPECT_GT(share("devices",
+                  [](const Program& p) {
+                    return std::any_of(p.inputs.begin(), p.inputs.end(), [](const InputSpec& in) {
+                      return in.device != Device::kCpu;
+                    });
+                  }),
+            120);
+}
+
 // Each target focus writes its fusion's variant: 16-bit operands for _half (float32 otherwise), a
 // float32 mask for _mask_fp32, batch 1 for _bs1 (2 or 3 where the operands are permuted and it is
 // not a _bs1 form), grads for _training (none for _inference), and sdpa for the fusions that fold

@@ -1,0 +1,149 @@
+// The yield scheduler's part of steering: its arms, their records with first finds credited and
+// old epochs discounted, an epoch's plan from the bandit's shares, and its summary fields.
+#include <algorithm>
+#include <cmath>
+
+#include "src/campaign/steering.h"
+#include "src/gen/focus.h"
+
+namespace mmdiff {
+
+namespace {
+
+constexpr uint64_t kBanditSalt = 0x5EE7'F0C5'0000'0003ULL;
+constexpr double kMaxFocusSpendS = Steering::kMaxSpendS * 1e12;
+
+// Bucket hashes as the campaign names them (src/support/hash.h): 16 lowercase hex digits.
+bool BucketHash(const std::string& s) {
+  return s.size() == 16 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+std::vector<std::string> MakeArmNames() {
+  std::vector<std::string> names;
+  for (const Focus& f : Foci())
+    if (f.target.empty()) names.push_back(f.name);
+  names.push_back("targets");
+  return names;
+}
+
+// Adds `w` times each record's share of the keys no epoch before found (`seen`) to `credit`, per
+// focus, and marks them seen: a key first found by several foci in one epoch is shared among
+// them by their programs of it.
+using Counts = std::map<std::string, int64_t>;
+void CreditFirsts(const std::vector<const Counts*>& by_focus, std::set<std::string>& seen,
+                  std::vector<double>& credit) {
+  std::map<std::string, double> total;
+  for (const auto* m : by_focus)
+    for (const auto& [key, k] : *m)
+      if (!seen.count(key)) total[key] += static_cast<double>(k);
+  for (size_t f = 0; f < by_focus.size(); ++f)
+    for (const auto& [key, k] : *by_focus[f])
+      if (auto t = total.find(key); t != total.end() && t->second > 0)
+        credit[f] += static_cast<double>(k) / t->second;
+  for (const auto& [key, t] : total) seen.insert(key);
+}
+
+}  // namespace
+
+const std::vector<std::string>& Steering::ArmNames() {
+  static const std::vector<std::string> kNames = MakeArmNames();
+  return kNames;
+}
+
+size_t Steering::ArmOf(size_t focus) {
+  if (!Foci().at(focus).target.empty()) return ArmNames().size() - 1;
+  size_t arm = 0;
+  for (size_t f = 0; f < focus; ++f) arm += Foci()[f].target.empty();
+  return arm;
+}
+
+std::vector<ArmStats> Steering::ArmRecords(int64_t epoch, bool discounted) const {
+  std::vector<ArmStats> arms(ArmNames().size());
+  std::set<std::string> seen_buckets, seen_rewrites;
+  for (auto& [e, foci] : epochs_) {
+    if (e > epoch - 2) break;
+    const double w = discounted ? std::pow(kDiscount, static_cast<double>(epoch - 2 - e)) : 1.0;
+    std::vector<const Counts*> buckets, rewrites;
+    for (const FocusStats& s : foci) {
+      buckets.push_back(&s.buckets);
+      rewrites.push_back(&s.rewrites);
+    }
+    std::vector<double> new_buckets(foci.size(), 0.0), new_rewrites(foci.size(), 0.0);
+    CreditFirsts(buckets, seen_buckets, new_buckets);
+    CreditFirsts(rewrites, seen_rewrites, new_rewrites);
+    for (size_t f = 0; f < foci.size(); ++f) {
+      ArmStats& a = arms[ArmOf(f)];
+      a.programs += w * static_cast<double>(foci[f].programs);
+      a.spend_s += w * foci[f].spend_s;
+      a.buckets += w * new_buckets[f];
+      a.rewrites += w * new_rewrites[f];
+    }
+  }
+  for (ArmStats& a : arms) a.reward = a.buckets + kRewriteReward * a.rewrites;
+  return arms;
+}
+
+std::vector<double> Steering::SpendShares(int64_t epoch) const { return PlanOf(epoch).arm_spend; }
+
+std::vector<size_t> Steering::PlanYield(int64_t epoch, std::vector<size_t> open, Rng& rng,
+                                        Plan& plan) const {
+  const size_t arms = ArmNames().size(), targets = arms - 1;
+  std::vector<bool> live(arms, true);
+  live[targets] = !open.empty();
+  const ArmShares shares =
+      YieldBandit::Shares(ArmRecords(epoch, true), live,
+                          SplitMix64(seed_ ^ kBanditSalt ^ static_cast<uint64_t>(shard_.index)) +
+                              static_cast<uint64_t>(epoch));
+  plan.arm_spend = shares.spend;
+  // The targets' cases, rounded at random to slots: one each, as many as are open.
+  const double want = shares.cases[targets] * static_cast<double>(epoch_cases_);
+  const double whole = std::floor(want);
+  auto slots = static_cast<size_t>(whole) + (rng.UniformDouble() < want - whole ? 1 : 0);
+  if (open.size() > slots) open.resize(slots);
+  const double rest = 1 - static_cast<double>(open.size()) / static_cast<double>(epoch_cases_);
+  const double broad = 1 - shares.cases[targets];
+  plan.odds.assign(Foci().size(), 0.0);
+  for (size_t f = 0; f < Foci().size(); ++f)
+    if (Foci()[f].target.empty() && broad > 0) plan.odds[f] = rest * shares.cases[ArmOf(f)] / broad;
+  return open;
+}
+
+Status Steering::YieldRecordFromJson(const std::string& focus, const nlohmann::json& j,
+                                     FocusStats& st) {
+  const std::string where = "focus " + focus + ": ";
+  if (!j.contains("spend_s") || !j.at("spend_s").is_number() ||
+      !std::isfinite(j.at("spend_s").get<double>()) || j.at("spend_s").get<double>() < 0 ||
+      j.at("spend_s").get<double>() > kMaxFocusSpendS)
+    return Status::Error(where + "\"spend_s\" must be a number of seconds");
+  if (!j.contains("buckets") || !j.at("buckets").is_object())
+    return Status::Error(where + "\"buckets\" must be an object");
+  st.spend_s = j.at("spend_s").get<double>();
+  for (const auto& [b, k] : j.at("buckets").items()) {
+    if (!BucketHash(b)) return Status::Error(where + "a bucket that is not a bucket's hash");
+    if (!k.is_number_integer() || k.get<int64_t>() < 1 || k.get<int64_t>() > st.programs)
+      return Status::Error(where + "bucket " + b +
+                           ": its programs must be a count up to the focus's");
+    st.buckets[b] = k.get<int64_t>();
+  }
+  return Status::Ok();
+}
+
+nlohmann::json Steering::ArmsTable() const {
+  const int64_t last = epochs_.empty() ? 0 : epochs_.rbegin()->first;
+  const std::vector<ArmStats> arms = ArmRecords(last + 2, false);
+  double spend = 0;
+  for (const ArmStats& a : arms) spend += a.spend_s;
+  nlohmann::json table = nlohmann::json::array();
+  for (size_t a = 0; a < arms.size(); ++a)
+    table.push_back({{"arm", ArmNames()[a]},
+                     {"programs", static_cast<int64_t>(arms[a].programs)},
+                     {"spend_s", arms[a].spend_s},
+                     {"spend_share", spend > 0 ? arms[a].spend_s / spend : 0.0},
+                     {"new_buckets", arms[a].buckets},
+                     {"new_rewrites", arms[a].rewrites}});
+  return table;
+}
+
+}  // namespace mmdiff
