@@ -39,6 +39,11 @@ namespace mmdiff {
 
 enum class SteerMode { kCoverage, kYield };
 
+// The yield scheduler's arms table of a summary's "steering" section, for people: per arm its
+// programs, core-seconds, share of them, and the buckets and rewrites it found first; "" when the
+// section has no such table (coverage steering, no steering).
+std::string ArmsTableText(const nlohmann::json& steering);
+
 // Whether a target is one the install's listing gates (an attention fusion or a lowering), so
 // that it is open only where the listing says this install and CPU can reach it.
 bool GatedTarget(const std::string& name);

@@ -2,6 +2,7 @@
 // old epochs discounted, an epoch's plan from the bandit's shares, and its summary fields.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "src/campaign/steering.h"
 #include "src/gen/focus.h"
@@ -128,6 +129,25 @@ Status Steering::YieldRecordFromJson(const std::string& focus, const nlohmann::j
     st.buckets[b] = k.get<int64_t>();
   }
   return Status::Ok();
+}
+
+std::string ArmsTableText(const nlohmann::json& steering) {
+  if (!steering.is_object() || !steering.contains("arms") || !steering.at("arms").is_array())
+    return "";
+  auto number = [](const nlohmann::json& row, const char* key) {
+    return row.contains(key) && row.at(key).is_number() ? row.at(key).get<double>() : 0.0;
+  };
+  std::string out = "arm                   programs    core-s   share   filed bugs   rewrites\n";
+  for (const auto& row : steering.at("arms")) {
+    if (!row.is_object() || !row.contains("arm") || !row.at("arm").is_string()) continue;
+    char line[160];
+    std::snprintf(line, sizeof line, "%-20.20s %9.0f %9.0f %6.1f %% %12.1f %10.1f\n",
+                  row.at("arm").get<std::string>().c_str(), number(row, "programs"),
+                  number(row, "spend_s"), 100 * number(row, "spend_share"),
+                  number(row, "new_buckets"), number(row, "new_rewrites"));
+    out += line;
+  }
+  return out;
 }
 
 nlohmann::json Steering::ArmsTable() const {

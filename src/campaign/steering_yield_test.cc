@@ -3,6 +3,7 @@
 // the same schedule, also across a resume from the summary; first finds are credited once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <numeric>
 
@@ -139,6 +140,25 @@ TEST(SteeringYield, AFirstFindIsCreditedOnceSharedByTheFociOfItsEpoch) {
   EXPECT_NEAR(plan[Steering::ArmOf(as_given)].spend_s, 3, 1e-12);
   // The epoch a plan may read: a plan of epoch 2 reads epoch 0 only.
   EXPECT_EQ(s.ArmRecords(2, false)[Steering::ArmOf(as_given)].programs, 0);
+}
+
+TEST(SteeringYield, TheArmsTableForPeopleHasARowPerArm) {
+  Steering s(1, Shard{}, 4, SteerMode::kYield);
+  s.Record(0, *FindFocus("mixed_dtypes"), {}, 3.0, {HashHex("x")});
+  s.Record(1, *FindFocus("deployment"), {"decompose.mm"}, 1.0, {});
+  const std::string text = ArmsTableText(s.ToJson());
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 14) << text;
+  EXPECT_NE(text.find("mixed_dtypes                 1         3   75.0 %          1.0        0.0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("deployment                   1         1   25.0 %          0.0        1.0"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(ArmsTableText(Steering(1, Shard{}, 4).ToJson()), "") << "coverage steering";
+  EXPECT_EQ(ArmsTableText(nlohmann::json()), "");
+  EXPECT_EQ(ArmsTableText({{"arms", {1, {{"arm", 2}}}}}),
+            "arm                   programs    core-s   share   filed bugs   rewrites\n")
+      << "rows that are not one are left out";
 }
 
 TEST(SteeringYield, TheSummarySectionReadsBackAndRejectsWhatIsNotOne) {

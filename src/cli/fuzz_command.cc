@@ -313,6 +313,11 @@ int Fuzz(FuzzArgs a) {
         "\nInductor's rewrites the programs reached (summary.json \"rewrites\"; mmdiff "
         "rewrites lists those never reached):\n%s",
         RewriteTable(SummaryRewriteRows(sum), sum.cases).c_str());
+  if (const std::string arms = ArmsTableText(sum.steering); a.profile && !arms.empty())
+    std::printf(
+        "\nthe yield scheduler's arms (summary.json \"steering.arms\"; the filed bugs and "
+        "rewrites each found first):\n%s",
+        arms.c_str());
   return kExitOk;
 }
 
