@@ -17,6 +17,7 @@
 #include "oracles/judge.h"
 #include "oracles/root_cause_fold.h"
 #include "src/campaign/ablation.h"
+#include "src/campaign/case_inputs.h"
 #include "src/campaign/case_paths.h"
 #include "src/campaign/finding_store.h"
 #include "src/campaign/mitigations.h"
@@ -45,29 +46,6 @@ std::atomic<bool> g_stop{false};
 void RequestFuzzStop() { g_stop = true; }
 
 namespace {
-
-// After input v, are more inputs worth running? Not when no compiled path ran (nothing compiled
-// to reuse: a new program costs what another input costs and explores more), nor when no path
-// computed values (every path raised, or the program is on meta) — except to reach the new-sizes
-// input, which can change that.
-bool MoreInputsMatter(const CaseRun& c, int v) {
-  if (std::none_of(c.results.begin(), c.results.end(),
-                   [](const PathResult& r) { return r.compile.present; }))
-    return false;
-  for (const auto& r : c.results)
-    if (r.ok())
-      for (const auto& t : r.outputs)
-        if (!t.data.empty()) return true;
-  return v < kShapeVariant;
-}
-
-// Whether a path compiled (or recompiled) on this call: what it compiled then is the state later
-// calls of the program meet.
-bool CompiledAny(const std::vector<PathResult>& results) {
-  return std::any_of(results.begin(), results.end(), [](const PathResult& r) {
-    return r.compile.present && r.compile.compiled && r.traits.keeps_state;
-  });
-}
 
 // Everything the jobs share, under one lock.
 class Campaign {
