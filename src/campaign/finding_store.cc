@@ -13,6 +13,7 @@
 #include "src/report/rerun_records_json.h"
 #include "src/report/rewrite_coverage.h"
 #include "src/support/files.h"
+#include "src/support/hash.h"
 #include "src/support/json_limits.h"
 
 namespace mmdiff {
@@ -103,11 +104,8 @@ std::vector<FindingCase> RecoverFindings(const std::string& out_dir) {
       const nlohmann::json& j = parsed.value();
       std::string signature = j.at("signature").get<std::string>();
       // The folder and bucket names the campaign builds paths and keys from: its own shapes only.
-      auto hex16 = [](const std::string& h) {
-        return h.size() == 16 && h.find_first_not_of("0123456789abcdef") == std::string::npos;
-      };
       const std::string folder = e.path().filename().string();
-      if (!hex16(j.at("hash").get<std::string>()) || !hex16(folder))
+      if (!IsHashHex(j.at("hash").get<std::string>()) || !IsHashHex(folder))
         throw std::runtime_error("its hash or folder is not 16 hex digits");
       if (j.at("index").get<int64_t>() < 0) throw std::runtime_error("a negative case index");
       FindingCase fc{j.at("hash").get<std::string>(),

@@ -16,6 +16,7 @@
 #include "src/report/report.h"
 #include "src/report/rerun_records_json.h"
 #include "src/support/format_version.h"
+#include "src/support/hash.h"
 
 namespace mmdiff {
 
@@ -414,7 +415,7 @@ Status SummaryFromJson(const nlohmann::json& j, FuzzOptions& o, FuzzSummary& s) 
           "malformed summary: done_extra must hold distinct indices from done_below");
     for (const auto& b : j.at("buckets")) {
       const std::string hash = b.at("hash").get<std::string>();
-      if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+      if (!IsHashHex(hash))
         return Status::Error("malformed summary: bucket hash " + b.at("hash").dump() +
                              " is not 16 hex digits");
       BucketStats& bs = s.buckets[hash];

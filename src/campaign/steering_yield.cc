@@ -6,6 +6,7 @@
 
 #include "src/campaign/steering.h"
 #include "src/gen/focus.h"
+#include "src/support/hash.h"
 
 namespace mmdiff {
 
@@ -14,23 +15,27 @@ namespace {
 constexpr uint64_t kBanditSalt = 0x5EE7'F0C5'0000'0003ULL;
 constexpr double kMaxFocusSpendS = Steering::kMaxSpendS * 1e12;
 
-// Bucket hashes as the campaign names them (src/support/hash.h): 16 lowercase hex digits.
-bool BucketHash(const std::string& s) {
-  return s.size() == 16 && std::all_of(s.begin(), s.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
-}
-
-std::vector<std::string> MakeArmNames() {
+// The arms' names, and each focus's arm (Foci() order): the broad foci in order, then "targets".
+struct Arms {
   std::vector<std::string> names;
-  for (const Focus& f : Foci())
-    if (f.target.empty()) names.push_back(f.name);
-  names.push_back("targets");
-  return names;
+  std::vector<size_t> of_focus;
+};
+const Arms& TheArms() {
+  static const Arms kArms = [] {
+    Arms a;
+    for (const Focus& f : Foci())
+      if (f.target.empty()) a.names.push_back(f.name);
+    a.names.push_back("targets");
+    size_t broad = 0;
+    for (const Focus& f : Foci())
+      a.of_focus.push_back(f.target.empty() ? broad++ : a.names.size() - 1);
+    return a;
+  }();
+  return kArms;
 }
 
-// Adds `w` times each record's share of the keys no epoch before found (`seen`) to `credit`, per
-// focus, and marks them seen: a key first found by several foci in one epoch is shared among
+// Adds each focus's share of the keys no epoch before found (`seen`) to `credit`, and marks them
+// seen: a key first found by several foci in one epoch is shared among
 // them by their programs of it.
 using Counts = std::map<std::string, int64_t>;
 void CreditFirsts(const std::vector<const Counts*>& by_focus, std::set<std::string>& seen,
@@ -48,17 +53,9 @@ void CreditFirsts(const std::vector<const Counts*>& by_focus, std::set<std::stri
 
 }  // namespace
 
-const std::vector<std::string>& Steering::ArmNames() {
-  static const std::vector<std::string> kNames = MakeArmNames();
-  return kNames;
-}
+const std::vector<std::string>& Steering::ArmNames() { return TheArms().names; }
 
-size_t Steering::ArmOf(size_t focus) {
-  if (!Foci().at(focus).target.empty()) return ArmNames().size() - 1;
-  size_t arm = 0;
-  for (size_t f = 0; f < focus; ++f) arm += Foci()[f].target.empty();
-  return arm;
-}
+size_t Steering::ArmOf(size_t focus) { return TheArms().of_focus.at(focus); }
 
 std::vector<ArmStats> Steering::ArmRecords(int64_t epoch, bool discounted) const {
   std::vector<ArmStats> arms(ArmNames().size());
@@ -122,7 +119,7 @@ Status Steering::YieldRecordFromJson(const std::string& focus, const nlohmann::j
     return Status::Error(where + "\"buckets\" must be an object");
   st.spend_s = j.at("spend_s").get<double>();
   for (const auto& [b, k] : j.at("buckets").items()) {
-    if (!BucketHash(b)) return Status::Error(where + "a bucket that is not a bucket's hash");
+    if (!IsHashHex(b)) return Status::Error(where + "a bucket that is not a bucket's hash");
     if (!k.is_number_integer() || k.get<int64_t>() < 1 || k.get<int64_t>() > st.programs)
       return Status::Error(where + "bucket " + b +
                            ": its programs must be a count up to the focus's");

@@ -20,4 +20,8 @@ std::string HashHex(std::string_view data) {
   return buf;
 }
 
+bool IsHashHex(std::string_view s) {
+  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 }  // namespace mmdiff

@@ -42,5 +42,14 @@ TEST(Hash, Fnv1aKnownValue) {
   EXPECT_EQ(HashHex("a"), "af63dc4c8601ec8c");
 }
 
+TEST(Hash, IsHashHexTakesWhatHashHexWritesOnly) {
+  EXPECT_TRUE(IsHashHex(HashHex("a")));
+  EXPECT_FALSE(IsHashHex("AF63DC4C8601EC8C"));
+  EXPECT_FALSE(IsHashHex("af63dc4c8601ec8"));
+  EXPECT_FALSE(IsHashHex("af63dc4c8601ec8c0"));
+  EXPECT_FALSE(IsHashHex("../../etc/passwd"));
+  EXPECT_FALSE(IsHashHex(""));
+}
+
 }  // namespace
 }  // namespace mmdiff
