@@ -32,8 +32,9 @@ namespace mmdiff {
 // (p_glue_residual), targets for a template's epilogue on a product returned as well; 20: the
 // bias-folding target's linears take 2-D inputs (max_linear_rank), mkldnn's targets batches of 2
 // or more (min_batch), the concatenation targets' siblings mostly one weight size, theirs and
-// binary folding's linears no 1-D input
-inline constexpr int kGeneratorVersion = 20;
+// binary folding's linears no 1-D input; 21: p_shape_violation also gives the addmm family a bias
+// that does not expand to the product
+inline constexpr int kGeneratorVersion = 21;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "src/ir/program_json.h"
@@ -70,6 +71,74 @@ TEST(Generator, ReachesMixedDtypeBatchedMatmulOften) {
   for (uint64_t seed = 0; seed < 300; ++seed)
     hits += HasMixedBatchedMatmul(GenerateFromSeed(seed, p));
   EXPECT_EQ(hits, 0);
+}
+
+// Whether `bias` expands to `out` (aligned from the right, each of its sizes equal or 1).
+bool Expands(const Shape& bias, const Shape& out) {
+  if (bias.size() > out.size()) return false;
+  for (size_t i = 1; i <= bias.size(); ++i) {
+    int64_t b = bias[bias.size() - i], o = out[out.size() - i];
+    if (b != o && b != 1) return false;
+  }
+  return true;
+}
+
+// The product an addmm-family node's bias must expand to, from its matrix operands' shapes (the
+// contracted sizes left out, which a violation can make disagree).
+Shape ProductShape(OpKind op, const Shape& a, const Shape& b) {
+  switch (op) {
+    case OpKind::kAddmm:
+      return {a[0], b[1]};
+    case OpKind::kAddmv:
+      return {a[0]};
+    case OpKind::kBaddbmm:
+      return {a[0], a[1], b[2]};
+    default:
+      return {a[1], b[2]};  // addbmm
+  }
+}
+
+// p_shape_violation gives the addmm family a bias that does not expand to the product, in each op,
+// sometimes larger where the product's size is 1 (pytorch#195579's form); without it every bias
+// expands.
+TEST(Generator, ShapeViolationsIncludeABiasThatDoesNotExpandToTheProduct) {
+  GenPolicy p;
+  p.w_mm = p.w_bmm = p.w_matmul = p.w_mv = p.w_dot = p.w_linear = p.w_sdpa = p.w_attention = 0;
+  p.max_ops = 1;
+  p.p_view = p.p_move = p.p_cast = 0;
+  p.p_shape_violation = 1;
+  std::set<OpKind> violated;
+  int two_way = 0;
+  auto each_bias = [&](const std::function<void(OpKind, const Shape&, const Shape&)>& check) {
+    for (uint64_t seed = 0; seed < 400; ++seed) {
+      Program prog = GenerateFromSeed(seed, p);
+      for (const auto& n : prog.nodes) {
+        if (n.op != OpKind::kAddmm && n.op != OpKind::kAddmv && n.op != OpKind::kBaddbmm &&
+            n.op != OpKind::kAddbmm)
+          continue;
+        const InputSpec* bias = prog.FindInput(n.args[0]);
+        const InputSpec* a = prog.FindInput(n.args[1]);
+        const InputSpec* b = prog.FindInput(n.args[2]);
+        if (!bias || !a || !b) continue;
+        check(n.op, bias->shape, ProductShape(n.op, a->shape, b->shape));
+      }
+    }
+  };
+  each_bias([&](OpKind op, const Shape& bias, const Shape& out) {
+    EXPECT_FALSE(Expands(bias, out)) << GetOpSpec(op).name;
+    violated.insert(op);
+    for (size_t i = 0; i < bias.size() && bias.size() == out.size(); ++i)
+      two_way += out[i] == 1 && bias[i] > 1;
+  });
+  EXPECT_EQ(violated.size(), 4u);
+  EXPECT_GT(two_way, 0);
+  p.p_shape_violation = 0;
+  int biases = 0;
+  each_bias([&](OpKind op, const Shape& bias, const Shape& out) {
+    EXPECT_TRUE(Expands(bias, out)) << GetOpSpec(op).name;
+    ++biases;
+  });
+  EXPECT_GT(biases, 100);
 }
 
 TEST(Generator, PolicyWeightsSwitchOpsOff) {
