@@ -23,7 +23,7 @@ grep -qx 'pytorch#185337 casts: an explicit round trip dropped 50 s 150 s 2/2 10
   || fail "pytorch#185337's row"
 grep -qx 'pytorch#174049 attention: a fusion drops the softmax scale - - 0/2 -' <<<"$out" \
   || fail "a bug neither found"
-[ "$(grep -c '^pytorch#' <<<"$out")" = 9 ] || fail "one row per listed bug"
+[ "$(grep -c '^pytorch#' <<<"$out")" = 10 ] || fail "one row per listed bug"
 grep -qx 'steered yield 2024 400 1800 s 0.22 4 9' <<<"$out" || fail "the steered campaign's row"
 grep -qx 'unsteered none 2025 1200 1801 s 0.67 1 5' <<<"$out" || fail "the unsteered campaign's row"
 grep -qx 'mixed_dtypes 300 2880 80.0 % 3.0 0.0' <<<"$out" || fail "the yield scheduler's arms"
