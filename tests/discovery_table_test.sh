@@ -2,7 +2,8 @@
 # The discovery benchmark's reader (scripts/discovery_table.py) on saved campaign folders
 # (tests/data/discovery): each listed bug's time to first find per campaign, how many found it and
 # the median, a yield-scheduled campaign's arms; and a bad folder, summary or bug list is an
-# error (exit 2) that says why (ctest DiscoveryTable.ReadsSavedCampaigns).
+# error (exit 2) that says why, as is a bad count given to scripts/bench-discovery (ctest
+# DiscoveryTable.ReadsSavedCampaigns).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PY=${MMDIFF_CHECK_PYTHON:-python3}
@@ -56,4 +57,14 @@ printf '{"format": "mmdiff.discovery-bugs", "torch": "2.11.0", "bugs": [{"bug": 
 refused "a path for an entry" "must name itself and its catalogue entries' files" \
   --bugs "$TMP/bugs.json" "$DATA/steered"
 refused "an option without its value" "--bugs needs a value" "$DATA/steered" --bugs
+# The benchmark refuses a count that is not a positive whole number before it sets anything up.
+for bad in "--side-by-side 0" "--jobs x" "--time -5"; do
+  set +e
+  # shellcheck disable=SC2086
+  err=$(bash "$ROOT/scripts/bench-discovery" $bad 2>&1)
+  rc=$?
+  set -e
+  [ "$rc" = 2 ] && [[ "$err" == *"not a positive whole number"* ]] \
+    || fail "bench-discovery $bad: exit $rc, $err"
+done
 echo ok
