@@ -93,6 +93,7 @@ Result<std::vector<CatalogueRewrite>> ListInstalledRewrites(const std::string& p
   o.env = {"TORCHINDUCTOR_COMPILE_THREADS=1", "PYTHONDONTWRITEBYTECODE=1",
            "TORCHINDUCTOR_CACHE_DIR=" + tmp.File("inductor-cache")};
   o.output = tmp.File("log.txt");
+  o.cwd = tmp.path();
   o.timeout_s = timeout_s;
   ProcessResult pr = RunProcess(o);
   if (!pr.started) return Status::Error("cannot start " + python + ": " + pr.error);

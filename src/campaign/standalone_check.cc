@@ -84,6 +84,7 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
       po.argv = {options.python, tmp.File("repro.py")};
       po.env = options.env;
       po.output = tmp.File("output.txt");
+      po.cwd = tmp.path();  // what torch writes into its current folder stays in tmp
       po.timeout_s = options.timeout_s;
       ProcessResult pr = RunProcess(po);
       auto read = ReadFile(po.output, 1 << 20);

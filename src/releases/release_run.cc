@@ -116,6 +116,7 @@ std::vector<PathResult> ReleaseRunner::operator()(const Program& p, const InputR
              "TORCHINDUCTOR_CACHE_DIR=" + settings_.work_dir + "/inductor-" + venv_.torch,
              "TRITON_CACHE_DIR=" + settings_.work_dir + "/triton-" + venv_.torch};
     o.output = log;
+    o.cwd = settings_.work_dir;
     o.timeout_s = settings_.timeout_s;
     ProcessResult pr = RunProcess(o);
     if (!pr.started) {

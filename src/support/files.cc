@@ -47,6 +47,10 @@ PrivateTempDir::PrivateTempDir(const std::string& prefix) {
   std::error_code ec;
   fs::path base = fs::temp_directory_path(ec);
   if (ec) base = "/tmp";
+  // Absolute, also for a relative $TMPDIR: a child that runs in the folder (ProcessOptions::cwd)
+  // finds the files in it by the same names.
+  base = fs::absolute(base, ec);
+  if (ec) base = "/tmp";
   std::string templ = (base / (prefix + "-XXXXXX")).string();
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');

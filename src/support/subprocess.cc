@@ -83,6 +83,7 @@ ProcessResult RunProcess(const ProcessOptions& o) {
     // Its own group keeps a terminal's ^C from it; it must not outlive us either (^C, a kill).
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // we died before the line above
+    if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) _exit(127);
     int in = open("/dev/null", O_RDONLY);
     if (in >= 0) dup2(in, 0);
     dup2(captured >= 0 ? captured : out, 1);

@@ -17,6 +17,10 @@ struct ProcessOptions {
   // `output` then takes its stderr alone.
   bool capture_stdout = false;
   double timeout_s = 0;  // > 0: the child's process group is killed after this long
+  // "": the child runs in our current folder; else in this one (it must exist: one the child
+  // cannot enter makes it exit 127 unstarted). Torch writes debug files into its current folder
+  // (AOTAutograd's min_cut_failed_graph*.txt), so a Python child runs in a folder of ours.
+  std::string cwd;
 };
 
 struct ProcessResult {

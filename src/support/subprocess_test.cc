@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
 #include <string>
 
 #include "src/support/files.h"
@@ -23,6 +24,26 @@ TEST(Subprocess, ExitCodeOutputAndEnvironment) {
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(ReadFile(tmp.File("log")).value(), "out 42\nerr\n");
+}
+
+// The child runs in the folder asked for (torch's debug files land there, not in ours), and one it
+// cannot enter leaves it unstarted with exit 127.
+TEST(Subprocess, TheChildRunsInTheFolderAskedFor) {
+  PrivateTempDir tmp("mmdiff-subprocess-test");
+  ASSERT_TRUE(tmp.ok());
+  ProcessOptions o;
+  o.argv = {"sh", "-c", "pwd; echo left > here.txt"};
+  o.capture_stdout = true;
+  o.output = tmp.File("log");
+  o.cwd = tmp.path();
+  ProcessResult r = RunProcess(o);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.stdout_text, std::filesystem::canonical(tmp.path()).string() + "\n");
+  EXPECT_EQ(ReadFile(tmp.File("here.txt")).value(), "left\n");
+  o.cwd = tmp.File("missing");
+  r = RunProcess(o);
+  EXPECT_EQ(r.exit_code, 127);
 }
 
 TEST(Subprocess, CapturedStdoutComesBackApartFromStderrAndIsBounded) {
