@@ -7,6 +7,7 @@
 #include <functional>
 #include <set>
 
+#include "src/ir/op.h"
 #include "src/ir/program_json.h"
 #include "src/ir/verifier.h"
 
@@ -73,14 +74,9 @@ TEST(Generator, ReachesMixedDtypeBatchedMatmulOften) {
   EXPECT_EQ(hits, 0);
 }
 
-// Whether `bias` expands to `out` (aligned from the right, each of its sizes equal or 1).
+// Whether `bias` expands to `out`, by torch's expand rule.
 bool Expands(const Shape& bias, const Shape& out) {
-  if (bias.size() > out.size()) return false;
-  for (size_t i = 1; i <= bias.size(); ++i) {
-    int64_t b = bias[bias.size() - i], o = out[out.size() - i];
-    if (b != o && b != 1) return false;
-  }
-  return true;
+  return InferShape(OpKind::kExpand, {bias}, out).ok();
 }
 
 // The product an addmm-family node's bias must expand to, from its matrix operands' shapes (the
