@@ -85,10 +85,12 @@ json Template(const json& clean, const char* dtype, const json& keys = json::obj
                   MergeOverlays({Only(dtype), keys}));
 }
 
-// A batched product, max-autotune's C++ templates forced (baddbmm has no template on a CPU).
+// A batched product, max-autotune's C++ templates forced (baddbmm has no template on a CPU):
+// bmm, or matmul of operands of 3 dimensions or more (a 1-D one makes mv, a 2-D one mm).
 json BmmTemplate(const json& clean, const json& keys) {
-  return Deployed(clean, paths::kInductorMaxAutotune, {{"w_bmm", 1}, {"w_matmul", 1}},
-                  MergeOverlays({Only("float32"), keys, {{"max_matmul_rank", 4}}}));
+  return Deployed(
+      clean, paths::kInductorMaxAutotune, {{"w_bmm", 1}, {"w_matmul", 1}},
+      MergeOverlays({Only("float32"), keys, {{"min_matmul_rank", 3}, {"max_matmul_rank", 4}}}));
 }
 
 }  // namespace

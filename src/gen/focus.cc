@@ -266,13 +266,84 @@ std::vector<Focus> Broad() {
                {"max_ops", 2},
                {"variant_rate", 0}}}),
        "", false},
+      {"integers",
+       "integer products: int8, uint8, int32 and int64 operands of one dtype (their result dtype "
+       "and overflow), sizes of 1 (M, N or K = 1, which Inductor decomposes) and empty products",
+       Merge({Clean(),
+              OnlyOps({{"w_mm", 2},
+                       {"w_bmm", 2},
+                       {"w_matmul", 2},
+                       {"w_mv", 1},
+                       {"w_dot", 1},
+                       {"w_addmm", 1},
+                       {"w_addmv", 0.5},
+                       {"w_baddbmm", 1},
+                       {"w_addbmm", 0.5}}),
+              {{"w_float64", 0.2},
+               {"w_float32", 0.2},
+               {"w_float16", 0},
+               {"w_bfloat16", 0},
+               {"w_int8", 2},
+               {"w_uint8", 1},
+               {"w_int32", 2},
+               {"w_int64", 1},
+               {"p_zero_dim", 0.05},
+               {"p_train", 0},
+               {"p_cast", 0.1},
+               {"dims", {1, 1, 2, 3, 4, 5, 7}},
+               {"max_ops", 2},
+               {"variant_rate", 0}}}),
+       "", false},
+      {"special_values",
+       "special values where a product's scalars say to ignore them: NaN, inf and -0 in operands "
+       "and biases, the addmm family's beta = 0 (its input ignored), one-row and one-column "
+       "products (which Inductor decomposes)",
+       Merge({Clean(),
+              OnlyOps({{"w_addmm", 3},
+                       {"w_addmv", 1},
+                       {"w_baddbmm", 1},
+                       {"w_addbmm", 1},
+                       {"w_mm", 1},
+                       {"w_linear", 1}}),
+              {{"p_special", 1},
+               {"special_rate", 0.3},
+               {"w_grid16", 0},
+               {"p_beta_zero", 0.5},
+               {"p_train", 0.1},
+               {"dims", {1, 1, 2, 3, 4, 5}},
+               {"max_ops", 2},
+               {"variant_rate", 0}}}),
+       "", false},
+      {"sdpa",
+       "scaled_dot_product_attention called as such: boolean and additive masks, is_causal, "
+       "grouped heads, float64 and 16-bit, inference and training",
+       Merge({Clean(),
+              OnlyOps({{"w_sdpa", 1}}),
+              {{"p_special", 0},
+               {"p_train", 0.5},
+               {"p_requires_grad", 0.9},
+               {"p_mask", 0.3},
+               {"p_causal", 0.6},
+               {"w_float64", 2},
+               {"w_float32", 2},
+               {"w_float16", 1},
+               {"w_bfloat16", 1},
+               {"max_ops", 1},
+               {"variant_rate", 0}}}),
+       "", false},
   };
 }
 
 std::vector<Focus> Build() {
   std::vector<Focus> foci = Broad();
-  for (Focus& f : FusionTargetFoci(Attention(), Clean())) foci.push_back(std::move(f));
-  for (Focus& f : DeploymentTargetFoci(Clean())) foci.push_back(std::move(f));
+  for (Focus& f : FusionTargetFoci(Attention(), Clean())) {
+    f.family = "rewrite_targets";
+    foci.push_back(std::move(f));
+  }
+  for (Focus& f : DeploymentTargetFoci(Clean())) {
+    f.family = "deployment_targets";
+    foci.push_back(std::move(f));
+  }
   return foci;
 }
 

@@ -27,6 +27,11 @@ struct Focus {
   // (src/campaign/steering.h) draws every focus: those aimed at bugs of a kind too (mixed dtypes,
   // training, autocast, devices).
   bool for_rewrites = true;
+  // A target focus's family, the yield scheduler's arm it belongs to: "rewrite_targets" (the
+  // attention fusions and the joint graph's and post-grad rewrites, src/gen/fusion_targets.h) or
+  // "deployment_targets" (the lowerings and freezing passes, deployment_targets.h); "" for the
+  // broad foci, each an arm of its own.
+  std::string family;
 };
 
 // The foci in a fixed order (a campaign's steering state indexes them): the broad foci, the first

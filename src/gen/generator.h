@@ -33,8 +33,9 @@ namespace mmdiff {
 // bias-folding target's linears take 2-D inputs (max_linear_rank), mkldnn's targets batches of 2
 // or more (min_batch), the concatenation targets' siblings mostly one weight size, theirs and
 // binary folding's linears no 1-D input; 21: p_shape_violation also gives the addmm family a bias
-// that does not expand to the product
-inline constexpr int kGeneratorVersion = 21;
+// that does not expand to the product; 22: the foci integers, special_values (p_beta_zero) and
+// sdpa, the BMM template's targets write no operand below 3 dimensions (min_matmul_rank)
+inline constexpr int kGeneratorVersion = 22;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -28,7 +28,8 @@ struct GenPolicy {
   double p_contiguous = 0.25;  // ... followed by .contiguous()
   double p_glue = 0.15;        // an op's result goes through elementwise glue before it is
                                // chained: a scaling (x * s) or an added bias/residual tensor
-  int max_matmul_rank = 4;     // matmul operand ranks: uniform in [1, max_matmul_rank]
+  int max_matmul_rank = 4;  // matmul operand ranks: uniform in [min_matmul_rank, max_matmul_rank]
+  int min_matmul_rank = 1;  // (above max_matmul_rank: max_matmul_rank)
   double p_linear_bias = 0.5;  // linear gets a bias argument
   int min_linear_rank = 1;     // a linear's input rank: uniform from min_linear_rank (2 or
                                // more: a batch, which freezing's mkldnn packing needs) ...
@@ -172,6 +173,9 @@ struct GenPolicy {
   // its floating inputs carry special values (NaN, ±inf, -0, subnormals, near-max) at special_rate.
   double w_grid16 = 1, w_exact = 1, w_uniform = 1, w_normal = 1;
   double p_special = 0.2, special_rate = 0.02;
+  // The addmm family's beta: 0 (its input ignored: eager reads none of it, NaN included) with
+  // p_beta_zero, else drawn from the fixed list (0 one time in six too); at 0 no coin is drawn.
+  double p_beta_zero = 0;
   // Swarm mode: per program, each op, each dtype, each value class and each of the features cast,
   // mixed dtype, transposed layout, chaining, views, device moves, special values, size-0 dims and
   // large K is switched off with probability 1/2 (at least one op, one float dtype and one value

@@ -500,13 +500,15 @@ class ProgramBuilder {
     if (chain && !last_.shape.empty()) {
       a = last_;
     } else {
-      int ra = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
+      int ra = static_cast<int>(
+          c_.Int(std::min(p_.min_matmul_rank, p_.max_matmul_rank), p_.max_matmul_rank));
       Shape s = BatchDims(std::max(ra - 2, 0));
       if (ra >= 2) s.push_back(Dim());
       s.push_back(Dim());
       a = Input(s, OperandDType(base));
     }
-    int rb = static_cast<int>(c_.Int(1, p_.max_matmul_rank));
+    int rb = static_cast<int>(
+        c_.Int(std::min(p_.min_matmul_rank, p_.max_matmul_rank), p_.max_matmul_rank));
     int64_t k = SecondK(a.shape.back());
     Shape b;
     if (rb == 1) {
@@ -636,7 +638,8 @@ class ProgramBuilder {
   // An op of the addmm family, with alpha and beta drawn from values that matter (0, 1, others).
   void EmitScaled(OpKind op, const std::vector<Value>& args, const Shape& shape, DType dtype) {
     static const std::vector<double> kScalars = {1.0, 1.0, 0.0, 0.5, -1.0, 2.0};
-    double alpha = c_.Pick(kScalars), beta = c_.Pick(kScalars);
+    const double alpha = c_.Pick(kScalars);
+    const double beta = p_.p_beta_zero > 0 && c_.Coin(p_.p_beta_zero) ? 0.0 : c_.Pick(kScalars);
     Emit(op, args, shape, dtype, [&](Node& node) {
       node.alpha = alpha;
       node.beta = beta;
