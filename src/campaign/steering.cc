@@ -164,14 +164,17 @@ Steering::Plan Steering::MakePlan(int64_t epoch, const Plan* before) const {
       open.push_back(f);
   }
   // Breadth first: only the open targets with the fewest programs so far, so that every target
-  // has its first try before any has a second (most reach their fusion at the first).
-  if (!open.empty()) {
-    int64_t fewest = kTargetTries;
-    for (size_t f : open) fewest = std::min(fewest, programs[f]);
-    open.erase(
-        std::remove_if(open.begin(), open.end(), [&](size_t f) { return programs[f] > fewest; }),
-        open.end());
+  // has its first try before any has a second (most reach their fusion at the first); for the
+  // yield scheduler, whose target arms each have a share of their own, per arm.
+  auto group = [&](size_t f) { return mode_ == SteerMode::kYield ? ArmOf(f) : 0; };
+  std::map<size_t, int64_t> fewest;
+  for (size_t f : open) {
+    auto [it, added] = fewest.try_emplace(group(f), programs[f]);
+    it->second = std::min(it->second, programs[f]);
   }
+  open.erase(std::remove_if(open.begin(), open.end(),
+                            [&](size_t f) { return programs[f] > fewest.at(group(f)); }),
+             open.end());
   // More of them than slots: a draw from the seed, those read already first.
   const int64_t max_slots =
       std::max<int64_t>(1, static_cast<int64_t>(kTargets * static_cast<double>(epoch_cases_)));

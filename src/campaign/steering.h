@@ -12,14 +12,15 @@
 //
 // Two schedulers (SteerMode). Coverage steering (above) raises the foci whose programs reach rare
 // rewrites and gives a fixed share of each epoch to the target foci while any is open. The yield
-// scheduler treats the broad foci, and the target foci together, as the arms of a bandit
-// (src/campaign/yield_bandit.h) rewarded by what each found first per core-second it consumed: a
-// bucket filed as a bug counts 1 (the campaign records only those), a rewrite kRewriteReward,
-// credited to the epoch that found it first (shared among its foci by their programs of it), older
-// epochs discounted by kDiscount each. Its epochs are shorter (kYieldEpochCases), so that it reacts
-// within minutes. Its odds follow measured seconds, so a rerun of the same seed may choose other
-// foci where the machine's times differ; a resumed campaign reads the records back and goes on as
-// if it had never stopped, and every case regenerates from its seed and focus.
+// scheduler treats the broad foci, and the target foci's families (Focus::family), as the arms of a
+// bandit (src/campaign/yield_bandit.h) rewarded by what each found first per core-second it
+// consumed: a bucket filed as a bug counts 1 (the campaign records only those), a rewrite
+// kRewriteReward, credited to the epoch that found it first (shared among its foci by their
+// programs of it), older epochs discounted by kDiscount each. Its epochs are shorter
+// (kYieldEpochCases), so that it reacts within minutes. Its odds follow measured seconds, so a
+// rerun of the same seed may choose other foci where the machine's times differ; a resumed campaign
+// reads the records back and goes on as if it had never stopped, and every case regenerates from
+// its seed and focus.
 #pragma once
 
 #include <cstdint>
@@ -111,7 +112,8 @@ class Steering {
   // Programs per focus over all epochs, for the summary's table.
   std::vector<int64_t> ProgramsPerFocus() const;
 
-  // The yield scheduler's arms: the broad foci (Foci() order), then "targets" (every target focus).
+  // The yield scheduler's arms: the broad foci (Foci() order), then the target foci's families
+  // (Focus::family: "rewrite_targets", "deployment_targets").
   static const std::vector<std::string>& ArmNames();
   static size_t ArmOf(size_t focus);
   // The arms' records as the plan of `epoch` reads them: epochs up to epoch - 2, each weighted by

@@ -15,20 +15,30 @@ namespace {
 constexpr uint64_t kBanditSalt = 0x5EE7'F0C5'0000'0003ULL;
 constexpr double kMaxFocusSpendS = Steering::kMaxSpendS * 1e12;
 
-// The arms' names, and each focus's arm (Foci() order): the broad foci in order, then "targets".
+// The arms' names, and each focus's arm (Foci() order): the broad foci in order, then the target
+// foci's families (Focus::family) in the order they first come.
 struct Arms {
   std::vector<std::string> names;
   std::vector<size_t> of_focus;
+  size_t broad = 0;  // the arms below this are the broad foci's
 };
 const Arms& TheArms() {
   static const Arms kArms = [] {
     Arms a;
     for (const Focus& f : Foci())
       if (f.target.empty()) a.names.push_back(f.name);
-    a.names.push_back("targets");
+    a.broad = a.names.size();
     size_t broad = 0;
-    for (const Focus& f : Foci())
-      a.of_focus.push_back(f.target.empty() ? broad++ : a.names.size() - 1);
+    for (const Focus& f : Foci()) {
+      if (f.target.empty()) {
+        a.of_focus.push_back(broad++);
+        continue;
+      }
+      auto it = std::find(a.names.begin() + static_cast<std::ptrdiff_t>(a.broad), a.names.end(),
+                          f.family);
+      a.of_focus.push_back(static_cast<size_t>(it - a.names.begin()));
+      if (it == a.names.end()) a.names.push_back(f.family);
+    }
     return a;
   }();
   return kArms;
@@ -87,25 +97,34 @@ std::vector<double> Steering::SpendShares(int64_t epoch) const { return PlanOf(e
 
 std::vector<size_t> Steering::PlanYield(int64_t epoch, std::vector<size_t> open, Rng& rng,
                                         Plan& plan) const {
-  const size_t arms = ArmNames().size(), targets = arms - 1;
-  std::vector<bool> live(arms, true);
-  live[targets] = !open.empty();
+  const size_t arms = ArmNames().size(), first_target = TheArms().broad;
+  std::vector<bool> live(arms, false);
+  std::fill(live.begin(), live.begin() + static_cast<std::ptrdiff_t>(first_target), true);
+  for (size_t f : open) live[ArmOf(f)] = true;
   const ArmShares shares =
       YieldBandit::Shares(ArmRecords(epoch, true), live,
                           SplitMix64(seed_ ^ kBanditSalt ^ static_cast<uint64_t>(shard_.index)) +
                               static_cast<uint64_t>(epoch));
   plan.arm_spend = shares.spend;
-  // The targets' cases, rounded at random to slots: one each, as many as are open.
-  const double want = shares.cases[targets] * static_cast<double>(epoch_cases_);
-  const double whole = std::floor(want);
-  auto slots = static_cast<size_t>(whole) + (rng.UniformDouble() < want - whole ? 1 : 0);
-  if (open.size() > slots) open.resize(slots);
-  const double rest = 1 - static_cast<double>(open.size()) / static_cast<double>(epoch_cases_);
-  const double broad = 1 - shares.cases[targets];
+  // Each target arm's cases, rounded at random to slots: one per open target of the arm, the
+  // first ones in `open`'s order.
+  std::vector<size_t> slots(arms, 0);
+  double targets = 0;
+  for (size_t a = first_target; a < arms; ++a) {
+    const double want = shares.cases[a] * static_cast<double>(epoch_cases_);
+    const double whole = std::floor(want);
+    slots[a] = static_cast<size_t>(whole) + (rng.UniformDouble() < want - whole ? 1 : 0);
+    targets += shares.cases[a];
+  }
+  std::vector<size_t> chosen;
+  for (size_t f : open)
+    if (slots[ArmOf(f)] > 0) --slots[ArmOf(f)], chosen.push_back(f);
+  const double rest = 1 - static_cast<double>(chosen.size()) / static_cast<double>(epoch_cases_);
+  const double broad = 1 - targets;
   plan.odds.assign(Foci().size(), 0.0);
   for (size_t f = 0; f < Foci().size(); ++f)
     if (Foci()[f].target.empty() && broad > 0) plan.odds[f] = rest * shares.cases[ArmOf(f)] / broad;
-  return open;
+  return chosen;
 }
 
 Status Steering::YieldRecordFromJson(const std::string& focus, const nlohmann::json& j,
