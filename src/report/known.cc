@@ -7,6 +7,7 @@
 
 #include "oracles/judge.h"
 #include "oracles/root_cause.h"
+#include "src/ir/op.h"
 #include "src/ir/recorded_paths.h"
 #include "src/report/regression_entry.h"
 #include "src/report/report.h"
@@ -197,6 +198,27 @@ TorchRelease ExpectationRelease(const std::string& range) {
   return TorchRelease{low.value()->major, low.value()->minor};
 }
 
+// The signatures of `program` with each pointwise epilogue in place of its own (every epilogue
+// node takes it), for an entry's divergence that shows whatever the epilogue: those whose contract
+// still accepts the program.
+std::vector<std::string> EpiloguesAlike(const Program& program, const VersionExpectation& x,
+                                        DivergenceKind kind, const ExpectedDivergence& d) {
+  std::vector<std::string> out;
+  for (OpKind epilogue : AllOpKinds()) {
+    if (!IsUnaryEpilogue(epilogue)) continue;
+    Program alike = program;
+    for (Node& n : alike.nodes)
+      if (IsUnaryEpilogue(n.op)) n.op = epilogue;
+    const Expectation contract = Expect(alike, ExpectationRelease(x.torch));
+    if (contract.rejects) continue;
+    RootCauseFacts facts = ExpectedFacts(contract, kind, d.blamed, RecordedPathTraits(d.blamed));
+    facts.nan = d.nan;
+    facts.error_mark = d.error_mark;
+    out.push_back(RootCauseSignature(alike, contract, facts));
+  }
+  return out;
+}
+
 std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& path) {
   std::vector<KnownCause> out;
   auto expected = std::make_shared<const std::vector<VersionExpectation>>(e.expected);
@@ -230,6 +252,8 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
           sigs.push_back(RootCauseSignature(e.program, contract, facts));
         }
       }
+      if (d.epilogues_alike)
+        for (const std::string& sig : EpiloguesAlike(e.program, x, *kind, d)) sigs.push_back(sig);
       for (const auto& sig : sigs) {
         auto same = std::find_if(out.begin(), out.end(),
                                  [&](const KnownCause& k) { return k.signature == sig; });

@@ -306,6 +306,58 @@ TEST(KnownCatalogue, AnErrorWithAMarkIsKnownWhateverTheOps) {
       << bad.error();
 }
 
+// An entry whose error shows whatever pointwise epilogue follows the product ("epilogues_alike")
+// is known with each of them in place of its own (pytorch#185405: max-autotune's BMM template
+// failing with silu, sigmoid, tanh, gelu or clamp alike); without it, only with its own; a flag
+// that is not true or false is a bad entry.
+TEST(KnownCatalogue, AnEntryWhoseErrorShowsWhateverTheEpilogueIsKnownWithEach) {
+  Scratch s;
+  auto shared_product = [](const char* epilogue) {
+    return nlohmann::json{
+        {"format", "mmdiff.program"},
+        {"version", 1},
+        {"inputs",
+         {{{"name", "x0"}, {"dtype", "float32"}, {"device", "cpu"}, {"shape", {2, 2, 2}}},
+          {{"name", "x1"}, {"dtype", "float32"}, {"device", "cpu"}, {"shape", {1, 2, 2, 2}}}}},
+        {"nodes",
+         {{{"name", "v0"}, {"op", "matmul"}, {"args", {"x0", "x1"}}},
+          {{"name", "v1"}, {"op", epilogue}, {"args", {"v0"}}}}},
+        {"outputs", {"v1", "v0"}}};
+  };
+  auto entry = [&](const char* epilogue, const nlohmann::json& alike) {
+    nlohmann::json e = SeedEntry();
+    e["program"] = shared_product(epilogue);
+    nlohmann::json d = {{"kind", "error_behaviour"}, {"blamed", "inductor_max_autotune"}};
+    if (!alike.is_null()) d["epilogues_alike"] = alike;
+    e["expected"] = {{{"torch", ">=2.11.0"}, {"verdict", "diverge"}, {"divergences", {d}}}};
+    return e.dump();
+  };
+  auto signature = [&](const char* epilogue) {
+    auto k = ReadKnownFile(s.Write(std::string("sig-") + epilogue + ".json", entry(epilogue, {})));
+    EXPECT_TRUE(k.ok() && k.value().size() == 1) << epilogue;
+    return k.ok() && !k.value().empty() ? k.value()[0].signature : std::string();
+  };
+  const std::string sigmoid = signature("sigmoid"), clamp = signature("clamp");
+  const std::string silu = signature("silu");
+  fs::create_directories(s.dir / "alike");
+  s.Write("alike/e.json", entry("silu", true));
+  auto cat = LoadKnownCatalogue({(s.dir / "alike").string()}, "2.11.0");
+  ASSERT_TRUE(cat.ok()) << cat.error();
+  EXPECT_NE(sigmoid, silu);
+  for (const std::string& sig : {silu, sigmoid, clamp})
+    EXPECT_NE(cat.value().Find(sig), nullptr) << sig;
+  s.Write("alike/e.json", entry("silu", false));
+  auto own = LoadKnownCatalogue({(s.dir / "alike").string()}, "2.11.0");
+  ASSERT_TRUE(own.ok()) << own.error();
+  EXPECT_NE(own.value().Find(silu), nullptr);
+  EXPECT_EQ(own.value().Find(sigmoid), nullptr);
+  s.Write("alike/e.json", entry("silu", "yes"));
+  auto bad = LoadKnownCatalogue({(s.dir / "alike").string()}, "2.11.0");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("\"epilogues_alike\", if given, true or false"), std::string::npos)
+      << bad.error();
+}
+
 TEST(KnownCatalogue, AReportIsKnownByItsOwnFinding) {
   Scratch s;
   CaseRun c = JudgeCase(Seed(), {"grid16", 3}, SeedResults());

@@ -107,11 +107,12 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
           (d.contains("blamed") && !d["blamed"].is_string()) ||
           (d.contains("nan") && !d["nan"].is_boolean()) ||
           (d.contains("fused") && !d["fused"].is_string()) ||
-          (d.contains("error_mark") && !d["error_mark"].is_string()))
+          (d.contains("error_mark") && !d["error_mark"].is_string()) ||
+          (d.contains("epilogues_alike") && !d["epilogues_alike"].is_boolean()))
         return Status::Error("expectation for torch " + ve.torch +
                              ": each divergence needs a string \"kind\" (and \"blamed\", "
-                             "\"fused\" and \"error_mark\", if given, strings; \"nan\", if "
-                             "given, true or false)");
+                             "\"fused\" and \"error_mark\", if given, strings; \"nan\" and "
+                             "\"epilogues_alike\", if given, true or false)");
       std::string mark = d.value("error_mark", "");
       if (!mark.empty() && !KnownCompilerErrorMark(mark))
         return Status::Error("expectation for torch " + ve.torch +
@@ -129,8 +130,8 @@ Result<RegressionEntry> ParseRegressionEntryUnguarded(const std::string& text) {
       auto alike = FusedAlike(d, fused);
       if (!alike.ok())
         return Status::Error("expectation for torch " + ve.torch + ": " + alike.error());
-      ve.divergences.push_back(
-          {kind, d.value("blamed", ""), d.value("nan", false), fused, alike.value(), mark});
+      ve.divergences.push_back({kind, d.value("blamed", ""), d.value("nan", false), fused,
+                                alike.value(), mark, d.value("epilogues_alike", false)});
     }
     e.expected.push_back(ve);
   }

@@ -39,6 +39,12 @@ struct ExpectedDivergence {
   // "graph_order", oracles/root_cause.h: CompilerErrorMark): the root cause is signed with it, so
   // the same defect in other ops is this entry. Replay does not check it.
   std::string error_mark;
+  // An error on a program the contract accepts that shows whatever pointwise epilogue follows the
+  // product ("epilogues_alike": true; pytorch#185405: max-autotune's BMM template fails with
+  // silu, sigmoid, tanh, gelu and clamp alike): the catalogue knows the root cause signed with
+  // each epilogue (relu, gelu, silu, sigmoid, tanh, clamp) in place of the entry's. Replay does
+  // not check it.
+  bool epilogues_alike = false;
 };
 
 struct VersionExpectation {
