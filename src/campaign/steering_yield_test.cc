@@ -18,14 +18,19 @@ constexpr int64_t kEpoch = Steering::kYieldEpochCases;
 
 // The planted world: a broad focus's program costs `cost` seconds and finds a bucket no program
 // found before with odds `finds`; "addmm_family" is the best arm by far, "deployment" finds more
-// per program than most but at 8 times the price; a target focus's program reaches its target
-// (closing it) and finds nothing.
+// per program than most but at 8 times the price, "devices" costs a tenth of the others and finds
+// nothing (it lives on its floor); a target
+// focus's program reaches its target (closing it) and finds nothing.
 struct World {
-  double Cost(size_t focus) const { return Foci()[focus].name == "deployment" ? 8.0 : 1.0; }
+  double Cost(size_t focus) const {
+    const std::string& name = Foci()[focus].name;
+    return name == "deployment" ? 8.0 : name == "devices" ? 0.1 : 1.0;
+  }
   double Finds(size_t focus) const {
     const std::string& name = Foci()[focus].name;
     if (name == "addmm_family") return 0.5;
     if (name == "deployment") return 0.2;
+    if (name == "devices") return 0.0;
     return Foci()[focus].target.empty() ? 0.03 : 0.0;
   }
 };
@@ -78,7 +83,7 @@ TEST(SteeringYield, ASimulatedCampaignSpendsMostOnTheBestArmAndNeverLessThanTheF
   for (const auto& [arm, seconds] : run.spend)
     if (arm != "addmm_family") EXPECT_GT(late_best, 5 * (seconds - late.spend[arm])) << arm;
   // Every epoch's plan gives every open arm at least the floor, and each arm had its share of the
-  // whole run within draws' noise.
+  // whole run within draws' noise, the cheap one too (its cases priced at its own cost).
   for (int64_t epoch = 0; epoch < kEpochs; ++epoch) {
     const std::vector<double> shares = s.SpendShares(epoch);
     ASSERT_EQ(shares.size(), Steering::ArmNames().size());
@@ -89,7 +94,7 @@ TEST(SteeringYield, ASimulatedCampaignSpendsMostOnTheBestArmAndNeverLessThanTheF
             << Steering::ArmNames()[a] << " " << epoch;
   }
   for (const std::string& arm : Steering::ArmNames())
-    if (!IsTargetArm(arm)) EXPECT_GT(run.spend[arm] / total, YieldBandit::kFloor / 2) << arm;
+    if (!IsTargetArm(arm)) EXPECT_GT(run.spend[arm] / total, 0.75 * YieldBandit::kFloor) << arm;
   // The dear arm finds most per program after the best (0.2) but little per second (0.025): few
   // of its programs run.
   std::map<std::string, int> programs;

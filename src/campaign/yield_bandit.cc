@@ -65,8 +65,13 @@ ArmShares YieldBandit::Shares(const std::vector<ArmStats>& arms, const std::vect
   double cases = 0;
   for (size_t a : live) {
     out.spend[a] = floor + (1 - floor * k) * best[a] / static_cast<double>(kSamples);
-    const double cost =
-        (arms[a].spend_s + kPriorPrograms * mean_cost) / (arms[a].programs + kPriorPrograms);
+    // The prior's programs stand in for those the arm lacks of kPriorPrograms only: an arm with
+    // programs of its own costs what they took (seen on 2.11.0: with the discount, two programs
+    // at the campaign's mean cost made a cheap arm's cost 4 to 5 times its own, and its spend
+    // fell to half the floor).
+    const double lack = std::max(0.0, kPriorPrograms - arms[a].programs);
+    const double cost = std::max((arms[a].spend_s + lack * mean_cost) / (arms[a].programs + lack),
+                                 kMinCostShare * mean_cost);
     out.cases[a] = out.spend[a] / cost;
     cases += out.cases[a];
   }

@@ -37,8 +37,12 @@ class YieldBandit {
   // The prior: one find at the campaign's overall rate, so that an untried arm counts as an
   // average one whose rate is very uncertain (tried early, kept only if it finds).
   static constexpr double kPriorShape = 1.0;
-  // Programs of the campaign's mean cost that stand in for an arm's cost before it has its own.
+  // Programs of the campaign's mean cost that stand in for an arm's cost before it has its own
+  // (for those it lacks of this many).
   static constexpr double kPriorPrograms = 2.0;
+  // An arm's cost per program is counted as at least this share of the campaign's mean (programs
+  // that took no measurable time must not take every case).
+  static constexpr double kMinCostShare = 1e-3;
 
   // The shares for `arms` (open[i]: arm i may be drawn), from the stream `seed`. With no open arm
   // every share is 0.

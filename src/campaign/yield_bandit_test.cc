@@ -59,8 +59,22 @@ TEST(YieldBandit, ADearArmGetsFewerCasesForItsShare) {
   std::vector<ArmStats> arms = {{100, 100, 10}, {25, 100, 10}};
   ArmShares s = YieldBandit::Shares(arms, {true, true}, 5);
   const double per_case_0 = s.spend[0] / s.cases[0], per_case_1 = s.spend[1] / s.cases[1];
-  EXPECT_NEAR(per_case_1 / per_case_0, 4 * (100 + 2.0) / (100 + 8.0), 1e-9)
-      << "cost per program with the prior's two programs of the mean cost (1.6 s)";
+  EXPECT_NEAR(per_case_1 / per_case_0, 4, 1e-9) << "each arm's own cost per program";
+}
+
+// The prior's programs of the campaign's mean cost stand in only for those an arm lacks: a cheap
+// arm with a few (discounted) programs of its own costs what they took, so its share of the spend
+// buys it the cases it should; an arm with one program is half its own, half the mean.
+TEST(YieldBandit, ACheapArmCostsWhatItsOwnProgramsTook) {
+  std::vector<ArmStats> arms = {{3, 0.3, 0}, {100, 400, 10}, {1, 1, 0}};
+  ArmShares s = YieldBandit::Shares(arms, {true, true, true}, 5);
+  const double mean = 401.3 / 104;
+  EXPECT_NEAR(s.spend[0] / s.cases[0] / (s.spend[1] / s.cases[1]), 0.1 / 4, 1e-9);
+  EXPECT_NEAR(s.spend[2] / s.cases[2] / (s.spend[1] / s.cases[1]), (1 + mean) / 2 / 4, 1e-9);
+  // Programs that took no measurable time cost a thousandth of the mean, not nothing.
+  arms[0].spend_s = 0;
+  s = YieldBandit::Shares(arms, {true, true, true}, 5);
+  EXPECT_NEAR(s.spend[0] / s.cases[0] / (s.spend[1] / s.cases[1]), 1e-3 * (401.0 / 104) / 4, 1e-9);
 }
 
 TEST(YieldBandit, TheSameSeedGivesTheSameShares) {
