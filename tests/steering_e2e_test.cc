@@ -127,7 +127,7 @@ TEST(SteeringE2E, TheYieldSchedulerRecordsEachArmsSpendAndGoesOnFromThemAfterRes
     if (b["filing"] == "filable") found += b["count"].get<int64_t>();
   EXPECT_EQ(buckets, found) << "each filable bucket's programs, under their focus";
   const nlohmann::json& arms = s["steering"]["arms"];
-  ASSERT_EQ(arms.size(), 14u) << arms.dump(1);
+  ASSERT_EQ(arms.size(), 18u) << "16 broad foci and the 2 target families: " << arms.dump(1);
   double table_spend = 0, shares = 0;
   for (const auto& a : arms)
     table_spend += a["spend_s"].get<double>(), shares += a["spend_share"].get<double>();
