@@ -19,8 +19,8 @@ constexpr int64_t kEpoch = Steering::kYieldEpochCases;
 // The planted world: a broad focus's program costs `cost` seconds and finds a bucket no program
 // found before with odds `finds`; "addmm_family" is the best arm by far, "deployment" finds more
 // per program than most but at 8 times the price, "devices" costs a tenth of the others and finds
-// nothing (it lives on its floor); a target
-// focus's program reaches its target (closing it) and finds nothing.
+// nothing (it lives on its floor); a target focus's program reaches its target (closing it) and
+// finds nothing.
 struct World {
   double Cost(size_t focus) const {
     const std::string& name = Foci()[focus].name;

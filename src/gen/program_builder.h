@@ -493,6 +493,13 @@ class ProgramBuilder {
     Emit(OpKind::kBmm, {a, b}, {a.shape[0], a.shape[1], b.shape[2]}, a.dtype, [](Node&) {});
   }
 
+  // A matmul operand's rank: uniform in [min_matmul_rank, max_matmul_rank] (the max where the min
+  // is above it).
+  int MatmulRank() {
+    return static_cast<int>(
+        c_.Int(std::min(p_.min_matmul_rank, p_.max_matmul_rank), p_.max_matmul_rank));
+  }
+
   // matmul at any rank pairing, with broadcast batch dims.
   void Matmul(bool chain) {
     DType base = BaseDType();
@@ -500,15 +507,13 @@ class ProgramBuilder {
     if (chain && !last_.shape.empty()) {
       a = last_;
     } else {
-      int ra = static_cast<int>(
-          c_.Int(std::min(p_.min_matmul_rank, p_.max_matmul_rank), p_.max_matmul_rank));
+      int ra = MatmulRank();
       Shape s = BatchDims(std::max(ra - 2, 0));
       if (ra >= 2) s.push_back(Dim());
       s.push_back(Dim());
       a = Input(s, OperandDType(base));
     }
-    int rb = static_cast<int>(
-        c_.Int(std::min(p_.min_matmul_rank, p_.max_matmul_rank), p_.max_matmul_rank));
+    int rb = MatmulRank();
     int64_t k = SecondK(a.shape.back());
     Shape b;
     if (rb == 1) {

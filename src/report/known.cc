@@ -198,6 +198,16 @@ TorchRelease ExpectationRelease(const std::string& range) {
   return TorchRelease{low.value()->major, low.value()->minor};
 }
 
+// The facts an entry's divergence records, as a finding of its kind on the entry's program would
+// have them: the path and behaviour, its NaN and its compiler error mark.
+RootCauseFacts EntryFacts(const Expectation& contract, DivergenceKind kind,
+                          const ExpectedDivergence& d) {
+  RootCauseFacts facts = ExpectedFacts(contract, kind, d.blamed, RecordedPathTraits(d.blamed));
+  facts.nan = d.nan;
+  facts.error_mark = d.error_mark;
+  return facts;
+}
+
 // The signatures of `program` with each pointwise epilogue in place of its own (every epilogue
 // node takes it), for an entry's divergence that shows whatever the epilogue: those whose contract
 // still accepts the program.
@@ -211,10 +221,7 @@ std::vector<std::string> EpiloguesAlike(const Program& program, const VersionExp
       if (IsUnaryEpilogue(n.op)) n.op = epilogue;
     const Expectation contract = Expect(alike, ExpectationRelease(x.torch));
     if (contract.rejects) continue;
-    RootCauseFacts facts = ExpectedFacts(contract, kind, d.blamed, RecordedPathTraits(d.blamed));
-    facts.nan = d.nan;
-    facts.error_mark = d.error_mark;
-    out.push_back(RootCauseSignature(alike, contract, facts));
+    out.push_back(RootCauseSignature(alike, contract, EntryFacts(contract, kind, d)));
   }
   return out;
 }
@@ -229,9 +236,7 @@ std::vector<KnownCause> FromEntry(const RegressionEntry& e, const std::string& p
       auto kind = ParseDivergenceKind(d.kind);
       if (!kind) continue;  // ParseRegressionEntry admits known kinds only
       if (RestatesEagersFinding(contract, x, d)) continue;
-      RootCauseFacts facts = ExpectedFacts(contract, *kind, d.blamed, RecordedPathTraits(d.blamed));
-      facts.nan = d.nan;
-      facts.error_mark = d.error_mark;
+      RootCauseFacts facts = EntryFacts(contract, *kind, d);
       const std::string behaviour = facts.behaviour;
       const bool signs_fusions = SignsAttentionFusions(contract, *kind, behaviour);
       // The entry's own fusions, then those it names alike: the same fault in their replacements.
