@@ -54,6 +54,8 @@ TEST(CallSequenceE2E, ADivergenceOnASecondCallIsRecordedReplayedReproducedAndKep
   EXPECT_NE(report["calls_before"][0]["shapes"], nlohmann::json(nullptr));
   EXPECT_EQ(report["standalone"]["status"], "reproduced") << report["standalone"].dump();
   EXPECT_EQ(report["standalone"]["repro_exit"], 1);
+  // repro.py showed it at its first attempt: that settles it, no rerun in a fresh worker is paid.
+  EXPECT_EQ(report["standalone"]["worker_runs"], 0) << report["standalone"].dump();
   EXPECT_EQ(e2e::ReadJson(dir + "/out/summary.json")["new_root_causes"], 1);
   // Its files, calls before and standalone check included, are as the schemas say.
   auto valid = e2e::ValidateJson(
@@ -108,8 +110,10 @@ TEST(CallSequenceE2E, AFindingItsReproCannotShowIsListedAsNotReproducedNeverAsNe
   EXPECT_EQ(s["not_reproduced_root_causes"], 1) << r.output;
   std::string folder = FirstFinding(dir + "/out");
   nlohmann::json report = e2e::ReadJson(folder + "/report.json");
-  // The worker shows it again; repro.py, in a plain Python, does not (exit 0 after its attempts).
+  // repro.py, in a plain Python, does not show it (exit 0 after its attempts); the case's reruns
+  // in a fresh worker, made because of that, do.
   EXPECT_EQ(report["standalone"]["status"], "not_reproduced") << report["standalone"].dump();
+  EXPECT_EQ(report["standalone"]["worker_runs"], 2) << report["standalone"].dump();
   EXPECT_EQ(report["standalone"]["worker_hits"], report["standalone"]["worker_runs"]);
   EXPECT_EQ(report["standalone"]["repro_exit"], 0);
   EXPECT_NE(r.output.find("new root causes: 0"), std::string::npos) << r.output;

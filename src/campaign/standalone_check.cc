@@ -44,12 +44,79 @@ std::string LastLine(const std::string& output) {
       std::string_view(output).substr(begin, std::min<size_t>(end + 1 - begin, 200)));
 }
 
+namespace {
+
+// repro.py once in a fresh Python, in a private folder: its exit status and attempts into `rec`,
+// what it gave in words into `line`.
+void RunRepro(const CaseRun& c, const Divergence& d, const RunContext& ctx,
+              const StandaloneOptions& options, StandaloneRecord& rec, std::string& line) {
+  PrivateTempDir tmp("mmdiff-standalone");
+  if (!tmp.ok()) {
+    line = "repro.py not run: " + tmp.error();
+    return;
+  }
+  if (Status w = WriteFileAtomic(tmp.File("repro.py"), MakeRepro(c, ctx)); !w.ok()) {
+    line = "repro.py not run: " + w.message();
+    return;
+  }
+  ProcessOptions po;
+  po.argv = {options.python, tmp.File("repro.py")};
+  po.env = options.env;
+  po.output = tmp.File("output.txt");
+  po.cwd = tmp.path();  // what torch writes into its current folder stays in tmp
+  po.timeout_s = options.timeout_s;
+  ProcessResult pr = RunProcess(po);
+  auto read = ReadFile(po.output, 1 << 20);
+  const std::string output = read.ok() ? read.value() : "";
+  rec.repro_exit = pr.started && !pr.timed_out && pr.signal == 0 ? pr.exit_code : 255;
+  auto [attempts, hits] = ReproAttempts(output, rec.repro_exit, kReproAttempts);
+  // A crash finding whose repro.py dies of a signal, and a timeout finding whose repro.py hangs
+  // past the limit, show it there too.
+  if ((d.kind == DivergenceKind::kCrash && pr.started && !pr.timed_out && pr.signal != 0) ||
+      (d.kind == DivergenceKind::kTimeout && pr.timed_out))
+    attempts = hits = 1;
+  rec.repro_attempts = attempts;
+  rec.repro_hits = hits;
+  line = "repro.py in a fresh Python: ";
+  if (!pr.started)
+    line += "did not start (" + pr.error + ")";
+  else if (pr.timed_out)
+    line += "timed out after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
+  else if (pr.signal != 0)
+    line += "killed by signal " + std::to_string(pr.signal);
+  else if (rec.repro_exit == 1 && hits > 0)
+    line += "exit 1 (shows it) at attempt " + std::to_string(attempts);
+  else if (rec.repro_exit == 1)  // a Python error outside the check: not the finding
+    line += "exit 1 without \"the finding shows\" (the script failed: " + LastLine(output) + ")";
+  else if (rec.repro_exit == 0)
+    line += "exit 0 (the finding did not show) after " + std::to_string(attempts) + " attempts";
+  else if (rec.repro_exit == kReproFailedExitCode)
+    line += "exit 3 (it could not run its comparison here)";
+  else
+    line += "exit " + std::to_string(rec.repro_exit) + " (the script failed)";
+}
+
+}  // namespace
+
 StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
                                  const std::vector<std::string>& paths, const RunContext& ctx,
                                  const StandaloneOptions& options) {
   StandaloneRecord rec;
   if (c.finding >= c.verdict.divergences.size()) return rec;
   const Divergence& d = c.verdict.divergences[c.finding];
+  // repro.py first: what a user runs, in a process of its own. Where it shows the finding at its
+  // first attempt, the case's reruns in a fresh worker would only show it again at the price of
+  // two more compiles, so they are skipped; where it does not (or cannot run), they say whether
+  // the case still shows it and how often.
+  std::string repro_line;
+  if (!ReproCanShow(c))
+    repro_line = "repro.py not run: it cannot build the test-only path at fault";
+  else if (!options.python.empty())
+    RunRepro(c, d, ctx, options, rec, repro_line);
+  if (rec.repro_exit == 1 && rec.repro_hits == 1 && rec.repro_attempts == 1) {
+    rec.detail = repro_line + "; no rerun in a fresh worker needed";
+    return rec;
+  }
   const std::string signature = CaseFinding(c).signature;
   const StagePlan plan = FindingPaths(d, paths);
   PathRunner run = RunnerOf(sup);
@@ -71,53 +138,7 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
                       ? ""
                       : " after its " + std::to_string(c.before.size()) + " calls before") +
       ": shows it in " + RunsText(rec.worker_hits, rec.worker_runs, "runs");
-  if (!ReproCanShow(c)) {
-    line += "; repro.py not run: it cannot build the test-only path at fault";
-  } else if (!options.python.empty()) {
-    PrivateTempDir tmp("mmdiff-standalone");
-    if (!tmp.ok()) {
-      line += "; repro.py not run: " + tmp.error();
-    } else if (Status w = WriteFileAtomic(tmp.File("repro.py"), MakeRepro(c, ctx)); !w.ok()) {
-      line += "; repro.py not run: " + w.message();
-    } else {
-      ProcessOptions po;
-      po.argv = {options.python, tmp.File("repro.py")};
-      po.env = options.env;
-      po.output = tmp.File("output.txt");
-      po.cwd = tmp.path();  // what torch writes into its current folder stays in tmp
-      po.timeout_s = options.timeout_s;
-      ProcessResult pr = RunProcess(po);
-      auto read = ReadFile(po.output, 1 << 20);
-      const std::string output = read.ok() ? read.value() : "";
-      rec.repro_exit = pr.started && !pr.timed_out && pr.signal == 0 ? pr.exit_code : 255;
-      auto [attempts, hits] = ReproAttempts(output, rec.repro_exit, kReproAttempts);
-      // A crash finding whose repro.py dies of a signal, and a timeout finding whose repro.py
-      // hangs past the limit, show it there too.
-      if ((d.kind == DivergenceKind::kCrash && pr.started && !pr.timed_out && pr.signal != 0) ||
-          (d.kind == DivergenceKind::kTimeout && pr.timed_out))
-        attempts = hits = 1;
-      rec.repro_attempts = attempts;
-      rec.repro_hits = hits;
-      line += "; repro.py in a fresh Python: ";
-      if (!pr.started)
-        line += "did not start (" + pr.error + ")";
-      else if (pr.timed_out)
-        line += "timed out after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
-      else if (pr.signal != 0)
-        line += "killed by signal " + std::to_string(pr.signal);
-      else if (rec.repro_exit == 1 && hits > 0)
-        line += "exit 1 (shows it) at attempt " + std::to_string(attempts);
-      else if (rec.repro_exit == 1)  // a Python error outside the check: not the finding
-        line +=
-            "exit 1 without \"the finding shows\" (the script failed: " + LastLine(output) + ")";
-      else if (rec.repro_exit == 0)
-        line += "exit 0 (the finding did not show) after " + std::to_string(attempts) + " attempts";
-      else if (rec.repro_exit == kReproFailedExitCode)
-        line += "exit 3 (it could not run its comparison here)";
-      else
-        line += "exit " + std::to_string(rec.repro_exit) + " (the script failed)";
-    }
-  }
+  if (!repro_line.empty()) line += "; " + repro_line;
   for (const auto& s : said) line += "; " + s.substr(0, 300);
   rec.detail = line;
   return rec;

@@ -1,7 +1,8 @@
 // Reproduced before reported: a campaign's new finding is run again on its own before it is listed
-// as a new root cause. Its case, with its calls before, runs in a fresh worker (a new process, then
-// a fresh start in it), and its repro.py runs in a fresh Python of the campaign's venv. A finding
-// that none of the reruns shows, or whose repro.py does not show it, is listed apart ("not
+// as a new root cause. Its repro.py runs in a fresh Python of the campaign's venv; unless that
+// shows the finding at once, its case, with its calls before, runs again in a fresh worker (a new
+// process, then a fresh start in it). A finding that none of the reruns shows, or whose repro.py
+// does not show it, is listed apart ("not
 // reproduced standalone"), never among the new root causes; one that shows only some of the time
 // says so, with the rate (seen on torch 2.15.0: eager's bfloat16 baddbmm with alpha = 0 reads
 // uninitialised memory, and its repro.py exited 0 once and 1 the next time).
@@ -19,18 +20,21 @@ namespace mmdiff {
 struct StandaloneOptions {
   // The interpreter repro.py runs with (the campaign's venv); "": repro.py is not run.
   std::string python;
-  int worker_runs = 2;           // reruns of the case: the first in a fresh worker process
-  double timeout_s = 600;        // per repro.py run
+  int worker_runs = 2;     // reruns of the case where repro.py does not settle it: the first in a
+                           // fresh worker process
+  double timeout_s = 600;  // per repro.py run
   std::vector<std::string> env;  // set for repro.py (e.g. the campaign's Inductor cache)
 };
 
-// Runs `c` (a judged case, about its finding c.finding) again on the paths of `paths` its finding
-// needs (FindingPaths, with the lower stages where they can lower it), options.worker_runs times,
-// the first after sup.Renew(); each run counts when it shows the finding's root cause with its
-// classification (KeptFinding). Then repro.py (MakeRepro(c, ctx)) once in a fresh Python, in a
-// private folder: exit 1 is a hit (at the attempt its output names), 0 a miss after every attempt,
-// anything else (3: it could not run its comparison here; a crash; a time-out; exit 1 from an
-// uncaught error, without the line that a hit prints) a miss.
+// Runs repro.py of `c` (a judged case, about its finding c.finding; MakeRepro(c, ctx)) once in a
+// fresh Python, in a private folder: exit 1 is a hit (at the attempt its output names), 0 a miss
+// after every attempt, anything else (3: it could not run its comparison here; a crash; a
+// time-out; exit 1 from an uncaught error, without the line that a hit prints) a miss. A hit at
+// the first attempt settles it: reproduced, and the reruns below are not made. Otherwise (a miss,
+// a hit at a later attempt, a test-only path repro.py cannot build, no Python) the case runs again
+// on the paths of `paths` its finding needs (FindingPaths, with the lower stages where they can
+// lower it), options.worker_runs times, the first after sup.Renew(); each run counts when it shows
+// the finding's root cause with its classification (KeptFinding).
 StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
                                  const std::vector<std::string>& paths, const RunContext& ctx,
                                  const StandaloneOptions& options);

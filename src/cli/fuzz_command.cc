@@ -442,11 +442,11 @@ const CommandRegistrar kFuzz{
       c->add_flag("--no-known", args->no_known, "Read no catalogue: every root cause is new")
           ->excludes(known_opt);
       c->add_flag("--no-standalone-check", args->no_standalone_check,
-                  "Do not run new root causes again on their own: by default each one's case "
-                  "(with the calls before it) runs again in a fresh worker and its repro.py in a "
-                  "fresh Python before it is listed as new; one that does not show the finding "
-                  "there is listed apart, as not reproduced standalone. Unchecked ones are listed "
-                  "there too");
+                  "Do not run new root causes again on their own: by default each one's repro.py "
+                  "runs in a fresh Python before it is listed as new and, unless that shows the "
+                  "finding at once, its case (with the calls before it) runs again in a fresh "
+                  "worker; one that does not show the finding there is listed apart, as not "
+                  "reproduced standalone. Unchecked ones are listed there too");
       c->add_flag("--no-ablation", args->no_ablation,
                   "Do not run new root causes through torch.compile's stages (compile_eager, "
                   "aot_eager, inductor and its knob variants) to name the first that disagrees "
