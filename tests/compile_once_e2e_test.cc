@@ -97,6 +97,42 @@ TEST(CompileOnceE2E, AProgramsInputsReuseWhatItCompiledAndTheCacheLivesInTheCamp
   EXPECT_EQ(s["checked_inputs"], 20);
 }
 
+// The profile splits out the programs the contract rejects: their runs, and the C++ compiles of
+// the compiled paths that accepted them (none in a campaign of programs that compute).
+TEST(CompileOnceE2E, TheProfileSaysWhatTheProgramsTheContractRejectsCost) {
+  std::string dir = e2e::ScratchDir("rejected-profile");
+  std::string computing = ComputingPolicy(dir);
+  std::string violating = dir + "/violating.json";
+  {
+    nlohmann::json v = e2e::ReadJson(computing);
+    v["p_shape_violation"] = 1;
+    std::ofstream(violating) << v.dump();
+  }
+  for (const auto& [policy, rejected] : {std::pair{computing, 0}, std::pair{violating, 3}}) {
+    std::string out = dir + "/out-" + std::to_string(rejected);
+    auto r = e2e::RunMmdiff(
+        "fuzz --cases 3 --jobs 1 --no-reduce --no-standalone-check --no-known --seed 11 --paths "
+        "reference,eager,inductor --inputs-per-program 1 --profile --policy " +
+        policy + " --out " + out);
+    ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.output;
+    nlohmann::json s = e2e::ReadJson(out + "/summary.json");
+    ASSERT_TRUE(s.is_object()) << r.output;
+    const auto& prof = s["profile"];
+    EXPECT_EQ(prof["rejected_programs"], rejected) << prof.dump();
+    EXPECT_LE(prof["rejected_run_s"].get<double>(), prof["run_s"].get<double>() + 1e-9);
+    EXPECT_LE(prof["rejected_cpp_compile_s"].get<double>(),
+              prof["paths"]["inductor"]["phases"]["cpp_compile"].get<double>() + 1e-9);
+    if (rejected == 0) {
+      EXPECT_EQ(prof["rejected_run_s"], 0);
+    } else {
+      EXPECT_GT(prof["rejected_run_s"].get<double>(), 0) << prof.dump();
+      EXPECT_NE(r.output.find("rejected programs' (3)"), std::string::npos) << r.output;
+    }
+    auto check = e2e::ValidateJson({out + "/summary.json"});
+    EXPECT_TRUE(check.all_valid()) << check.output;
+  }
+}
+
 // torch.compile's lower stages run beside inductor only on an input where it diverges (here none),
 // unless --controls always; the choice is kept for --resume.
 TEST(CompileOnceE2E, TheLowerStagesRunOnlyWhereInductorDivergesUnlessAlways) {

@@ -32,6 +32,12 @@ Result<double> Seconds(const nlohmann::json& j, const std::string& what) {
   return j.get<double>();
 }
 
+std::string Fixed1(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", s);
+  return buf;
+}
+
 }  // namespace
 
 void CampaignProfile::AddRuns(const std::vector<PathResult>& results) {
@@ -46,11 +52,20 @@ void CampaignProfile::AddRuns(const std::vector<PathResult>& results) {
   }
 }
 
+double CampaignProfile::CppCompileSeconds() const {
+  double s = 0;
+  for (const auto& [name, t] : paths) s += t.phases.cpp_compile;
+  return s;
+}
+
 CampaignProfile& CampaignProfile::operator+=(const CampaignProfile& o) {
   for (const Part& p : kParts) this->*p.seconds += o.*p.seconds;
   worker_starts += o.worker_starts;
   training_programs += o.training_programs;
   training_run_s += o.training_run_s;
+  rejected_programs += o.rejected_programs;
+  rejected_run_s += o.rejected_run_s;
+  rejected_cpp_compile_s += o.rejected_cpp_compile_s;
   steer_wait_s += o.steer_wait_s;
   for (const auto& [name, t] : o.paths) {
     PathTime& mine = paths[name];
@@ -68,6 +83,9 @@ nlohmann::json CampaignProfile::ToJson() const {
   j["worker_starts"] = worker_starts;
   j["training_programs"] = training_programs;
   j["training_run_s"] = training_run_s;
+  j["rejected_programs"] = rejected_programs;
+  j["rejected_run_s"] = rejected_run_s;
+  j["rejected_cpp_compile_s"] = rejected_cpp_compile_s;
   j["steer_wait_s"] = steer_wait_s;
   nlohmann::json ps = nlohmann::json::object();
   for (const auto& [name, t] : paths) {
@@ -92,22 +110,24 @@ Result<CampaignProfile> CampaignProfile::FromJson(const nlohmann::json& j) {
   if (!starts || !starts->is_number_integer() || starts->get<int64_t>() < 0)
     return Status::Error("profile: worker_starts must be an integer >= 0");
   p.worker_starts = starts->get<int64_t>();
-  // Summaries written before mmdiff generated training programs have neither.
-  if (j.contains("training_programs")) {
-    const nlohmann::json& n = j.at("training_programs");
+  // Counts and seconds that older summaries lack: training (before mmdiff generated training
+  // programs), steer_wait_s (before steering), the rejected programs' (before 2026-12-07).
+  for (auto [name, count] : {std::pair{"training_programs", &p.training_programs},
+                             std::pair{"rejected_programs", &p.rejected_programs}}) {
+    if (!j.contains(name)) continue;
+    const nlohmann::json& n = j.at(name);
     if (!n.is_number_integer() || n.get<int64_t>() < 0)
-      return Status::Error("profile: training_programs must be an integer >= 0");
-    p.training_programs = n.get<int64_t>();
+      return Status::Error(std::string("profile: ") + name + " must be an integer >= 0");
+    *count = n.get<int64_t>();
   }
-  if (j.contains("training_run_s")) {
-    auto s = Seconds(j.at("training_run_s"), "training_run_s");
+  for (auto [name, seconds] :
+       {std::pair{"training_run_s", &p.training_run_s}, std::pair{"steer_wait_s", &p.steer_wait_s},
+        std::pair{"rejected_run_s", &p.rejected_run_s},
+        std::pair{"rejected_cpp_compile_s", &p.rejected_cpp_compile_s}}) {
+    if (!j.contains(name)) continue;
+    auto s = Seconds(j.at(name), name);
     if (!s.ok()) return s.status();
-    p.training_run_s = s.value();
-  }
-  if (j.contains("steer_wait_s")) {  // absent before steering
-    auto s = Seconds(j.at("steer_wait_s"), "steer_wait_s");
-    if (!s.ok()) return s.status();
-    p.steer_wait_s = s.value();
+    *seconds = s.value();
   }
   if (!j.contains("paths") || !j.at("paths").is_object())
     return Status::Error("profile: paths must be an object");
@@ -164,6 +184,12 @@ std::string ProfileTable(const CampaignProfile& p, int64_t programs, double tota
     if (p.training_programs > 0)
       row(2, "of all runs: training programs' (" + std::to_string(p.training_programs) + ")",
           p.training_run_s);
+    if (p.rejected_programs > 0) {
+      row(2, "of all runs: rejected programs' (" + std::to_string(p.rejected_programs) + ")",
+          p.rejected_run_s);
+      row(4, "their C++ compiles (of " + Fixed1(p.CppCompileSeconds()) + " s in all)",
+          p.rejected_cpp_compile_s);
+    }
   }
   row(0, "the rest (campaign bookkeeping, idle jobs)", std::max(total_s - accounted, 0.0));
   if (p.steer_wait_s > 0) row(2, "of which waiting for steering's epochs", p.steer_wait_s);

@@ -38,11 +38,19 @@ struct CampaignProfile {
   // Training programs (inputs that require grad): how many, and their share of run_s.
   int64_t training_programs = 0;
   double training_run_s = 0;
+  // Programs the contract rejects (eager must raise): how many, their share of run_s, and the
+  // seconds their compiled paths spent in the C++ compiler. A path that raises while tracing or
+  // lowering such a program compiles no C++; one that accepted the violation does, to build and
+  // run it: what a campaign pays to learn whether the code it accepted also builds and runs.
+  int64_t rejected_programs = 0;
+  double rejected_run_s = 0, rejected_cpp_compile_s = 0;
   // A steered campaign's jobs waiting for an epoch to complete before the next case's odds are
   // known (src/campaign/steering.h): idle job-seconds, part of "the rest".
   double steer_wait_s = 0;
 
   void AddRuns(const std::vector<PathResult>& results);
+  // The C++ compiler's seconds over every path.
+  double CppCompileSeconds() const;
   CampaignProfile& operator+=(const CampaignProfile& o);
   nlohmann::json ToJson() const;
   // What ToJson wrote (every number finite and >= 0), or an error naming the field.

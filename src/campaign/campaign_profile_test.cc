@@ -25,6 +25,10 @@ TEST(CampaignProfile, SumsPathsAndPartsAndRoundTrips) {
   a.worker_start_s = 3;
   a.training_programs = 2;
   a.training_run_s = 1.5;
+  a.rejected_programs = 1;
+  a.rejected_run_s = 1;
+  a.rejected_cpp_compile_s = 0.5;
+  EXPECT_EQ(a.CppCompileSeconds(), 2);
   EXPECT_EQ(a.paths["eager"].runs, 2);
   EXPECT_EQ(a.paths["eager"].seconds, 0.75);
   EXPECT_FALSE(a.paths["eager"].compiled);
@@ -39,19 +43,30 @@ TEST(CampaignProfile, SumsPathsAndPartsAndRoundTrips) {
   EXPECT_EQ(b.worker_starts, 1);
   EXPECT_EQ(b.training_programs, 2);
   EXPECT_EQ(b.training_run_s, 1.5);
+  EXPECT_EQ(b.rejected_programs, 1);
+  EXPECT_EQ(b.rejected_run_s, 1);
+  EXPECT_EQ(b.rejected_cpp_compile_s, 0.5);
   EXPECT_EQ(b.paths.size(), 3u);
   auto back = CampaignProfile::FromJson(b.ToJson());
   ASSERT_TRUE(back.ok()) << back.error();
   EXPECT_EQ(back.value().ToJson(), b.ToJson());
   EXPECT_EQ(back.value().paths["inductor"].phases.run, 0.25);
-  EXPECT_NE(ProfileTable(b, 4, 10).find("training programs' (2)"), std::string::npos);
-  // A summary written before training programs has neither field.
+  EXPECT_EQ(back.value().rejected_cpp_compile_s, 0.5);
+  const std::string table = ProfileTable(b, 4, 10);
+  EXPECT_NE(table.find("training programs' (2)"), std::string::npos) << table;
+  EXPECT_NE(table.find("rejected programs' (1)"), std::string::npos) << table;
+  EXPECT_NE(table.find("their C++ compiles (of 2.0 s in all)"), std::string::npos) << table;
+  // A summary written before training programs, or before the rejected programs' split, lacks
+  // their fields.
   nlohmann::json old = b.ToJson();
-  old.erase("training_programs");
-  old.erase("training_run_s");
+  for (const char* f : {"training_programs", "training_run_s", "rejected_programs",
+                        "rejected_run_s", "rejected_cpp_compile_s"})
+    old.erase(f);
   auto before = CampaignProfile::FromJson(old);
   ASSERT_TRUE(before.ok()) << before.error();
   EXPECT_EQ(before.value().training_programs, 0);
+  EXPECT_EQ(before.value().rejected_programs, 0);
+  EXPECT_EQ(before.value().rejected_cpp_compile_s, 0);
 }
 
 TEST(CampaignProfile, HostileJsonIsAnError) {
@@ -69,6 +84,8 @@ TEST(CampaignProfile, HostileJsonIsAnError) {
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["worker_starts"] = 1.5; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["training_programs"] = -1; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["training_run_s"] = "2"; }));
+  EXPECT_TRUE(bad([](nlohmann::json& j) { j["rejected_programs"] = -1; }));
+  EXPECT_TRUE(bad([](nlohmann::json& j) { j["rejected_cpp_compile_s"] = "x"; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["paths"] = nlohmann::json::array(); }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["paths"]["inductor"]["runs"] = -2; }));
   EXPECT_TRUE(bad([](nlohmann::json& j) { j["paths"]["inductor"]["phases"]["run"] = "x"; }));

@@ -354,6 +354,11 @@ class Campaign {
       if (v == 0) rejects = c.contract.rejects;
       if (c.verdict.diverges() || !MoreInputsMatter(c, v)) break;
     }
+    if (rejects) {
+      prof.rejected_programs = 1;
+      prof.rejected_run_s = prof.run_s;
+      prof.rejected_cpp_compile_s = prof.CppCompileSeconds();
+    }
     // What the case cost its job, for the yield scheduler: the work on its findings (reduction,
     // checks) is not the focus's price.
     const double spend_s = prof.generate_s + prof.run_s + prof.worker_start_s + prof.judge_s;
