@@ -39,7 +39,7 @@ bool ExpectsOtherwiseIn(const std::filesystem::path& file, const std::string& re
 // replays every entry through `mmdiff replay`, and AFreshReport... the runner); and the seed bug's
 // entries in 2.11.0 and 2.15.0 (and 2.12.0 where it is set up) for their history. The whole
 // corpus in 2.11.0 took 312 s with two runners in a cold fresh-clone `.ci/run` on 2026-12-07 (an
-// AMX Xeon), the longest test of the run; 17 of the 47 entries expect otherwise there, the seed
+// AMX Xeon), the longest test of the run; 17 of the 50 entries expect otherwise there, the seed
 // bug's two among them.
 TEST(ReleasesE2E, TheRegressionCorpusGivesEachEntrysExpectedVerdictInEachRelease) {
   if (!VenvSetUp("2.11.0") || !VenvSetUp("2.15.0"))
