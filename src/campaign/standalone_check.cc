@@ -113,7 +113,7 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
     repro_line = "repro.py not run: it cannot build the test-only path at fault";
   else if (!options.python.empty())
     RunRepro(c, d, ctx, options, rec, repro_line);
-  if (rec.repro_exit == 1 && rec.repro_hits == 1 && rec.repro_attempts == 1) {
+  if (rec.repro_hits == 1 && rec.repro_attempts == 1) {  // exit 1, or the crash or hang found
     rec.detail = repro_line + "; no rerun in a fresh worker needed";
     return rec;
   }
