@@ -46,19 +46,14 @@ std::string LastLine(const std::string& output) {
 
 namespace {
 
-// repro.py once in a fresh Python, in a private folder: its exit status and attempts into `rec`,
-// what it gave in words into `line`.
-void RunRepro(const CaseRun& c, const Divergence& d, const RunContext& ctx,
-              const StandaloneOptions& options, StandaloneRecord& rec, std::string& line) {
+// repro.py once in a fresh Python, in a private folder: its exit status and attempts into `rec`;
+// returns what it gave, in words.
+std::string RunRepro(const CaseRun& c, const Divergence& d, const RunContext& ctx,
+                     const StandaloneOptions& options, StandaloneRecord& rec) {
   PrivateTempDir tmp("mmdiff-standalone");
-  if (!tmp.ok()) {
-    line = "repro.py not run: " + tmp.error();
-    return;
-  }
-  if (Status w = WriteFileAtomic(tmp.File("repro.py"), MakeRepro(c, ctx)); !w.ok()) {
-    line = "repro.py not run: " + w.message();
-    return;
-  }
+  if (!tmp.ok()) return "repro.py not run: " + tmp.error();
+  if (Status w = WriteFileAtomic(tmp.File("repro.py"), MakeRepro(c, ctx)); !w.ok())
+    return "repro.py not run: " + w.message();
   ProcessOptions po;
   po.argv = {options.python, tmp.File("repro.py")};
   po.env = options.env;
@@ -77,7 +72,7 @@ void RunRepro(const CaseRun& c, const Divergence& d, const RunContext& ctx,
     attempts = hits = 1;
   rec.repro_attempts = attempts;
   rec.repro_hits = hits;
-  line = "repro.py in a fresh Python: ";
+  std::string line = "repro.py in a fresh Python: ";
   if (!pr.started)
     line += "did not start (" + pr.error + ")";
   else if (pr.timed_out)
@@ -94,6 +89,7 @@ void RunRepro(const CaseRun& c, const Divergence& d, const RunContext& ctx,
     line += "exit 3 (it could not run its comparison here)";
   else
     line += "exit " + std::to_string(rec.repro_exit) + " (the script failed)";
+  return line;
 }
 
 }  // namespace
@@ -112,7 +108,7 @@ StandaloneRecord CheckStandalone(Supervisor& sup, const CaseRun& c,
   if (!ReproCanShow(c))
     repro_line = "repro.py not run: it cannot build the test-only path at fault";
   else if (!options.python.empty())
-    RunRepro(c, d, ctx, options, rec, repro_line);
+    repro_line = RunRepro(c, d, ctx, options, rec);
   if (rec.repro_hits == 1 && rec.repro_attempts == 1) {  // exit 1, or the crash or hang found
     rec.detail = repro_line + "; no rerun in a fresh worker needed";
     return rec;
