@@ -20,6 +20,7 @@ using nlohmann::json;
 // by-design fold, in every family: the policy as given keeps autocast).
 json Clean() {
   return {{"p_shape_violation", 0},
+          {"p_bias_violation", 0},
           {"p_device_mismatch", 0},
           {"p_meta", 0},
           {"p_cuda", 0},
@@ -131,7 +132,8 @@ std::vector<Focus> Broad() {
                {"p_attention_kv_outputs", 0.3}}})},
       {"addmm_family",
        "the addmm family's fusions and small-matmul decompositions (addmm, bias unfusing, "
-       "decompose_mm/bmm/addmm): products with biases, small sizes",
+       "decompose_mm/bmm/addmm): products with biases, small sizes, now and then a bias that "
+       "does not expand to the product",
        Merge({Clean(),
               OnlyOps({{"w_mm", 2},
                        {"w_bmm", 2},
@@ -143,6 +145,7 @@ std::vector<Focus> Broad() {
               {{"p_glue", 0.6},
                {"max_ops", 2},
                {"p_train", 0.4},
+               {"p_bias_violation", 0.1},
                {"dims", {1, 2, 3, 4, 5, 7, 8, 16}}}})},
       {"casts_and_views",
        "the joint graph's cast and view eliminations (pointless_convert, pointless_view, ...): "
@@ -297,7 +300,8 @@ std::vector<Focus> Broad() {
       {"special_values",
        "special values where a product's scalars say to ignore them: NaN, inf and -0 in operands "
        "and biases, the addmm family's beta = 0 (its input ignored), one-row and one-column "
-       "products (which Inductor decomposes)",
+       "products (which Inductor decomposes, adding the bias by broadcasting) and a bias wider "
+       "than such a product",
        Merge({Clean(),
               OnlyOps({{"w_addmm", 3},
                        {"w_addmv", 1},
@@ -309,22 +313,30 @@ std::vector<Focus> Broad() {
                {"special_rate", 0.3},
                {"w_grid16", 0},
                {"p_beta_zero", 0.5},
+               {"p_bias_violation", 0.3},
                {"p_train", 0.1},
                {"dims", {1, 1, 2, 3, 4, 5}},
                {"max_ops", 2},
                {"variant_rate", 0}}}),
        "", false},
+      // Mostly training and float64, mostly in the form the CPU flash kernel takes (4-D, v's head
+      // dim q's): sdpa's forward is what the attention arms' fusions write too, that kernel's
+      // backward on float64 only this arm (pytorch#185539, a causal one).
       {"sdpa",
-       "scaled_dot_product_attention called as such: boolean and additive masks, is_causal, "
-       "grouped heads, float64 and 16-bit, inference and training",
+       "scaled_dot_product_attention called as such, mostly its backward: boolean and additive "
+       "masks, is_causal, grouped heads, float64 (half the programs) and 16-bit, training (most) "
+       "and inference",
        Merge({Clean(),
               OnlyOps({{"w_sdpa", 1}}),
               {{"p_special", 0},
-               {"p_train", 0.5},
+               {"p_train", 0.75},
                {"p_requires_grad", 0.9},
-               {"p_mask", 0.3},
-               {"p_causal", 0.6},
-               {"w_float64", 2},
+               {"p_mask", 0.2},
+               {"p_causal", 0.8},
+               {"p_v_float32", 0.1},
+               {"p_attention_4d", 0.9},
+               {"p_ev_equal_e", 0.9},
+               {"w_float64", 4},
                {"w_float32", 2},
                {"w_float16", 1},
                {"w_bfloat16", 1},

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include "src/gen/generator.h"
+#include "src/ir/static_types.h"
 #include "src/ir/verifier.h"
 
 namespace mmdiff {
@@ -153,7 +155,8 @@ TEST(Focus, TheFociAimedAtBugsWriteTheirKind) {
 
 // The arms aimed at integer products, special values and sdpa write the conjunctions their bugs
 // need (pytorch#191308: an int8 bmm with M = 1; #196596: a one-row addmm with beta = 0 and a NaN
-// in its input; #185539: a causal float64 sdpa in training), each in many of their programs.
+// in its input; #195579: a one-row addmm whose bias has more rows; #185539: a causal float64 sdpa
+// in training), each in many of their programs.
 TEST(Focus, TheIntegerSpecialValueAndSdpaFociWriteTheirConjunctions) {
   const GenPolicy base;
   auto count = [&](const char* focus, auto&& has) {
@@ -190,6 +193,21 @@ TEST(Focus, TheIntegerSpecialValueAndSdpaFociWriteTheirConjunctions) {
                     return ignored && c.recipe.special > 0;
                   }),
             40);
+  EXPECT_GT(count("special_values",
+                  [](const GeneratedCase& c) {
+                    const auto types = InferStaticTypes(c.program);
+                    auto shape = [&](const std::string& v) {
+                      auto t = types.find(v);
+                      return t == types.end() || !t->second.shape ? Shape{} : *t->second.shape;
+                    };
+                    return std::any_of(
+                        c.program.nodes.begin(), c.program.nodes.end(), [&](const Node& n) {
+                          if (n.op != OpKind::kAddmm) return false;
+                          const Shape bias = shape(n.args[0]), a = shape(n.args[1]);
+                          return a.size() == 2 && a[0] == 1 && bias.size() == 2 && bias[0] > 1;
+                        });
+                  }),
+            5);
   EXPECT_GT(count("sdpa",
                   [](const GeneratedCase& c) {
                     const auto& in = c.program.inputs;
@@ -202,7 +220,7 @@ TEST(Focus, TheIntegerSpecialValueAndSdpaFociWriteTheirConjunctions) {
                              return n.op == OpKind::kSdpa && n.is_causal;
                            });
                   }),
-            10);
+            35);
 }
 
 // Each target focus writes its fusion's variant: 16-bit operands for _half (float32 otherwise), a

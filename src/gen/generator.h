@@ -34,8 +34,10 @@ namespace mmdiff {
 // or more (min_batch), the concatenation targets' siblings mostly one weight size, theirs and
 // binary folding's linears no 1-D input; 21: p_shape_violation also gives the addmm family a bias
 // that does not expand to the product; 22: the foci integers, special_values (p_beta_zero) and
-// sdpa, the BMM template's targets write no operand below 3 dimensions (min_matmul_rank)
-inline constexpr int kGeneratorVersion = 22;
+// sdpa, the BMM template's targets write no operand below 3 dimensions (min_matmul_rank); 23: a
+// bias that does not expand is larger in a product dim of size 1 where there is one (3 times in
+// 4), p_bias_violation, the sdpa focus mostly float64, causal and training
+inline constexpr int kGeneratorVersion = 23;
 
 class ProgramBuilder;  // builds one program (generator.cc)
 

@@ -94,17 +94,16 @@ Shape ProductShape(OpKind op, const Shape& a, const Shape& b) {
   }
 }
 
-// p_shape_violation gives the addmm family a bias that does not expand to the product, in each op,
-// sometimes larger where the product's size is 1 (pytorch#195579's form); without it every bias
-// expands.
-TEST(Generator, ShapeViolationsIncludeABiasThatDoesNotExpandToTheProduct) {
+// p_bias_violation (or p_shape_violation) gives the addmm family a bias that does not expand to
+// the product, in each op; where the product has a dim of size 1, mostly larger in that dim
+// (pytorch#195579's form: a two-way broadcast takes it). Without either every bias expands.
+TEST(Generator, BiasViolationsGiveABiasThatDoesNotExpandToTheProduct) {
   GenPolicy p;
   p.w_mm = p.w_bmm = p.w_matmul = p.w_mv = p.w_dot = p.w_linear = p.w_sdpa = p.w_attention = 0;
   p.max_ops = 1;
   p.p_view = p.p_move = p.p_cast = 0;
-  p.p_shape_violation = 1;
-  std::set<OpKind> violated;
-  int two_way = 0;
+  p.p_shape_violation = 0;
+  p.p_bias_violation = 1;
   auto each_bias = [&](const std::function<void(OpKind, const Shape&, const Shape&)>& check) {
     for (uint64_t seed = 0; seed < 400; ++seed) {
       Program prog = GenerateFromSeed(seed, p);
@@ -120,14 +119,26 @@ TEST(Generator, ShapeViolationsIncludeABiasThatDoesNotExpandToTheProduct) {
       }
     }
   };
+  std::set<OpKind> violated;
+  int with_a_one = 0, at_the_one = 0;
   each_bias([&](OpKind op, const Shape& bias, const Shape& out) {
     EXPECT_FALSE(Expands(bias, out)) << GetOpSpec(op).name;
     violated.insert(op);
-    for (size_t i = 0; i < bias.size() && bias.size() == out.size(); ++i)
-      two_way += out[i] == 1 && bias[i] > 1;
+    ASSERT_EQ(bias.size(), out.size()) << GetOpSpec(op).name;
+    if (std::find(out.begin(), out.end(), 1) == out.end()) return;
+    ++with_a_one;
+    for (size_t i = 0; i < bias.size(); ++i) at_the_one += out[i] == 1 && bias[i] > 1;
   });
   EXPECT_EQ(violated.size(), 4u);
-  EXPECT_GT(two_way, 0);
+  EXPECT_GT(with_a_one, 40);
+  // 3 in 4 aimed at a dim of size 1, and a uniform pick hits one now and then too.
+  EXPECT_GT(at_the_one, with_a_one * 6 / 10) << at_the_one << " of " << with_a_one;
+  p.p_bias_violation = 0;
+  p.p_shape_violation = 1;
+  int shape_violated = 0;
+  each_bias(
+      [&](OpKind, const Shape& bias, const Shape& out) { shape_violated += !Expands(bias, out); });
+  EXPECT_GT(shape_violated, 100);
   p.p_shape_violation = 0;
   int biases = 0;
   each_bias([&](OpKind op, const Shape& bias, const Shape& out) {

@@ -62,6 +62,7 @@ std::map<std::string, Field> AllFields() {
       {"p_cast_method", Prob(&GenPolicy::p_cast_method, "p_cast_method")},
       {"p_cast_pair", Prob(&GenPolicy::p_cast_pair, "p_cast_pair")},
       {"p_shape_violation", Prob(&GenPolicy::p_shape_violation, "p_shape_violation")},
+      {"p_bias_violation", Prob(&GenPolicy::p_bias_violation, "p_bias_violation")},
       {"p_transposed", Prob(&GenPolicy::p_transposed, "p_transposed")},
       {"p_view", Prob(&GenPolicy::p_view, "p_view")},
       {"p_contiguous", Prob(&GenPolicy::p_contiguous, "p_contiguous")},

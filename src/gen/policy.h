@@ -22,6 +22,8 @@ struct GenPolicy {
   double p_cast_pair = 0.2;     // ... and then through a second one (x.to(a).to(b)): back to its
                                 // dtype (a round trip) or on to a floating dtype
   double p_shape_violation = 0.04;  // contracted dimensions deliberately disagree
+  double p_bias_violation = 0;      // an addmm-family bias does not expand to the product (at
+                                    // least this often: p_shape_violation gives one too)
   double p_transposed = 0.2;        // an input of rank >= 2 is stored transposed
   double p_view = 0.2;         // an operand is made through a view of an input of another shape:
                                // transpose, permute, reshape, expand (stride 0) or narrow (slice)

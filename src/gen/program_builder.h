@@ -552,7 +552,7 @@ class ProgramBuilder {
   }
 
   // The addmm family (addmm_builder.cc): the product plus a bias of one of its broadcast forms, or
-  // with p_shape_violation one that does not expand to it (BiasShape).
+  // with p_shape_violation or p_bias_violation one that does not expand to it (BiasShape).
   Shape BiasShape(const Shape& out, const std::vector<Shape>& forms);
   void Addmm(bool chain);
   void Addmv(bool chain);
