@@ -38,9 +38,9 @@ bool ExpectsOtherwiseIn(const std::filesystem::path& file, const std::string& re
 // expects something else there than on the installed release (on the installed one ReplayE2E
 // replays every entry through `mmdiff replay`, and AFreshReport... the runner); and the seed bug's
 // entries in 2.11.0 and 2.15.0 (and 2.12.0 where it is set up) for their history. It is the
-// longest test of the run: 312 s with two runners in a cold fresh-clone `.ci/run` (17 of 50
-// entries), 244 s in a warm `ctest -j2` (24 of 54), both on 2026-12-07 on an AMX Xeon; 23 of the
-// 52 entries expect otherwise there now, the seed bug's two among them.
+// longest test of the run: 312 s with two runners in a cold fresh-clone `.ci/run`, 244 s in a
+// warm `ctest -j2`, both on 2026-12-07 on an AMX Xeon; 23 of the 52 entries expect otherwise
+// there, the seed bug's two among them.
 TEST(ReleasesE2E, TheRegressionCorpusGivesEachEntrysExpectedVerdictInEachRelease) {
   if (!VenvSetUp("2.11.0") || !VenvSetUp("2.15.0"))
     GTEST_SKIP() << "needs the torch 2.11.0 and 2.15.0 venvs in " << VenvCacheDir()

@@ -321,7 +321,7 @@ std::vector<Focus> Broad() {
        "", false},
       // Mostly training and float64, mostly in the form the CPU flash kernel takes (4-D, v's head
       // dim q's): sdpa's forward is what the attention arms' fusions write too, that kernel's
-      // backward on float64 only this arm (pytorch#185539, a causal one).
+      // backward on float64 only this arm (pytorch#185539: causal or not, masked or not).
       {"sdpa",
        "scaled_dot_product_attention called as such, mostly its backward: boolean and additive "
        "masks, is_causal, grouped heads, float64 (half the programs) and 16-bit, training (most) "
